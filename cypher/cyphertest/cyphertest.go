@@ -1,0 +1,102 @@
+// Package cyphertest connects tests to the real Neo4j that `make test`
+// starts, and gives each test a dataset of its own that it cleans up. A
+// Neo4j that cannot be reached fails the test: it never skips.
+package cyphertest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/cypher"
+)
+
+var (
+	driverOnce sync.Once
+	driver     neo4j.DriverWithContext
+	driverErr  error
+)
+
+// URI is the Bolt address tests use: NEO4J_URI, or the local default.
+func URI() string {
+	if u := os.Getenv("NEO4J_URI"); u != "" {
+		return u
+	}
+	return "bolt://127.0.0.1:7687"
+}
+
+// Driver returns the test process's one driver, connected and with the
+// schema applied, or fails the test.
+func Driver(t testing.TB) neo4j.DriverWithContext {
+	t.Helper()
+	driverOnce.Do(func() {
+		auth := neo4j.NoAuth()
+		if u := os.Getenv("NEO4J_USER"); u != "" {
+			auth = neo4j.BasicAuth(u, os.Getenv("NEO4J_PASSWORD"), "")
+		}
+		driver, driverErr = neo4j.NewDriverWithContext(URI(), auth, cypher.DriverConfig)
+		if driverErr != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if driverErr = driver.VerifyConnectivity(ctx); driverErr != nil {
+			return
+		}
+		var s *cypher.Store
+		if s, driverErr = cypher.NewStore(driver, cypher.Options{Logger: zerolog.Nop()}); driverErr != nil {
+			return
+		}
+		_, driverErr = s.Migrate(ctx)
+	})
+	if driverErr != nil {
+		t.Fatalf("Neo4j at %s is not usable (start it with `make neo4j-up`): %v", URI(), driverErr)
+	}
+	return driver
+}
+
+// Store returns a new Store over the shared driver, with its own round-trip
+// count, or fails the test.
+func Store(t testing.TB, opts cypher.Options) *cypher.Store {
+	t.Helper()
+	s, err := cypher.NewStore(Driver(t), opts)
+	if err != nil {
+		t.Fatalf("NewStore: %v", err)
+	}
+	return s
+}
+
+var unsafe = regexp.MustCompile(`[^A-Za-z0-9]+`)
+
+// Dataset returns a dataset name unique to this test and removes the
+// dataset's data when the test ends.
+func Dataset(t testing.TB) string {
+	t.Helper()
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Trim(unsafe.ReplaceAllString(t.Name(), "-"), "-")
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	ds := "test-" + strings.ToLower(name) + "-" + hex.EncodeToString(b)
+	s := Store(t, cypher.Options{Logger: zerolog.Nop()})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := s.DeleteDataset(ctx, ds); err != nil {
+			t.Errorf("clean up dataset %s: %v", ds, err)
+		}
+	})
+	return ds
+}

@@ -1,0 +1,64 @@
+package cypher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// mapError turns a driver error into a coded error whose message is safe to
+// show a client. The driver's own message (which may quote Cypher) is kept
+// only as the cause, for the log.
+func mapError(ctx context.Context, name string, err error) error {
+	cause := fmt.Errorf("cypher %s: %w", name, err)
+	coded := func(code casegraph.Code, msg string) error {
+		return &casegraph.Error{Code: code, Message: msg, Cause: cause}
+	}
+
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return coded(casegraph.CodeTimeout, "the request ran out of time")
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		return coded(casegraph.CodeTimeout, "the request was cancelled")
+	}
+
+	var dbErr *neo4j.Neo4jError
+	if errors.As(err, &dbErr) {
+		switch dbErr.Code {
+		case "Neo.ClientError.Transaction.TransactionTimedOut",
+			"Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+			"Neo.TransientError.Transaction.Terminated",
+			"Neo.ClientError.Transaction.Terminated":
+			return coded(casegraph.CodeTimeout, "the query ran out of time")
+		case "Neo.ClientError.Schema.ConstraintValidationFailed":
+			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
+		case "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+			"Neo.TransientError.General.TransactionMemoryLimit":
+			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
+		case "Neo.ClientError.Database.DatabaseNotFound",
+			"Neo.TransientError.General.DatabaseUnavailable",
+			"Neo.TransientError.Database.DatabaseUnavailable",
+			"Neo.ClientError.Security.Unauthorized",
+			"Neo.ClientError.Security.AuthenticationRateLimit",
+			"Neo.ClientError.Cluster.NotALeader":
+			return coded(casegraph.CodeDatabaseUnavailable, "the database is unavailable")
+		}
+		return coded(casegraph.CodeInternal, "internal error")
+	}
+	if neo4j.IsUsageError(err) {
+		return coded(casegraph.CodeInternal, "internal error")
+	}
+	// What is left comes from below the server: refused or broken
+	// connections, pool timeouts, retries given up on.
+	return coded(casegraph.CodeDatabaseUnavailable, "the database is unavailable")
+}
+
+// internalError reports a record that does not have the shape its statement
+// promises: a bug, logged with its cause and shown to clients as INTERNAL.
+func internalError(name string, err error) error {
+	return &casegraph.Error{Code: casegraph.CodeInternal, Message: "internal error", Cause: fmt.Errorf("cypher %s: %w", name, err)}
+}

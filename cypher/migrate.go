@@ -1,0 +1,109 @@
+package cypher
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+//go:embed migrations/*.cypher
+var migrationFiles embed.FS
+
+// Migration is one schema statement: a named constraint or index, created
+// IF NOT EXISTS so that applying the schema twice changes nothing.
+type Migration struct {
+	// Name is the constraint or index name, also the file name after its
+	// number: 001_entity_id.cypher creates entity_id.
+	Name      string
+	File      string
+	Statement string
+}
+
+var schemaName = regexp.MustCompile(`(?i)\bCREATE\s+(?:FULLTEXT\s+|RANGE\s+|TEXT\s+|POINT\s+)?(?:CONSTRAINT|INDEX)\s+([A-Za-z_][A-Za-z0-9_]*)\s+IF\s+NOT\s+EXISTS\b`)
+
+// Migrations returns the schema statements in the order they apply.
+func Migrations() ([]Migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read migrations: %w", err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+
+	out := make([]Migration, 0, len(names))
+	for _, file := range names {
+		b, err := fs.ReadFile(migrationFiles, "migrations/"+file)
+		if err != nil {
+			return nil, fmt.Errorf("read migration %s: %w", file, err)
+		}
+		text := string(b)
+		m := schemaName.FindStringSubmatch(text)
+		if m == nil {
+			return nil, fmt.Errorf("migration %s: want one CREATE ... <name> IF NOT EXISTS statement", file)
+		}
+		_, want, ok := strings.Cut(strings.TrimSuffix(file, ".cypher"), "_")
+		if !ok || m[1] != want {
+			return nil, fmt.Errorf("migration %s creates %q; the file must be named NNN_%s.cypher", file, m[1], m[1])
+		}
+		out = append(out, Migration{Name: m[1], File: file, Statement: strings.TrimSpace(text)})
+	}
+	return out, nil
+}
+
+// Migrate applies every schema statement. Each is IF NOT EXISTS, so running
+// it again, or from two processes at once, is safe.
+func (s *Store) Migrate(ctx context.Context) ([]Migration, error) {
+	migrations, err := Migrations()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range migrations {
+		if err := s.runSchema(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	return migrations, nil
+}
+
+// SchemaApplied reports whether every index and constraint of the schema
+// exists and is online; it is what readiness waits for. It returns the
+// names still missing.
+func (s *Store) SchemaApplied(ctx context.Context) (missing []string, err error) {
+	migrations, err := Migrations()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(migrations))
+	for i, m := range migrations {
+		names[i] = m.Name
+	}
+	res, err := s.read(ctx, "SchemaState", map[string]any{"names": names})
+	if err != nil {
+		return nil, err
+	}
+	online := make(map[string]bool, len(res.Records))
+	for _, rec := range res.Records {
+		name, err := getString(rec, "name")
+		if err != nil {
+			return nil, err
+		}
+		state, err := getString(rec, "state")
+		if err != nil {
+			return nil, err
+		}
+		online[name] = state == "ONLINE"
+	}
+	for _, n := range names {
+		if !online[n] {
+			missing = append(missing, n)
+		}
+	}
+	return missing, nil
+}

@@ -1,0 +1,11 @@
+// EntitiesByID: the entities with the given ids, in one round trip; ids
+// that match nothing are simply absent. Each lookup is a unique-index seek.
+UNWIND $ids AS id
+MATCH (e:Entity {id: id})
+RETURN e.id AS id,
+       [l IN labels(e) WHERE l <> 'Entity'][0] AS kind,
+       e.name AS name,
+       coalesce(e.aliases, []) AS aliases,
+       coalesce(e.description, '') AS description,
+       coalesce(e.dataset, '') AS dataset,
+       coalesce(e.sourceIds, []) AS sourceIds

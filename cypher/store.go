@@ -1,0 +1,220 @@
+// Package cypher is everything in Casegraph that speaks to Neo4j: the Store
+// and its statements (one per .cypher file, embedded), schema migrations,
+// the mapping of records to domain types and of driver errors to coded
+// errors. No other package builds Cypher or reads records.
+package cypher
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+//go:embed queries/*.cypher
+var queryFiles embed.FS
+
+// Observer is told of every round trip to Neo4j, by statement name. The
+// server counts them in Prometheus; tests use them to prove batching.
+type Observer interface {
+	ObserveQuery(name string, took time.Duration, err error)
+}
+
+// Options configure a Store.
+type Options struct {
+	// Database is the Neo4j database name; it is always sent, so the
+	// driver never has to ask the server for a home database.
+	Database string
+	Logger   zerolog.Logger
+	Observer Observer
+}
+
+// Store runs Casegraph's statements against Neo4j.
+type Store struct {
+	driver     neo4j.DriverWithContext
+	database   string
+	log        zerolog.Logger
+	observer   Observer
+	statements map[string]string
+	roundTrips atomic.Int64
+}
+
+// NewStore returns a Store over driver. It reads every embedded statement
+// up front, so a missing or empty one fails at start-up, not mid-request.
+func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
+	statements, err := loadStatements(queryFiles, "queries")
+	if err != nil {
+		return nil, err
+	}
+	if opts.Database == "" {
+		opts.Database = "neo4j"
+	}
+	return &Store{
+		driver:     driver,
+		database:   opts.Database,
+		log:        opts.Logger,
+		observer:   opts.Observer,
+		statements: statements,
+	}, nil
+}
+
+// RoundTrips returns how many statements this Store has sent to Neo4j.
+func (s *Store) RoundTrips() int64 {
+	return s.roundTrips.Load()
+}
+
+// DriverConfig returns the driver settings Casegraph relies on: a dead
+// database must answer DATABASE_UNAVAILABLE within seconds, not after the
+// driver's 30-second defaults, and retries must end before a request's
+// deadline does.
+func DriverConfig(c *config.Config) {
+	c.SocketConnectTimeout = 2 * time.Second
+	c.ConnectionAcquisitionTimeout = 3 * time.Second
+	c.MaxTransactionRetryTime = 3 * time.Second
+	c.MaxConnectionPoolSize = 100
+	c.ConnectionLivenessCheckTimeout = 30 * time.Second
+}
+
+func loadStatements(fsys fs.FS, dir string) (map[string]string, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, fmt.Errorf("read statements: %w", err)
+	}
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("read statement %s: %w", e.Name(), err)
+		}
+		text := strings.TrimSpace(string(b))
+		if text == "" {
+			return nil, fmt.Errorf("statement %s is empty", e.Name())
+		}
+		out[strings.TrimSuffix(e.Name(), ".cypher")] = text
+	}
+	return out, nil
+}
+
+func (s *Store) statement(name string) string {
+	text, ok := s.statements[name]
+	if !ok {
+		// Statement names are constants in this package; a test runs every
+		// one of them, so this is a programming error caught before release.
+		panic("cypher: no statement named " + name)
+	}
+	return text
+}
+
+// read runs the named statement in a read transaction, routed to a reader.
+func (s *Store) read(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, name, params, neo4j.ExecuteQueryWithReadersRouting())
+}
+
+// write runs the named statement in a write transaction.
+func (s *Store) write(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, name, params, neo4j.ExecuteQueryWithWritersRouting())
+}
+
+func (s *Store) execute(ctx context.Context, name string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	done := s.roundTrip(name)
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, s.statement(name), params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), routing,
+		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
+	done(err)
+	if err != nil {
+		return nil, mapError(ctx, name, err)
+	}
+	return res, nil
+}
+
+// txTimeout hands the request's remaining time to Neo4j, so the server stops
+// working on a query whose client has stopped waiting for it.
+func txTimeout(ctx context.Context) func(*neo4j.TransactionConfig) {
+	return neo4j.WithTxTimeout(remaining(ctx))
+}
+
+// remaining is the time left before ctx's deadline; zero (the server's
+// default timeout) when ctx has none.
+func remaining(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0
+	}
+	left := time.Until(deadline)
+	if left < time.Millisecond {
+		// Zero would mean "the server's default"; ask for the least instead.
+		left = time.Millisecond
+	}
+	return left
+}
+
+// runSchema runs one schema statement in its own write transaction (Neo4j
+// does not mix schema and data changes in one transaction).
+func (s *Store) runSchema(ctx context.Context, m Migration) error {
+	done := s.roundTrip("migrate:" + m.Name)
+	_, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
+	done(err)
+	if err != nil {
+		return mapError(ctx, "migrate "+m.Name, err)
+	}
+	return nil
+}
+
+// txRunner runs named statements inside one transaction.
+type txRunner func(name string, params map[string]any) ([]*neo4j.Record, error)
+
+// inWrite runs fn in one write transaction: everything it runs commits
+// together or not at all. fn may be retried on transient errors, so it must
+// do nothing but run statements.
+func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) error) error {
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
+		DatabaseName: s.database,
+		AccessMode:   neo4j.AccessModeWrite,
+	})
+	defer session.Close(ctx)
+
+	_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+		return nil, fn(func(stmt string, params map[string]any) ([]*neo4j.Record, error) {
+			done := s.roundTrip(stmt)
+			res, err := tx.Run(ctx, s.statement(stmt), params)
+			var recs []*neo4j.Record
+			if err == nil {
+				recs, err = res.Collect(ctx)
+			}
+			done(err)
+			return recs, err
+		})
+	}, neo4j.WithTxTimeout(remaining(ctx)))
+	if err != nil {
+		var coded *casegraph.Error
+		if errors.As(err, &coded) {
+			return err
+		}
+		return mapError(ctx, name, err)
+	}
+	return nil
+}
+
+// roundTrip counts one statement sent to Neo4j; call the function it
+// returns with the statement's error when it has finished.
+func (s *Store) roundTrip(name string) func(error) {
+	start := time.Now()
+	s.roundTrips.Add(1)
+	return func(err error) {
+		if s.observer != nil {
+			s.observer.ObserveQuery(name, time.Since(start), err)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package cypher_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+)
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestUpsertAndRead(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+
+	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
+	person := casegraph.Entity{
+		ID: ds + "-p", Kind: casegraph.KindPerson, Name: `Robert'); MATCH (n) DETACH DELETE n //`,
+		Aliases: []string{"name:(foo* OR bar~)", "قيصر"}, Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "GB",
+	}
+	for range 2 { // twice: the second write changes nothing
+		if err := s.Upsert(ctx, []casegraph.Source{src}, []casegraph.Entity{person}); err != nil {
+			t.Fatalf("Upsert: %v", err)
+		}
+	}
+	got, err := s.Entity(ctx, person.ID)
+	if err != nil {
+		t.Fatalf("Entity: %v", err)
+	}
+	want := person
+	want.Nationality = "" // not read back by EntitiesByID yet
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Entity (-want +got):\n%s", diff)
+	}
+
+	_, err = s.Entity(ctx, ds+"-missing")
+	if code := casegraph.ErrorCode(err); code != casegraph.CodeNotFound {
+		t.Errorf("Entity(missing) code = %s, want NOT_FOUND (err %v)", code, err)
+	}
+}
+
+func TestUpsertRefusesWholeBatch(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
+	if err := s.Upsert(ctx, []casegraph.Source{src}, []casegraph.Entity{
+		{ID: ds + "-a", Kind: casegraph.KindPlace, Name: "A", Dataset: ds, SourceIDs: []string{src.ID}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name     string
+		entities []casegraph.Entity
+		code     casegraph.Code
+	}{
+		{"missing source", []casegraph.Entity{
+			{ID: ds + "-b", Kind: casegraph.KindPlace, Name: "B", Dataset: ds, SourceIDs: []string{ds + "-nope"}},
+		}, casegraph.CodeBadUserInput},
+		{"change of kind", []casegraph.Entity{
+			{ID: ds + "-b", Kind: casegraph.KindPlace, Name: "B", Dataset: ds, SourceIDs: []string{src.ID}},
+			{ID: ds + "-a", Kind: casegraph.KindPerson, Name: "A", Dataset: ds, SourceIDs: []string{src.ID}},
+		}, casegraph.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.Upsert(ctx, nil, tt.entities)
+			if got := casegraph.ErrorCode(err); got != tt.code {
+				t.Fatalf("code = %s, want %s (err %v)", got, tt.code, err)
+			}
+			found, err := s.EntitiesByID(ctx, []string{ds + "-a", ds + "-b"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := found[ds+"-b"]; ok {
+				t.Errorf("entity b was written although the batch was refused")
+			}
+			if found[ds+"-a"].Kind != casegraph.KindPlace {
+				t.Errorf("entity a kind = %s, want Place", found[ds+"-a"].Kind)
+			}
+		})
+	}
+}
+
+func TestMigrateTwiceAndSchemaApplied(t *testing.T) {
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	for range 2 {
+		if _, err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate: %v", err)
+		}
+	}
+	missing, err := s.SchemaApplied(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 {
+		t.Errorf("after Migrate, missing %v", missing)
+	}
+}

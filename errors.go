@@ -1,0 +1,68 @@
+// Package casegraph holds what every layer of Casegraph shares: the kinds of
+// entity, the relation vocabulary, input validation and the errors with codes
+// that the GraphQL boundary turns into extensions.code.
+package casegraph
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error for clients. The values are the strings that
+// appear in a GraphQL error's extensions.code.
+type Code string
+
+// The codes a client can see. Anything that is not a *Error with one of
+// these codes is reported as INTERNAL, without its message.
+const (
+	CodeBadUserInput        Code = "BAD_USER_INPUT"
+	CodeNotFound            Code = "NOT_FOUND"
+	CodeForbidden           Code = "FORBIDDEN"
+	CodeConflict            Code = "CONFLICT"
+	CodeTimeout             Code = "TIMEOUT"
+	CodeDatabaseUnavailable Code = "DATABASE_UNAVAILABLE"
+	CodeInternal            Code = "INTERNAL"
+)
+
+// Error is an error whose message is safe to show to a client. Cause, when
+// set, is for logs only: it may hold a driver message or Cypher text.
+type Error struct {
+	Code    Code
+	Message string
+	Cause   error
+}
+
+// Error returns the client-safe message; the cause is reached with Unwrap.
+func (e *Error) Error() string {
+	return e.Message
+}
+
+// Unwrap returns the cause, so errors.Is and errors.As see through an Error.
+func (e *Error) Unwrap() error {
+	return e.Cause
+}
+
+// Errorf returns an *Error with the code and a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or
+// CodeInternal when there is none.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// ErrorMessage returns the client-safe message of the first *Error in err's
+// chain, or a generic message when there is none.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

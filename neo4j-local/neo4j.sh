@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# neo4j.sh controls the local embedded Neo4j (see Launcher.java):
+#   neo4j.sh deps     fetch the Neo4j jars from Maven Central into lib/
+#   neo4j.sh up       start in the background; return once it answers queries
+#                     (a no-op when it is already up)
+#   neo4j.sh down     stop it and wait until it has stopped
+#   neo4j.sh status   say whether it is up
+#   neo4j.sh log [N]  the last N lines of its logs (default 100)
+# Environment: NEO4J_BOLT_PORT (7687), NEO4J_HEAP (2g), NEO4J_PAGECACHE (2g),
+# NEO4J_HOME (neo4j-local/data), NEO4J_START_TIMEOUT seconds (180).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+home=${NEO4J_HOME:-$here/data}
+port=${NEO4J_BOLT_PORT:-7687}
+heap=${NEO4J_HEAP:-2g}
+pagecache=${NEO4J_PAGECACHE:-2g}
+timeout=${NEO4J_START_TIMEOUT:-180}
+out=$home/launcher.log
+pidfile=$home/launcher.pid
+
+say() { printf 'neo4j-local: %s\n' "$*"; }
+die() { printf 'neo4j-local: %s\n' "$*" >&2; exit 1; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
+
+our_pid() {
+  [ -f "$pidfile" ] || return 1
+  local pid
+  pid=$(cat "$pidfile")
+  kill -0 "$pid" 2>/dev/null || return 1
+  echo "$pid"
+}
+
+deps() {
+  command -v java >/dev/null || die "java not found: install Java 17 or newer"
+  command -v mvn >/dev/null || die "mvn not found: install Maven"
+  local v
+  v=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+  [ "${v:-0}" -ge 17 ] || die "Java 17 or newer is needed (found ${v:-none})"
+  if [ -f "$here/lib/.stamp" ] && [ "$here/lib/.stamp" -nt "$here/pom.xml" ]; then
+    return 0
+  fi
+  say "fetching Neo4j jars from Maven Central (once)"
+  rm -rf "$here/lib"
+  (cd "$here" && mvn -q -B dependency:copy-dependencies) || die "mvn could not fetch the Neo4j jars"
+  touch "$here/lib/.stamp"
+}
+
+up() {
+  if pid=$(our_pid) && [ -f "$home/ready" ]; then
+    say "already up on bolt://127.0.0.1:$port (pid $pid)"
+    return 0
+  fi
+  if ! our_pid >/dev/null && port_open; then
+    say "something already listens on 127.0.0.1:$port; using it as the database"
+    return 0
+  fi
+  if ! our_pid >/dev/null; then
+    deps
+    mkdir -p "$home"
+    rm -f "$home/ready"
+    say "starting on bolt://127.0.0.1:$port (heap $heap, page cache $pagecache); log: $out"
+    (
+      cd "$here"
+      exec setsid nohup java -Xms"$heap" -Xmx"$heap" -XX:+ExitOnOutOfMemoryError \
+        -Dneo4j.home="$home" -Dneo4j.conf="$here/neo4j.conf" \
+        -Dneo4j.bolt="127.0.0.1:$port" -Dneo4j.pagecache="$pagecache" \
+        -cp "$here/lib/*" "$here/Launcher.java" >>"$out" 2>&1 </dev/null
+    ) &
+    echo $! >"$pidfile"
+  fi
+  local waited=0
+  until [ -f "$home/ready" ] && port_open; do
+    our_pid >/dev/null || { tail -n 40 "$out" >&2; die "Neo4j exited while starting (log above)"; }
+    [ "$waited" -lt "$timeout" ] || { tail -n 40 "$out" >&2; die "Neo4j not ready after ${timeout}s"; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+  say "up on bolt://127.0.0.1:$port (pid $(cat "$pidfile"), ${waited}s)"
+}
+
+down() {
+  local pid
+  if ! pid=$(our_pid); then
+    say "not running"
+    rm -f "$pidfile" "$home/ready"
+    return 0
+  fi
+  kill -TERM "$pid"
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    [ "$waited" -lt 60 ] || { kill -KILL "$pid"; break; }
+    sleep 1
+    waited=$((waited + 1))
+  done
+  rm -f "$pidfile" "$home/ready"
+  say "stopped"
+}
+
+status() {
+  if pid=$(our_pid) && [ -f "$home/ready" ]; then
+    say "up on bolt://127.0.0.1:$port (pid $pid)"
+  elif port_open; then
+    say "not ours, but something listens on 127.0.0.1:$port"
+  else
+    say "down"
+    return 1
+  fi
+}
+
+log() {
+  local n=${1:-100}
+  [ -f "$out" ] && { echo "== $out"; tail -n "$n" "$out"; }
+  [ -f "$home/logs/debug.log" ] && { echo "== $home/logs/debug.log"; tail -n "$n" "$home/logs/debug.log"; }
+  return 0
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  log) log "${2:-100}" ;;
+  *) echo "usage: $0 deps|up|down|status|log [N]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,140 @@
+package casegraph
+
+import (
+	"fmt"
+	"regexp"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on stored text. They keep one careless or hostile write from
+// bloating the graph; the body-size limit of the server is far above them.
+const (
+	MaxIDLength          = 128
+	MaxNameLength        = 500
+	MaxAliases           = 100
+	MaxDescriptionLength = 20000
+	MaxSourceIDs         = 100
+	MaxURLLength         = 2048
+)
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// ValidateID checks an id: 1 to MaxIDLength characters of letters, digits
+// and . _ : -, starting with a letter or digit.
+func ValidateID(field, id string) error {
+	if id == "" {
+		return Errorf(CodeBadUserInput, "%s is required", field)
+	}
+	if len(id) > MaxIDLength || !idPattern.MatchString(id) {
+		return Errorf(CodeBadUserInput, "%s %q is not a valid id: use 1 to %d letters, digits, '.', '_', ':' or '-'", field, truncate(id, 40), MaxIDLength)
+	}
+	return nil
+}
+
+// ValidateText checks free text: valid UTF-8, no control characters (NUL
+// included; tab and newline only where multiline is true), at most max
+// characters, and present when required.
+func ValidateText(field, s string, max int, required, multiline bool) error {
+	if s == "" {
+		if required {
+			return Errorf(CodeBadUserInput, "%s is required", field)
+		}
+		return nil
+	}
+	if !utf8.ValidString(s) {
+		return Errorf(CodeBadUserInput, "%s is not valid UTF-8", field)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return Errorf(CodeBadUserInput, "%s is %d characters long; the limit is %d", field, n, max)
+	}
+	for _, r := range s {
+		if multiline && (r == '\n' || r == '\t' || r == '\r') {
+			continue
+		}
+		if unicode.IsControl(r) {
+			return Errorf(CodeBadUserInput, "%s contains the control character %U", field, r)
+		}
+	}
+	if required && isBlank(s) {
+		return Errorf(CodeBadUserInput, "%s is blank", field)
+	}
+	return nil
+}
+
+// Validate checks an entity before it is written.
+func (e Entity) Validate() error {
+	if err := ValidateID("id", e.ID); err != nil {
+		return err
+	}
+	if _, err := ParseKind(string(e.Kind)); err != nil {
+		return err
+	}
+	if err := ValidateText("name", e.Name, MaxNameLength, true, false); err != nil {
+		return err
+	}
+	if len(e.Aliases) > MaxAliases {
+		return Errorf(CodeBadUserInput, "%d aliases; the limit is %d", len(e.Aliases), MaxAliases)
+	}
+	for i, a := range e.Aliases {
+		if err := ValidateText(fmt.Sprintf("aliases[%d]", i), a, MaxNameLength, true, false); err != nil {
+			return err
+		}
+	}
+	if err := ValidateText("description", e.Description, MaxDescriptionLength, false, true); err != nil {
+		return err
+	}
+	if err := ValidateID("dataset", e.Dataset); err != nil {
+		return err
+	}
+	return validateSourceIDs(e.SourceIDs)
+}
+
+// Validate checks a source before it is written.
+func (s Source) Validate() error {
+	if err := ValidateID("id", s.ID); err != nil {
+		return err
+	}
+	if err := ValidateText("title", s.Title, MaxNameLength, true, false); err != nil {
+		return err
+	}
+	if err := ValidateID("dataset", s.Dataset); err != nil {
+		return err
+	}
+	if err := ValidateText("publisher", s.Publisher, MaxNameLength, false, false); err != nil {
+		return err
+	}
+	return ValidateText("url", s.URL, MaxURLLength, false, false)
+}
+
+func validateSourceIDs(ids []string) error {
+	if len(ids) == 0 {
+		return Errorf(CodeBadUserInput, "sourceIds: cite at least one source")
+	}
+	if len(ids) > MaxSourceIDs {
+		return Errorf(CodeBadUserInput, "%d sourceIds; the limit is %d", len(ids), MaxSourceIDs)
+	}
+	for i, id := range ids {
+		if err := ValidateID(fmt.Sprintf("sourceIds[%d]", i), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isBlank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
