@@ -67,6 +67,19 @@ func entityFromRecord(rec *neo4j.Record) (casegraph.Entity, error) {
 	if e.SourceIDs, err = getStrings(rec, "sourceIds"); err != nil {
 		return e, err
 	}
+	for key, dst := range map[string]*string{
+		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
+		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
+	} {
+		if *dst, err = getString(rec, key); err != nil {
+			return e, err
+		}
+	}
+	pages, err := getInt(rec, "pageCount")
+	if err != nil {
+		return e, err
+	}
+	e.PageCount = int(pages)
 	return e, nil
 }
 

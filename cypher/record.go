@@ -22,7 +22,7 @@ func getString(rec *neo4j.Record, key string) (string, error) {
 }
 
 func getInt(rec *neo4j.Record, key string) (int64, error) {
-	v, _, err := neo4j.GetRecordValue[int64](rec, key)
+	v, _, err := neo4j.GetRecordValue[int64](rec, key) // nil reads as 0
 	if err != nil {
 		return 0, fmt.Errorf("record %s: %w", key, err)
 	}

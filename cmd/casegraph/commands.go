@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/dataset"
+	"github.com/casegraph/casegraph/graph"
+	"github.com/casegraph/casegraph/graph/generated"
+	"github.com/casegraph/casegraph/server"
+)
+
+func runServe(ctx context.Context, args []string, e env) error {
+	cfg := server.DefaultConfig()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	if err := cfg.Bind(fs, e.getenv); err != nil {
+		return usageError{err}
+	}
+	if err := parseFlags(fs, args, e, summaryOf("serve")); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	log := newLogger(cfg.Log, e.stderr)
+	metrics := server.NewMetrics()
+	driver, store, err := openStore(cfg.Neo4j, log, metrics)
+	if err != nil {
+		return err
+	}
+	defer driver.Close(context.Background())
+
+	go connect(ctx, store, log, cfg.Migrate)
+
+	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &graph.Resolver{Store: store}})
+	return server.New(cfg, log, metrics, schema, store).ListenAndServe(ctx)
+}
+
+// connect waits, with backoff, until Neo4j answers, then applies the schema
+// when asked to. Meanwhile the server runs and /readyz says 503.
+func connect(ctx context.Context, store *cypher.Store, log zerolog.Logger, migrate bool) {
+	if err := waitForNeo4j(ctx, store, log, 0); err != nil {
+		return
+	}
+	log.Info().Msg("Neo4j answers")
+	if !migrate {
+		return
+	}
+	for backoff := time.Second; ; backoff = min(2*backoff, 30*time.Second) {
+		ms, err := store.Migrate(ctx)
+		if err == nil {
+			log.Info().Int("statements", len(ms)).Msg("schema applied")
+			return
+		}
+		log.Warn().Err(err).Dur("retry_in", backoff).Msg("could not apply the schema")
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// waitForNeo4j pings Neo4j with exponential backoff until it answers, ctx
+// ends, or (when limit > 0) limit has passed.
+func waitForNeo4j(ctx context.Context, store *cypher.Store, log zerolog.Logger, limit time.Duration) error {
+	start := time.Now()
+	for backoff := 250 * time.Millisecond; ; backoff = min(2*backoff, 15*time.Second) {
+		pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := store.Ping(pingCtx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if limit > 0 && time.Since(start)+backoff > limit {
+			return fmt.Errorf("Neo4j did not answer within %s: %w", limit, err)
+		}
+		log.Warn().Err(err).Dur("retry_in", backoff).Msg("waiting for Neo4j")
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+}
+
+func runMigrate(ctx context.Context, args []string, e env) error {
+	return withStore(ctx, "migrate", args, e, func(ctx context.Context, store *cypher.Store, log zerolog.Logger) error {
+		ms, err := store.Migrate(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", describe(err))
+		}
+		for _, m := range ms {
+			fmt.Fprintf(e.stdout, "applied %s (%s)\n", m.Name, m.File)
+		}
+		return nil
+	})
+}
+
+func runSeed(ctx context.Context, args []string, e env) error {
+	return withStore(ctx, "seed", args, e, func(ctx context.Context, store *cypher.Store, log zerolog.Logger) error {
+		batch, err := dataset.Read(dataset.Seed())
+		if err != nil {
+			return fmt.Errorf("seed dataset: %w", err)
+		}
+		if err := store.Upsert(ctx, batch.Sources, batch.Entities); err != nil {
+			return fmt.Errorf("seed: %w", describe(err))
+		}
+		fmt.Fprintf(e.stdout, "seeded dataset %s: %d sources, %d entities\n",
+			dataset.SeedName, len(batch.Sources), len(batch.Entities))
+		return nil
+	})
+}
+
+// withStore parses the Neo4j and log flags of a one-shot command, waits up
+// to --wait for Neo4j, and runs fn.
+func withStore(ctx context.Context, name string, args []string, e env,
+	fn func(context.Context, *cypher.Store, zerolog.Logger) error,
+) error {
+	def := server.DefaultConfig()
+	neo, logCfg := def.Neo4j, def.Log
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if err := neo.Bind(fs, e.getenv); err != nil {
+		return usageError{err}
+	}
+	if err := logCfg.Bind(fs, e.getenv); err != nil {
+		return usageError{err}
+	}
+	wait := fs.Duration("wait", 60*time.Second, "how long to wait for Neo4j to answer")
+	timeout := fs.Duration("timeout", 10*time.Minute, "deadline for the whole command")
+	if err := parseFlags(fs, args, e, summaryOf(name)); err != nil {
+		return err
+	}
+	if err := logCfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	log := newLogger(logCfg, e.stderr)
+	driver, store, err := openStore(neo, log, nil)
+	if err != nil {
+		return err
+	}
+	defer driver.Close(context.Background())
+
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	if err := waitForNeo4j(ctx, store, log, *wait); err != nil {
+		return describe(err)
+	}
+	return fn(ctx, store, log)
+}
+
+// describe adds the cause of a coded error to its message: the command line
+// is an operator's tool, and the operator may read what clients may not.
+func describe(err error) error {
+	var cause error
+	type unwrapper interface{ Unwrap() error }
+	if u, ok := err.(unwrapper); ok {
+		cause = u.Unwrap()
+	}
+	if cause == nil {
+		return err
+	}
+	return fmt.Errorf("%v (%v)", err, cause)
+}
+
+func openStore(cfg server.Neo4jConfig, log zerolog.Logger, obs cypher.Observer) (neo4j.DriverWithContext, *cypher.Store, error) {
+	auth := neo4j.NoAuth()
+	if cfg.User != "" {
+		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
+	}
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, cypher.DriverConfig)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("neo4j-uri %q: %v", cfg.URI, err)}
+	}
+	opts := cypher.Options{Database: cfg.Database, Logger: log}
+	if obs != nil {
+		opts.Observer = obs
+	}
+	store, err := cypher.NewStore(driver, opts)
+	if err != nil {
+		driver.Close(context.Background())
+		return nil, nil, err
+	}
+	return driver, store, nil
+}
+
+// newLogger builds the process's one logger: console output on a terminal,
+// JSON lines otherwise (or as configured).
+func newLogger(cfg server.LogConfig, w io.Writer) zerolog.Logger {
+	level, err := zerolog.ParseLevel(cfg.Level)
+	if err != nil {
+		level = zerolog.InfoLevel
+	}
+	console := cfg.Format == "console"
+	if cfg.Format == "auto" {
+		if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+			console = true
+		}
+	}
+	if console {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339}
+	}
+	return zerolog.New(w).Level(level).With().Timestamp().Logger()
+}

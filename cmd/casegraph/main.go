@@ -1,0 +1,129 @@
+// Command casegraph is Casegraph's one binary: it serves the GraphQL API,
+// applies the Neo4j schema and loads data.
+//
+//	casegraph serve     serve the API (and /healthz, /readyz, /metrics)
+//	casegraph migrate   apply the schema: constraints and indexes (safe twice)
+//	casegraph seed      load the seed dataset (idempotent)
+//
+// Configuration comes from the environment; flags override it. Run
+// `casegraph COMMAND --help` for a command's settings.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		var uerr usageError
+		if errors.As(err, &uerr) {
+			fmt.Fprintf(os.Stderr, "casegraph: %v\n", err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "casegraph: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// usageError is a bad command line or configuration value: exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, env env) error
+}
+
+// env is what a command may touch of the outside world.
+type env struct {
+	getenv func(string) string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "serve the GraphQL API, /healthz, /readyz and /metrics", runServe},
+		{"migrate", "apply the Neo4j schema (constraints and indexes; safe to run twice)", runMigrate},
+		{"seed", "load the seed dataset, the graph of the Caesar report (idempotent)", runSeed},
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			if err := c.run(ctx, args[1:], e); !errors.Is(err, errHelp) {
+				return err
+			}
+			return nil
+		}
+	}
+	return usagef("unknown command %q; run 'casegraph help'", args[0])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Casegraph: a GraphQL knowledge graph of people, organizations, events, documents")
+	fmt.Fprintln(w, "and places, with the evidence behind every link.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: casegraph COMMAND [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'casegraph COMMAND --help' for a command's flags and environment variables.")
+}
+
+// parseFlags parses a command's flags. --help prints the usage and returns
+// errHelp (exit 0); a bad flag is one line and exit code 2.
+func parseFlags(fs *flag.FlagSet, args []string, e env, summary string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stdout, "Usage: casegraph %s [flags]\n\n%s\n\nFlags (each also read from the environment variable shown):\n", fs.Name(), summary)
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		return errHelp
+	}
+	if err != nil {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+var errHelp = errors.New("help")
+
+func summaryOf(name string) string {
+	for _, c := range commands() {
+		if c.name == name {
+			return c.summary
+		}
+	}
+	return ""
+}

@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// newGraphQL builds the gqlgen handler with every limit in place. Parsing,
+// validation and the limits run before any resolver, so a refused query
+// never reaches the database.
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema) *handler.Server {
+	srv := handler.New(schema)
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
+	srv.SetParserTokenLimit(cfg.MaxTokens)
+	srv.SetDisableSuggestion(true)
+	if cfg.Introspection {
+		srv.Use(extension.Introspection{})
+	}
+	srv.Use(requestGuard{maxDepth: cfg.MaxDepth})
+	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	srv.SetErrorPresenter(presentError)
+	srv.SetRecoverFunc(recoverPanic)
+	return srv
+}
+
+// requestGuard refuses, before execution, a mutation sent over GET (GET must
+// be safe to repeat and to cache) and a selection nested deeper than
+// maxDepth. It also records the operation name for the log and metrics.
+type requestGuard struct {
+	maxDepth int
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = requestGuard{}
+
+func (requestGuard) ExtensionName() string                   { return "CasegraphRequestGuard" }
+func (requestGuard) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	info := infoFrom(ctx)
+	info.operation = oc.OperationName
+	if oc.Operation == nil {
+		return nil
+	}
+	if info.operation == "" {
+		info.operation = oc.Operation.Name
+	}
+	if info.method == http.MethodGet && oc.Operation.Operation != ast.Query {
+		info.status = http.StatusMethodNotAllowed
+		return codedError(casegraph.CodeBadUserInput, "METHOD_NOT_ALLOWED",
+			"%s operations are not allowed over GET; use POST", oc.Operation.Operation)
+	}
+	if d := depth(oc.Operation.SelectionSet, 0, g.maxDepth); d > g.maxDepth {
+		return codedError(casegraph.CodeBadUserInput, "DEPTH_LIMIT_EXCEEDED",
+			"the query is nested deeper than the limit of %d", g.maxDepth)
+	}
+	return nil
+}
+
+// depth returns the nesting depth of a selection set, stopping once it is
+// past limit (fragments are inlined; validation has already refused cycles).
+// Introspection fields do not count: their shape is fixed by the spec and
+// their depth is bounded by gqlparser's own introspection rule.
+func depth(set ast.SelectionSet, current, limit int) int {
+	if current > limit {
+		return current
+	}
+	deepest := current
+	for _, sel := range set {
+		var d int
+		switch s := sel.(type) {
+		case *ast.Field:
+			if len(s.Name) > 1 && s.Name[:2] == "__" {
+				continue
+			}
+			d = depth(s.SelectionSet, current+1, limit)
+		case *ast.InlineFragment:
+			d = depth(s.SelectionSet, current, limit)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				d = depth(s.Definition.SelectionSet, current, limit)
+			}
+		}
+		if d > deepest {
+			deepest = d
+		}
+	}
+	return deepest
+}
+
+func codedError(code casegraph.Code, reason, format string, args ...any) *gqlerror.Error {
+	return &gqlerror.Error{
+		Message:    fmt.Sprintf(format, args...),
+		Extensions: map[string]any{"code": string(code), "reason": reason},
+	}
+}
+
+// presentError gives every error a code in extensions.code and a message
+// that is safe to show: a *casegraph.Error keeps its own; parse, validation
+// and limit errors become BAD_USER_INPUT (with gqlgen's code as the reason);
+// anything else is logged with the request id and shown as "internal error".
+func presentError(ctx context.Context, err error) *gqlerror.Error {
+	gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+
+	var coded *casegraph.Error
+	if errors.As(err, &coded) {
+		out := &gqlerror.Error{Message: coded.Message, Path: gqlErr.Path, Locations: gqlErr.Locations,
+			Extensions: map[string]any{"code": string(coded.Code)}}
+		switch coded.Code {
+		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout:
+			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
+		}
+		return out
+	}
+
+	if code, ok := gqlErr.Extensions["code"].(string); ok {
+		switch code {
+		case string(casegraph.CodeBadUserInput), string(casegraph.CodeInternal):
+			return gqlErr // set by this package
+		case errcode.ParseFailed, errcode.ValidationFailed, "COMPLEXITY_LIMIT_EXCEEDED",
+			"PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED":
+			gqlErr.Extensions = map[string]any{"code": string(casegraph.CodeBadUserInput), "reason": code}
+			return gqlErr
+		}
+	}
+
+	zerolog.Ctx(ctx).Error().Err(err).Msg("internal error")
+	return &gqlerror.Error{Message: "internal error", Path: gqlErr.Path,
+		Extensions: map[string]any{"code": string(casegraph.CodeInternal)}}
+}
+
+// recoverPanic logs a resolver's panic with the request id and its stack,
+// and answers INTERNAL; the server goes on serving.
+func recoverPanic(ctx context.Context, p any) error {
+	zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic in resolver")
+	// Already logged: a coded *gqlerror.Error passes the presenter as it is.
+	return codedError(casegraph.CodeInternal, "PANIC", "internal error")
+}

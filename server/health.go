@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// readiness answers /readyz: ready once Neo4j answers and every index and
+// constraint of the schema is online. It asks afresh (at most once a
+// second), so a database that comes up late, or goes away, is seen without
+// a restart.
+type readiness struct {
+	db Checker
+
+	mu      sync.Mutex
+	checked time.Time
+	err     error
+	schema  bool // the schema was seen applied; it does not go away
+}
+
+func newReadiness(db Checker) *readiness {
+	return &readiness{db: db}
+}
+
+const readinessTTL = time.Second
+
+func (r *readiness) check(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if time.Since(r.checked) < readinessTTL {
+		return r.err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	r.err = r.probe(ctx)
+	r.checked = time.Now()
+	return r.err
+}
+
+func (r *readiness) probe(ctx context.Context) error {
+	if err := r.db.Ping(ctx); err != nil {
+		return err
+	}
+	if r.schema {
+		return nil
+	}
+	missing, err := r.db.SchemaApplied(ctx)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return casegraph.Errorf(casegraph.CodeDatabaseUnavailable,
+			"schema not applied (missing %s): run `casegraph migrate`", strings.Join(missing, ", "))
+	}
+	r.schema = true
+	return nil
+}
+
+type healthResponse struct {
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, healthResponse{Status: "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if err := s.ready.check(r.Context()); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Error: casegraph.ErrorMessage(err)})
+		return
+	}
+	writeJSON(w, http.StatusOK, healthResponse{Status: "ready"})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

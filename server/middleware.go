@@ -1,0 +1,150 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/rs/zerolog/hlog"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// requestInfo is what later layers learn about a request and the access log
+// and metrics report: the GraphQL operation name, and a status that
+// overrides the one the GraphQL transport writes.
+type requestInfo struct {
+	method    string
+	operation string
+	status    int
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	if info, ok := ctx.Value(infoKey{}).(*requestInfo); ok {
+		return info
+	}
+	return &requestInfo{}
+}
+
+// statusWriter records the status, and lets a layer below replace it.
+type statusWriter struct {
+	http.ResponseWriter
+	info   *requestInfo
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status != 0 {
+		return
+	}
+	if w.info.status != 0 {
+		code = w.info.status
+	}
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe wraps every route: a logger with the request id in the context,
+// the request id in the response, one access-log line and metrics per
+// request, and a deadline for the whole request.
+func (s *Server) observe(route string, next http.Handler) http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := &requestInfo{method: r.Method}
+		sw := &statusWriter{ResponseWriter: w, info: info}
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		ctx = context.WithValue(ctx, infoKey{}, info)
+		start := time.Now()
+
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic serving request")
+				if sw.status == 0 {
+					writeError(sw, http.StatusInternalServerError, casegraph.CodeInternal, "internal error")
+				}
+			}
+			took := time.Since(start)
+			status := sw.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.metrics.observeRequest(route, info.operation, status, took)
+			zerolog.Ctx(ctx).Info().
+				Str("method", r.Method).
+				Str("path", r.URL.Path).
+				Int("status", status).
+				Dur("duration", took).
+				Str("operation", info.operation).
+				Msg("request")
+		}()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+	return hlog.NewHandler(s.log)(hlog.RequestIDHandler("req_id", "X-Request-Id")(inner))
+}
+
+// limitBody reads a GraphQL POST body up to the limit: beyond it the answer
+// is 413; a body that is not JSON is refused with 400 without echoing it
+// (the gqlgen transport would quote the body back).
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		limit := s.cfg.MaxBodyBytes
+		if r.ContentLength > limit {
+			writeError(w, http.StatusRequestEntityTooLarge, casegraph.CodeBadUserInput,
+				"request body is larger than the limit of %d bytes", limit)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		if err != nil {
+			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "could not read the request body")
+			return
+		}
+		if int64(len(body)) > limit {
+			writeError(w, http.StatusRequestEntityTooLarge, casegraph.CodeBadUserInput,
+				"request body is larger than the limit of %d bytes", limit)
+			return
+		}
+		if !json.Valid(body) {
+			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "request body is not valid JSON")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// writeError writes a GraphQL-shaped error response with a code.
+func writeError(w http.ResponseWriter, status int, code casegraph.Code, format string, args ...any) {
+	e := casegraph.Errorf(code, format, args...)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []map[string]any{{
+			"message":    e.Message,
+			"extensions": map[string]any{"code": e.Code},
+		}},
+	})
+}

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/playground"
+	"github.com/rs/zerolog"
+)
+
+// Server is Casegraph's HTTP service.
+type Server struct {
+	cfg     Config
+	log     zerolog.Logger
+	metrics *Metrics
+	ready   *readiness
+	handler http.Handler
+}
+
+// Checker is what readiness asks of the database; *cypher.Store has it.
+type Checker interface {
+	Ping(ctx context.Context) error
+	SchemaApplied(ctx context.Context) (missing []string, err error)
+}
+
+// New builds the service's routes around an executable schema.
+func New(cfg Config, log zerolog.Logger, metrics *Metrics, schema graphql.ExecutableSchema, db Checker) *Server {
+	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(db)}
+	gql := newGraphQL(cfg, schema)
+
+	mux := http.NewServeMux()
+	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))
+	mux.Handle("GET /graphql", s.observe("/graphql", gql))
+	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
+	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
+	mux.Handle("GET /metrics", metrics.Handler())
+	if cfg.GraphiQL {
+		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
+	}
+	s.handler = mux
+	return s
+}
+
+// ServeHTTP serves the routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// ListenAndServe serves on cfg.Addr until ctx ends, then shuts down
+// gracefully: it stops accepting, and lets requests in flight finish within
+// the shutdown timeout.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is ListenAndServe on a listener of the caller's.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      s.cfg.RequestTimeout + 5*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          nil,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.log.Info().Str("addr", ln.Addr().String()).Msg("serving")
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info().Msg("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
