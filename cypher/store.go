@@ -80,8 +80,8 @@ func (s *Store) RoundTrips() int64 {
 // deadline does.
 func DriverConfig(c *config.Config) {
 	c.SocketConnectTimeout = 2 * time.Second
-	c.ConnectionAcquisitionTimeout = 3 * time.Second
-	c.MaxTransactionRetryTime = 3 * time.Second
+	c.ConnectionAcquisitionTimeout = 2 * time.Second
+	c.MaxTransactionRetryTime = time.Second
 	c.MaxConnectionPoolSize = 100
 	c.ConnectionLivenessCheckTimeout = 30 * time.Second
 }

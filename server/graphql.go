@@ -30,10 +30,11 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema) *handler.Server {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetDisableSuggestion(true)
-	if cfg.Introspection {
-		srv.Use(extension.Introspection{})
-	}
-	srv.Use(requestGuard{maxDepth: cfg.MaxDepth})
+	// Introspection is always on in the executor; when the configuration
+	// turns it off, requestGuard refuses it with FORBIDDEN (the executor's
+	// own refusal is an uncoded error).
+	srv.Use(extension.Introspection{})
+	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
 	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
@@ -44,7 +45,8 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema) *handler.Server {
 // be safe to repeat and to cache) and a selection nested deeper than
 // maxDepth. It also records the operation name for the log and metrics.
 type requestGuard struct {
-	maxDepth int
+	maxDepth      int
+	introspection bool
 }
 
 var _ interface {
@@ -68,6 +70,9 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 		info.status = http.StatusMethodNotAllowed
 		return codedError(casegraph.CodeBadUserInput, "METHOD_NOT_ALLOWED",
 			"%s operations are not allowed over GET; use POST", oc.Operation.Operation)
+	}
+	if !g.introspection && introspects(oc.Operation.SelectionSet) {
+		return codedError(casegraph.CodeForbidden, "INTROSPECTION_DISABLED", "introspection is disabled on this server")
 	}
 	if d := depth(oc.Operation.SelectionSet, 0, g.maxDepth); d > g.maxDepth {
 		return codedError(casegraph.CodeBadUserInput, "DEPTH_LIMIT_EXCEEDED",
@@ -107,6 +112,28 @@ func depth(set ast.SelectionSet, current, limit int) int {
 	return deepest
 }
 
+// introspects reports whether a selection set asks for __schema or __type
+// anywhere (__typename is not introspection of the schema).
+func introspects(set ast.SelectionSet) bool {
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == "__schema" || s.Name == "__type" || introspects(s.SelectionSet) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if introspects(s.SelectionSet) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if s.Definition != nil && introspects(s.Definition.SelectionSet) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func codedError(code casegraph.Code, reason, format string, args ...any) *gqlerror.Error {
 	return &gqlerror.Error{
 		Message:    fmt.Sprintf(format, args...),
@@ -134,7 +161,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 
 	if code, ok := gqlErr.Extensions["code"].(string); ok {
 		switch code {
-		case string(casegraph.CodeBadUserInput), string(casegraph.CodeInternal):
+		case string(casegraph.CodeBadUserInput), string(casegraph.CodeInternal), string(casegraph.CodeForbidden):
 			return gqlErr // set by this package
 		case errcode.ParseFailed, errcode.ValidationFailed, "COMPLEXITY_LIMIT_EXCEEDED",
 			"PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED":
