@@ -1,0 +1,61 @@
+# Casegraph. The two commands: `make run` and `make test` (see README.md).
+GO ?= go
+BIN := bin/casegraph
+NEO4J := neo4j-local/neo4j.sh
+NEO4J_BOLT_PORT ?= 7687
+export NEO4J_BOLT_PORT
+export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
+
+.PHONY: run test build generate check-generated fmt-check vet neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench clean
+
+## run: Neo4j up, apply the schema, load the seed dataset, serve the API (foreground)
+run: neo4j-up build
+	$(BIN) migrate
+	$(BIN) seed
+	exec $(BIN) serve
+
+## test: Neo4j up, then the whole suite (race detector on) against it
+test: neo4j-up fmt-check vet
+	$(GO) test -race -count=1 ./...
+
+build:
+	$(GO) build -o $(BIN) ./cmd/casegraph
+
+## generate: regenerate gqlgen code after a schema change (commit the result with it)
+generate:
+	$(GO) tool gqlgen generate
+
+## check-generated: fail when the committed generated code is not what the schema generates
+check-generated: generate
+	@git diff --exit-code --stat -- graph/ || { echo "generated code is stale: run make generate and commit"; exit 1; }
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+## bench: the benchmarks (Neo4j up)
+bench: neo4j-up
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+neo4j-deps:
+	@$(NEO4J) deps
+
+## neo4j-up: start the local embedded Neo4j in the background (no-op when up)
+neo4j-up:
+	@$(NEO4J) up
+
+## neo4j-down: stop it
+neo4j-down:
+	@$(NEO4J) down
+
+neo4j-status:
+	@$(NEO4J) status
+
+## neo4j-log: the last lines of its logs (LINES=100)
+neo4j-log:
+	@$(NEO4J) log $(or $(LINES),100)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,68 @@
+package dataset_test
+
+import (
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+func TestSeedIsValid(t *testing.T) {
+	b, err := dataset.Read(dataset.Seed())
+	if err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	if len(b.Sources) == 0 {
+		t.Fatal("seed has no source")
+	}
+	kinds := map[casegraph.Kind]int{}
+	ids := map[string]bool{}
+	for _, e := range b.Entities {
+		kinds[e.Kind]++
+		if ids[e.ID] {
+			t.Errorf("duplicate id %s", e.ID)
+		}
+		ids[e.ID] = true
+		if e.Dataset != dataset.SeedName {
+			t.Errorf("%s: dataset %q, want %q", e.ID, e.Dataset, dataset.SeedName)
+		}
+	}
+	for _, k := range casegraph.Kinds {
+		if kinds[k] == 0 {
+			t.Errorf("seed has no %s", k)
+		}
+	}
+	for _, id := range []string{"desmond-de-silva", "david-crane", "geoffrey-nice", "caesar", "bashar-al-assad",
+		"william-hague", "syrian-government", "qatar-government", "the-guardian", "special-court-sierra-leone",
+		"icty", "uk-foreign-office", "geneva-ii-conference", "caesar-report", "the-hague"} {
+		if !ids[id] {
+			t.Errorf("seed lacks %s", id)
+		}
+	}
+}
+
+func TestReadReportsEveryBadLine(t *testing.T) {
+	in := strings.Join([]string{
+		`{"type":"source","id":"s1","title":"ok","dataset":"d"}`,
+		`{"type":"entity","id":"e1","kind":"Spaceship","name":"x","dataset":"d","sourceIds":["s1"]}`,
+		``,
+		`not json`,
+		`{"type":"entity","id":"e2","kind":"Place","name":"x","dataset":"d","sourceIds":["s1"],"colour":"red"}`,
+		`{"type":"planet","id":"p"}`,
+		`{"type":"entity","id":"e3","kind":"Place","name":"ok","dataset":"d","sourceIds":["s1"]}`,
+	}, "\n")
+	_, err := dataset.Read(strings.NewReader(in))
+	if err == nil {
+		t.Fatal("Read accepted bad lines")
+	}
+	for _, want := range []string{"4 bad lines", "line 2: unknown entity kind", "line 4: not a valid record",
+		`line 5: not a valid record: json: unknown field "colour"`, `line 6: unknown record type "planet"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "line 7") || strings.Contains(err.Error(), "line 1:") {
+		t.Errorf("error blames a good line:\n%v", err)
+	}
+}

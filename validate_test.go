@@ -1,0 +1,57 @@
+package casegraph_test
+
+import (
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+func TestEntityValidate(t *testing.T) {
+	valid := func() casegraph.Entity {
+		return casegraph.Entity{ID: "geoffrey-nice", Kind: casegraph.KindPerson, Name: "Sir Geoffrey Nice",
+			Dataset: "caesar-report", SourceIDs: []string{"article"}}
+	}
+	tests := []struct {
+		name   string
+		change func(*casegraph.Entity)
+		want   string // part of the message; "" means valid
+	}{
+		{"valid", func(*casegraph.Entity) {}, ""},
+		{"Cypher and Lucene text is only text", func(e *casegraph.Entity) { e.Name = `x"}) DETACH DELETE n // name:(a* OR b~)` }, ""},
+		{"right-to-left name", func(e *casegraph.Entity) { e.Name = "بشار الأسد" }, ""},
+		{"multiline description", func(e *casegraph.Entity) { e.Description = "one\ntwo\tthree" }, ""},
+		{"missing id", func(e *casegraph.Entity) { e.ID = "" }, "id is required"},
+		{"id with spaces", func(e *casegraph.Entity) { e.ID = "a b" }, "not a valid id"},
+		{"unknown kind", func(e *casegraph.Entity) { e.Kind = "Spaceship" }, `unknown entity kind "Spaceship"`},
+		{"blank name", func(e *casegraph.Entity) { e.Name = " \t " }, "name contains the control character"},
+		{"spaces-only name", func(e *casegraph.Entity) { e.Name = "   " }, "name is blank"},
+		{"NUL in name", func(e *casegraph.Entity) { e.Name = "a\x00b" }, "control character U+0000"},
+		{"newline in name", func(e *casegraph.Entity) { e.Name = "a\nb" }, "control character U+000A"},
+		{"invalid UTF-8", func(e *casegraph.Entity) { e.Name = "a\xffb" }, "not valid UTF-8"},
+		{"1 MB name", func(e *casegraph.Entity) { e.Name = strings.Repeat("x", 1_000_000) }, "the limit is 500"},
+		{"no source", func(e *casegraph.Entity) { e.SourceIDs = nil }, "cite at least one source"},
+		{"bad source id", func(e *casegraph.Entity) { e.SourceIDs = []string{"../x"} }, "sourceIds[0]"},
+		{"too many aliases", func(e *casegraph.Entity) { e.Aliases = make([]string, 101) }, "101 aliases"},
+		{"empty alias", func(e *casegraph.Entity) { e.Aliases = []string{""} }, "aliases[0] is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := valid()
+			tt.change(&e)
+			err := e.Validate()
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate() = %v, want an error containing %q", err, tt.want)
+			}
+			if got := casegraph.ErrorCode(err); got != casegraph.CodeBadUserInput {
+				t.Errorf("code = %s, want BAD_USER_INPUT", got)
+			}
+		})
+	}
+}
