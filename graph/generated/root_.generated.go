@@ -502,7 +502,7 @@ type Place implements Entity {
 }
 
 extend type Query {
-  "The entity with this id (or one merged into it), or null when there is none."
+  "The entity with this id, or null when there is none."
   entity(id: ID!): Entity
 }
 `, BuiltIn: false},
