@@ -423,12 +423,7 @@ func TestDatabaseDownThenUp(t *testing.T) {
 	t.Parallel()
 	target := strings.TrimPrefix(strings.TrimPrefix(cyphertest.URI(), "bolt://"), "neo4j://")
 	g := newGate(t, target)
-	driver, err := neo4j.NewDriverWithContext("bolt://"+g.ln.Addr().String(), neo4j.NoAuth(), cypher.DriverConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { driver.Close(context.Background()) })
-	h := newHarness(t, options{neo4j: driver})
+	h := newHarness(t, options{neo4j: driverTo(t, g.ln.Addr().String())})
 
 	if res := h.get("/readyz"); res.status != http.StatusServiceUnavailable {
 		t.Errorf("/readyz while down: %d %s, want 503", res.status, res.raw)
@@ -469,12 +464,7 @@ func TestClosedPortIsUnavailable(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	driver, err := neo4j.NewDriverWithContext("bolt://"+addr, neo4j.NoAuth(), cypher.DriverConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { driver.Close(context.Background()) })
-	h := newHarness(t, options{neo4j: driver})
+	h := newHarness(t, options{neo4j: driverTo(t, addr)})
 	if res := h.get("/readyz"); res.status != http.StatusServiceUnavailable {
 		t.Errorf("/readyz: %d %s, want 503", res.status, res.raw)
 	}
@@ -486,4 +476,15 @@ func TestClosedPortIsUnavailable(t *testing.T) {
 	if strings.Contains(strings.ToLower(res.raw), "bolt") || strings.Contains(res.raw, addr) {
 		t.Errorf("driver details reach the client: %s", res.raw)
 	}
+}
+
+// driverTo is a driver for a Bolt server at addr, closed when the test ends.
+func driverTo(t *testing.T, addr string) neo4j.DriverWithContext {
+	t.Helper()
+	driver, err := neo4j.NewDriverWithContext("bolt://"+addr, neo4j.NoAuth(), cypher.DriverConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { driver.Close(context.Background()) })
+	return driver
 }
