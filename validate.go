@@ -2,6 +2,7 @@ package casegraph
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"unicode"
 	"unicode/utf8"
@@ -87,6 +88,9 @@ func (e Entity) Validate() error {
 	if err := ValidateID("dataset", e.Dataset); err != nil {
 		return err
 	}
+	if err := e.validateKindFields(); err != nil {
+		return err
+	}
 	return validateSourceIDs(e.SourceIDs)
 }
 
@@ -104,7 +108,28 @@ func (s Source) Validate() error {
 	if err := ValidateText("publisher", s.Publisher, MaxNameLength, false, false); err != nil {
 		return err
 	}
-	return ValidateText("url", s.URL, MaxURLLength, false, false)
+	if err := ValidateURL("url", s.URL); err != nil {
+		return err
+	}
+	if err := ValidateDate("publishedAt", s.PublishedAt); err != nil {
+		return err
+	}
+	return ValidateDate("retrievedAt", s.RetrievedAt)
+}
+
+// ValidateURL checks an optional absolute http or https URL.
+func ValidateURL(field, s string) error {
+	if s == "" {
+		return nil
+	}
+	if err := ValidateText(field, s, MaxURLLength, false, false); err != nil {
+		return err
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Errorf(CodeBadUserInput, "%s %q is not an absolute http or https URL", field, truncate(s, 60))
+	}
+	return nil
 }
 
 func validateSourceIDs(ids []string) error {

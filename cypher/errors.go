@@ -62,3 +62,5 @@ func mapError(ctx context.Context, name string, err error) error {
 func internalError(name string, err error) error {
 	return &casegraph.Error{Code: casegraph.CodeInternal, Message: "internal error", Cause: fmt.Errorf("cypher %s: %w", name, err)}
 }
+
+var errNoRow = errors.New("the statement returned no row")

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-//go:embed migrations/*.cypher
+//go:embed migrations/*.cypher migrations/*.cypher.tmpl
 var migrationFiles embed.FS
 
 // Migration is one schema statement: a named constraint or index, created
@@ -35,13 +35,29 @@ func Migrations() ([]Migration, error) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
+	// Numbered files first, in order; templates (unnumbered) after them.
 	sort.Strings(names)
 
-	out := make([]Migration, 0, len(names))
+	var out []Migration
 	for _, file := range names {
 		b, err := fs.ReadFile(migrationFiles, "migrations/"+file)
 		if err != nil {
 			return nil, fmt.Errorf("read migration %s: %w", file, err)
+		}
+		if strings.HasSuffix(file, ".tmpl") {
+			// One statement for each relation type, named by the template.
+			for _, t := range vocabularyData().Types {
+				text, err := render(file, string(b), t)
+				if err != nil {
+					return nil, err
+				}
+				m := schemaName.FindStringSubmatch(text)
+				if m == nil {
+					return nil, fmt.Errorf("migration %s: want one CREATE ... <name> IF NOT EXISTS statement", file)
+				}
+				out = append(out, Migration{Name: m[1], File: file, Statement: strings.TrimSpace(text)})
+			}
+			continue
 		}
 		text := string(b)
 		m := schemaName.FindStringSubmatch(text)

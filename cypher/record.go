@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -29,6 +30,17 @@ func getInt(rec *neo4j.Record, key string) (int64, error) {
 	return v, nil
 }
 
+func getTime(rec *neo4j.Record, key string) (time.Time, error) {
+	v, isNil, err := neo4j.GetRecordValue[time.Time](rec, key)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("record %s: %w", key, err)
+	}
+	if isNil {
+		return time.Time{}, nil
+	}
+	return v.UTC(), nil
+}
+
 func getStrings(rec *neo4j.Record, key string) ([]string, error) {
 	raw, isNil, err := neo4j.GetRecordValue[[]any](rec, key)
 	if err != nil {
@@ -37,13 +49,85 @@ func getStrings(rec *neo4j.Record, key string) ([]string, error) {
 	if isNil {
 		return nil, nil
 	}
+	return toStrings(key, raw)
+}
+
+func getMap(rec *neo4j.Record, key string) (map[string]any, error) {
+	v, isNil, err := neo4j.GetRecordValue[map[string]any](rec, key)
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", key, err)
+	}
+	if isNil {
+		return nil, nil
+	}
+	return v, nil
+}
+
+func getMaps(rec *neo4j.Record, key string) ([]map[string]any, error) {
+	raw, isNil, err := neo4j.GetRecordValue[[]any](rec, key)
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", key, err)
+	}
+	if isNil {
+		return nil, nil
+	}
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("record %s[%d]: want a map, got %T", key, i, v)
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+func toStrings(key string, raw []any) ([]string, error) {
 	out := make([]string, 0, len(raw))
 	for i, v := range raw {
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("record %s[%d]: want string, got %T", key, i, v)
+			return nil, fmt.Errorf("%s[%d]: want string, got %T", key, i, v)
 		}
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// Reads from a map a statement returned (a map projection).
+
+func mapString(m map[string]any, key string) (string, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	default:
+		return "", fmt.Errorf("%s: want string, got %T", key, v)
+	}
+}
+
+func mapStrings(m map[string]any, key string) ([]string, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return toStrings(key, v)
+	default:
+		return nil, fmt.Errorf("%s: want a list, got %T", key, v)
+	}
+}
+
+func mapFloat(m map[string]any, key string) (*float64, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return nil, nil
+	case float64:
+		return &v, nil
+	case int64:
+		f := float64(v)
+		return &f, nil
+	default:
+		return nil, fmt.Errorf("%s: want a number, got %T", key, v)
+	}
 }

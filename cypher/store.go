@@ -13,6 +13,7 @@ import (
 	"path"
 	"strings"
 	"sync/atomic"
+	"text/template"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -22,7 +23,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-//go:embed queries/*.cypher
+//go:embed queries/*.cypher queries/*.cypher.tmpl
 var queryFiles embed.FS
 
 // Observer is told of every round trip to Neo4j, by statement name. The
@@ -86,6 +87,9 @@ func DriverConfig(c *config.Config) {
 	c.ConnectionLivenessCheckTimeout = 30 * time.Second
 }
 
+// loadStatements reads every NAME.cypher file of dir, and renders every
+// NAME.cypher.tmpl over the relation vocabulary (for statements that must
+// name each relationship type, such as per-type index lookups).
 func loadStatements(fsys fs.FS, dir string) (map[string]string, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -97,13 +101,46 @@ func loadStatements(fsys fs.FS, dir string) (map[string]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read statement %s: %w", e.Name(), err)
 		}
-		text := strings.TrimSpace(string(b))
+		name, text := e.Name(), string(b)
+		if strings.HasSuffix(name, ".tmpl") {
+			name = strings.TrimSuffix(name, ".tmpl")
+			if text, err = render(name, text, vocabularyData()); err != nil {
+				return nil, err
+			}
+		}
+		text = strings.TrimSpace(text)
 		if text == "" {
 			return nil, fmt.Errorf("statement %s is empty", e.Name())
 		}
-		out[strings.TrimSuffix(e.Name(), ".cypher")] = text
+		out[strings.TrimSuffix(name, ".cypher")] = text
 	}
 	return out, nil
+}
+
+// typeData is one relation type as templates see it.
+type typeData struct {
+	Type  string // AUTHORED
+	Lower string // authored
+}
+
+func vocabularyData() struct{ Types []typeData } {
+	var d struct{ Types []typeData }
+	for _, t := range casegraph.RelationTypes() {
+		d.Types = append(d.Types, typeData{Type: string(t), Lower: strings.ToLower(string(t))})
+	}
+	return d
+}
+
+func render(name, text string, data any) (string, error) {
+	t, err := template.New(name).Option("missingkey=error").Parse(text)
+	if err != nil {
+		return "", fmt.Errorf("template %s: %w", name, err)
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("template %s: %w", name, err)
+	}
+	return b.String(), nil
 }
 
 func (s *Store) statement(name string) string {

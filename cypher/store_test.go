@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -40,8 +41,12 @@ func TestUpsertAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Entity: %v", err)
 	}
-	if diff := cmp.Diff(person, got); diff != "" {
+	if diff := cmp.Diff(person, got, cmpopts.IgnoreFields(casegraph.Entity{}, "Version", "CreatedAt", "UpdatedAt")); diff != "" {
 		t.Errorf("Entity (-want +got):\n%s", diff)
+	}
+	if got.Version != 1 || got.CreatedAt.IsZero() || got.UpdatedAt.IsZero() {
+		t.Errorf("after writing the same entity twice: version %d, created %s, updated %s; want version 1 and both times set",
+			got.Version, got.CreatedAt, got.UpdatedAt)
 	}
 
 	_, err = s.Entity(ctx, ds+"-missing")

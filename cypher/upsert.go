@@ -2,6 +2,9 @@ package cypher
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -13,11 +16,7 @@ import (
 func (s *Store) Upsert(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity) error {
 	sourceRows := make([]map[string]any, len(sources))
 	for i, src := range sources {
-		sourceRows[i] = map[string]any{
-			"id": src.ID, "title": src.Title, "publisher": nullable(src.Publisher), "url": nullable(src.URL),
-			"publishedAt": nullable(src.PublishedAt), "retrievedAt": nullable(src.RetrievedAt),
-			"dataset": src.Dataset,
-		}
+		sourceRows[i] = sourceParams(src)
 	}
 	entityRows := make([]map[string]any, len(entities))
 	cited := map[string]bool{}
@@ -77,6 +76,8 @@ func entityParams(e casegraph.Entity) map[string]any {
 		pageCount = int64(e.PageCount)
 	}
 	return map[string]any{
+		"hash": contentHash(e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
+			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
 		"id": e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
 		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
 		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
@@ -91,4 +92,14 @@ func nullable(s string) any {
 		return nil
 	}
 	return s
+}
+
+// contentHash fingerprints the fields a write sets, so that writing the
+// same content again can be recognised and skipped.
+func contentHash(fields ...any) string {
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(fields); err != nil {
+		panic(err) // strings, ints and string slices always encode
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

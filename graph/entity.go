@@ -1,36 +1,85 @@
 package graph
 
 import (
+	"strings"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
+// Glue between the domain's entities and the GraphQL models.
+
+func kindToModel(k casegraph.Kind) model.EntityKind {
+	return model.EntityKind(strings.ToUpper(string(k)))
+}
+
+func kindFromModel(k model.EntityKind) casegraph.Kind {
+	s := strings.ToLower(string(k))
+	if s == "" {
+		return ""
+	}
+	return casegraph.Kind(strings.ToUpper(s[:1]) + s[1:])
+}
+
 // toEntity turns a domain entity into the GraphQL type of its kind.
 func toEntity(e casegraph.Entity) model.Entity {
 	desc := optional(e.Description)
+	kind := kindToModel(e.Kind)
+	aliases := nonNil(e.Aliases)
+	version := int(e.Version)
 	switch e.Kind {
 	case casegraph.KindPerson:
-		return model.Person{ID: e.ID, Kind: model.EntityKindPerson, Name: e.Name, Aliases: nonNil(e.Aliases),
-			Description: desc, Dataset: e.Dataset, Nationality: optional(e.Nationality)}
+		return &model.Person{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
+			Nationality: optional(e.Nationality)}
 	case casegraph.KindOrganization:
-		return model.Organization{ID: e.ID, Kind: model.EntityKindOrganization, Name: e.Name, Aliases: nonNil(e.Aliases),
-			Description: desc, Dataset: e.Dataset, Category: optional(e.Category)}
+		return &model.Organization{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
+			Category: enumPtr[model.OrganizationCategory](e.Category)}
 	case casegraph.KindEvent:
-		return model.Event{ID: e.ID, Kind: model.EntityKindEvent, Name: e.Name, Aliases: nonNil(e.Aliases),
-			Description: desc, Dataset: e.Dataset, Category: optional(e.Category),
-			StartDate: optional(e.StartDate), EndDate: optional(e.EndDate)}
+		return &model.Event{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
+			Category: enumPtr[model.EventCategory](e.Category), StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
 	case casegraph.KindDocument:
 		var pages *int
 		if e.PageCount > 0 {
 			pages = &e.PageCount
 		}
-		return model.Document{ID: e.ID, Kind: model.EntityKindDocument, Name: e.Name, Aliases: nonNil(e.Aliases),
-			Description: desc, Dataset: e.Dataset, Category: optional(e.Category),
-			PublishedAt: optional(e.PublishedAt), PageCount: pages, URL: optional(e.URL)}
+		return &model.Document{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
+			Category: enumPtr[model.DocumentCategory](e.Category), PublishedAt: datePtr(e.PublishedAt), PageCount: pages,
+			URL: optional(e.URL)}
 	default: // casegraph.KindPlace; the store only returns known kinds.
-		return model.Place{ID: e.ID, Kind: model.EntityKindPlace, Name: e.Name, Aliases: nonNil(e.Aliases),
-			Description: desc, Dataset: e.Dataset}
+		return &model.Place{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs}
 	}
+}
+
+// entityFromInput turns an input into a domain entity, making up an id when
+// the input has none, and validates it.
+func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
+	kind := kindFromModel(in.Kind)
+	e := casegraph.Entity{
+		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
+		Dataset: in.Dataset, SourceIDs: in.SourceIds, Category: deref(in.Category),
+		StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
+		URL: deref(in.URL), Nationality: deref(in.Nationality),
+	}
+	if in.PageCount != nil {
+		e.PageCount = *in.PageCount
+	}
+	if e.ID == "" {
+		e.ID = casegraph.NewID(strings.ToLower(string(kind)), in.Name)
+	}
+	var expected *int64
+	if in.Version != nil {
+		v := int64(*in.Version)
+		if v < 1 {
+			return e, nil, casegraph.Errorf(casegraph.CodeBadUserInput, "version %d: versions count from 1", v)
+		}
+		expected = &v
+	}
+	return e, expected, e.Validate()
 }
 
 func optional(s string) *string {
@@ -38,6 +87,29 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+func deref[T ~string](p *T) string {
+	if p == nil {
+		return ""
+	}
+	return string(*p)
+}
+
+func enumPtr[T ~string](s string) *T {
+	if s == "" {
+		return nil
+	}
+	v := T(s)
+	return &v
+}
+
+func datePtr(s string) *model.PartialDate {
+	return enumPtr[model.PartialDate](s)
+}
+
+func dateString(d *model.PartialDate) string {
+	return deref(d)
 }
 
 func nonNil(s []string) []string {

@@ -8,18 +8,161 @@ package graph
 import (
 	"context"
 
+	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
 )
 
-// Entity is the resolver for the entity field.
-func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, error) {
-	found, err := r.Store.EntitiesByID(ctx, []string{id})
+// Sources is the resolver for the sources field.
+func (r *documentResolver) Sources(ctx context.Context, obj *model.Document) ([]model.Source, error) {
+	return sources(ctx, obj.SourceIDs)
+}
+
+// Relations is the resolver for the relations field.
+func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, first, after)
+}
+
+// TotalCount is the resolver for the totalCount field.
+func (r *entityConnectionResolver) TotalCount(ctx context.Context, obj *model.EntityConnection) (int, error) {
+	n, err := r.Store.CountEntities(ctx, obj.Filter)
+	return int(n), err
+}
+
+// Sources is the resolver for the sources field.
+func (r *eventResolver) Sources(ctx context.Context, obj *model.Event) ([]model.Source, error) {
+	return sources(ctx, obj.SourceIDs)
+}
+
+// Relations is the resolver for the relations field.
+func (r *eventResolver) Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, first, after)
+}
+
+// UpsertEntity is the resolver for the upsertEntity field.
+func (r *mutationResolver) UpsertEntity(ctx context.Context, input model.EntityInput) (model.Entity, error) {
+	e, expected, err := entityFromInput(input)
 	if err != nil {
 		return nil, err
 	}
-	e, ok := found[id]
-	if !ok {
-		return nil, nil
+	e, err = r.Store.UpsertEntity(ctx, e, expected)
+	if err != nil {
+		return nil, err
 	}
 	return toEntity(e), nil
 }
+
+// DeleteEntity is the resolver for the deleteEntity field.
+func (r *mutationResolver) DeleteEntity(ctx context.Context, id string) (*model.DeleteEntityPayload, error) {
+	if err := casegraph.ValidateID("id", id); err != nil {
+		return nil, err
+	}
+	n, err := r.Store.DeleteEntity(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeleteEntityPayload{ID: id, DeletedRelations: int(n)}, nil
+}
+
+// MergeEntities is the resolver for the mergeEntities field.
+func (r *mutationResolver) MergeEntities(ctx context.Context, into string, from []string) (model.Entity, error) {
+	if err := validateMerge(into, from); err != nil {
+		return nil, err
+	}
+	e, err := r.Store.MergeEntities(ctx, into, from)
+	if err != nil {
+		return nil, err
+	}
+	return toEntity(e), nil
+}
+
+// Sources is the resolver for the sources field.
+func (r *organizationResolver) Sources(ctx context.Context, obj *model.Organization) ([]model.Source, error) {
+	return sources(ctx, obj.SourceIDs)
+}
+
+// Relations is the resolver for the relations field.
+func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, first, after)
+}
+
+// Sources is the resolver for the sources field.
+func (r *personResolver) Sources(ctx context.Context, obj *model.Person) ([]model.Source, error) {
+	return sources(ctx, obj.SourceIDs)
+}
+
+// Relations is the resolver for the relations field.
+func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, first, after)
+}
+
+// Sources is the resolver for the sources field.
+func (r *placeResolver) Sources(ctx context.Context, obj *model.Place) ([]model.Source, error) {
+	return sources(ctx, obj.SourceIDs)
+}
+
+// Relations is the resolver for the relations field.
+func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, first, after)
+}
+
+// Entity is the resolver for the entity field.
+func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, error) {
+	return entity(ctx, id)
+}
+
+// Entities is the resolver for the entities field.
+func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, first *int, after *string) (*model.EntityConnection, error) {
+	f, err := entityFilterOf(filter)
+	if err != nil {
+		return nil, err
+	}
+	page, err := pageOf("entities", f, first, after)
+	if err != nil {
+		return nil, err
+	}
+	found, hasNext, err := r.Store.Entities(ctx, f, page)
+	if err != nil {
+		return nil, err
+	}
+	conn := &model.EntityConnection{Edges: make([]model.EntityEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}, Filter: f}
+	l := loaders.For(ctx)
+	for i, e := range found {
+		l.Entity.Prime(e.ID, e)
+		conn.Edges[i] = model.EntityEdge{Cursor: encodeCursor("entities", f, e.ID), Node: toEntity(e)}
+	}
+	if n := len(found); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn, nil
+}
+
+// Document returns generated.DocumentResolver implementation.
+func (r *Resolver) Document() generated.DocumentResolver { return &documentResolver{r} }
+
+// EntityConnection returns generated.EntityConnectionResolver implementation.
+func (r *Resolver) EntityConnection() generated.EntityConnectionResolver {
+	return &entityConnectionResolver{r}
+}
+
+// Event returns generated.EventResolver implementation.
+func (r *Resolver) Event() generated.EventResolver { return &eventResolver{r} }
+
+// Organization returns generated.OrganizationResolver implementation.
+func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
+
+// Person returns generated.PersonResolver implementation.
+func (r *Resolver) Person() generated.PersonResolver { return &personResolver{r} }
+
+// Place returns generated.PlaceResolver implementation.
+func (r *Resolver) Place() generated.PlaceResolver { return &placeResolver{r} }
+
+type (
+	documentResolver         struct{ *Resolver }
+	entityConnectionResolver struct{ *Resolver }
+	eventResolver            struct{ *Resolver }
+	organizationResolver     struct{ *Resolver }
+	personResolver           struct{ *Resolver }
+	placeResolver            struct{ *Resolver }
+)

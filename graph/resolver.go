@@ -1,5 +1,5 @@
 // Package graph is Casegraph's GraphQL boundary: the schema (schema/*.graphqls),
-// thin resolvers that call the store or a loader, the generated executor
+// thin resolvers that call a loader or the store, the generated executor
 // (generated/) and models (model/), and the glue between models and the
 // domain types. It holds no Cypher and reads no records.
 package graph
@@ -7,15 +7,40 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 )
 
-// Store is what the resolvers need from the database; *cypher.Store has it.
+// Store is what the resolvers need of the database beyond the loaders;
+// *cypher.Store has it.
 type Store interface {
-	EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error)
+	Entities(ctx context.Context, f casegraph.EntityFilter, page casegraph.Page) ([]casegraph.Entity, bool, error)
+	CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error)
+	Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error)
+	CountSources(ctx context.Context) (int64, error)
+	RelationsByID(ctx context.Context, ids []string) (map[string]casegraph.Relation, error)
+
+	UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error)
+	DeleteEntity(ctx context.Context, id string) (int64, error)
+	MergeEntities(ctx context.Context, into string, from []string) (casegraph.Entity, error)
+	Link(ctx context.Context, r casegraph.Relation) (casegraph.Relation, error)
+	Unlink(ctx context.Context, id string) (casegraph.Relation, error)
+	UpsertSource(ctx context.Context, s casegraph.Source) (casegraph.Source, error)
 }
 
-// Resolver is the root resolver; one serves every request.
+// Resolver is the root resolver; one serves every request. Per-request
+// state (the loaders) travels in the context.
 type Resolver struct {
 	Store Store
+}
+
+// NewSchema returns the executable schema over the store, with the
+// complexity of list fields weighted by the page size they ask for.
+func NewSchema(store Store) graphql.ExecutableSchema {
+	return generated.NewExecutableSchema(generated.Config{
+		Resolvers:  &Resolver{Store: store},
+		Complexity: complexity(),
+	})
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/graph"
-	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -26,8 +25,8 @@ func benchHandler(b *testing.B, configure func(*server.Config)) (http.Handler, *
 	}
 	metrics := server.NewMetrics()
 	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), Observer: metrics})
-	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &graph.Resolver{Store: store}})
-	return server.New(cfg, zerolog.Nop(), metrics, schema, store), store
+	deps := server.Deps{Schema: graph.NewSchema(store), Loaders: store, DB: store}
+	return server.New(cfg, zerolog.Nop(), metrics, deps), store
 }
 
 func benchPost(b *testing.B, h http.Handler, query string, wantCode int) {

@@ -11,6 +11,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/loaders"
 )
 
 // Server is Casegraph's HTTP service.
@@ -28,10 +30,18 @@ type Checker interface {
 	SchemaApplied(ctx context.Context) (missing []string, err error)
 }
 
-// New builds the service's routes around an executable schema.
-func New(cfg Config, log zerolog.Logger, metrics *Metrics, schema graphql.ExecutableSchema, db Checker) *Server {
-	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(db)}
-	gql := newGraphQL(cfg, schema)
+// Deps are what the server serves: the executable schema, the store the
+// per-request loaders read from, and the database readiness asks.
+type Deps struct {
+	Schema  graphql.ExecutableSchema
+	Loaders loaders.Store
+	DB      Checker
+}
+
+// New builds the service's routes.
+func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) *Server {
+	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(deps.DB)}
+	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, deps.Schema))
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))

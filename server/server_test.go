@@ -22,7 +22,6 @@ import (
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/graph"
-	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -62,8 +61,8 @@ func newHarness(t *testing.T, opts options) *harness {
 	if opts.store != nil {
 		resolverStore = opts.store(store)
 	}
-	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &graph.Resolver{Store: resolverStore}})
-	ts := httptest.NewServer(server.New(cfg, log, metrics, schema, store))
+	deps := server.Deps{Schema: graph.NewSchema(resolverStore), Loaders: store, DB: store}
+	ts := httptest.NewServer(server.New(cfg, log, metrics, deps))
 	t.Cleanup(ts.Close)
 	return &harness{t: t, url: ts.URL, store: store, logs: logs, client: ts.Client()}
 }
@@ -311,11 +310,11 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 // panicky makes the resolvers' store panic, to prove recovery.
 type panicky struct{ graph.Store }
 
-func (p panicky) EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error) {
-	if len(ids) == 1 && ids[0] == "boom" {
+func (p panicky) Entities(ctx context.Context, f casegraph.EntityFilter, page casegraph.Page) ([]casegraph.Entity, bool, error) {
+	if f.NameContains == "boom" {
 		panic("boom")
 	}
-	return p.Store.EntitiesByID(ctx, ids)
+	return p.Store.Entities(ctx, f, page)
 }
 
 func TestPanicIsInternalAndServingGoesOn(t *testing.T) {
@@ -323,7 +322,7 @@ func TestPanicIsInternalAndServingGoesOn(t *testing.T) {
 	h := newHarness(t, options{store: func(s graph.Store) graph.Store { return panicky{s} }})
 	_, id := seedOne(t, h.store)
 
-	res := h.post(`{ entity(id: "boom") { id } }`, nil)
+	res := h.post(`{ entities(filter: {nameContains: "boom"}) { edges { node { id } } } }`, nil)
 	if res.code() != "INTERNAL" || res.Errors[0].Message != "internal error" {
 		t.Fatalf("panic: got %s, want INTERNAL", res.raw)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/graph"
-	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -41,8 +40,8 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
-	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &graph.Resolver{Store: store}})
-	return server.New(cfg, log, metrics, schema, store).ListenAndServe(ctx)
+	deps := server.Deps{Schema: graph.NewSchema(store), Loaders: store, DB: store}
+	return server.New(cfg, log, metrics, deps).ListenAndServe(ctx)
 }
 
 // connect waits, with backoff, until Neo4j answers, then applies the schema

@@ -1,8 +1,13 @@
-// EntitiesByID: the entities with the given ids, in one round trip; ids
-// that match nothing are simply absent. Each lookup is a unique-index seek.
-UNWIND $ids AS id
-MATCH (e:Entity {id: id})
-RETURN e.id AS id,
+// EntitiesByID: the entities with the given ids, in one round trip. An id
+// that was merged into another entity resolves to the survivor; ids that
+// match nothing are absent. Every lookup is a unique-index seek.
+UNWIND $ids AS key
+OPTIONAL MATCH (direct:Entity {id: key})
+OPTIONAL MATCH (:MergedEntity {id: key})-[:MERGED_INTO]->(survivor:Entity)
+WITH key, coalesce(direct, survivor) AS e
+WHERE e IS NOT NULL
+RETURN key,
+       e.id AS id,
        [l IN labels(e) WHERE l <> 'Entity'][0] AS kind,
        e.name AS name,
        coalesce(e.aliases, []) AS aliases,
@@ -15,4 +20,7 @@ RETURN e.id AS id,
        e.publishedAt AS publishedAt,
        e.pageCount AS pageCount,
        e.url AS url,
-       e.nationality AS nationality
+       e.nationality AS nationality,
+       coalesce(e.version, 1) AS version,
+       e.createdAt AS createdAt,
+       e.updatedAt AS updatedAt

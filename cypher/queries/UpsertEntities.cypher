@@ -1,14 +1,17 @@
-// UpsertEntities: creates or updates entities by id (idempotent). The kind
+// UpsertEntities: creates or updates entities by id, counting versions from
+// 1. A row whose content hash equals the stored one changes nothing (not
+// even the version), so loading the same data twice is a no-op. The kind
 // label comes from the validated vocabulary, never from free text. An
 // existing entity of another kind is not touched: its id comes back in
-// kindConflicts and the caller rolls the transaction back.
+// kindConflicts and the caller rolls back.
 UNWIND $rows AS row
 MERGE (e:Entity {id: row.id})
-  ON CREATE SET e:$(row.kind), e.createdAt = datetime()
+  ON CREATE SET e:$(row.kind), e.createdAt = datetime(), e.version = 0
 WITH e, row, row.kind IN labels(e) AS sameKind
 CALL (e, row, sameKind) {
-  WITH e, row WHERE sameKind
-  SET e.name = row.name,
+  WITH e, row WHERE sameKind AND (e.contentHash IS NULL OR e.contentHash <> row.hash)
+  SET e.contentHash = row.hash,
+      e.name = row.name,
       e.aliases = row.aliases,
       e.description = row.description,
       e.dataset = row.dataset,
@@ -20,6 +23,7 @@ CALL (e, row, sameKind) {
       e.pageCount = row.pageCount,
       e.url = row.url,
       e.nationality = row.nationality,
+      e.version = coalesce(e.version, 0) + 1,
       e.updatedAt = datetime()
 }
 RETURN count(*) AS written,

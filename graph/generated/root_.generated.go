@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/casegraph/casegraph/graph/model"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -21,16 +22,31 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Document() DocumentResolver
+	EntityConnection() EntityConnectionResolver
+	Event() EventResolver
+	Mutation() MutationResolver
+	Organization() OrganizationResolver
+	Person() PersonResolver
+	Place() PlaceResolver
 	Query() QueryResolver
+	Relation() RelationResolver
+	SourceConnection() SourceConnectionResolver
 }
 
 type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	DeleteEntityPayload struct {
+		DeletedRelations func(childComplexity int) int
+		ID               func(childComplexity int) int
+	}
+
 	Document struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -38,52 +54,162 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		PageCount   func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Sources     func(childComplexity int) int
 		URL         func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	EntityConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	EntityEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Event struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
 		EndDate     func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Sources     func(childComplexity int) int
 		StartDate   func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	Mutation struct {
+		DeleteEntity  func(childComplexity int, id string) int
+		Link          func(childComplexity int, input model.LinkInput) int
+		MergeEntities func(childComplexity int, into string, from []string) int
+		Unlink        func(childComplexity int, id string) int
+		UpsertEntity  func(childComplexity int, input model.EntityInput) int
+		UpsertSource  func(childComplexity int, input model.SourceInput) int
 	}
 
 	Organization struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Sources     func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
+	}
+
+	PageInfo struct {
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
 	}
 
 	Person struct {
 		Aliases     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Nationality func(childComplexity int) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Sources     func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
 	}
 
 	Place struct {
 		Aliases     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Sources     func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Version     func(childComplexity int) int
 	}
 
 	Query struct {
-		Entity func(childComplexity int, id string) int
+		Entities      func(childComplexity int, filter *model.EntityFilter, first *int, after *string) int
+		Entity        func(childComplexity int, id string) int
+		Relation      func(childComplexity int, id string) int
+		RelationTypes func(childComplexity int) int
+		Source        func(childComplexity int, id string) int
+		Sources       func(childComplexity int, first *int, after *string) int
+	}
+
+	Relation struct {
+		Confidence func(childComplexity int) int
+		Dataset    func(childComplexity int) int
+		EndDate    func(childComplexity int) int
+		From       func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Quote      func(childComplexity int) int
+		Role       func(childComplexity int) int
+		Sources    func(childComplexity int) int
+		StartDate  func(childComplexity int) int
+		Status     func(childComplexity int) int
+		To         func(childComplexity int) int
+		Type       func(childComplexity int) int
+	}
+
+	RelationConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RelationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	RelationTypeInfo struct {
+		Directed     func(childComplexity int) int
+		FromKinds    func(childComplexity int) int
+		InverseLabel func(childComplexity int) int
+		Label        func(childComplexity int) int
+		ToKinds      func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
+	Source struct {
+		Dataset     func(childComplexity int) int
+		ID          func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		Publisher   func(childComplexity int) int
+		RetrievedAt func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	SourceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SourceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 }
 
@@ -101,6 +227,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "DeleteEntityPayload.deletedRelations":
+		if e.ComplexityRoot.DeleteEntityPayload.DeletedRelations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteEntityPayload.DeletedRelations(childComplexity), true
+	case "DeleteEntityPayload.id":
+		if e.ComplexityRoot.DeleteEntityPayload.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteEntityPayload.ID(childComplexity), true
+
 	case "Document.aliases":
 		if e.ComplexityRoot.Document.Aliases == nil {
 			break
@@ -113,6 +252,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.Category(childComplexity), true
+	case "Document.createdAt":
+		if e.ComplexityRoot.Document.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.CreatedAt(childComplexity), true
 	case "Document.dataset":
 		if e.ComplexityRoot.Document.Dataset == nil {
 			break
@@ -155,12 +300,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.PublishedAt(childComplexity), true
+	case "Document.relations":
+		if e.ComplexityRoot.Document.Relations == nil {
+			break
+		}
+
+		args, err := ec.field_Document_relations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Document.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+	case "Document.sources":
+		if e.ComplexityRoot.Document.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Sources(childComplexity), true
 	case "Document.url":
 		if e.ComplexityRoot.Document.URL == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Document.URL(childComplexity), true
+	case "Document.updatedAt":
+		if e.ComplexityRoot.Document.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.UpdatedAt(childComplexity), true
+	case "Document.version":
+		if e.ComplexityRoot.Document.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Version(childComplexity), true
+
+	case "EntityConnection.edges":
+		if e.ComplexityRoot.EntityConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityConnection.Edges(childComplexity), true
+	case "EntityConnection.pageInfo":
+		if e.ComplexityRoot.EntityConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityConnection.PageInfo(childComplexity), true
+	case "EntityConnection.totalCount":
+		if e.ComplexityRoot.EntityConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityConnection.TotalCount(childComplexity), true
+
+	case "EntityEdge.cursor":
+		if e.ComplexityRoot.EntityEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityEdge.Cursor(childComplexity), true
+	case "EntityEdge.node":
+		if e.ComplexityRoot.EntityEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityEdge.Node(childComplexity), true
 
 	case "Event.aliases":
 		if e.ComplexityRoot.Event.Aliases == nil {
@@ -174,6 +380,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Category(childComplexity), true
+	case "Event.createdAt":
+		if e.ComplexityRoot.Event.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.CreatedAt(childComplexity), true
 	case "Event.dataset":
 		if e.ComplexityRoot.Event.Dataset == nil {
 			break
@@ -210,12 +422,108 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Name(childComplexity), true
+	case "Event.relations":
+		if e.ComplexityRoot.Event.Relations == nil {
+			break
+		}
+
+		args, err := ec.field_Event_relations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Event.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+	case "Event.sources":
+		if e.ComplexityRoot.Event.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Sources(childComplexity), true
 	case "Event.startDate":
 		if e.ComplexityRoot.Event.StartDate == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Event.StartDate(childComplexity), true
+	case "Event.updatedAt":
+		if e.ComplexityRoot.Event.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.UpdatedAt(childComplexity), true
+	case "Event.version":
+		if e.ComplexityRoot.Event.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Version(childComplexity), true
+
+	case "Mutation.deleteEntity":
+		if e.ComplexityRoot.Mutation.DeleteEntity == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteEntity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteEntity(childComplexity, args["id"].(string)), true
+	case "Mutation.link":
+		if e.ComplexityRoot.Mutation.Link == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_link_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Link(childComplexity, args["input"].(model.LinkInput)), true
+	case "Mutation.mergeEntities":
+		if e.ComplexityRoot.Mutation.MergeEntities == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeEntities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeEntities(childComplexity, args["into"].(string), args["from"].([]string)), true
+	case "Mutation.unlink":
+		if e.ComplexityRoot.Mutation.Unlink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unlink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Unlink(childComplexity, args["id"].(string)), true
+	case "Mutation.upsertEntity":
+		if e.ComplexityRoot.Mutation.UpsertEntity == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_upsertEntity_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpsertEntity(childComplexity, args["input"].(model.EntityInput)), true
+	case "Mutation.upsertSource":
+		if e.ComplexityRoot.Mutation.UpsertSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_upsertSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpsertSource(childComplexity, args["input"].(model.SourceInput)), true
 
 	case "Organization.aliases":
 		if e.ComplexityRoot.Organization.Aliases == nil {
@@ -229,6 +537,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Category(childComplexity), true
+	case "Organization.createdAt":
+		if e.ComplexityRoot.Organization.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
 	case "Organization.dataset":
 		if e.ComplexityRoot.Organization.Dataset == nil {
 			break
@@ -259,6 +573,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Name(childComplexity), true
+	case "Organization.relations":
+		if e.ComplexityRoot.Organization.Relations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_relations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+	case "Organization.sources":
+		if e.ComplexityRoot.Organization.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Sources(childComplexity), true
+	case "Organization.updatedAt":
+		if e.ComplexityRoot.Organization.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.UpdatedAt(childComplexity), true
+	case "Organization.version":
+		if e.ComplexityRoot.Organization.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Version(childComplexity), true
+
+	case "PageInfo.endCursor":
+		if e.ComplexityRoot.PageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.EndCursor(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
 	case "Person.aliases":
 		if e.ComplexityRoot.Person.Aliases == nil {
@@ -266,6 +622,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Person.Aliases(childComplexity), true
+	case "Person.createdAt":
+		if e.ComplexityRoot.Person.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.CreatedAt(childComplexity), true
 	case "Person.dataset":
 		if e.ComplexityRoot.Person.Dataset == nil {
 			break
@@ -302,6 +664,35 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Person.Nationality(childComplexity), true
+	case "Person.relations":
+		if e.ComplexityRoot.Person.Relations == nil {
+			break
+		}
+
+		args, err := ec.field_Person_relations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Person.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+	case "Person.sources":
+		if e.ComplexityRoot.Person.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Sources(childComplexity), true
+	case "Person.updatedAt":
+		if e.ComplexityRoot.Person.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.UpdatedAt(childComplexity), true
+	case "Person.version":
+		if e.ComplexityRoot.Person.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Version(childComplexity), true
 
 	case "Place.aliases":
 		if e.ComplexityRoot.Place.Aliases == nil {
@@ -309,6 +700,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Place.Aliases(childComplexity), true
+	case "Place.createdAt":
+		if e.ComplexityRoot.Place.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.CreatedAt(childComplexity), true
 	case "Place.dataset":
 		if e.ComplexityRoot.Place.Dataset == nil {
 			break
@@ -339,7 +736,47 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Place.Name(childComplexity), true
+	case "Place.relations":
+		if e.ComplexityRoot.Place.Relations == nil {
+			break
+		}
 
+		args, err := ec.field_Place_relations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Place.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+	case "Place.sources":
+		if e.ComplexityRoot.Place.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Sources(childComplexity), true
+	case "Place.updatedAt":
+		if e.ComplexityRoot.Place.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.UpdatedAt(childComplexity), true
+	case "Place.version":
+		if e.ComplexityRoot.Place.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Version(childComplexity), true
+
+	case "Query.entities":
+		if e.ComplexityRoot.Query.Entities == nil {
+			break
+		}
+
+		args, err := ec.field_Query_entities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["first"].(*int), args["after"].(*string)), true
 	case "Query.entity":
 		if e.ComplexityRoot.Query.Entity == nil {
 			break
@@ -352,6 +789,263 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Entity(childComplexity, args["id"].(string)), true
 
+	case "Query.relation":
+		if e.ComplexityRoot.Query.Relation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_relation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Relation(childComplexity, args["id"].(string)), true
+	case "Query.relationTypes":
+		if e.ComplexityRoot.Query.RelationTypes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.RelationTypes(childComplexity), true
+	case "Query.source":
+		if e.ComplexityRoot.Query.Source == nil {
+			break
+		}
+
+		args, err := ec.field_Query_source_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Source(childComplexity, args["id"].(string)), true
+	case "Query.sources":
+		if e.ComplexityRoot.Query.Sources == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string)), true
+
+	case "Relation.confidence":
+		if e.ComplexityRoot.Relation.Confidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Confidence(childComplexity), true
+	case "Relation.dataset":
+		if e.ComplexityRoot.Relation.Dataset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Dataset(childComplexity), true
+	case "Relation.endDate":
+		if e.ComplexityRoot.Relation.EndDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.EndDate(childComplexity), true
+	case "Relation.from":
+		if e.ComplexityRoot.Relation.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.From(childComplexity), true
+	case "Relation.id":
+		if e.ComplexityRoot.Relation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.ID(childComplexity), true
+	case "Relation.quote":
+		if e.ComplexityRoot.Relation.Quote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Quote(childComplexity), true
+	case "Relation.role":
+		if e.ComplexityRoot.Relation.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Role(childComplexity), true
+	case "Relation.sources":
+		if e.ComplexityRoot.Relation.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Sources(childComplexity), true
+	case "Relation.startDate":
+		if e.ComplexityRoot.Relation.StartDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.StartDate(childComplexity), true
+	case "Relation.status":
+		if e.ComplexityRoot.Relation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Status(childComplexity), true
+	case "Relation.to":
+		if e.ComplexityRoot.Relation.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.To(childComplexity), true
+	case "Relation.type":
+		if e.ComplexityRoot.Relation.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Type(childComplexity), true
+
+	case "RelationConnection.edges":
+		if e.ComplexityRoot.RelationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationConnection.Edges(childComplexity), true
+	case "RelationConnection.pageInfo":
+		if e.ComplexityRoot.RelationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationConnection.PageInfo(childComplexity), true
+	case "RelationConnection.totalCount":
+		if e.ComplexityRoot.RelationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationConnection.TotalCount(childComplexity), true
+
+	case "RelationEdge.cursor":
+		if e.ComplexityRoot.RelationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationEdge.Cursor(childComplexity), true
+	case "RelationEdge.node":
+		if e.ComplexityRoot.RelationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationEdge.Node(childComplexity), true
+
+	case "RelationTypeInfo.directed":
+		if e.ComplexityRoot.RelationTypeInfo.Directed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.Directed(childComplexity), true
+	case "RelationTypeInfo.fromKinds":
+		if e.ComplexityRoot.RelationTypeInfo.FromKinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.FromKinds(childComplexity), true
+	case "RelationTypeInfo.inverseLabel":
+		if e.ComplexityRoot.RelationTypeInfo.InverseLabel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.InverseLabel(childComplexity), true
+	case "RelationTypeInfo.label":
+		if e.ComplexityRoot.RelationTypeInfo.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.Label(childComplexity), true
+	case "RelationTypeInfo.toKinds":
+		if e.ComplexityRoot.RelationTypeInfo.ToKinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.ToKinds(childComplexity), true
+	case "RelationTypeInfo.type":
+		if e.ComplexityRoot.RelationTypeInfo.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.Type(childComplexity), true
+
+	case "Source.dataset":
+		if e.ComplexityRoot.Source.Dataset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Dataset(childComplexity), true
+	case "Source.id":
+		if e.ComplexityRoot.Source.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.ID(childComplexity), true
+	case "Source.publishedAt":
+		if e.ComplexityRoot.Source.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.PublishedAt(childComplexity), true
+	case "Source.publisher":
+		if e.ComplexityRoot.Source.Publisher == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Publisher(childComplexity), true
+	case "Source.retrievedAt":
+		if e.ComplexityRoot.Source.RetrievedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.RetrievedAt(childComplexity), true
+	case "Source.title":
+		if e.ComplexityRoot.Source.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Title(childComplexity), true
+	case "Source.url":
+		if e.ComplexityRoot.Source.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.URL(childComplexity), true
+
+	case "SourceConnection.edges":
+		if e.ComplexityRoot.SourceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.Edges(childComplexity), true
+	case "SourceConnection.pageInfo":
+		if e.ComplexityRoot.SourceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.PageInfo(childComplexity), true
+	case "SourceConnection.totalCount":
+		if e.ComplexityRoot.SourceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.TotalCount(childComplexity), true
+
+	case "SourceEdge.cursor":
+		if e.ComplexityRoot.SourceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceEdge.Cursor(childComplexity), true
+	case "SourceEdge.node":
+		if e.ComplexityRoot.SourceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceEdge.Node(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -360,7 +1054,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
-		return graphql.NewInputUnmarshalerIndex()
+		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
+			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
+			graphql.NewInputUnmarshaler("LinkInput", ec.unmarshalInputLinkInput),
+			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
+		)
 	}
 	first := true
 
@@ -394,6 +1093,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			}
 
 			return &response
+		}
+	case ast.Mutation:
+		return func(ctx context.Context) *graphql.Response {
+			if !first {
+				return nil
+			}
+			first = false
+			ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
+			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
+			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
 		}
 
 	default:
@@ -430,6 +1144,44 @@ enum EntityKind {
   PLACE
 }
 
+enum OrganizationCategory {
+  GOVERNMENT
+  TRIBUNAL
+  LAW_FIRM
+  MEDIA
+  ARMED_GROUP
+  NGO
+  INTERGOVERNMENTAL
+  POLITICAL_PARTY
+  COMPANY
+  OTHER
+}
+
+enum EventCategory {
+  ATROCITY
+  ARMED_CONFLICT
+  DETENTION
+  TRIAL
+  CONFERENCE
+  ELECTION
+  PROTEST
+  MEETING
+  PUBLICATION
+  OTHER
+}
+
+enum DocumentCategory {
+  REPORT
+  ARTICLE
+  COURT_FILING
+  JUDGMENT
+  TESTIMONY
+  STATEMENT
+  PHOTOGRAPH
+  LEAK
+  OTHER
+}
+
 "Something the graph knows about: a person, organization, event, document or place."
 interface Entity {
   "Stable id, unique across the graph."
@@ -441,6 +1193,14 @@ interface Entity {
   description: String
   "The investigation this entity belongs to."
   dataset: String!
+  "The evidence for the entity."
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "Counts the writes to the entity; pass it to upsertEntity to refuse lost updates."
+  version: Int!
+  "The entity's relations, in id order. direction is from this entity's point of view."
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
 }
 
 type Person implements Entity {
@@ -450,6 +1210,11 @@ type Person implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: Int!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
   "ISO 3166-1 alpha-2 country code."
   nationality: String
 }
@@ -461,7 +1226,12 @@ type Organization implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
-  category: String
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: Int!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  category: OrganizationCategory
 }
 
 type Event implements Entity {
@@ -471,11 +1241,14 @@ type Event implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
-  category: String
-  "Partial ISO date: 2011, 2011-03 or 2011-03-15."
-  startDate: String
-  "Partial ISO date: 2011, 2011-03 or 2011-03-15."
-  endDate: String
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: Int!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  category: EventCategory
+  startDate: PartialDate
+  endDate: PartialDate
 }
 
 type Document implements Entity {
@@ -485,9 +1258,13 @@ type Document implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
-  category: String
-  "Partial ISO date: 2011, 2011-03 or 2011-03-15."
-  publishedAt: String
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: Int!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  category: DocumentCategory
+  publishedAt: PartialDate
   pageCount: Int
   url: String
 }
@@ -499,11 +1276,210 @@ type Place implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  sources: [Source!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: Int!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+}
+
+type EntityConnection {
+  edges: [EntityEdge!]!
+  pageInfo: PageInfo!
+  "How many entities match, over all pages."
+  totalCount: Int!
+}
+
+type EntityEdge {
+  cursor: String!
+  node: Entity!
+}
+
+input EntityFilter {
+  kinds: [EntityKind!]
+  datasets: [String!]
+  "A category of an organization, event or document (e.g. TRIBUNAL, REPORT)."
+  category: String
+  "Case-insensitive substring of the name."
+  nameContains: String
+}
+
+"""
+An entity to create or update. Without an id, a new one is made up from the
+name. Fields left out are cleared, except the id: upsert sends the whole entity.
+"""
+input EntityInput {
+  id: ID
+  kind: EntityKind!
+  name: String!
+  aliases: [String!]
+  description: String
+  dataset: String!
+  "At least one existing source."
+  sourceIds: [ID!]!
+  "The version the client last read; the write is refused (CONFLICT) when the entity has moved on."
+  version: Int
+  "Organization, event or document only; one of that kind's category values."
+  category: String
+  "Event only."
+  startDate: PartialDate
+  "Event only; not before startDate."
+  endDate: PartialDate
+  "Document only."
+  publishedAt: PartialDate
+  "Document only."
+  pageCount: Int
+  "Document only; an absolute http or https URL."
+  url: String
+  "Person only; ISO 3166-1 alpha-2."
+  nationality: String
+}
+
+type DeleteEntityPayload {
+  id: ID!
+  "How many relations were deleted with it."
+  deletedRelations: Int!
 }
 
 extend type Query {
-  "The entity with this id, or null when there is none."
+  "The entity with this id (or the one it was merged into), or null when there is none."
   entity(id: ID!): Entity
+  "Entities in id order; the cursors stay valid while others write."
+  entities(filter: EntityFilter, first: Int = 20, after: String): EntityConnection!
+}
+
+extend type Mutation {
+  "Create or update an entity, in one transaction."
+  upsertEntity(input: EntityInput!): Entity!
+  "Delete an entity and all its relations, in one transaction."
+  deleteEntity(id: ID!): DeleteEntityPayload!
+  """
+  Fold the entities ` + "`" + `from` + "`" + ` into ` + "`" + `into` + "`" + `: their relations move to it, their
+  names and aliases become its aliases, their sources its sources, and their
+  ids keep resolving to it. One transaction; all must be of one kind.
+  """
+  mergeEntities(into: ID!, from: [ID!]!): Entity!
+}
+`, BuiltIn: false},
+	{Name: "../schema/relation.graphqls", Input: `"The relation vocabulary. relationTypes describes each."
+enum RelationType {
+  AUTHORED
+  COMMISSIONED
+  REPRESENTS
+  FUNDS
+  ARMS
+  MEMBER_OF
+  EMPLOYED_BY
+  HELD_POSITION
+  LEADS
+  PART_OF
+  PROSECUTED
+  ACCUSED
+  RESPONSIBLE_FOR
+  PARTICIPATED_IN
+  LOCATED_IN
+  PUBLISHED
+  OBTAINED
+  DEFECTED_FROM
+  SOURCE_OF
+  DOCUMENTS
+  STATEMENT_ABOUT
+  COINCIDES_WITH
+  WORKED_WITH
+  RELATED_TO
+}
+
+"Which relations of an entity: where it is the from end (OUTGOING), the to end (INCOMING), or either."
+enum Direction {
+  BOTH
+  OUTGOING
+  INCOMING
+}
+
+"How well a relation is established. What a report claims and no one has confirmed is ALLEGED."
+enum RelationStatus {
+  ALLEGED
+  REPORTED
+  CONFIRMED
+  DISPUTED
+}
+
+"A relation between two entities, with its evidence."
+type Relation {
+  id: ID!
+  type: RelationType!
+  from: Entity!
+  to: Entity!
+  role: String
+  startDate: PartialDate
+  endDate: PartialDate
+  status: RelationStatus!
+  "0 to 1."
+  confidence: Float
+  "The words of the source, where it has them."
+  quote: String
+  "The evidence for the relation."
+  sources: [Source!]!
+  dataset: String!
+}
+
+type RelationConnection {
+  edges: [RelationEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type RelationEdge {
+  cursor: String!
+  node: Relation!
+}
+
+"A relation type of the vocabulary, for UIs."
+type RelationTypeInfo {
+  type: RelationType!
+  "How it reads from the from end: 'authored'."
+  label: String!
+  "How it reads from the to end: 'authored by'."
+  inverseLabel: String!
+  fromKinds: [EntityKind!]!
+  toKinds: [EntityKind!]!
+  "Whether from and to mean something; an undirected relation may be stored either way."
+  directed: Boolean!
+}
+
+"""
+A relation to create. With an id, linking again with the same id, type and
+ends updates that relation instead of adding one (safe to retry).
+"""
+input LinkInput {
+  id: ID
+  type: RelationType!
+  from: ID!
+  to: ID!
+  role: String
+  startDate: PartialDate
+  "Not before startDate."
+  endDate: PartialDate
+  status: RelationStatus = REPORTED
+  "0 to 1."
+  confidence: Float
+  quote: String
+  "At least one existing source."
+  sourceIds: [ID!]!
+  "Defaults to the dataset of the from entity."
+  dataset: String
+}
+
+extend type Query {
+  relation(id: ID!): Relation
+  relationTypes: [RelationTypeInfo!]!
+}
+
+extend type Mutation {
+  "Create (or, with a known id, update) a relation, in one transaction."
+  link(input: LinkInput!): Relation!
+  "Delete a relation; returns it as it was."
+  unlink(id: ID!): Relation!
 }
 `, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"""
@@ -512,12 +1488,73 @@ places, and the evidence that links them.
 
 Errors carry a code in extensions.code: BAD_USER_INPUT, NOT_FOUND, FORBIDDEN,
 CONFLICT, TIMEOUT, DATABASE_UNAVAILABLE or INTERNAL.
+
+Lists are Relay connections: ` + "`" + `first` + "`" + ` is 1 to 100 (default 20) and ` + "`" + `after` + "`" + `
+is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `.
 """
 schema {
   query: Query
+  mutation: Mutation
 }
 
 type Query
+
+type Mutation
+
+"A date as investigations know it: ` + "`" + `2011` + "`" + `, ` + "`" + `2011-03` + "`" + ` or ` + "`" + `2011-03-15` + "`" + `. Impossible dates are refused."
+scalar PartialDate
+
+"An RFC 3339 timestamp."
+scalar DateTime
+
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+`, BuiltIn: false},
+	{Name: "../schema/source.graphqls", Input: `"A piece of provenance: an article, a report, a filing, a testimony."
+type Source {
+  id: ID!
+  title: String!
+  publisher: String
+  url: String
+  publishedAt: PartialDate
+  retrievedAt: PartialDate
+  dataset: String!
+}
+
+type SourceConnection {
+  edges: [SourceEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SourceEdge {
+  cursor: String!
+  node: Source!
+}
+
+input SourceInput {
+  "Made up from the title when left out."
+  id: ID
+  title: String!
+  publisher: String
+  "An absolute http or https URL."
+  url: String
+  publishedAt: PartialDate
+  retrievedAt: PartialDate
+  dataset: String!
+}
+
+extend type Query {
+  source(id: ID!): Source
+  sources(first: Int = 20, after: String): SourceConnection!
+}
+
+extend type Mutation {
+  "Create or update a source."
+  upsertSource(input: SourceInput!): Source!
+}
 `, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
@@ -525,6 +1562,160 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DeleteEntityPayload_id(ctx, field)
+	case "deletedRelations":
+		return ec.fieldContext_DeleteEntityPayload_deletedRelations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteEntityPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_EntityConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_EntityConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_EntityConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_EntityConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EntityConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_EntityEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_EntityEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_EntityEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EntityEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Relation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Relation_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Relation_type(ctx, field)
+	case "from":
+		return ec.fieldContext_Relation_from(ctx, field)
+	case "to":
+		return ec.fieldContext_Relation_to(ctx, field)
+	case "role":
+		return ec.fieldContext_Relation_role(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Relation_startDate(ctx, field)
+	case "endDate":
+		return ec.fieldContext_Relation_endDate(ctx, field)
+	case "status":
+		return ec.fieldContext_Relation_status(ctx, field)
+	case "confidence":
+		return ec.fieldContext_Relation_confidence(ctx, field)
+	case "quote":
+		return ec.fieldContext_Relation_quote(ctx, field)
+	case "sources":
+		return ec.fieldContext_Relation_sources(ctx, field)
+	case "dataset":
+		return ec.fieldContext_Relation_dataset(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
+}
+
+func (ec *executionContext) childFields_RelationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RelationConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RelationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RelationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RelationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RelationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RelationEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RelationEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RelationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_RelationTypeInfo_type(ctx, field)
+	case "label":
+		return ec.fieldContext_RelationTypeInfo_label(ctx, field)
+	case "inverseLabel":
+		return ec.fieldContext_RelationTypeInfo_inverseLabel(ctx, field)
+	case "fromKinds":
+		return ec.fieldContext_RelationTypeInfo_fromKinds(ctx, field)
+	case "toKinds":
+		return ec.fieldContext_RelationTypeInfo_toKinds(ctx, field)
+	case "directed":
+		return ec.fieldContext_RelationTypeInfo_directed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RelationTypeInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Source_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Source_title(ctx, field)
+	case "publisher":
+		return ec.fieldContext_Source_publisher(ctx, field)
+	case "url":
+		return ec.fieldContext_Source_url(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_Source_publishedAt(ctx, field)
+	case "retrievedAt":
+		return ec.fieldContext_Source_retrievedAt(ctx, field)
+	case "dataset":
+		return ec.fieldContext_Source_dataset(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Source", field.Name)
+}
+
+func (ec *executionContext) childFields_SourceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SourceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SourceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SourceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SourceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SourceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SourceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourceEdge", field.Name)
+}
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {

@@ -7,128 +7,152 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
+
+	"github.com/casegraph/casegraph"
 )
 
 // Something the graph knows about: a person, organization, event, document or place.
 type Entity interface {
 	IsEntity()
-	// Stable id, unique across the graph.
-	GetID() string
-	GetKind() EntityKind
-	GetName() string
-	// Other names, spellings and transliterations.
-	GetAliases() []string
-	GetDescription() *string
-	// The investigation this entity belongs to.
-	GetDataset() string
+}
+
+type DeleteEntityPayload struct {
+	ID string `json:"id"`
+	// How many relations were deleted with it.
+	DeletedRelations int `json:"deletedRelations"`
 }
 
 type Document struct {
-	ID          string     `json:"id"`
-	Kind        EntityKind `json:"kind"`
-	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
-	Description *string    `json:"description,omitempty"`
-	Dataset     string     `json:"dataset"`
-	Category    *string    `json:"category,omitempty"`
-	// Partial ISO date: 2011, 2011-03 or 2011-03-15.
-	PublishedAt *string `json:"publishedAt,omitempty"`
-	PageCount   *int    `json:"pageCount,omitempty"`
-	URL         *string `json:"url,omitempty"`
+	ID          string            `json:"id"`
+	Kind        EntityKind        `json:"kind"`
+	Name        string            `json:"name"`
+	Aliases     []string          `json:"aliases"`
+	Description *string           `json:"description,omitempty"`
+	Dataset     string            `json:"dataset"`
+	CreatedAt   time.Time         `json:"createdAt"`
+	UpdatedAt   time.Time         `json:"updatedAt"`
+	Version     int               `json:"version"`
+	Category    *DocumentCategory `json:"category,omitempty"`
+	PublishedAt *PartialDate      `json:"publishedAt,omitempty"`
+	PageCount   *int              `json:"pageCount,omitempty"`
+	URL         *string           `json:"url,omitempty"`
+	SourceIDs   []string          `json:"-"`
 }
 
 func (Document) IsEntity() {}
 
-// Stable id, unique across the graph.
-func (this Document) GetID() string       { return this.ID }
-func (this Document) GetKind() EntityKind { return this.Kind }
-func (this Document) GetName() string     { return this.Name }
-
-// Other names, spellings and transliterations.
-func (this Document) GetAliases() []string {
-	if this.Aliases == nil {
-		return nil
-	}
-	interfaceSlice := make([]string, 0, len(this.Aliases))
-	for _, concrete := range this.Aliases {
-		interfaceSlice = append(interfaceSlice, concrete)
-	}
-	return interfaceSlice
+type EntityConnection struct {
+	Edges    []EntityEdge           `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+	Filter   casegraph.EntityFilter `json:"-"`
 }
-func (this Document) GetDescription() *string { return this.Description }
 
-// The investigation this entity belongs to.
-func (this Document) GetDataset() string { return this.Dataset }
+type EntityEdge struct {
+	Cursor string `json:"cursor"`
+	Node   Entity `json:"node"`
+}
 
-type Event struct {
-	ID          string     `json:"id"`
+type EntityFilter struct {
+	Kinds    []EntityKind `json:"kinds,omitempty"`
+	Datasets []string     `json:"datasets,omitempty"`
+	// A category of an organization, event or document (e.g. TRIBUNAL, REPORT).
+	Category *string `json:"category,omitempty"`
+	// Case-insensitive substring of the name.
+	NameContains *string `json:"nameContains,omitempty"`
+}
+
+// An entity to create or update. Without an id, a new one is made up from the
+// name. Fields left out are cleared, except the id: upsert sends the whole entity.
+type EntityInput struct {
+	ID          *string    `json:"id,omitempty"`
 	Kind        EntityKind `json:"kind"`
 	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
+	Aliases     []string   `json:"aliases,omitempty"`
 	Description *string    `json:"description,omitempty"`
 	Dataset     string     `json:"dataset"`
-	Category    *string    `json:"category,omitempty"`
-	// Partial ISO date: 2011, 2011-03 or 2011-03-15.
-	StartDate *string `json:"startDate,omitempty"`
-	// Partial ISO date: 2011, 2011-03 or 2011-03-15.
-	EndDate *string `json:"endDate,omitempty"`
+	// At least one existing source.
+	SourceIds []string `json:"sourceIds"`
+	// The version the client last read; the write is refused (CONFLICT) when the entity has moved on.
+	Version *int `json:"version,omitempty"`
+	// Organization, event or document only; one of that kind's category values.
+	Category *string `json:"category,omitempty"`
+	// Event only.
+	StartDate *PartialDate `json:"startDate,omitempty"`
+	// Event only; not before startDate.
+	EndDate *PartialDate `json:"endDate,omitempty"`
+	// Document only.
+	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
+	// Document only.
+	PageCount *int `json:"pageCount,omitempty"`
+	// Document only; an absolute http or https URL.
+	URL *string `json:"url,omitempty"`
+	// Person only; ISO 3166-1 alpha-2.
+	Nationality *string `json:"nationality,omitempty"`
+}
+
+type Event struct {
+	ID          string         `json:"id"`
+	Kind        EntityKind     `json:"kind"`
+	Name        string         `json:"name"`
+	Aliases     []string       `json:"aliases"`
+	Description *string        `json:"description,omitempty"`
+	Dataset     string         `json:"dataset"`
+	CreatedAt   time.Time      `json:"createdAt"`
+	UpdatedAt   time.Time      `json:"updatedAt"`
+	Version     int            `json:"version"`
+	Category    *EventCategory `json:"category,omitempty"`
+	StartDate   *PartialDate   `json:"startDate,omitempty"`
+	EndDate     *PartialDate   `json:"endDate,omitempty"`
+	SourceIDs   []string       `json:"-"`
 }
 
 func (Event) IsEntity() {}
 
-// Stable id, unique across the graph.
-func (this Event) GetID() string       { return this.ID }
-func (this Event) GetKind() EntityKind { return this.Kind }
-func (this Event) GetName() string     { return this.Name }
-
-// Other names, spellings and transliterations.
-func (this Event) GetAliases() []string {
-	if this.Aliases == nil {
-		return nil
-	}
-	interfaceSlice := make([]string, 0, len(this.Aliases))
-	for _, concrete := range this.Aliases {
-		interfaceSlice = append(interfaceSlice, concrete)
-	}
-	return interfaceSlice
+// A relation to create. With an id, linking again with the same id, type and
+// ends updates that relation instead of adding one (safe to retry).
+type LinkInput struct {
+	ID        *string      `json:"id,omitempty"`
+	Type      RelationType `json:"type"`
+	From      string       `json:"from"`
+	To        string       `json:"to"`
+	Role      *string      `json:"role,omitempty"`
+	StartDate *PartialDate `json:"startDate,omitempty"`
+	// Not before startDate.
+	EndDate *PartialDate    `json:"endDate,omitempty"`
+	Status  *RelationStatus `json:"status,omitempty"`
+	// 0 to 1.
+	Confidence *float64 `json:"confidence,omitempty"`
+	Quote      *string  `json:"quote,omitempty"`
+	// At least one existing source.
+	SourceIds []string `json:"sourceIds"`
+	// Defaults to the dataset of the from entity.
+	Dataset *string `json:"dataset,omitempty"`
 }
-func (this Event) GetDescription() *string { return this.Description }
 
-// The investigation this entity belongs to.
-func (this Event) GetDataset() string { return this.Dataset }
+type Mutation struct {
+}
 
 type Organization struct {
-	ID          string     `json:"id"`
-	Kind        EntityKind `json:"kind"`
-	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
-	Description *string    `json:"description,omitempty"`
-	Dataset     string     `json:"dataset"`
-	Category    *string    `json:"category,omitempty"`
+	ID          string                `json:"id"`
+	Kind        EntityKind            `json:"kind"`
+	Name        string                `json:"name"`
+	Aliases     []string              `json:"aliases"`
+	Description *string               `json:"description,omitempty"`
+	Dataset     string                `json:"dataset"`
+	CreatedAt   time.Time             `json:"createdAt"`
+	UpdatedAt   time.Time             `json:"updatedAt"`
+	Version     int                   `json:"version"`
+	Category    *OrganizationCategory `json:"category,omitempty"`
+	SourceIDs   []string              `json:"-"`
 }
 
 func (Organization) IsEntity() {}
 
-// Stable id, unique across the graph.
-func (this Organization) GetID() string       { return this.ID }
-func (this Organization) GetKind() EntityKind { return this.Kind }
-func (this Organization) GetName() string     { return this.Name }
-
-// Other names, spellings and transliterations.
-func (this Organization) GetAliases() []string {
-	if this.Aliases == nil {
-		return nil
-	}
-	interfaceSlice := make([]string, 0, len(this.Aliases))
-	for _, concrete := range this.Aliases {
-		interfaceSlice = append(interfaceSlice, concrete)
-	}
-	return interfaceSlice
+type PageInfo struct {
+	HasNextPage bool    `json:"hasNextPage"`
+	EndCursor   *string `json:"endCursor,omitempty"`
 }
-func (this Organization) GetDescription() *string { return this.Description }
-
-// The investigation this entity belongs to.
-func (this Organization) GetDataset() string { return this.Dataset }
 
 type Person struct {
 	ID          string     `json:"id"`
@@ -137,32 +161,15 @@ type Person struct {
 	Aliases     []string   `json:"aliases"`
 	Description *string    `json:"description,omitempty"`
 	Dataset     string     `json:"dataset"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	Version     int        `json:"version"`
 	// ISO 3166-1 alpha-2 country code.
-	Nationality *string `json:"nationality,omitempty"`
+	Nationality *string  `json:"nationality,omitempty"`
+	SourceIDs   []string `json:"-"`
 }
 
 func (Person) IsEntity() {}
-
-// Stable id, unique across the graph.
-func (this Person) GetID() string       { return this.ID }
-func (this Person) GetKind() EntityKind { return this.Kind }
-func (this Person) GetName() string     { return this.Name }
-
-// Other names, spellings and transliterations.
-func (this Person) GetAliases() []string {
-	if this.Aliases == nil {
-		return nil
-	}
-	interfaceSlice := make([]string, 0, len(this.Aliases))
-	for _, concrete := range this.Aliases {
-		interfaceSlice = append(interfaceSlice, concrete)
-	}
-	return interfaceSlice
-}
-func (this Person) GetDescription() *string { return this.Description }
-
-// The investigation this entity belongs to.
-func (this Person) GetDataset() string { return this.Dataset }
 
 type Place struct {
 	ID          string     `json:"id"`
@@ -171,32 +178,217 @@ type Place struct {
 	Aliases     []string   `json:"aliases"`
 	Description *string    `json:"description,omitempty"`
 	Dataset     string     `json:"dataset"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	Version     int        `json:"version"`
+	SourceIDs   []string   `json:"-"`
 }
 
 func (Place) IsEntity() {}
 
-// Stable id, unique across the graph.
-func (this Place) GetID() string       { return this.ID }
-func (this Place) GetKind() EntityKind { return this.Kind }
-func (this Place) GetName() string     { return this.Name }
-
-// Other names, spellings and transliterations.
-func (this Place) GetAliases() []string {
-	if this.Aliases == nil {
-		return nil
-	}
-	interfaceSlice := make([]string, 0, len(this.Aliases))
-	for _, concrete := range this.Aliases {
-		interfaceSlice = append(interfaceSlice, concrete)
-	}
-	return interfaceSlice
-}
-func (this Place) GetDescription() *string { return this.Description }
-
-// The investigation this entity belongs to.
-func (this Place) GetDataset() string { return this.Dataset }
-
 type Query struct {
+}
+
+// A relation between two entities, with its evidence.
+type Relation struct {
+	ID        string         `json:"id"`
+	Type      RelationType   `json:"type"`
+	Role      *string        `json:"role,omitempty"`
+	StartDate *PartialDate   `json:"startDate,omitempty"`
+	EndDate   *PartialDate   `json:"endDate,omitempty"`
+	Status    RelationStatus `json:"status"`
+	// 0 to 1.
+	Confidence *float64 `json:"confidence,omitempty"`
+	// The words of the source, where it has them.
+	Quote     *string  `json:"quote,omitempty"`
+	Dataset   string   `json:"dataset"`
+	FromID    string   `json:"-"`
+	SourceIDs []string `json:"-"`
+	ToID      string   `json:"-"`
+}
+
+type RelationConnection struct {
+	Edges      []RelationEdge `json:"edges"`
+	PageInfo   *PageInfo      `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+type RelationEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Relation `json:"node"`
+}
+
+// A relation type of the vocabulary, for UIs.
+type RelationTypeInfo struct {
+	Type RelationType `json:"type"`
+	// How it reads from the from end: 'authored'.
+	Label string `json:"label"`
+	// How it reads from the to end: 'authored by'.
+	InverseLabel string       `json:"inverseLabel"`
+	FromKinds    []EntityKind `json:"fromKinds"`
+	ToKinds      []EntityKind `json:"toKinds"`
+	// Whether from and to mean something; an undirected relation may be stored either way.
+	Directed bool `json:"directed"`
+}
+
+// A piece of provenance: an article, a report, a filing, a testimony.
+type Source struct {
+	ID          string       `json:"id"`
+	Title       string       `json:"title"`
+	Publisher   *string      `json:"publisher,omitempty"`
+	URL         *string      `json:"url,omitempty"`
+	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
+	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
+	Dataset     string       `json:"dataset"`
+}
+
+type SourceConnection struct {
+	Edges    []SourceEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type SourceEdge struct {
+	Cursor string  `json:"cursor"`
+	Node   *Source `json:"node"`
+}
+
+type SourceInput struct {
+	// Made up from the title when left out.
+	ID        *string `json:"id,omitempty"`
+	Title     string  `json:"title"`
+	Publisher *string `json:"publisher,omitempty"`
+	// An absolute http or https URL.
+	URL         *string      `json:"url,omitempty"`
+	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
+	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
+	Dataset     string       `json:"dataset"`
+}
+
+// Which relations of an entity: where it is the from end (OUTGOING), the to end (INCOMING), or either.
+type Direction string
+
+const (
+	DirectionBoth     Direction = "BOTH"
+	DirectionOutgoing Direction = "OUTGOING"
+	DirectionIncoming Direction = "INCOMING"
+)
+
+var AllDirection = []Direction{
+	DirectionBoth,
+	DirectionOutgoing,
+	DirectionIncoming,
+}
+
+func (e Direction) IsValid() bool {
+	switch e {
+	case DirectionBoth, DirectionOutgoing, DirectionIncoming:
+		return true
+	}
+	return false
+}
+
+func (e Direction) String() string {
+	return string(e)
+}
+
+func (e *Direction) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Direction(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Direction", str)
+	}
+	return nil
+}
+
+func (e Direction) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Direction) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Direction) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type DocumentCategory string
+
+const (
+	DocumentCategoryReport      DocumentCategory = "REPORT"
+	DocumentCategoryArticle     DocumentCategory = "ARTICLE"
+	DocumentCategoryCourtFiling DocumentCategory = "COURT_FILING"
+	DocumentCategoryJudgment    DocumentCategory = "JUDGMENT"
+	DocumentCategoryTestimony   DocumentCategory = "TESTIMONY"
+	DocumentCategoryStatement   DocumentCategory = "STATEMENT"
+	DocumentCategoryPhotograph  DocumentCategory = "PHOTOGRAPH"
+	DocumentCategoryLeak        DocumentCategory = "LEAK"
+	DocumentCategoryOther       DocumentCategory = "OTHER"
+)
+
+var AllDocumentCategory = []DocumentCategory{
+	DocumentCategoryReport,
+	DocumentCategoryArticle,
+	DocumentCategoryCourtFiling,
+	DocumentCategoryJudgment,
+	DocumentCategoryTestimony,
+	DocumentCategoryStatement,
+	DocumentCategoryPhotograph,
+	DocumentCategoryLeak,
+	DocumentCategoryOther,
+}
+
+func (e DocumentCategory) IsValid() bool {
+	switch e {
+	case DocumentCategoryReport, DocumentCategoryArticle, DocumentCategoryCourtFiling, DocumentCategoryJudgment, DocumentCategoryTestimony, DocumentCategoryStatement, DocumentCategoryPhotograph, DocumentCategoryLeak, DocumentCategoryOther:
+		return true
+	}
+	return false
+}
+
+func (e DocumentCategory) String() string {
+	return string(e)
+}
+
+func (e *DocumentCategory) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentCategory(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentCategory", str)
+	}
+	return nil
+}
+
+func (e DocumentCategory) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentCategory) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentCategory) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // The kinds of entity; each entity is exactly one of them, for good.
@@ -256,6 +448,308 @@ func (e *EntityKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e EntityKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type EventCategory string
+
+const (
+	EventCategoryAtrocity      EventCategory = "ATROCITY"
+	EventCategoryArmedConflict EventCategory = "ARMED_CONFLICT"
+	EventCategoryDetention     EventCategory = "DETENTION"
+	EventCategoryTrial         EventCategory = "TRIAL"
+	EventCategoryConference    EventCategory = "CONFERENCE"
+	EventCategoryElection      EventCategory = "ELECTION"
+	EventCategoryProtest       EventCategory = "PROTEST"
+	EventCategoryMeeting       EventCategory = "MEETING"
+	EventCategoryPublication   EventCategory = "PUBLICATION"
+	EventCategoryOther         EventCategory = "OTHER"
+)
+
+var AllEventCategory = []EventCategory{
+	EventCategoryAtrocity,
+	EventCategoryArmedConflict,
+	EventCategoryDetention,
+	EventCategoryTrial,
+	EventCategoryConference,
+	EventCategoryElection,
+	EventCategoryProtest,
+	EventCategoryMeeting,
+	EventCategoryPublication,
+	EventCategoryOther,
+}
+
+func (e EventCategory) IsValid() bool {
+	switch e {
+	case EventCategoryAtrocity, EventCategoryArmedConflict, EventCategoryDetention, EventCategoryTrial, EventCategoryConference, EventCategoryElection, EventCategoryProtest, EventCategoryMeeting, EventCategoryPublication, EventCategoryOther:
+		return true
+	}
+	return false
+}
+
+func (e EventCategory) String() string {
+	return string(e)
+}
+
+func (e *EventCategory) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EventCategory(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EventCategory", str)
+	}
+	return nil
+}
+
+func (e EventCategory) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EventCategory) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EventCategory) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type OrganizationCategory string
+
+const (
+	OrganizationCategoryGovernment        OrganizationCategory = "GOVERNMENT"
+	OrganizationCategoryTribunal          OrganizationCategory = "TRIBUNAL"
+	OrganizationCategoryLawFirm           OrganizationCategory = "LAW_FIRM"
+	OrganizationCategoryMedia             OrganizationCategory = "MEDIA"
+	OrganizationCategoryArmedGroup        OrganizationCategory = "ARMED_GROUP"
+	OrganizationCategoryNgo               OrganizationCategory = "NGO"
+	OrganizationCategoryIntergovernmental OrganizationCategory = "INTERGOVERNMENTAL"
+	OrganizationCategoryPoliticalParty    OrganizationCategory = "POLITICAL_PARTY"
+	OrganizationCategoryCompany           OrganizationCategory = "COMPANY"
+	OrganizationCategoryOther             OrganizationCategory = "OTHER"
+)
+
+var AllOrganizationCategory = []OrganizationCategory{
+	OrganizationCategoryGovernment,
+	OrganizationCategoryTribunal,
+	OrganizationCategoryLawFirm,
+	OrganizationCategoryMedia,
+	OrganizationCategoryArmedGroup,
+	OrganizationCategoryNgo,
+	OrganizationCategoryIntergovernmental,
+	OrganizationCategoryPoliticalParty,
+	OrganizationCategoryCompany,
+	OrganizationCategoryOther,
+}
+
+func (e OrganizationCategory) IsValid() bool {
+	switch e {
+	case OrganizationCategoryGovernment, OrganizationCategoryTribunal, OrganizationCategoryLawFirm, OrganizationCategoryMedia, OrganizationCategoryArmedGroup, OrganizationCategoryNgo, OrganizationCategoryIntergovernmental, OrganizationCategoryPoliticalParty, OrganizationCategoryCompany, OrganizationCategoryOther:
+		return true
+	}
+	return false
+}
+
+func (e OrganizationCategory) String() string {
+	return string(e)
+}
+
+func (e *OrganizationCategory) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OrganizationCategory(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OrganizationCategory", str)
+	}
+	return nil
+}
+
+func (e OrganizationCategory) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OrganizationCategory) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OrganizationCategory) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How well a relation is established. What a report claims and no one has confirmed is ALLEGED.
+type RelationStatus string
+
+const (
+	RelationStatusAlleged   RelationStatus = "ALLEGED"
+	RelationStatusReported  RelationStatus = "REPORTED"
+	RelationStatusConfirmed RelationStatus = "CONFIRMED"
+	RelationStatusDisputed  RelationStatus = "DISPUTED"
+)
+
+var AllRelationStatus = []RelationStatus{
+	RelationStatusAlleged,
+	RelationStatusReported,
+	RelationStatusConfirmed,
+	RelationStatusDisputed,
+}
+
+func (e RelationStatus) IsValid() bool {
+	switch e {
+	case RelationStatusAlleged, RelationStatusReported, RelationStatusConfirmed, RelationStatusDisputed:
+		return true
+	}
+	return false
+}
+
+func (e RelationStatus) String() string {
+	return string(e)
+}
+
+func (e *RelationStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RelationStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RelationStatus", str)
+	}
+	return nil
+}
+
+func (e RelationStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RelationStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RelationStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The relation vocabulary. relationTypes describes each.
+type RelationType string
+
+const (
+	RelationTypeAuthored       RelationType = "AUTHORED"
+	RelationTypeCommissioned   RelationType = "COMMISSIONED"
+	RelationTypeRepresents     RelationType = "REPRESENTS"
+	RelationTypeFunds          RelationType = "FUNDS"
+	RelationTypeArms           RelationType = "ARMS"
+	RelationTypeMemberOf       RelationType = "MEMBER_OF"
+	RelationTypeEmployedBy     RelationType = "EMPLOYED_BY"
+	RelationTypeHeldPosition   RelationType = "HELD_POSITION"
+	RelationTypeLeads          RelationType = "LEADS"
+	RelationTypePartOf         RelationType = "PART_OF"
+	RelationTypeProsecuted     RelationType = "PROSECUTED"
+	RelationTypeAccused        RelationType = "ACCUSED"
+	RelationTypeResponsibleFor RelationType = "RESPONSIBLE_FOR"
+	RelationTypeParticipatedIn RelationType = "PARTICIPATED_IN"
+	RelationTypeLocatedIn      RelationType = "LOCATED_IN"
+	RelationTypePublished      RelationType = "PUBLISHED"
+	RelationTypeObtained       RelationType = "OBTAINED"
+	RelationTypeDefectedFrom   RelationType = "DEFECTED_FROM"
+	RelationTypeSourceOf       RelationType = "SOURCE_OF"
+	RelationTypeDocuments      RelationType = "DOCUMENTS"
+	RelationTypeStatementAbout RelationType = "STATEMENT_ABOUT"
+	RelationTypeCoincidesWith  RelationType = "COINCIDES_WITH"
+	RelationTypeWorkedWith     RelationType = "WORKED_WITH"
+	RelationTypeRelatedTo      RelationType = "RELATED_TO"
+)
+
+var AllRelationType = []RelationType{
+	RelationTypeAuthored,
+	RelationTypeCommissioned,
+	RelationTypeRepresents,
+	RelationTypeFunds,
+	RelationTypeArms,
+	RelationTypeMemberOf,
+	RelationTypeEmployedBy,
+	RelationTypeHeldPosition,
+	RelationTypeLeads,
+	RelationTypePartOf,
+	RelationTypeProsecuted,
+	RelationTypeAccused,
+	RelationTypeResponsibleFor,
+	RelationTypeParticipatedIn,
+	RelationTypeLocatedIn,
+	RelationTypePublished,
+	RelationTypeObtained,
+	RelationTypeDefectedFrom,
+	RelationTypeSourceOf,
+	RelationTypeDocuments,
+	RelationTypeStatementAbout,
+	RelationTypeCoincidesWith,
+	RelationTypeWorkedWith,
+	RelationTypeRelatedTo,
+}
+
+func (e RelationType) IsValid() bool {
+	switch e {
+	case RelationTypeAuthored, RelationTypeCommissioned, RelationTypeRepresents, RelationTypeFunds, RelationTypeArms, RelationTypeMemberOf, RelationTypeEmployedBy, RelationTypeHeldPosition, RelationTypeLeads, RelationTypePartOf, RelationTypeProsecuted, RelationTypeAccused, RelationTypeResponsibleFor, RelationTypeParticipatedIn, RelationTypeLocatedIn, RelationTypePublished, RelationTypeObtained, RelationTypeDefectedFrom, RelationTypeSourceOf, RelationTypeDocuments, RelationTypeStatementAbout, RelationTypeCoincidesWith, RelationTypeWorkedWith, RelationTypeRelatedTo:
+		return true
+	}
+	return false
+}
+
+func (e RelationType) String() string {
+	return string(e)
+}
+
+func (e *RelationType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RelationType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RelationType", str)
+	}
+	return nil
+}
+
+func (e RelationType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RelationType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RelationType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,0 +1,3 @@
+// CountSources: how many sources there are.
+MATCH (s:Source)
+RETURN count(s) AS total

@@ -1,0 +1,37 @@
+// MergeEntity: folds entity $from into entity $into: moves every relation
+// of $from to $into (relations between the two are dropped, they would
+// join $into to itself), sets the aliases and sources the caller computed,
+// leaves a tombstone so the old id resolves to $into (and repoints older
+// tombstones), then deletes $from.
+MATCH (into:Entity {id: $into}), (f:Entity {id: $from})
+CALL (into, f) {
+  MATCH (f)-[r]-(into)
+  DELETE r
+}
+CALL (into, f) {
+  MATCH (f)-[r]->(o:Entity)
+  WITH r, o, type(r) AS t, properties(r) AS p
+  DELETE r
+  CREATE (into)-[n:$(t)]->(o)
+  SET n = p
+}
+CALL (into, f) {
+  MATCH (o:Entity)-[r]->(f)
+  WITH r, o, type(r) AS t, properties(r) AS p
+  DELETE r
+  CREATE (o)-[n:$(t)]->(into)
+  SET n = p
+}
+CALL (into, f) {
+  MATCH (t:MergedEntity)-[x:MERGED_INTO]->(f)
+  DELETE x
+  CREATE (t)-[:MERGED_INTO]->(into)
+}
+CREATE (:MergedEntity {id: f.id, name: f.name, mergedAt: datetime()})-[:MERGED_INTO]->(into)
+SET into.aliases = $aliases,
+    into.sourceIds = $sourceIds,
+    into.version = coalesce(into.version, 0) + 1,
+    into.updatedAt = datetime()
+WITH f
+DETACH DELETE f
+RETURN count(*) AS merged

@@ -1,0 +1,105 @@
+package cypher
+
+import (
+	"context"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// SourcesByID returns the sources with the given ids, in one round trip.
+func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]casegraph.Source, error) {
+	res, err := s.read(ctx, "SourcesByID", map[string]any{"ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]casegraph.Source, len(res.Records))
+	for _, rec := range res.Records {
+		src, err := sourceFromRecord(rec)
+		if err != nil {
+			return nil, internalError("SourcesByID", err)
+		}
+		out[src.ID] = src
+	}
+	return out, nil
+}
+
+// Sources returns one page of sources in id order, and whether there are more.
+func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error) {
+	res, err := s.read(ctx, "Sources", map[string]any{"after": page.After, "limit": int64(page.First + 1)})
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]casegraph.Source, 0, len(res.Records))
+	for _, rec := range res.Records {
+		src, err := sourceFromRecord(rec)
+		if err != nil {
+			return nil, false, internalError("Sources", err)
+		}
+		out = append(out, src)
+	}
+	if len(out) > page.First {
+		return out[:page.First], true, nil
+	}
+	return out, false, nil
+}
+
+// CountSources counts every source.
+func (s *Store) CountSources(ctx context.Context) (int64, error) {
+	res, err := s.read(ctx, "CountSources", nil)
+	if err != nil {
+		return 0, err
+	}
+	n, err := getInt(res.Records[0], "total")
+	if err != nil {
+		return 0, internalError("CountSources", err)
+	}
+	return n, nil
+}
+
+// UpsertSource creates or updates one source and returns it as stored.
+func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegraph.Source, error) {
+	var out casegraph.Source
+	err := s.inWrite(ctx, "UpsertSource", func(run txRunner) error {
+		if _, err := run("UpsertSources", map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
+			return err
+		}
+		recs, err := run("SourcesByID", map[string]any{"ids": []string{src.ID}})
+		if err != nil {
+			return err
+		}
+		if len(recs) != 1 {
+			return internalError("UpsertSource", errNoRow)
+		}
+		out, err = sourceFromRecord(recs[0])
+		if err != nil {
+			return internalError("UpsertSource", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func sourceParams(src casegraph.Source) map[string]any {
+	return map[string]any{
+		"id": src.ID, "title": src.Title, "publisher": nullable(src.Publisher), "url": nullable(src.URL),
+		"publishedAt": nullable(src.PublishedAt), "retrievedAt": nullable(src.RetrievedAt),
+		"dataset": src.Dataset,
+	}
+}
+
+func sourceFromRecord(rec *neo4j.Record) (casegraph.Source, error) {
+	var src casegraph.Source
+	for key, dst := range map[string]*string{
+		"id": &src.ID, "title": &src.Title, "publisher": &src.Publisher, "url": &src.URL,
+		"publishedAt": &src.PublishedAt, "retrievedAt": &src.RetrievedAt, "dataset": &src.Dataset,
+	} {
+		v, err := getString(rec, key)
+		if err != nil {
+			return src, err
+		}
+		*dst = v
+	}
+	return src, nil
+}

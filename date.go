@@ -1,0 +1,162 @@
+package casegraph
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PartialDate is a date as investigations know it: a year (2011), a month
+// (2011-03) or a day (2011-03-15). The zero value is "no date".
+//
+// Comparisons use the range of days a partial date allows: 2011-03 runs
+// from 2011-03-01 (Earliest) to 2011-03-31 (Latest). Sorted by Compare,
+// 2011 comes before 2011-03, which comes before 2011-03-15: earlier first
+// day first, and on the same first day the less precise date first.
+type PartialDate struct {
+	year, month, day int // month and day are 0 when not known
+}
+
+// ParsePartialDate parses YYYY, YYYY-MM or YYYY-MM-DD and refuses dates that
+// do not exist (2013-13, 2013-02-30) with a BAD_USER_INPUT error. The year
+// must be between 1 and 9999.
+func ParsePartialDate(s string) (PartialDate, error) {
+	bad := func(why string) (PartialDate, error) {
+		return PartialDate{}, Errorf(CodeBadUserInput, "%q is not a valid date: %s", truncate(s, 40), why)
+	}
+	parts := strings.Split(s, "-")
+	if len(parts) > 3 {
+		return bad("use YYYY, YYYY-MM or YYYY-MM-DD")
+	}
+	widths := []int{4, 2, 2}
+	nums := make([]int, len(parts))
+	for i, p := range parts {
+		if len(p) != widths[i] {
+			return bad("use YYYY, YYYY-MM or YYYY-MM-DD")
+		}
+		for _, c := range p {
+			if c < '0' || c > '9' {
+				return bad("use YYYY, YYYY-MM or YYYY-MM-DD")
+			}
+		}
+		nums[i], _ = strconv.Atoi(p)
+	}
+	d := PartialDate{year: nums[0]}
+	if d.year < 1 {
+		return bad("the year must be 0001 or later")
+	}
+	if len(nums) > 1 {
+		d.month = nums[1]
+		if d.month < 1 || d.month > 12 {
+			return bad("there is no month " + parts[1])
+		}
+	}
+	if len(nums) > 2 {
+		d.day = nums[2]
+		if d.day < 1 || d.day > daysIn(d.year, d.month) {
+			return bad(fmt.Sprintf("%s %04d has %d days", time.Month(d.month), d.year, daysIn(d.year, d.month)))
+		}
+	}
+	return d, nil
+}
+
+// MustPartialDate is ParsePartialDate for literals known to be valid.
+func MustPartialDate(s string) PartialDate {
+	d, err := ParsePartialDate(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func daysIn(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// IsZero reports whether d is "no date".
+func (d PartialDate) IsZero() bool { return d.year == 0 }
+
+// String formats d as it was given: YYYY, YYYY-MM or YYYY-MM-DD.
+func (d PartialDate) String() string {
+	switch {
+	case d.year == 0:
+		return ""
+	case d.month == 0:
+		return fmt.Sprintf("%04d", d.year)
+	case d.day == 0:
+		return fmt.Sprintf("%04d-%02d", d.year, d.month)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", d.year, d.month, d.day)
+}
+
+// Earliest is the first day d allows, as YYYY-MM-DD.
+func (d PartialDate) Earliest() string {
+	m, day := max(d.month, 1), max(d.day, 1)
+	return fmt.Sprintf("%04d-%02d-%02d", d.year, m, day)
+}
+
+// Latest is the last day d allows, as YYYY-MM-DD.
+func (d PartialDate) Latest() string {
+	m := d.month
+	if m == 0 {
+		m = 12
+	}
+	day := d.day
+	if day == 0 {
+		day = daysIn(d.year, m)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", d.year, m, day)
+}
+
+// precision is 1 for a year, 2 for a month, 3 for a day.
+func (d PartialDate) precision() int {
+	switch {
+	case d.month == 0:
+		return 1
+	case d.day == 0:
+		return 2
+	}
+	return 3
+}
+
+// Compare orders dates by their first day, then the less precise first.
+func (d PartialDate) Compare(o PartialDate) int {
+	if c := strings.Compare(d.Earliest(), o.Earliest()); c != 0 {
+		return c
+	}
+	return d.precision() - o.precision()
+}
+
+// ValidateDateRange checks two optional partial dates and that the end can
+// not be before the start: an end is before a start when its last possible
+// day is before the start's first possible day (2011 to 2011-03 is fine).
+func ValidateDateRange(startField, start, endField, end string) error {
+	var s, e PartialDate
+	var err error
+	if start != "" {
+		if s, err = ParsePartialDate(start); err != nil {
+			return inField(startField, err)
+		}
+	}
+	if end != "" {
+		if e, err = ParsePartialDate(end); err != nil {
+			return inField(endField, err)
+		}
+	}
+	if !s.IsZero() && !e.IsZero() && e.Latest() < s.Earliest() {
+		return Errorf(CodeBadUserInput, "%s %s is before %s %s", endField, end, startField, start)
+	}
+	return nil
+}
+
+// ValidateDate checks one optional partial date.
+func ValidateDate(field, value string) error {
+	if value == "" {
+		return nil
+	}
+	if _, err := ParsePartialDate(value); err != nil {
+		return inField(field, err)
+	}
+	return nil
+}

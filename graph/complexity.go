@@ -1,0 +1,42 @@
+package graph
+
+import (
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
+	"github.com/casegraph/casegraph/graph/model"
+)
+
+// complexity weighs list fields by how many items they may return, so the
+// server's complexity limit bounds the work a query can ask for: a page of
+// 100 entities, each with a page of 100 relations, each with its two ends,
+// costs about 100 * 100 * 3.
+func complexity() generated.ComplexityRoot {
+	var c generated.ComplexityRoot
+	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string) int {
+		return 1 + child*pageSize(first)
+	}
+	c.Person.Relations = relations
+	c.Organization.Relations = relations
+	c.Event.Relations = relations
+	c.Document.Relations = relations
+	c.Place.Relations = relations
+	c.Query.Entities = func(child int, _ *model.EntityFilter, first *int, _ *string) int {
+		return 1 + child*pageSize(first)
+	}
+	c.Query.Sources = func(child int, first *int, _ *string) int {
+		return 1 + child*pageSize(first)
+	}
+	return c
+}
+
+// pageSize is the page a list field asks for; an invalid size is refused
+// when the field runs, so it counts as the largest here.
+func pageSize(first *int) int {
+	if first == nil {
+		return casegraph.DefaultPageSize
+	}
+	if *first < 1 || *first > casegraph.MaxPageSize {
+		return casegraph.MaxPageSize
+	}
+	return *first
+}

@@ -1,0 +1,64 @@
+package graph
+
+import (
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+)
+
+// Glue between the domain's relations and the GraphQL models.
+
+func toRelation(r casegraph.Relation) *model.Relation {
+	return &model.Relation{
+		ID: r.ID, Type: model.RelationType(r.Type), FromID: r.FromID, ToID: r.ToID,
+		Role: optional(r.Role), StartDate: datePtr(r.StartDate), EndDate: datePtr(r.EndDate),
+		Status: model.RelationStatus(r.Status), Confidence: r.Confidence, Quote: optional(r.Quote),
+		SourceIDs: r.SourceIDs, Dataset: r.Dataset,
+	}
+}
+
+// relationFromInput turns a link input into a domain relation, making up an
+// id when the input has none, and validates it. dataset is used when the
+// input names none.
+func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, error) {
+	r := casegraph.Relation{
+		ID: deref(in.ID), Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
+		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
+		Status: casegraph.StatusReported, Confidence: in.Confidence, Quote: deref(in.Quote),
+		SourceIDs: in.SourceIds, Dataset: deref(in.Dataset),
+	}
+	if in.Status != nil {
+		r.Status = casegraph.Status(*in.Status)
+	}
+	if r.Dataset == "" {
+		r.Dataset = dataset
+	}
+	if r.ID == "" {
+		r.ID = casegraph.NewID("rel", string(in.Type))
+	}
+	return r, r.Validate()
+}
+
+func toRelationTypeInfo(s casegraph.RelationSpec) model.RelationTypeInfo {
+	kinds := func(ks []casegraph.Kind) []model.EntityKind {
+		out := make([]model.EntityKind, len(ks))
+		for i, k := range ks {
+			out[i] = kindToModel(k)
+		}
+		return out
+	}
+	return model.RelationTypeInfo{
+		Type: model.RelationType(s.Type), Label: s.Label, InverseLabel: s.InverseLabel,
+		FromKinds: kinds(s.FromKinds), ToKinds: kinds(s.ToKinds), Directed: s.Directed,
+	}
+}
+
+func relationFilterOf(types []model.RelationType, direction *model.Direction) casegraph.RelationFilter {
+	f := casegraph.RelationFilter{Direction: casegraph.DirectionBoth}
+	if direction != nil {
+		f.Direction = casegraph.Direction(*direction)
+	}
+	for _, t := range types {
+		f.Types = append(f.Types, casegraph.RelationType(t))
+	}
+	return f
+}

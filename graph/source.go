@@ -1,0 +1,26 @@
+package graph
+
+import (
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+)
+
+// Glue between the domain's sources and the GraphQL models.
+
+func toSource(s casegraph.Source) model.Source {
+	return model.Source{
+		ID: s.ID, Title: s.Title, Publisher: optional(s.Publisher), URL: optional(s.URL),
+		PublishedAt: datePtr(s.PublishedAt), RetrievedAt: datePtr(s.RetrievedAt), Dataset: s.Dataset,
+	}
+}
+
+func sourceFromInput(in model.SourceInput) (casegraph.Source, error) {
+	s := casegraph.Source{
+		ID: deref(in.ID), Title: in.Title, Publisher: deref(in.Publisher), URL: deref(in.URL),
+		PublishedAt: dateString(in.PublishedAt), RetrievedAt: dateString(in.RetrievedAt), Dataset: in.Dataset,
+	}
+	if s.ID == "" {
+		s.ID = casegraph.NewID("source", in.Title)
+	}
+	return s, s.Validate()
+}

@@ -1,0 +1,128 @@
+// Package loaders batches the reads of one request: every entity, source
+// and relation page that the resolvers of one level ask for goes to Neo4j
+// in one round trip. A new set of loaders is made for each request (never
+// shared between users), and it caches what it has read for that request
+// only.
+package loaders
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vikstrous/dataloadgen"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Store is what the loaders read from; *cypher.Store has it.
+type Store interface {
+	EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error)
+	SourcesByID(ctx context.Context, ids []string) (map[string]casegraph.Source, error)
+	RelationsOf(ctx context.Context, ids []string, f casegraph.RelationFilter, page casegraph.Page) (map[string]casegraph.RelationPage, error)
+}
+
+// RelationsKey asks for one page of one entity's relations. Keys that
+// differ only in EntityID are loaded in one round trip.
+type RelationsKey struct {
+	EntityID  string
+	Types     string // the types, sorted and joined by commas; "" for all
+	Direction casegraph.Direction
+	First     int
+	After     string
+}
+
+// NewRelationsKey builds a key; the order of types does not matter.
+func NewRelationsKey(entityID string, f casegraph.RelationFilter, page casegraph.Page) RelationsKey {
+	types := make([]string, len(f.Types))
+	for i, t := range f.Types {
+		types[i] = string(t)
+	}
+	slices.Sort(types)
+	types = slices.Compact(types)
+	return RelationsKey{EntityID: entityID, Types: strings.Join(types, ","), Direction: f.Direction, First: page.First, After: page.After}
+}
+
+func (k RelationsKey) filter() (casegraph.RelationFilter, casegraph.Page) {
+	f := casegraph.RelationFilter{Direction: k.Direction}
+	if k.Types != "" {
+		for _, t := range strings.Split(k.Types, ",") {
+			f.Types = append(f.Types, casegraph.RelationType(t))
+		}
+	}
+	return f, casegraph.Page{First: k.First, After: k.After}
+}
+
+// Loaders are one request's batch loaders.
+type Loaders struct {
+	Entity    *dataloadgen.Loader[string, casegraph.Entity]
+	Source    *dataloadgen.Loader[string, casegraph.Source]
+	Relations *dataloadgen.Loader[RelationsKey, casegraph.RelationPage]
+}
+
+// wait is how long a loader gathers keys before it sends them. gqlgen
+// resolves the fields of a list's items concurrently, so one level of a
+// query arrives within it; it is what each level costs at most in latency.
+const wait = 2 * time.Millisecond
+
+// New returns a fresh set of loaders over the store.
+func New(store Store) *Loaders {
+	return &Loaders{
+		Entity: dataloadgen.NewMappedLoader(store.EntitiesByID, dataloadgen.WithWait(wait)),
+		Source: dataloadgen.NewMappedLoader(store.SourcesByID, dataloadgen.WithWait(wait)),
+		Relations: dataloadgen.NewMappedLoader(func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
+			return relationPages(ctx, store, keys)
+		}, dataloadgen.WithWait(wait)),
+	}
+}
+
+// relationPages loads the pages of several keys: one round trip for each
+// distinct filter, usually one in all.
+func relationPages(ctx context.Context, store Store, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
+	groups := map[RelationsKey][]string{} // key with EntityID "" -> entity ids
+	for _, k := range keys {
+		g := k
+		g.EntityID = ""
+		groups[g] = append(groups[g], k.EntityID)
+	}
+	out := make(map[RelationsKey]casegraph.RelationPage, len(keys))
+	for g, ids := range groups {
+		f, page := g.filter()
+		pages, err := store.RelationsOf(ctx, ids, f, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			k := g
+			k.EntityID = id
+			out[k] = pages[id] // an entity without relations has an empty page
+		}
+	}
+	return out, nil
+}
+
+type ctxKey struct{}
+
+// With returns ctx carrying the loaders.
+func With(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// For returns the request's loaders. It panics when the request did not go
+// through Middleware: that is a wiring bug, found by the first test.
+func For(ctx context.Context) *Loaders {
+	l, ok := ctx.Value(ctxKey{}).(*Loaders)
+	if !ok {
+		panic("loaders: no loaders in the context; wrap the handler with loaders.Middleware")
+	}
+	return l
+}
+
+// Middleware gives every request a fresh set of loaders.
+func Middleware(store Store, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(With(r.Context(), New(store))))
+	})
+}
