@@ -36,7 +36,7 @@ var vocabulary = []RelationSpec{
 	{"HELD_POSITION", "held a position in", "position held by", []Kind{KindPerson}, agencies, true},
 	{"LEADS", "leads", "led by", actors, []Kind{KindOrganization, KindEvent}, true},
 	{"PART_OF", "part of", "includes", []Kind{KindOrganization, KindEvent}, []Kind{KindOrganization, KindEvent}, true},
-	{"PROSECUTED", "prosecuted", "prosecuted by", actors, actors, true},
+	{"PROSECUTED", "prosecuted", "prosecuted by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true},
 	{"ACCUSED", "accused", "accused by", []Kind{KindPerson, KindOrganization, KindDocument}, actors, true},
 	{"RESPONSIBLE_FOR", "responsible for", "responsibility of", actors, []Kind{KindEvent}, true},
 	{"PARTICIPATED_IN", "participated in", "had participant", actors, []Kind{KindEvent}, true},

@@ -9,61 +9,103 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Upsert writes sources and entities in one transaction: sources first, then
-// entities, which must cite sources that exist (in the graph or in this
-// batch). Nothing is written when any row is refused. Rows must already be
-// validated.
-func (s *Store) Upsert(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity) error {
-	sourceRows := make([]map[string]any, len(sources))
-	for i, src := range sources {
-		sourceRows[i] = sourceParams(src)
-	}
-	entityRows := make([]map[string]any, len(entities))
-	cited := map[string]bool{}
-	var citedIDs []string
-	for i, e := range entities {
-		entityRows[i] = entityParams(e)
-		for _, id := range e.SourceIDs {
-			if !cited[id] {
-				cited[id] = true
-				citedIDs = append(citedIDs, id)
+// WriteBatch writes sources, entities and relations in one transaction,
+// with one statement per kind of row (UNWIND). The rows must be validated
+// and checked against the graph (dataset.Check) first; as a last guard, an
+// entity whose kind would change, or a relation whose ends are missing,
+// makes the whole batch fail. Writing the same rows again changes nothing.
+func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) error {
+	return s.inWrite(ctx, "WriteBatch", func(run txRunner) error {
+		if len(sources) > 0 {
+			rows := make([]map[string]any, len(sources))
+			for i, src := range sources {
+				rows[i] = sourceParams(src)
 			}
-		}
-	}
-
-	return s.inWrite(ctx, "Upsert", func(run txRunner) error {
-		if len(sourceRows) > 0 {
-			if _, err := run("UpsertSources", map[string]any{"rows": sourceRows}); err != nil {
+			if _, err := run("UpsertSources", map[string]any{"rows": rows}); err != nil {
 				return err
 			}
 		}
-		if len(entityRows) == 0 {
-			return nil
+		if len(entities) > 0 {
+			rows := make([]map[string]any, len(entities))
+			for i, e := range entities {
+				rows[i] = entityParams(e)
+			}
+			recs, err := run("UpsertEntities", map[string]any{"rows": rows})
+			if err != nil {
+				return err
+			}
+			conflicts, err := getStrings(recs[0], "kindConflicts")
+			if err != nil {
+				return internalError("UpsertEntities", err)
+			}
+			if len(conflicts) > 0 {
+				return casegraph.Errorf(casegraph.CodeConflict, "entity %q exists with another kind (a kind never changes)", conflicts[0])
+			}
 		}
-		recs, err := run("MissingSources", map[string]any{"ids": citedIDs})
-		if err != nil {
-			return err
-		}
-		missing, err := getStrings(recs[0], "missing")
-		if err != nil {
-			return internalError("MissingSources", err)
-		}
-		if len(missing) > 0 {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "cited sources do not exist: %v", missing)
-		}
-		recs, err = run("UpsertEntities", map[string]any{"rows": entityRows})
-		if err != nil {
-			return err
-		}
-		conflicts, err := getStrings(recs[0], "kindConflicts")
-		if err != nil {
-			return internalError("UpsertEntities", err)
-		}
-		if len(conflicts) > 0 {
-			return casegraph.Errorf(casegraph.CodeConflict, "entities exist with another kind (a kind never changes): %v", conflicts)
+		if len(relations) > 0 {
+			rows := make([]map[string]any, len(relations))
+			for i, r := range relations {
+				rows[i] = relationParams(r)
+				rows[i]["hash"] = relationHash(r)
+			}
+			recs, err := run("UpsertRelations", map[string]any{"rows": rows})
+			if err != nil {
+				return err
+			}
+			n, err := getInt(recs[0], "written")
+			if err != nil {
+				return internalError("UpsertRelations", err)
+			}
+			if int(n) != len(rows) {
+				return casegraph.Errorf(casegraph.CodeConflict, "%d of %d relations lost an end while they were written", len(rows)-int(n), len(rows))
+			}
 		}
 		return nil
 	})
+}
+
+// EntityKinds returns the kinds of the live entities among ids, and for ids
+// merged away, their survivor.
+func (s *Store) EntityKinds(ctx context.Context, ids []string) (map[string]casegraph.Kind, map[string]string, error) {
+	res, err := s.read(ctx, "EntityKinds", map[string]any{"ids": ids})
+	if err != nil {
+		return nil, nil, err
+	}
+	kinds := map[string]casegraph.Kind{}
+	merged := map[string]string{}
+	for _, rec := range res.Records {
+		key, err := getString(rec, "key")
+		if err != nil {
+			return nil, nil, internalError("EntityKinds", err)
+		}
+		into, err := getString(rec, "mergedInto")
+		if err != nil {
+			return nil, nil, internalError("EntityKinds", err)
+		}
+		if into != "" {
+			merged[key] = into
+			continue
+		}
+		kind, err := getString(rec, "kind")
+		if err != nil {
+			return nil, nil, internalError("EntityKinds", err)
+		}
+		kinds[key] = casegraph.Kind(kind)
+	}
+	return kinds, merged, nil
+}
+
+// MissingSources returns the ids among ids that name no source.
+func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
+	res, err := s.read(ctx, "MissingSources", map[string]any{"ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	missing, err := getStrings(res.Records[0], "missing")
+	if err != nil {
+		return nil, internalError("MissingSources", err)
+	}
+	return missing, nil
 }
 
 func entityParams(e casegraph.Entity) map[string]any {
@@ -86,6 +128,10 @@ func entityParams(e casegraph.Entity) map[string]any {
 	}
 }
 
+func relationHash(r casegraph.Relation) string {
+	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset)
+}
+
 // nullable stores an empty string as an absent property.
 func nullable(s string) any {
 	if s == "" {
@@ -99,7 +145,7 @@ func nullable(s string) any {
 func contentHash(fields ...any) string {
 	h := sha256.New()
 	if err := json.NewEncoder(h).Encode(fields); err != nil {
-		panic(err) // strings, ints and string slices always encode
+		panic(err) // strings, numbers and string slices always encode
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

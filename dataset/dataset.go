@@ -1,6 +1,8 @@
-// Package dataset reads and writes Casegraph's NDJSON data files: one JSON
-// object a line, each with a "type" of "source" or "entity". It embeds the
-// seed dataset, the graph of the story in shared/seed/caesar-report-article.txt.
+// Package dataset reads, checks, writes and generates Casegraph's NDJSON
+// data files: one JSON object a line, each with a "type" of "source",
+// "entity" or "relation" (the format is in the README). It embeds the seed
+// dataset, the graph of the story in shared/seed/caesar-report-article.txt,
+// and imports files through a store it is given.
 package dataset
 
 import (
@@ -8,7 +10,6 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -26,10 +27,16 @@ func Seed() io.Reader {
 	return bytes.NewReader(seed)
 }
 
-// Batch is what a data file holds, in file order within each type.
+// Batch is what a data file holds, in file order within each type, with
+// the line each item came from.
 type Batch struct {
-	Sources  []casegraph.Source
-	Entities []casegraph.Entity
+	Sources   []casegraph.Source
+	Entities  []casegraph.Entity
+	Relations []casegraph.Relation
+
+	SourceLines   []int
+	EntityLines   []int
+	RelationLines []int
 }
 
 // LineError is a bad line of a data file.
@@ -39,22 +46,20 @@ type LineError struct {
 }
 
 func (e *LineError) Error() string {
-	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	return fmt.Sprintf("line %d: %s", e.Line, casegraph.ErrorMessage(e.Err))
 }
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// record is one line of a data file, as JSON.
-type record struct {
-	Type string `json:"type"`
+// Record is one line of a data file, as JSON.
+type Record struct {
+	Type string `json:"type"` // source, entity or relation
 
 	ID          string   `json:"id"`
 	Kind        string   `json:"kind,omitempty"`
 	Name        string   `json:"name,omitempty"`
 	Aliases     []string `json:"aliases,omitempty"`
 	Description string   `json:"description,omitempty"`
-	Dataset     string   `json:"dataset,omitempty"`
-	SourceIDs   []string `json:"sourceIds,omitempty"`
 	Category    string   `json:"category,omitempty"`
 	StartDate   string   `json:"startDate,omitempty"`
 	EndDate     string   `json:"endDate,omitempty"`
@@ -63,19 +68,54 @@ type record struct {
 	URL         string   `json:"url,omitempty"`
 	Nationality string   `json:"nationality,omitempty"`
 
+	RelationType string   `json:"relationType,omitempty"`
+	From         string   `json:"from,omitempty"`
+	To           string   `json:"to,omitempty"`
+	Role         string   `json:"role,omitempty"`
+	Status       string   `json:"status,omitempty"`
+	Confidence   *float64 `json:"confidence,omitempty"`
+	Quote        string   `json:"quote,omitempty"`
+
 	Title       string `json:"title,omitempty"`
 	Publisher   string `json:"publisher,omitempty"`
 	RetrievedAt string `json:"retrievedAt,omitempty"`
+
+	Dataset   string   `json:"dataset"`
+	SourceIDs []string `json:"sourceIds,omitempty"`
 }
 
 // MaxLineBytes bounds one line of a data file.
 const MaxLineBytes = 4 << 20
 
-// Read parses and validates a whole data file. It returns every bad line it
-// finds (up to 100), not only the first, so a file is fixed in one pass.
+// maxReported is how many bad lines an error lists.
+const maxReported = 100
+
+// LinesError is a data file's bad lines, in line order.
+type LinesError struct {
+	Lines []*LineError
+	More  bool // there were more than are listed
+}
+
+func (e *LinesError) Error() string {
+	var b bytes.Buffer
+	more := ""
+	if e.More {
+		more = " or more"
+	}
+	fmt.Fprintf(&b, "%d%s bad lines:", len(e.Lines), more)
+	for _, l := range e.Lines {
+		b.WriteString("\n  ")
+		b.WriteString(l.Error())
+	}
+	return b.String()
+}
+
+// Read parses and validates a whole data file, line by line. It returns
+// every bad line it finds (up to 100) as a *LinesError, not only the first,
+// so a file can be fixed in one pass.
 func Read(r io.Reader) (Batch, error) {
 	var b Batch
-	var errs []error
+	var bad LinesError
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	line := 0
@@ -85,28 +125,32 @@ func Read(r io.Reader) (Batch, error) {
 		if len(text) == 0 {
 			continue
 		}
-		if err := b.add(text); err != nil {
-			errs = append(errs, &LineError{Line: line, Err: err})
-			if len(errs) == 100 {
+		if err := b.add(text, line); err != nil {
+			if len(bad.Lines) == maxReported {
+				bad.More = true
 				break
 			}
+			bad.Lines = append(bad.Lines, &LineError{Line: line, Err: err})
 		}
 	}
 	if err := sc.Err(); err != nil {
-		errs = append(errs, &LineError{Line: line + 1, Err: err})
+		bad.Lines = append(bad.Lines, &LineError{Line: line + 1, Err: err})
 	}
-	if len(errs) > 0 {
-		return Batch{}, fmt.Errorf("%d bad lines:\n%w", len(errs), errors.Join(errs...))
+	if len(bad.Lines) > 0 {
+		return Batch{}, &bad
 	}
 	return b, nil
 }
 
-func (b *Batch) add(text []byte) error {
-	var rec record
+func (b *Batch) add(text []byte, line int) error {
+	var rec Record
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
-		return fmt.Errorf("not a valid record: %v", err)
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "not a valid record: %v", err)
+	}
+	if dec.More() {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")
 	}
 	switch rec.Type {
 	case "source":
@@ -115,7 +159,7 @@ func (b *Batch) add(text []byte) error {
 		if err := s.Validate(); err != nil {
 			return err
 		}
-		b.Sources = append(b.Sources, s)
+		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
 			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs,
@@ -124,9 +168,59 @@ func (b *Batch) add(text []byte) error {
 		if err := e.Validate(); err != nil {
 			return err
 		}
-		b.Entities = append(b.Entities, e)
+		b.Entities, b.EntityLines = append(b.Entities, e), append(b.EntityLines, line)
+	case "relation":
+		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
+			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
+			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Dataset: rec.Dataset}
+		if r.Status == "" {
+			r.Status = casegraph.StatusReported
+		}
+		if err := r.Validate(); err != nil {
+			return err
+		}
+		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, line)
 	default:
-		return fmt.Errorf("unknown record type %q (want source or entity)", rec.Type)
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "unknown record type %q (want source, entity or relation)", rec.Type)
 	}
 	return nil
 }
+
+// SourceRecord is a source as a line of a data file.
+func SourceRecord(s casegraph.Source) Record {
+	return Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher, URL: s.URL,
+		PublishedAt: s.PublishedAt, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset}
+}
+
+// EntityRecord is an entity as a line of a data file.
+func EntityRecord(e casegraph.Entity) Record {
+	return Record{Type: "entity", ID: e.ID, Kind: string(e.Kind), Name: e.Name, Aliases: e.Aliases,
+		Description: e.Description, Category: e.Category, StartDate: e.StartDate, EndDate: e.EndDate,
+		PublishedAt: e.PublishedAt, PageCount: e.PageCount, URL: e.URL, Nationality: e.Nationality,
+		Dataset: e.Dataset, SourceIDs: e.SourceIDs}
+}
+
+// RelationRecord is a relation as a line of a data file.
+func RelationRecord(r casegraph.Relation) Record {
+	return Record{Type: "relation", ID: r.ID, RelationType: string(r.Type), From: r.FromID, To: r.ToID,
+		Role: r.Role, StartDate: r.StartDate, EndDate: r.EndDate, Status: string(r.Status),
+		Confidence: r.Confidence, Quote: r.Quote, Dataset: r.Dataset, SourceIDs: r.SourceIDs}
+}
+
+// Encoder writes records one a line.
+type Encoder struct {
+	enc *json.Encoder
+}
+
+// NewEncoder returns an Encoder writing to w.
+func NewEncoder(w io.Writer) *Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &Encoder{enc: enc}
+}
+
+// Encode writes one record and a newline.
+func (e *Encoder) Encode(r Record) error {
+	return e.enc.Encode(r)
+}
+

@@ -163,10 +163,10 @@ func seedOne(t *testing.T, store *cypher.Store) (ds string, id string) {
 	defer cancel()
 	src := casegraph.Source{ID: ds + "-src", Title: "The article", Dataset: ds}
 	id = ds + "-caesar"
-	err := store.Upsert(ctx, []casegraph.Source{src}, []casegraph.Entity{{
+	err := store.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{{
 		ID: id, Kind: casegraph.KindPerson, Name: "Caesar", Aliases: []string{"قيصر"},
 		Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "SY",
-	}})
+	}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

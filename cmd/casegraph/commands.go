@@ -111,11 +111,12 @@ func runSeed(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("seed dataset: %w", err)
 		}
-		if err := store.Upsert(ctx, batch.Sources, batch.Entities); err != nil {
+		st, err := dataset.Import(ctx, batch, store, dataset.Options{})
+		if err != nil {
 			return fmt.Errorf("seed: %w", describe(err))
 		}
-		fmt.Fprintf(e.stdout, "seeded dataset %s: %d sources, %d entities\n",
-			dataset.SeedName, len(batch.Sources), len(batch.Entities))
+		fmt.Fprintf(e.stdout, "seeded dataset %s: %d sources, %d entities, %d relations\n",
+			dataset.SeedName, st.Sources, st.Entities, st.Relations)
 		return nil
 	})
 }

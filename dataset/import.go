@@ -1,0 +1,232 @@
+package dataset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Store is what an import reads and writes through; *cypher.Store has it.
+type Store interface {
+	// EntityKinds returns the kinds of the live entities among ids, and
+	// for ids that were merged away, the id they were merged into.
+	EntityKinds(ctx context.Context, ids []string) (kinds map[string]casegraph.Kind, merged map[string]string, err error)
+	// MissingSources returns the ids among ids that name no source.
+	MissingSources(ctx context.Context, ids []string) ([]string, error)
+	// WriteBatch writes sources, entities and relations in one transaction.
+	WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) error
+}
+
+// Options tune an import.
+type Options struct {
+	// BatchSize is the number of rows written in one transaction.
+	BatchSize int
+	// Progress, when set, is told after each batch how many rows of all
+	// are written.
+	Progress func(done, total int)
+}
+
+// Stats says what an import wrote and how long it took.
+type Stats struct {
+	Sources, Entities, Relations int
+	Batches                      int
+	Took                         time.Duration
+}
+
+// lookupChunk bounds the ids sent in one lookup.
+const lookupChunk = 10000
+
+// Check finds what is wrong with a batch as a whole, against the graph:
+// ids given twice, entities whose kind would change or whose id was merged
+// away, sources cited that exist neither in the file nor in the graph,
+// relations whose ends do not exist or have kinds their type cannot join.
+// It returns a *LinesError (nil when the batch is sound) and writes nothing.
+func Check(ctx context.Context, b Batch, store Store) error {
+	var bad LinesError
+	report := func(line int, format string, args ...any) {
+		if len(bad.Lines) == maxReported {
+			bad.More = true
+			return
+		}
+		bad.Lines = append(bad.Lines, &LineError{Line: line, Err: casegraph.Errorf(casegraph.CodeBadUserInput, format, args...)})
+	}
+
+	sourceInFile := map[string]bool{}
+	for i, s := range b.Sources {
+		if sourceInFile[s.ID] {
+			report(b.SourceLines[i], "source %q is given twice", s.ID)
+		}
+		sourceInFile[s.ID] = true
+	}
+	kindInFile := map[string]casegraph.Kind{}
+	entityIDs := make([]string, 0, len(b.Entities))
+	for i, e := range b.Entities {
+		if _, dup := kindInFile[e.ID]; dup {
+			report(b.EntityLines[i], "entity %q is given twice", e.ID)
+		}
+		kindInFile[e.ID] = e.Kind
+		entityIDs = append(entityIDs, e.ID)
+	}
+
+	// Ends of relations that the file does not define must be in the graph.
+	var outside []string
+	seen := map[string]bool{}
+	for _, r := range b.Relations {
+		for _, id := range []string{r.FromID, r.ToID} {
+			if _, ok := kindInFile[id]; !ok && !seen[id] {
+				seen[id] = true
+				outside = append(outside, id)
+			}
+		}
+	}
+	kinds, merged, err := entityKinds(ctx, store, append(entityIDs, outside...))
+	if err != nil {
+		return err
+	}
+	for i, e := range b.Entities {
+		if into, ok := merged[e.ID]; ok {
+			report(b.EntityLines[i], "entity %q was merged into %q", e.ID, into)
+		} else if k, ok := kinds[e.ID]; ok && k != e.Kind {
+			report(b.EntityLines[i], "entity %q is a %s in the graph; the kind of an entity never changes", e.ID, k)
+		}
+	}
+
+	relationIDs := map[string]bool{}
+	for i, r := range b.Relations {
+		line := b.RelationLines[i]
+		if relationIDs[r.ID] {
+			report(line, "relation %q is given twice", r.ID)
+		}
+		relationIDs[r.ID] = true
+		from, okFrom := kindInFile[r.FromID]
+		if !okFrom {
+			from, okFrom = kinds[r.FromID]
+		}
+		to, okTo := kindInFile[r.ToID]
+		if !okTo {
+			to, okTo = kinds[r.ToID]
+		}
+		switch {
+		case !okFrom:
+			report(line, "relation %q: from: no entity %q in the file or the graph", r.ID, r.FromID)
+		case !okTo:
+			report(line, "relation %q: to: no entity %q in the file or the graph", r.ID, r.ToID)
+		default:
+			spec, _ := casegraph.Spec(r.Type) // the type was validated when read
+			if err := spec.CheckKinds(from, to); err != nil {
+				report(line, "relation %q: %s", r.ID, casegraph.ErrorMessage(err))
+			}
+		}
+	}
+
+	// Cited sources must be in the file or the graph.
+	citedAt := map[string]int{}
+	var cited []string
+	cite := func(ids []string, line int) {
+		for _, id := range ids {
+			if _, ok := citedAt[id]; !ok && !sourceInFile[id] {
+				citedAt[id] = line
+				cited = append(cited, id)
+			}
+		}
+	}
+	for i, e := range b.Entities {
+		cite(e.SourceIDs, b.EntityLines[i])
+	}
+	for i, r := range b.Relations {
+		cite(r.SourceIDs, b.RelationLines[i])
+	}
+	for start := 0; start < len(cited); start += lookupChunk {
+		missing, err := store.MissingSources(ctx, cited[start:min(start+lookupChunk, len(cited))])
+		if err != nil {
+			return err
+		}
+		for _, id := range missing {
+			report(citedAt[id], "cites source %q, which is neither in the file nor in the graph", id)
+		}
+	}
+
+	if len(bad.Lines) > 0 {
+		sortLines(bad.Lines)
+		return &bad
+	}
+	return nil
+}
+
+func entityKinds(ctx context.Context, store Store, ids []string) (map[string]casegraph.Kind, map[string]string, error) {
+	kinds := map[string]casegraph.Kind{}
+	merged := map[string]string{}
+	for start := 0; start < len(ids); start += lookupChunk {
+		k, m, err := store.EntityKinds(ctx, ids[start:min(start+lookupChunk, len(ids))])
+		if err != nil {
+			return nil, nil, err
+		}
+		for id, kind := range k {
+			kinds[id] = kind
+		}
+		for id, into := range m {
+			merged[id] = into
+		}
+	}
+	return kinds, merged, nil
+}
+
+func sortLines(lines []*LineError) {
+	slices.SortStableFunc(lines, func(a, b *LineError) int { return a.Line - b.Line })
+}
+
+// Import checks a batch against the graph and, when it is sound, writes it:
+// sources, then entities, then relations, BatchSize rows a transaction.
+// Nothing is written when any line is bad. Each transaction commits whole
+// or not at all; an import that fails midway (the database went away)
+// leaves the batches before it written, and running it again finishes it:
+// writing the same rows twice changes nothing.
+func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, error) {
+	start := time.Now()
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 5000
+	}
+	if err := Check(ctx, b, store); err != nil {
+		return Stats{}, err
+	}
+	total := len(b.Sources) + len(b.Entities) + len(b.Relations)
+	st := Stats{}
+	progress := func() {
+		if opts.Progress != nil {
+			opts.Progress(st.Sources+st.Entities+st.Relations, total)
+		}
+	}
+	n := opts.BatchSize
+	for i := 0; i < len(b.Sources); i += n {
+		part := b.Sources[i:min(i+n, len(b.Sources))]
+		if err := store.WriteBatch(ctx, part, nil, nil); err != nil {
+			return st, fmt.Errorf("sources from line %d: %w", b.SourceLines[i], err)
+		}
+		st.Sources += len(part)
+		st.Batches++
+		progress()
+	}
+	for i := 0; i < len(b.Entities); i += n {
+		part := b.Entities[i:min(i+n, len(b.Entities))]
+		if err := store.WriteBatch(ctx, nil, part, nil); err != nil {
+			return st, fmt.Errorf("entities from line %d: %w", b.EntityLines[i], err)
+		}
+		st.Entities += len(part)
+		st.Batches++
+		progress()
+	}
+	for i := 0; i < len(b.Relations); i += n {
+		part := b.Relations[i:min(i+n, len(b.Relations))]
+		if err := store.WriteBatch(ctx, nil, nil, part); err != nil {
+			return st, fmt.Errorf("relations from line %d: %w", b.RelationLines[i], err)
+		}
+		st.Relations += len(part)
+		st.Batches++
+		progress()
+	}
+	st.Took = time.Since(start)
+	return st, nil
+}
