@@ -223,4 +223,3 @@ func NewEncoder(w io.Writer) *Encoder {
 func (e *Encoder) Encode(r Record) error {
 	return e.enc.Encode(r)
 }
-
