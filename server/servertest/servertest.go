@@ -1,0 +1,177 @@
+// Package servertest runs the real Casegraph handler over the real Neo4j
+// for tests: every request goes through the same middleware, limits,
+// loaders and resolvers as in production.
+package servertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/graph"
+	"github.com/casegraph/casegraph/server"
+)
+
+// Options change the server a test gets.
+type Options struct {
+	Config func(*server.Config)
+	// Store wraps the store the resolvers see (the loaders see the real one).
+	Store func(graph.Store) graph.Store
+	// Driver points the server at another database (default: the test one).
+	Driver neo4j.DriverWithContext
+}
+
+// Harness is a running server and what a test needs to talk to it.
+type Harness struct {
+	t      testing.TB
+	URL    string
+	Store  *cypher.Store
+	Logs   *SyncBuffer
+	client *http.Client
+}
+
+// New starts a server for the test; it stops when the test ends.
+func New(t testing.TB, opts Options) *Harness {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	if opts.Config != nil {
+		opts.Config(&cfg)
+	}
+	logs := &SyncBuffer{}
+	log := zerolog.New(logs)
+	metrics := server.NewMetrics()
+	driver := opts.Driver
+	if driver == nil {
+		driver = cyphertest.Driver(t)
+	}
+	store, err := cypher.NewStore(driver, cypher.Options{Logger: log, Observer: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolverStore graph.Store = store
+	if opts.Store != nil {
+		resolverStore = opts.Store(store)
+	}
+	deps := server.Deps{Schema: graph.NewSchema(resolverStore), Loaders: store, DB: store}
+	ts := httptest.NewServer(server.New(cfg, log, metrics, deps))
+	t.Cleanup(ts.Close)
+	return &Harness{t: t, URL: ts.URL, Store: store, Logs: logs, client: ts.Client()}
+}
+
+// Response is a GraphQL response as clients see it.
+type Response struct {
+	Status int            `json:"-"`
+	Data   map[string]any `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Path       []any          `json:"path"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+	Raw string `json:"-"`
+}
+
+// Code is the first error's extensions.code, or "".
+func (r Response) Code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// Reason is the first error's extensions.reason, or "".
+func (r Response) Reason() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["reason"].(string)
+	return c
+}
+
+// Do sends a request and reads the response.
+func (h *Harness) Do(req *http.Request) Response {
+	h.t.Helper()
+	res, err := h.client.Do(req)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	out := Response{Status: res.StatusCode, Raw: string(body)}
+	if err := json.Unmarshal(body, &out); err != nil && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		h.t.Fatalf("response is not JSON: %v\n%s", err, body)
+	}
+	return out
+}
+
+// Post sends a GraphQL request over POST.
+func (h *Harness) Post(query string, vars map[string]any) Response {
+	h.t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return h.PostRaw(body)
+}
+
+// MustPost is Post that fails the test on any GraphQL error.
+func (h *Harness) MustPost(query string, vars map[string]any) Response {
+	h.t.Helper()
+	res := h.Post(query, vars)
+	if res.Status != http.StatusOK || len(res.Errors) > 0 {
+		h.t.Fatalf("status %d: %s\nquery: %s", res.Status, res.Raw, query)
+	}
+	return res
+}
+
+// PostRaw sends a body as it is.
+func (h *Harness) PostRaw(body []byte) Response {
+	h.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, h.URL+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return h.Do(req)
+}
+
+// Get sends a GET to a path of the server.
+func (h *Harness) Get(path string) Response {
+	h.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, h.URL+path, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return h.Do(req)
+}
+
+// SyncBuffer is a log sink that tests can read while the server writes.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
