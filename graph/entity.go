@@ -35,11 +35,11 @@ func toEntity(e casegraph.Entity) model.Entity {
 	case casegraph.KindOrganization:
 		return &model.Organization{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
 			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.OrganizationCategory](e.Category)}
+			Category: enumPtr[model.Category](e.Category)}
 	case casegraph.KindEvent:
 		return &model.Event{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
 			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.EventCategory](e.Category), StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
+			Category: enumPtr[model.Category](e.Category), StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
 	case casegraph.KindDocument:
 		var pages *int
 		if e.PageCount > 0 {
@@ -47,7 +47,7 @@ func toEntity(e casegraph.Entity) model.Entity {
 		}
 		return &model.Document{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
 			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.DocumentCategory](e.Category), PublishedAt: datePtr(e.PublishedAt), PageCount: pages,
+			Category: enumPtr[model.Category](e.Category), PublishedAt: datePtr(e.PublishedAt), PageCount: pages,
 			URL: optional(e.URL)}
 	default: // casegraph.KindPlace; the store only returns known kinds.
 		return &model.Place{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,

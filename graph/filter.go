@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"slices"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
@@ -28,16 +26,7 @@ func entityFilterOf(in *model.EntityFilter) (casegraph.EntityFilter, error) {
 		}
 	}
 	f.Datasets = in.Datasets
-	if in.Category != nil {
-		f.Category = *in.Category
-		known := false
-		for _, k := range casegraph.Kinds {
-			known = known || slices.Contains(casegraph.Categories(k), f.Category)
-		}
-		if !known {
-			return f, casegraph.Errorf(casegraph.CodeBadUserInput, "filter.category %q is not a category of any kind", f.Category)
-		}
-	}
+	f.Category = deref(in.Category)
 	if in.NameContains != nil {
 		if err := casegraph.ValidateText("filter.nameContains", *in.NameContains, casegraph.MaxNameLength, false, false); err != nil {
 			return f, err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -17,7 +18,9 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/dataset"
 )
 
 var (
@@ -99,4 +102,64 @@ func Dataset(t testing.TB) string {
 		}
 	})
 	return ds
+}
+
+// Snapshot returns everything a dataset holds, as sorted lines of JSON, with
+// versions and update times: equal snapshots mean nothing was written.
+func Snapshot(t testing.TB, s *cypher.Store, ds string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var lines []string
+	add := func(v any) error {
+		b, err := json.Marshal(v)
+		lines = append(lines, string(b))
+		return err
+	}
+	err := s.Export(ctx, []string{ds}, cypher.Exporter{
+		Source:   func(src casegraph.Source) error { return add(src) },
+		Entity:   func(e casegraph.Entity) error { return add(e) },
+		Relation: func(r casegraph.Relation) error { return add(r) },
+	})
+	if err != nil {
+		t.Fatalf("snapshot of %s: %v", ds, err)
+	}
+	return lines
+}
+
+// LoadSeed loads the seed dataset into a dataset of the test's own, every
+// id prefixed with the dataset's name and a colon. It returns the dataset
+// and a function from a seed id to its id in the test.
+func LoadSeed(t testing.TB, s *cypher.Store) (string, func(string) string) {
+	t.Helper()
+	ds := Dataset(t)
+	id := func(seedID string) string { return ds + ":" + seedID }
+	b, err := dataset.Read(dataset.Seed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(in []string) []string {
+		out := make([]string, len(in))
+		for i, v := range in {
+			out[i] = id(v)
+		}
+		return out
+	}
+	for i := range b.Sources {
+		b.Sources[i].ID, b.Sources[i].Dataset = id(b.Sources[i].ID), ds
+	}
+	for i := range b.Entities {
+		e := &b.Entities[i]
+		e.ID, e.Dataset, e.SourceIDs = id(e.ID), ds, ids(e.SourceIDs)
+	}
+	for i := range b.Relations {
+		r := &b.Relations[i]
+		r.ID, r.FromID, r.ToID, r.Dataset, r.SourceIDs = id(r.ID), id(r.FromID), id(r.ToID), ds, ids(r.SourceIDs)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatalf("load the seed into %s: %v", ds, err)
+	}
+	return ds, id
 }

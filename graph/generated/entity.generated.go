@@ -586,15 +586,15 @@ func (ec *executionContext) _Document_category(ctx context.Context, field graphq
 			return obj.Category, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.DocumentCategory) graphql.Marshaler {
-			return ec.marshalODocumentCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDocumentCategory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Category) graphql.Marshaler {
+			return ec.marshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Document_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Document", field, false, false, "DocumentCategory")
+	return graphql.NewScalarFieldContext("Document", field, false, false, "Category")
 }
 
 func (ec *executionContext) _Document_publishedAt(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
@@ -1103,15 +1103,15 @@ func (ec *executionContext) _Event_category(ctx context.Context, field graphql.C
 			return obj.Category, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.EventCategory) graphql.Marshaler {
-			return ec.marshalOEventCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEventCategory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Category) graphql.Marshaler {
+			return ec.marshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Event_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Event", field, false, false, "EventCategory")
+	return graphql.NewScalarFieldContext("Event", field, false, false, "Category")
 }
 
 func (ec *executionContext) _Event_startDate(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
@@ -1455,15 +1455,15 @@ func (ec *executionContext) _Organization_category(ctx context.Context, field gr
 			return obj.Category, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationCategory) graphql.Marshaler {
-			return ec.marshalOOrganizationCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrganizationCategory(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Category) graphql.Marshaler {
+			return ec.marshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, false, false, "OrganizationCategory")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "Category")
 }
 
 func (ec *executionContext) _Person_id(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
@@ -2093,7 +2093,7 @@ func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj 
 			it.Datasets = data
 		case "category":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("category"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -2198,7 +2198,7 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 			it.Version = data
 		case "category":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("category"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -3001,16 +3001,16 @@ func (ec *executionContext) marshalNEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcas
 	return ret
 }
 
-func (ec *executionContext) unmarshalODocumentCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDocumentCategory(ctx context.Context, v any) (*model.DocumentCategory, error) {
+func (ec *executionContext) unmarshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx context.Context, v any) (*model.Category, error) {
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.DocumentCategory)
+	var res = new(model.Category)
 	err := res.UnmarshalGQL(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalODocumentCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDocumentCategory(ctx context.Context, sel ast.SelectionSet, v *model.DocumentCategory) graphql.Marshaler {
+func (ec *executionContext) marshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx context.Context, sel ast.SelectionSet, v *model.Category) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -3066,38 +3066,6 @@ func (ec *executionContext) marshalOEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcas
 	}
 
 	return ret
-}
-
-func (ec *executionContext) unmarshalOEventCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEventCategory(ctx context.Context, v any) (*model.EventCategory, error) {
-	if v == nil {
-		return nil, nil
-	}
-	var res = new(model.EventCategory)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalOEventCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEventCategory(ctx context.Context, sel ast.SelectionSet, v *model.EventCategory) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return v
-}
-
-func (ec *executionContext) unmarshalOOrganizationCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrganizationCategory(ctx context.Context, v any) (*model.OrganizationCategory, error) {
-	if v == nil {
-		return nil, nil
-	}
-	var res = new(model.OrganizationCategory)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalOOrganizationCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrganizationCategory(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationCategory) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return v
 }
 
 // endregion ***************************** type.gotpl *****************************

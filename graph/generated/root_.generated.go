@@ -1144,7 +1144,16 @@ enum EntityKind {
   PLACE
 }
 
-enum OrganizationCategory {
+"""
+What kind of organization, event or document an entity is; one enum for
+all three, so that a query can ask for ` + "`" + `category` + "`" + ` on any entity.
+Organizations: GOVERNMENT, TRIBUNAL, LAW_FIRM, MEDIA, ARMED_GROUP, NGO,
+INTERGOVERNMENTAL, POLITICAL_PARTY, COMPANY, OTHER. Events: ATROCITY,
+ARMED_CONFLICT, DETENTION, TRIAL, CONFERENCE, ELECTION, PROTEST, MEETING,
+PUBLICATION, OTHER. Documents: REPORT, ARTICLE, COURT_FILING, JUDGMENT,
+TESTIMONY, STATEMENT, PHOTOGRAPH, LEAK, OTHER.
+"""
+enum Category {
   GOVERNMENT
   TRIBUNAL
   LAW_FIRM
@@ -1154,10 +1163,6 @@ enum OrganizationCategory {
   INTERGOVERNMENTAL
   POLITICAL_PARTY
   COMPANY
-  OTHER
-}
-
-enum EventCategory {
   ATROCITY
   ARMED_CONFLICT
   DETENTION
@@ -1167,10 +1172,6 @@ enum EventCategory {
   PROTEST
   MEETING
   PUBLICATION
-  OTHER
-}
-
-enum DocumentCategory {
   REPORT
   ARTICLE
   COURT_FILING
@@ -1231,7 +1232,7 @@ type Organization implements Entity {
   updatedAt: DateTime!
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
-  category: OrganizationCategory
+  category: Category
 }
 
 type Event implements Entity {
@@ -1246,7 +1247,7 @@ type Event implements Entity {
   updatedAt: DateTime!
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
-  category: EventCategory
+  category: Category
   startDate: PartialDate
   endDate: PartialDate
 }
@@ -1263,7 +1264,7 @@ type Document implements Entity {
   updatedAt: DateTime!
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
-  category: DocumentCategory
+  category: Category
   publishedAt: PartialDate
   pageCount: Int
   url: String
@@ -1298,8 +1299,7 @@ type EntityEdge {
 input EntityFilter {
   kinds: [EntityKind!]
   datasets: [String!]
-  "A category of an organization, event or document (e.g. TRIBUNAL, REPORT)."
-  category: String
+  category: Category
   "Case-insensitive substring of the name."
   nameContains: String
 }
@@ -1319,8 +1319,8 @@ input EntityInput {
   sourceIds: [ID!]!
   "The version the client last read; the write is refused (CONFLICT) when the entity has moved on."
   version: Int
-  "Organization, event or document only; one of that kind's category values."
-  category: String
+  "Organization, event or document only; one of that kind's categories."
+  category: Category
   "Event only."
   startDate: PartialDate
   "Event only; not before startDate."

@@ -24,20 +24,20 @@ type DeleteEntityPayload struct {
 }
 
 type Document struct {
-	ID          string            `json:"id"`
-	Kind        EntityKind        `json:"kind"`
-	Name        string            `json:"name"`
-	Aliases     []string          `json:"aliases"`
-	Description *string           `json:"description,omitempty"`
-	Dataset     string            `json:"dataset"`
-	CreatedAt   time.Time         `json:"createdAt"`
-	UpdatedAt   time.Time         `json:"updatedAt"`
-	Version     int               `json:"version"`
-	Category    *DocumentCategory `json:"category,omitempty"`
-	PublishedAt *PartialDate      `json:"publishedAt,omitempty"`
-	PageCount   *int              `json:"pageCount,omitempty"`
-	URL         *string           `json:"url,omitempty"`
-	SourceIDs   []string          `json:"-"`
+	ID          string       `json:"id"`
+	Kind        EntityKind   `json:"kind"`
+	Name        string       `json:"name"`
+	Aliases     []string     `json:"aliases"`
+	Description *string      `json:"description,omitempty"`
+	Dataset     string       `json:"dataset"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	Version     int          `json:"version"`
+	Category    *Category    `json:"category,omitempty"`
+	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
+	PageCount   *int         `json:"pageCount,omitempty"`
+	URL         *string      `json:"url,omitempty"`
+	SourceIDs   []string     `json:"-"`
 }
 
 func (Document) IsEntity() {}
@@ -56,8 +56,7 @@ type EntityEdge struct {
 type EntityFilter struct {
 	Kinds    []EntityKind `json:"kinds,omitempty"`
 	Datasets []string     `json:"datasets,omitempty"`
-	// A category of an organization, event or document (e.g. TRIBUNAL, REPORT).
-	Category *string `json:"category,omitempty"`
+	Category *Category    `json:"category,omitempty"`
 	// Case-insensitive substring of the name.
 	NameContains *string `json:"nameContains,omitempty"`
 }
@@ -75,8 +74,8 @@ type EntityInput struct {
 	SourceIds []string `json:"sourceIds"`
 	// The version the client last read; the write is refused (CONFLICT) when the entity has moved on.
 	Version *int `json:"version,omitempty"`
-	// Organization, event or document only; one of that kind's category values.
-	Category *string `json:"category,omitempty"`
+	// Organization, event or document only; one of that kind's categories.
+	Category *Category `json:"category,omitempty"`
 	// Event only.
 	StartDate *PartialDate `json:"startDate,omitempty"`
 	// Event only; not before startDate.
@@ -92,19 +91,19 @@ type EntityInput struct {
 }
 
 type Event struct {
-	ID          string         `json:"id"`
-	Kind        EntityKind     `json:"kind"`
-	Name        string         `json:"name"`
-	Aliases     []string       `json:"aliases"`
-	Description *string        `json:"description,omitempty"`
-	Dataset     string         `json:"dataset"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
-	Version     int            `json:"version"`
-	Category    *EventCategory `json:"category,omitempty"`
-	StartDate   *PartialDate   `json:"startDate,omitempty"`
-	EndDate     *PartialDate   `json:"endDate,omitempty"`
-	SourceIDs   []string       `json:"-"`
+	ID          string       `json:"id"`
+	Kind        EntityKind   `json:"kind"`
+	Name        string       `json:"name"`
+	Aliases     []string     `json:"aliases"`
+	Description *string      `json:"description,omitempty"`
+	Dataset     string       `json:"dataset"`
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	Version     int          `json:"version"`
+	Category    *Category    `json:"category,omitempty"`
+	StartDate   *PartialDate `json:"startDate,omitempty"`
+	EndDate     *PartialDate `json:"endDate,omitempty"`
+	SourceIDs   []string     `json:"-"`
 }
 
 func (Event) IsEntity() {}
@@ -134,17 +133,17 @@ type Mutation struct {
 }
 
 type Organization struct {
-	ID          string                `json:"id"`
-	Kind        EntityKind            `json:"kind"`
-	Name        string                `json:"name"`
-	Aliases     []string              `json:"aliases"`
-	Description *string               `json:"description,omitempty"`
-	Dataset     string                `json:"dataset"`
-	CreatedAt   time.Time             `json:"createdAt"`
-	UpdatedAt   time.Time             `json:"updatedAt"`
-	Version     int                   `json:"version"`
-	Category    *OrganizationCategory `json:"category,omitempty"`
-	SourceIDs   []string              `json:"-"`
+	ID          string     `json:"id"`
+	Kind        EntityKind `json:"kind"`
+	Name        string     `json:"name"`
+	Aliases     []string   `json:"aliases"`
+	Description *string    `json:"description,omitempty"`
+	Dataset     string     `json:"dataset"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	Version     int        `json:"version"`
+	Category    *Category  `json:"category,omitempty"`
+	SourceIDs   []string   `json:"-"`
 }
 
 func (Organization) IsEntity() {}
@@ -264,6 +263,118 @@ type SourceInput struct {
 	Dataset     string       `json:"dataset"`
 }
 
+// What kind of organization, event or document an entity is; one enum for
+// all three, so that a query can ask for `category` on any entity.
+// Organizations: GOVERNMENT, TRIBUNAL, LAW_FIRM, MEDIA, ARMED_GROUP, NGO,
+// INTERGOVERNMENTAL, POLITICAL_PARTY, COMPANY, OTHER. Events: ATROCITY,
+// ARMED_CONFLICT, DETENTION, TRIAL, CONFERENCE, ELECTION, PROTEST, MEETING,
+// PUBLICATION, OTHER. Documents: REPORT, ARTICLE, COURT_FILING, JUDGMENT,
+// TESTIMONY, STATEMENT, PHOTOGRAPH, LEAK, OTHER.
+type Category string
+
+const (
+	CategoryGovernment        Category = "GOVERNMENT"
+	CategoryTribunal          Category = "TRIBUNAL"
+	CategoryLawFirm           Category = "LAW_FIRM"
+	CategoryMedia             Category = "MEDIA"
+	CategoryArmedGroup        Category = "ARMED_GROUP"
+	CategoryNgo               Category = "NGO"
+	CategoryIntergovernmental Category = "INTERGOVERNMENTAL"
+	CategoryPoliticalParty    Category = "POLITICAL_PARTY"
+	CategoryCompany           Category = "COMPANY"
+	CategoryAtrocity          Category = "ATROCITY"
+	CategoryArmedConflict     Category = "ARMED_CONFLICT"
+	CategoryDetention         Category = "DETENTION"
+	CategoryTrial             Category = "TRIAL"
+	CategoryConference        Category = "CONFERENCE"
+	CategoryElection          Category = "ELECTION"
+	CategoryProtest           Category = "PROTEST"
+	CategoryMeeting           Category = "MEETING"
+	CategoryPublication       Category = "PUBLICATION"
+	CategoryReport            Category = "REPORT"
+	CategoryArticle           Category = "ARTICLE"
+	CategoryCourtFiling       Category = "COURT_FILING"
+	CategoryJudgment          Category = "JUDGMENT"
+	CategoryTestimony         Category = "TESTIMONY"
+	CategoryStatement         Category = "STATEMENT"
+	CategoryPhotograph        Category = "PHOTOGRAPH"
+	CategoryLeak              Category = "LEAK"
+	CategoryOther             Category = "OTHER"
+)
+
+var AllCategory = []Category{
+	CategoryGovernment,
+	CategoryTribunal,
+	CategoryLawFirm,
+	CategoryMedia,
+	CategoryArmedGroup,
+	CategoryNgo,
+	CategoryIntergovernmental,
+	CategoryPoliticalParty,
+	CategoryCompany,
+	CategoryAtrocity,
+	CategoryArmedConflict,
+	CategoryDetention,
+	CategoryTrial,
+	CategoryConference,
+	CategoryElection,
+	CategoryProtest,
+	CategoryMeeting,
+	CategoryPublication,
+	CategoryReport,
+	CategoryArticle,
+	CategoryCourtFiling,
+	CategoryJudgment,
+	CategoryTestimony,
+	CategoryStatement,
+	CategoryPhotograph,
+	CategoryLeak,
+	CategoryOther,
+}
+
+func (e Category) IsValid() bool {
+	switch e {
+	case CategoryGovernment, CategoryTribunal, CategoryLawFirm, CategoryMedia, CategoryArmedGroup, CategoryNgo, CategoryIntergovernmental, CategoryPoliticalParty, CategoryCompany, CategoryAtrocity, CategoryArmedConflict, CategoryDetention, CategoryTrial, CategoryConference, CategoryElection, CategoryProtest, CategoryMeeting, CategoryPublication, CategoryReport, CategoryArticle, CategoryCourtFiling, CategoryJudgment, CategoryTestimony, CategoryStatement, CategoryPhotograph, CategoryLeak, CategoryOther:
+		return true
+	}
+	return false
+}
+
+func (e Category) String() string {
+	return string(e)
+}
+
+func (e *Category) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Category(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Category", str)
+	}
+	return nil
+}
+
+func (e Category) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Category) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Category) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Which relations of an entity: where it is the from end (OUTGOING), the to end (INCOMING), or either.
 type Direction string
 
@@ -317,75 +428,6 @@ func (e *Direction) UnmarshalJSON(b []byte) error {
 }
 
 func (e Direction) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-type DocumentCategory string
-
-const (
-	DocumentCategoryReport      DocumentCategory = "REPORT"
-	DocumentCategoryArticle     DocumentCategory = "ARTICLE"
-	DocumentCategoryCourtFiling DocumentCategory = "COURT_FILING"
-	DocumentCategoryJudgment    DocumentCategory = "JUDGMENT"
-	DocumentCategoryTestimony   DocumentCategory = "TESTIMONY"
-	DocumentCategoryStatement   DocumentCategory = "STATEMENT"
-	DocumentCategoryPhotograph  DocumentCategory = "PHOTOGRAPH"
-	DocumentCategoryLeak        DocumentCategory = "LEAK"
-	DocumentCategoryOther       DocumentCategory = "OTHER"
-)
-
-var AllDocumentCategory = []DocumentCategory{
-	DocumentCategoryReport,
-	DocumentCategoryArticle,
-	DocumentCategoryCourtFiling,
-	DocumentCategoryJudgment,
-	DocumentCategoryTestimony,
-	DocumentCategoryStatement,
-	DocumentCategoryPhotograph,
-	DocumentCategoryLeak,
-	DocumentCategoryOther,
-}
-
-func (e DocumentCategory) IsValid() bool {
-	switch e {
-	case DocumentCategoryReport, DocumentCategoryArticle, DocumentCategoryCourtFiling, DocumentCategoryJudgment, DocumentCategoryTestimony, DocumentCategoryStatement, DocumentCategoryPhotograph, DocumentCategoryLeak, DocumentCategoryOther:
-		return true
-	}
-	return false
-}
-
-func (e DocumentCategory) String() string {
-	return string(e)
-}
-
-func (e *DocumentCategory) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = DocumentCategory(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid DocumentCategory", str)
-	}
-	return nil
-}
-
-func (e DocumentCategory) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *DocumentCategory) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e DocumentCategory) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -448,148 +490,6 @@ func (e *EntityKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e EntityKind) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-type EventCategory string
-
-const (
-	EventCategoryAtrocity      EventCategory = "ATROCITY"
-	EventCategoryArmedConflict EventCategory = "ARMED_CONFLICT"
-	EventCategoryDetention     EventCategory = "DETENTION"
-	EventCategoryTrial         EventCategory = "TRIAL"
-	EventCategoryConference    EventCategory = "CONFERENCE"
-	EventCategoryElection      EventCategory = "ELECTION"
-	EventCategoryProtest       EventCategory = "PROTEST"
-	EventCategoryMeeting       EventCategory = "MEETING"
-	EventCategoryPublication   EventCategory = "PUBLICATION"
-	EventCategoryOther         EventCategory = "OTHER"
-)
-
-var AllEventCategory = []EventCategory{
-	EventCategoryAtrocity,
-	EventCategoryArmedConflict,
-	EventCategoryDetention,
-	EventCategoryTrial,
-	EventCategoryConference,
-	EventCategoryElection,
-	EventCategoryProtest,
-	EventCategoryMeeting,
-	EventCategoryPublication,
-	EventCategoryOther,
-}
-
-func (e EventCategory) IsValid() bool {
-	switch e {
-	case EventCategoryAtrocity, EventCategoryArmedConflict, EventCategoryDetention, EventCategoryTrial, EventCategoryConference, EventCategoryElection, EventCategoryProtest, EventCategoryMeeting, EventCategoryPublication, EventCategoryOther:
-		return true
-	}
-	return false
-}
-
-func (e EventCategory) String() string {
-	return string(e)
-}
-
-func (e *EventCategory) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = EventCategory(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid EventCategory", str)
-	}
-	return nil
-}
-
-func (e EventCategory) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *EventCategory) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e EventCategory) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	e.MarshalGQL(&buf)
-	return buf.Bytes(), nil
-}
-
-type OrganizationCategory string
-
-const (
-	OrganizationCategoryGovernment        OrganizationCategory = "GOVERNMENT"
-	OrganizationCategoryTribunal          OrganizationCategory = "TRIBUNAL"
-	OrganizationCategoryLawFirm           OrganizationCategory = "LAW_FIRM"
-	OrganizationCategoryMedia             OrganizationCategory = "MEDIA"
-	OrganizationCategoryArmedGroup        OrganizationCategory = "ARMED_GROUP"
-	OrganizationCategoryNgo               OrganizationCategory = "NGO"
-	OrganizationCategoryIntergovernmental OrganizationCategory = "INTERGOVERNMENTAL"
-	OrganizationCategoryPoliticalParty    OrganizationCategory = "POLITICAL_PARTY"
-	OrganizationCategoryCompany           OrganizationCategory = "COMPANY"
-	OrganizationCategoryOther             OrganizationCategory = "OTHER"
-)
-
-var AllOrganizationCategory = []OrganizationCategory{
-	OrganizationCategoryGovernment,
-	OrganizationCategoryTribunal,
-	OrganizationCategoryLawFirm,
-	OrganizationCategoryMedia,
-	OrganizationCategoryArmedGroup,
-	OrganizationCategoryNgo,
-	OrganizationCategoryIntergovernmental,
-	OrganizationCategoryPoliticalParty,
-	OrganizationCategoryCompany,
-	OrganizationCategoryOther,
-}
-
-func (e OrganizationCategory) IsValid() bool {
-	switch e {
-	case OrganizationCategoryGovernment, OrganizationCategoryTribunal, OrganizationCategoryLawFirm, OrganizationCategoryMedia, OrganizationCategoryArmedGroup, OrganizationCategoryNgo, OrganizationCategoryIntergovernmental, OrganizationCategoryPoliticalParty, OrganizationCategoryCompany, OrganizationCategoryOther:
-		return true
-	}
-	return false
-}
-
-func (e OrganizationCategory) String() string {
-	return string(e)
-}
-
-func (e *OrganizationCategory) UnmarshalGQL(v any) error {
-	str, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("enums must be strings")
-	}
-
-	*e = OrganizationCategory(str)
-	if !e.IsValid() {
-		return fmt.Errorf("%s is not a valid OrganizationCategory", str)
-	}
-	return nil
-}
-
-func (e OrganizationCategory) MarshalGQL(w io.Writer) {
-	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
-}
-
-func (e *OrganizationCategory) UnmarshalJSON(b []byte) error {
-	s, err := strconv.Unquote(string(b))
-	if err != nil {
-		return err
-	}
-	return e.UnmarshalGQL(s)
-}
-
-func (e OrganizationCategory) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,0 +1,81 @@
+package cypher
+
+import (
+	"context"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Exporter receives what Export reads, one item at a time.
+type Exporter struct {
+	Source   func(casegraph.Source) error
+	Entity   func(casegraph.Entity) error
+	Relation func(casegraph.Relation) error
+}
+
+// Export streams the sources, entities and relations of the datasets (all
+// when datasets is empty), each in id order, to the exporter's functions:
+// records are read as they arrive, so an export of any size runs in little
+// memory. It reads in one transaction, so what it streams is one snapshot.
+func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) error {
+	var ds any
+	if len(datasets) > 0 {
+		ds = datasets
+	}
+	params := map[string]any{"datasets": ds}
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeRead})
+	defer session.Close(ctx)
+	tx, err := session.BeginTransaction(ctx)
+	if err != nil {
+		return mapError(ctx, "Export", err)
+	}
+	defer tx.Close(ctx)
+
+	stream := func(name string, each func(*neo4j.Record) error) error {
+		done := s.roundTrip(name)
+		res, err := tx.Run(ctx, s.statement(name), params)
+		if err != nil {
+			done(err)
+			return mapError(ctx, name, err)
+		}
+		for res.Next(ctx) {
+			if err := each(res.Record()); err != nil {
+				done(err)
+				return err
+			}
+		}
+		err = res.Err()
+		done(err)
+		if err != nil {
+			return mapError(ctx, name, err)
+		}
+		return nil
+	}
+	if err := stream("ExportSources", func(rec *neo4j.Record) error {
+		src, err := sourceFromRecord(rec)
+		if err != nil {
+			return internalError("ExportSources", err)
+		}
+		return out.Source(src)
+	}); err != nil {
+		return err
+	}
+	if err := stream("ExportEntities", func(rec *neo4j.Record) error {
+		e, err := entityFromRecord(rec)
+		if err != nil {
+			return internalError("ExportEntities", err)
+		}
+		return out.Entity(e)
+	}); err != nil {
+		return err
+	}
+	return stream("ExportRelations", func(rec *neo4j.Record) error {
+		r, err := relationFromRecord(rec)
+		if err != nil {
+			return err
+		}
+		return out.Relation(r)
+	})
+}
