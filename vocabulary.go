@@ -91,6 +91,6 @@ func (s RelationSpec) CheckKinds(from, to Kind) error {
 	if s.Allows(from, to) {
 		return nil
 	}
-	return Errorf(CodeBadUserInput, "a %s relation cannot go from a %s to a %s (it joins %v to %v)",
+	return Errorf(CodeBadUserInput, "a relation of type %s cannot go from a %s to a %s (it joins %v to %v)",
 		s.Type, from, to, s.FromKinds, s.ToKinds)
 }

@@ -66,6 +66,7 @@ func Check(ctx context.Context, b Batch, store Store) error {
 	for i, e := range b.Entities {
 		if _, dup := kindInFile[e.ID]; dup {
 			report(b.EntityLines[i], "entity %q is given twice", e.ID)
+			continue
 		}
 		kindInFile[e.ID] = e.Kind
 		entityIDs = append(entityIDs, e.ID)

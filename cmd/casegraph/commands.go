@@ -24,7 +24,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	if err := cfg.Bind(fs, e.getenv); err != nil {
 		return usageError{err}
 	}
-	if err := parseFlags(fs, args, e, summaryOf("serve")); err != nil {
+	if err := parseFlags(fs, args, e, summaryOf("serve"), 0); err != nil {
 		return err
 	}
 	if err := cfg.Validate(); err != nil {
@@ -93,7 +93,7 @@ func waitForNeo4j(ctx context.Context, store *cypher.Store, log zerolog.Logger, 
 }
 
 func runMigrate(ctx context.Context, args []string, e env) error {
-	return withStore(ctx, "migrate", args, e, func(ctx context.Context, store *cypher.Store, log zerolog.Logger) error {
+	return withStore(ctx, "migrate", args, e, nil, func(ctx context.Context, store *cypher.Store, _ []string) error {
 		ms, err := store.Migrate(ctx)
 		if err != nil {
 			return fmt.Errorf("migrate: %w", describe(err))
@@ -106,7 +106,7 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 }
 
 func runSeed(ctx context.Context, args []string, e env) error {
-	return withStore(ctx, "seed", args, e, func(ctx context.Context, store *cypher.Store, log zerolog.Logger) error {
+	return withStore(ctx, "seed", args, e, nil, func(ctx context.Context, store *cypher.Store, _ []string) error {
 		batch, err := dataset.Read(dataset.Seed())
 		if err != nil {
 			return fmt.Errorf("seed dataset: %w", err)
@@ -121,10 +121,11 @@ func runSeed(ctx context.Context, args []string, e env) error {
 	})
 }
 
-// withStore parses the Neo4j and log flags of a one-shot command, waits up
-// to --wait for Neo4j, and runs fn.
-func withStore(ctx context.Context, name string, args []string, e env,
-	fn func(context.Context, *cypher.Store, zerolog.Logger) error,
+// withStore parses the Neo4j and log flags of a one-shot command (and the
+// command's own, which flags registers), waits up to --wait for Neo4j, and
+// runs fn with the arguments left after the flags (at most one).
+func withStore(ctx context.Context, name string, args []string, e env, flags func(*flag.FlagSet),
+	fn func(ctx context.Context, store *cypher.Store, args []string) error,
 ) error {
 	def := server.DefaultConfig()
 	neo, logCfg := def.Neo4j, def.Log
@@ -136,8 +137,15 @@ func withStore(ctx context.Context, name string, args []string, e env,
 		return usageError{err}
 	}
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for Neo4j to answer")
-	timeout := fs.Duration("timeout", 10*time.Minute, "deadline for the whole command")
-	if err := parseFlags(fs, args, e, summaryOf(name)); err != nil {
+	timeout := fs.Duration("timeout", 2*time.Hour, "deadline for the whole command")
+	if flags != nil {
+		flags(fs)
+	}
+	maxArgs := 0
+	if flags != nil && commandTakesFile(name) {
+		maxArgs = 1
+	}
+	if err := parseFlags(fs, args, e, summaryOf(name), maxArgs); err != nil {
 		return err
 	}
 	if err := logCfg.Validate(); err != nil {
@@ -155,7 +163,7 @@ func withStore(ctx context.Context, name string, args []string, e env,
 	if err := waitForNeo4j(ctx, store, log, *wait); err != nil {
 		return describe(err)
 	}
-	return fn(ctx, store, log)
+	return fn(ctx, store, fs.Args())
 }
 
 // describe adds the cause of a coded error to its message: the command line

@@ -63,6 +63,9 @@ func commands() []command {
 		{"serve", "serve the GraphQL API, /healthz, /readyz and /metrics", runServe},
 		{"migrate", "apply the Neo4j schema (constraints and indexes; safe to run twice)", runMigrate},
 		{"seed", "load the seed dataset, the graph of the Caesar report (idempotent)", runSeed},
+		{"import", "import an NDJSON data file (FILE, or - for standard input)", runImport},
+		{"export", "export datasets as NDJSON to standard output", runExport},
+		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
 	}
 }
 
@@ -99,7 +102,7 @@ func printUsage(w io.Writer) {
 
 // parseFlags parses a command's flags. --help prints the usage and returns
 // errHelp (exit 0); a bad flag is one line and exit code 2.
-func parseFlags(fs *flag.FlagSet, args []string, e env, summary string) error {
+func parseFlags(fs *flag.FlagSet, args []string, e env, summary string, maxArgs int) error {
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -111,8 +114,8 @@ func parseFlags(fs *flag.FlagSet, args []string, e env, summary string) error {
 	if err != nil {
 		return usagef("%s: %v", fs.Name(), err)
 	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	if fs.NArg() > maxArgs {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(maxArgs))
 	}
 	return nil
 }

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+func commandTakesFile(name string) bool { return name == "import" }
+
+func runImport(ctx context.Context, args []string, e env) error {
+	var batchSize int
+	flags := func(fs *flag.FlagSet) {
+		fs.IntVar(&batchSize, "batch-size", 5000, "rows written in one transaction")
+	}
+	return withStore(ctx, "import", args, e, flags, func(ctx context.Context, store *cypher.Store, rest []string) error {
+		if len(rest) != 1 {
+			return usagef("import: name the file to import (or - for standard input)")
+		}
+		if batchSize < 1 || batchSize > 100000 {
+			return usagef("import: batch-size must be between 1 and 100000")
+		}
+		in, closeIn, err := openInput(rest[0])
+		if err != nil {
+			return err
+		}
+		defer closeIn()
+		start := time.Now()
+		b, err := dataset.Read(in)
+		if err != nil {
+			return describeLines(err)
+		}
+		fmt.Fprintf(e.stderr, "read %d sources, %d entities, %d relations in %s; checking against the graph\n",
+			len(b.Sources), len(b.Entities), len(b.Relations), time.Since(start).Round(time.Millisecond))
+		bar := newProgress(e.stderr)
+		st, err := dataset.Import(ctx, b, store, dataset.Options{BatchSize: batchSize, Progress: bar.update})
+		bar.done()
+		if err != nil {
+			return describeLines(describe(err))
+		}
+		rows := st.Sources + st.Entities + st.Relations
+		fmt.Fprintf(e.stdout, "imported %d sources, %d entities, %d relations in %d batches, %s (%.0f rows/s)\n",
+			st.Sources, st.Entities, st.Relations, st.Batches, st.Took.Round(time.Millisecond), float64(rows)/st.Took.Seconds())
+		return nil
+	})
+}
+
+func runExport(ctx context.Context, args []string, e env) error {
+	var datasets string
+	flags := func(fs *flag.FlagSet) {
+		fs.StringVar(&datasets, "dataset", "", "comma-separated datasets to export (default: all)")
+	}
+	return withStore(ctx, "export", args, e, flags, func(ctx context.Context, store *cypher.Store, _ []string) error {
+		var ds []string
+		if datasets != "" {
+			for _, d := range strings.Split(datasets, ",") {
+				if err := casegraph.ValidateID("dataset", d); err != nil {
+					return usageError{err}
+				}
+				ds = append(ds, d)
+			}
+		}
+		w := bufio.NewWriterSize(e.stdout, 1<<16)
+		enc := dataset.NewEncoder(w)
+		err := store.Export(ctx, ds, cypher.Exporter{
+			Source:   func(s casegraph.Source) error { return enc.Encode(dataset.SourceRecord(s)) },
+			Entity:   func(en casegraph.Entity) error { return enc.Encode(dataset.EntityRecord(en)) },
+			Relation: func(r casegraph.Relation) error { return enc.Encode(dataset.RelationRecord(r)) },
+		})
+		if err != nil {
+			return describe(err)
+		}
+		return w.Flush()
+	})
+}
+
+func runGen(_ context.Context, args []string, e env) error {
+	var opts dataset.GenOptions
+	var out string
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	fs.IntVar(&opts.Entities, "entities", 10000, "how many entities")
+	fs.IntVar(&opts.Relations, "relations", 50000, "how many relations")
+	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed: the same seed gives the same graph")
+	fs.StringVar(&opts.Dataset, "dataset", "synthetic", "dataset name (and id prefix)")
+	fs.StringVar(&out, "o", "-", "output file (- for standard output)")
+	if err := parseFlags(fs, args, e, summaryOf("gen"), 0); err != nil {
+		return err
+	}
+	if opts.Entities < 10 || opts.Entities > 10_000_000 || opts.Relations < 0 || opts.Relations > 50_000_000 {
+		return usagef("gen: entities must be 10 to 10000000 and relations 0 to 50000000")
+	}
+	if opts.Relations > opts.Entities*(opts.Entities-1)/4 {
+		return usagef("gen: %d relations is too many for %d entities", opts.Relations, opts.Entities)
+	}
+	if err := casegraph.ValidateID("dataset", opts.Dataset); err != nil {
+		return usageError{err}
+	}
+	w := e.stdout
+	if out != "-" {
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := dataset.NewEncoder(bw)
+	if err := dataset.Generate(opts, enc.Encode); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func openInput(name string) (io.Reader, func(), error) {
+	if name == "-" {
+		return os.Stdin, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bufio.NewReaderSize(f, 1<<20), func() { f.Close() }, nil
+}
+
+// describeLines keeps a bad file's line list readable on a terminal.
+func describeLines(err error) error {
+	var lines *dataset.LinesError
+	if errors.As(err, &lines) {
+		return fmt.Errorf("nothing was imported: %w", lines)
+	}
+	return err
+}
+
+// progress draws a one-line progress bar on a terminal, and nothing
+// elsewhere (logs and CI output stay clean).
+type progress struct {
+	w     io.Writer
+	on    bool
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, on: ok && isatty.IsTerminal(f.Fd()), start: time.Now()}
+}
+
+func (p *progress) update(done, total int) {
+	if !p.on || (time.Since(p.last) < 100*time.Millisecond && done < total) {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	filled := width * done / max(total, 1)
+	rate := float64(done) / time.Since(p.start).Seconds()
+	fmt.Fprintf(p.w, "\r[%s%s] %3d%% %d/%d rows, %.0f rows/s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
+		100*done/max(total, 1), done, total, rate)
+}
+
+func (p *progress) done() {
+	if p.on {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,200 @@
+package dataset
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// GenOptions shape a synthetic graph.
+type GenOptions struct {
+	Entities  int
+	Relations int
+	Seed      uint64
+	Dataset   string
+}
+
+// Generate makes a synthetic graph for tests and benchmarks: the same
+// options always give the same graph. Degrees follow a power law (a few
+// hubs, a long tail), kinds and relation types are mixed as in real
+// investigations and always allowed by the vocabulary, and every item cites
+// one or two sources, with partial dates and confidences. emit is called
+// with sources first, then entities, then relations.
+func Generate(opts GenOptions, emit func(Record) error) error {
+	if opts.Entities < 10 {
+		return fmt.Errorf("generate at least 10 entities, not %d", opts.Entities)
+	}
+	if opts.Dataset == "" {
+		opts.Dataset = "synthetic"
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	ds := opts.Dataset
+	id := func(kind string, n int) string { return fmt.Sprintf("%s:%s-%d", ds, kind, n) }
+
+	nSources := max(1, opts.Entities/100)
+	for i := range nSources {
+		if err := emit(Record{Type: "source", ID: id("source", i), Title: fmt.Sprintf("Source document %d", i),
+			Publisher: publishers[i%len(publishers)], URL: fmt.Sprintf("https://example.org/sources/%d", i),
+			PublishedAt: randomDate(rng), Dataset: ds}); err != nil {
+			return err
+		}
+	}
+	cite := func() []string {
+		ids := []string{id("source", rng.IntN(nSources))}
+		if rng.IntN(4) == 0 {
+			if other := id("source", rng.IntN(nSources)); other != ids[0] {
+				ids = append(ids, other)
+			}
+		}
+		return ids
+	}
+
+	// Kinds in proportion; each kind's entities are listed so relations can
+	// pick an end of an allowed kind.
+	kindShare := []struct {
+		kind  casegraph.Kind
+		share int
+	}{{casegraph.KindPerson, 40}, {casegraph.KindOrganization, 25}, {casegraph.KindEvent, 15}, {casegraph.KindDocument, 15}, {casegraph.KindPlace, 5}}
+	byKind := map[casegraph.Kind][]string{}
+	kindOf := make([]casegraph.Kind, opts.Entities)
+	for i := range opts.Entities {
+		r := rng.IntN(100)
+		for _, ks := range kindShare {
+			if r < ks.share {
+				kindOf[i] = ks.kind
+				break
+			}
+			r -= ks.share
+		}
+		k := kindOf[i]
+		eid := id(string(k), i)
+		byKind[k] = append(byKind[k], eid)
+		rec := Record{Type: "entity", ID: eid, Kind: string(k), Dataset: ds, SourceIDs: cite()}
+		rec.Name, rec.Aliases = entityName(rng, k, i)
+		switch k {
+		case casegraph.KindOrganization:
+			rec.Category = pick(rng, casegraph.Categories(k))
+		case casegraph.KindEvent:
+			rec.Category = pick(rng, casegraph.Categories(k))
+			rec.StartDate = randomDate(rng)
+			if rng.IntN(2) == 0 {
+				rec.EndDate = laterDate(rng, rec.StartDate)
+			}
+		case casegraph.KindDocument:
+			rec.Category = pick(rng, casegraph.Categories(k))
+			rec.PublishedAt = randomDate(rng)
+			rec.PageCount = 1 + rng.IntN(400)
+		case casegraph.KindPerson:
+			rec.Nationality = pick(rng, countries)
+		}
+		if err := emit(rec); err != nil {
+			return err
+		}
+	}
+
+	// Power-law ends: a Zipf rank over each kind's list, which is in
+	// creation order, so the first entities of a kind are its hubs.
+	zipfs := map[casegraph.Kind]*rand.Zipf{}
+	for k, ids := range byKind {
+		zipfs[k] = rand.NewZipf(rng, 1.3, 8, uint64(len(ids)-1))
+	}
+	endOf := func(kinds []casegraph.Kind) string {
+		var candidates []casegraph.Kind
+		for _, k := range kinds {
+			if len(byKind[k]) > 0 {
+				candidates = append(candidates, k)
+			}
+		}
+		if len(candidates) == 0 {
+			return ""
+		}
+		k := candidates[rng.IntN(len(candidates))]
+		return byKind[k][zipfs[k].Uint64()]
+	}
+	vocab := casegraph.Vocabulary()
+	seen := map[[2]string]bool{}
+	for i := 0; i < opts.Relations; {
+		spec := vocab[rng.IntN(len(vocab))]
+		from, to := endOf(spec.FromKinds), endOf(spec.ToKinds)
+		if from == "" || to == "" || from == to || seen[[2]string{from, to}] {
+			continue
+		}
+		seen[[2]string{from, to}] = true
+		conf := float64(30+rng.IntN(71)) / 100
+		rec := Record{Type: "relation", ID: fmt.Sprintf("%s:rel-%d", ds, i), RelationType: string(spec.Type),
+			From: from, To: to, Status: string(casegraph.Statuses()[rng.IntN(4)]), Confidence: &conf,
+			Dataset: ds, SourceIDs: cite()}
+		if rng.IntN(3) > 0 {
+			rec.StartDate = randomDate(rng)
+			if rng.IntN(2) == 0 {
+				rec.EndDate = laterDate(rng, rec.StartDate)
+			}
+		}
+		if rng.IntN(5) == 0 {
+			rec.Role = pick(rng, roles)
+		}
+		if err := emit(rec); err != nil {
+			return err
+		}
+		i++
+	}
+	return nil
+}
+
+func pick(rng *rand.Rand, from []string) string { return from[rng.IntN(len(from))] }
+
+// randomDate is a partial date between 1990 and 2024: a year, a month or a day.
+func randomDate(rng *rand.Rand) string {
+	y := 1990 + rng.IntN(35)
+	switch rng.IntN(3) {
+	case 0:
+		return fmt.Sprintf("%04d", y)
+	case 1:
+		return fmt.Sprintf("%04d-%02d", y, 1+rng.IntN(12))
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", y, 1+rng.IntN(12), 1+rng.IntN(28))
+}
+
+// laterDate is a year, 0 to 5 years after start's year.
+func laterDate(rng *rand.Rand, start string) string {
+	var y int
+	fmt.Sscanf(start[:4], "%d", &y)
+	return fmt.Sprintf("%04d", y+rng.IntN(6))
+}
+
+func entityName(rng *rand.Rand, k casegraph.Kind, n int) (string, []string) {
+	switch k {
+	case casegraph.KindPerson:
+		first, last := pick(rng, firstNames), pick(rng, lastNames)
+		name := first + " " + last
+		if rng.IntN(3) == 0 {
+			return name, []string{first[:1] + ". " + last}
+		}
+		return name, nil
+	case casegraph.KindOrganization:
+		return fmt.Sprintf("%s %s %d", pick(rng, orgWords), pick(rng, orgKinds), n), nil
+	case casegraph.KindEvent:
+		return fmt.Sprintf("%s in %s %d", pick(rng, eventWords), pick(rng, places), n), nil
+	case casegraph.KindDocument:
+		return fmt.Sprintf("%s on %s %d", pick(rng, docWords), pick(rng, places), n), nil
+	}
+	return fmt.Sprintf("%s %d", pick(rng, places), n), nil
+}
+
+var (
+	firstNames = []string{"Ahmad", "Amina", "Bashir", "Carla", "Dragan", "Élodie", "Fatima", "Goran", "Hassan", "Ines",
+		"José", "Karim", "Leila", "Miloš", "Nadia", "Omar", "Pavel", "Rania", "Samir", "Tatiana", "Yusuf", "Zoran",
+		"Ngozi", "Kwame", "Aung", "Mei", "Søren", "Łukasz", "Ömer", "Đorđe"}
+	lastNames = []string{"al-Hassan", "Haddad", "Petrović", "Kovač", "Mansour", "Okafor", "Nguyen", "García", "Ibrahim",
+		"Jovanović", "Khalil", "Mensah", "Novak", "Osei", "Rahman", "Said", "Tahir", "Umar", "Volkov", "Wright",
+		"Yilmaz", "Zeidan", "Müller", "Dupont", "Silva", "Ferreira", "Kamara", "Conteh", "Sesay", "Bangura"}
+	orgWords   = []string{"National", "Northern", "United", "Free", "Popular", "Independent", "Central", "Eastern", "Revolutionary", "Democratic"}
+	orgKinds   = []string{"Front", "Brigade", "Council", "Ministry", "Commission", "Agency", "Movement", "Party", "Group", "Bank"}
+	eventWords = []string{"Massacre", "Siege", "Conference", "Trial", "Election", "Protest", "Detentions", "Ceasefire", "Summit", "Offensive"}
+	docWords   = []string{"Report", "Witness statement", "Indictment", "Judgment", "Memo", "Article", "Cable", "Testimony", "Photograph set", "Leak"}
+	places     = []string{"Aleppo", "Homs", "Freetown", "Sarajevo", "Srebrenica", "Geneva", "The Hague", "Doha", "London", "Kigali", "Goma", "Mosul"}
+	publishers = []string{"Reuters", "Associated Press", "Human Rights Watch", "Amnesty International", "UN OHCHR", "BBC", "Al Jazeera"}
+	countries  = []string{"SY", "QA", "GB", "US", "RS", "BA", "SL", "FR", "DE", "IQ", "RW", "CD"}
+	roles      = []string{"commander", "spokesperson", "witness", "financier", "legal counsel", "author", "member", "chair"}
+)
