@@ -65,7 +65,7 @@ type Loaders struct {
 // wait is how long a loader gathers keys before it sends them. gqlgen
 // resolves the fields of a list's items concurrently, so one level of a
 // query arrives within it; it is what each level costs at most in latency.
-const wait = 2 * time.Millisecond
+const wait = time.Millisecond
 
 // New returns a fresh set of loaders over the store.
 func New(store Store) *Loaders {

@@ -1,0 +1,68 @@
+package dataset_test
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// BenchmarkImport imports a generated graph (CASEGRAPH_BENCH_ENTITIES,
+// default 100000, and five relations an entity) into a fresh dataset and
+// reports rows a second and round trips. Run it once: -benchtime 1x.
+func BenchmarkImport(b *testing.B) {
+	entities := 100_000
+	if v, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_ENTITIES")); err == nil && v > 0 {
+		entities = v
+	}
+	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	for b.Loop() {
+		b.StopTimer()
+		ds := cyphertest.Dataset(b)
+		var batch dataset.Batch
+		var recs []dataset.Record
+		if err := dataset.Generate(dataset.GenOptions{Entities: entities, Relations: 5 * entities, Seed: 1, Dataset: ds},
+			func(r dataset.Record) error { recs = append(recs, r); return nil }); err != nil {
+			b.Fatal(err)
+		}
+		batch = toBatch(b, recs)
+		before := store.RoundTrips()
+		b.StartTimer()
+		start := time.Now()
+		st, err := dataset.Import(context.Background(), batch, store, dataset.Options{BatchSize: 10000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		took := time.Since(start).Seconds()
+		b.ReportMetric(float64(st.Entities)/took, "entities/s")
+		b.ReportMetric(float64(st.Relations)/took, "relations/s")
+		b.ReportMetric(float64(store.RoundTrips()-before), "roundtrips")
+	}
+}
+
+func toBatch(b *testing.B, recs []dataset.Record) dataset.Batch {
+	b.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		enc := dataset.NewEncoder(w)
+		for _, rec := range recs {
+			_ = enc.Encode(rec)
+		}
+		w.Close()
+	}()
+	batch, err := dataset.Read(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return batch
+}
