@@ -9,30 +9,31 @@ import (
 )
 
 // DeleteDataset removes every entity (with its relations) and source of a
-// dataset, and returns how many nodes it removed. It commits in batches, so
-// it is not one transaction: run it again if it is interrupted.
+// dataset, and returns how many nodes it removed. It commits in batches
+// (CALL ... IN TRANSACTIONS, which runs only in an auto-commit transaction),
+// so it is not one transaction: run it again if it is interrupted.
 func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error) {
 	if err := casegraph.ValidateID("dataset", dataset); err != nil {
 		return 0, err
 	}
-	const name = "DeleteDataset"
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
 
-	// CALL ... IN TRANSACTIONS runs only in an auto-commit transaction.
-	done := s.roundTrip(name)
-	res, err := session.Run(ctx, s.statement(name), map[string]any{"dataset": dataset}, neo4j.WithTxTimeout(remaining(ctx)))
-	var rec *neo4j.Record
-	if err == nil {
-		rec, err = res.Single(ctx)
-	}
-	done(err)
-	if err != nil {
-		return 0, mapError(ctx, name, err)
-	}
-	n, err := getInt(rec, "deleted")
-	if err != nil {
-		return 0, internalError(name, err)
+	var n int64
+	for _, name := range []string{"DeleteDatasetRelations", "DeleteDatasetNodes"} {
+		done := s.roundTrip(name)
+		res, err := session.Run(ctx, s.statement(name), map[string]any{"dataset": dataset}, neo4j.WithTxTimeout(remaining(ctx)))
+		var rec *neo4j.Record
+		if err == nil {
+			rec, err = res.Single(ctx)
+		}
+		done(err)
+		if err != nil {
+			return 0, mapError(ctx, name, err)
+		}
+		if n, err = getInt(rec, "deleted"); err != nil {
+			return 0, internalError(name, err)
+		}
 	}
 	return n, nil
 }

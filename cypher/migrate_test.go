@@ -24,7 +24,7 @@ func TestStatementsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState", "DeleteDataset"} {
+	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState", "DeleteDatasetRelations", "DeleteDatasetNodes"} {
 		if stmts[name] == "" {
 			t.Errorf("statement %s is missing", name)
 		}

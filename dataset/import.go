@@ -201,32 +201,32 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		}
 	}
 	n := opts.BatchSize
-	for i := 0; i < len(b.Sources); i += n {
-		part := b.Sources[i:min(i+n, len(b.Sources))]
-		if err := store.WriteBatch(ctx, part, nil, nil); err != nil {
-			return st, fmt.Errorf("sources from line %d: %w", b.SourceLines[i], err)
+	write := func(what string, rows int, lines []int, count *int, batch func(i, j int) error) error {
+		for i := 0; i < rows; i += n {
+			j := min(i+n, rows)
+			if err := batch(i, j); err != nil {
+				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
+			}
+			*count += j - i
+			st.Batches++
+			progress()
 		}
-		st.Sources += len(part)
-		st.Batches++
-		progress()
+		return nil
 	}
-	for i := 0; i < len(b.Entities); i += n {
-		part := b.Entities[i:min(i+n, len(b.Entities))]
-		if err := store.WriteBatch(ctx, nil, part, nil); err != nil {
-			return st, fmt.Errorf("entities from line %d: %w", b.EntityLines[i], err)
-		}
-		st.Entities += len(part)
-		st.Batches++
-		progress()
+	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, func(i, j int) error {
+		return store.WriteBatch(ctx, b.Sources[i:j], nil, nil)
+	}); err != nil {
+		return st, err
 	}
-	for i := 0; i < len(b.Relations); i += n {
-		part := b.Relations[i:min(i+n, len(b.Relations))]
-		if err := store.WriteBatch(ctx, nil, nil, part); err != nil {
-			return st, fmt.Errorf("relations from line %d: %w", b.RelationLines[i], err)
-		}
-		st.Relations += len(part)
-		st.Batches++
-		progress()
+	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, func(i, j int) error {
+		return store.WriteBatch(ctx, nil, b.Entities[i:j], nil)
+	}); err != nil {
+		return st, err
+	}
+	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, func(i, j int) error {
+		return store.WriteBatch(ctx, nil, nil, b.Relations[i:j])
+	}); err != nil {
+		return st, err
 	}
 	st.Took = time.Since(start)
 	return st, nil

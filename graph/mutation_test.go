@@ -152,27 +152,23 @@ func TestBadInputWritesNothing(t *testing.T) {
 	if len(ok.Errors) > 0 {
 		t.Fatal(ok.Raw)
 	}
-	linkIn := func(change map[string]any) map[string]any {
-		in := map[string]any{"type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar"), "sourceIds": []string{f.src}}
+	// changed returns base with the changes applied (a nil value removes
+	// the field), as the variables of a mutation.
+	changed := func(base, change map[string]any) map[string]any {
 		for k, v := range change {
 			if v == nil {
-				delete(in, k)
+				delete(base, k)
 			} else {
-				in[k] = v
+				base[k] = v
 			}
 		}
-		return map[string]any{"in": in}
+		return map[string]any{"in": base}
+	}
+	linkIn := func(change map[string]any) map[string]any {
+		return changed(map[string]any{"type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar"), "sourceIds": []string{f.src}}, change)
 	}
 	entityIn := func(change map[string]any) map[string]any {
-		in := map[string]any{"kind": "PERSON", "name": "Someone", "dataset": f.ds, "sourceIds": []string{f.src}}
-		for k, v := range change {
-			if v == nil {
-				delete(in, k)
-			} else {
-				in[k] = v
-			}
-		}
-		return map[string]any{"in": in}
+		return changed(map[string]any{"kind": "PERSON", "name": "Someone", "dataset": f.ds, "sourceIds": []string{f.src}}, change)
 	}
 	tests := []struct {
 		name  string
