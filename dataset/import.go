@@ -29,11 +29,14 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Stats says what an import wrote and how long it took.
+// Stats says what an import wrote and how long it took, in all and by
+// phase.
 type Stats struct {
 	Sources, Entities, Relations int
 	Batches                      int
 	Took                         time.Duration
+	CheckTook                    time.Duration
+	EntitiesTook, RelationsTook  time.Duration
 }
 
 // lookupChunk bounds the ids sent in one lookup.
@@ -193,6 +196,7 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 	if err := Check(ctx, b, store); err != nil {
 		return Stats{}, err
 	}
+	checked := time.Now()
 	total := len(b.Sources) + len(b.Entities) + len(b.Relations)
 	st := Stats{}
 	progress := func() {
@@ -218,16 +222,21 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 	}); err != nil {
 		return st, err
 	}
+	entitiesStart := time.Now()
 	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, func(i, j int) error {
 		return store.WriteBatch(ctx, nil, b.Entities[i:j], nil)
 	}); err != nil {
 		return st, err
 	}
+	relationsStart := time.Now()
 	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, func(i, j int) error {
 		return store.WriteBatch(ctx, nil, nil, b.Relations[i:j])
 	}); err != nil {
 		return st, err
 	}
+	st.CheckTook = checked.Sub(start)
+	st.EntitiesTook = relationsStart.Sub(entitiesStart)
+	st.RelationsTook = time.Since(relationsStart)
 	st.Took = time.Since(start)
 	return st, nil
 }

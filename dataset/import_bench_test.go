@@ -41,8 +41,10 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatal(err)
 		}
 		took := time.Since(start).Seconds()
-		b.ReportMetric(float64(st.Entities)/took, "entities/s")
-		b.ReportMetric(float64(st.Relations)/took, "relations/s")
+		b.ReportMetric(float64(st.Entities+st.Relations+st.Sources)/took, "rows/s")
+		b.ReportMetric(float64(st.Entities)/st.EntitiesTook.Seconds(), "entities/s")
+		b.ReportMetric(float64(st.Relations)/st.RelationsTook.Seconds(), "relations/s")
+		b.ReportMetric(st.CheckTook.Seconds(), "check-s")
 		b.ReportMetric(float64(store.RoundTrips()-before), "roundtrips")
 	}
 }
