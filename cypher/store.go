@@ -39,16 +39,20 @@ type Options struct {
 	Database string
 	Logger   zerolog.Logger
 	Observer Observer
+	// PathTimeout bounds every path search (0: only the request's
+	// deadline); one that runs over ends with TIMEOUT.
+	PathTimeout time.Duration
 }
 
 // Store runs Casegraph's statements against Neo4j.
 type Store struct {
-	driver     neo4j.DriverWithContext
-	database   string
-	log        zerolog.Logger
-	observer   Observer
-	statements map[string]string
-	roundTrips atomic.Int64
+	driver      neo4j.DriverWithContext
+	database    string
+	log         zerolog.Logger
+	observer    Observer
+	statements  map[string]string
+	pathTimeout time.Duration
+	roundTrips  atomic.Int64
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement
@@ -58,15 +62,19 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := loadPathStatements(statements); err != nil {
+		return nil, err
+	}
 	if opts.Database == "" {
 		opts.Database = "neo4j"
 	}
 	return &Store{
-		driver:     driver,
-		database:   opts.Database,
-		log:        opts.Logger,
-		observer:   opts.Observer,
-		statements: statements,
+		driver:      driver,
+		database:    opts.Database,
+		log:         opts.Logger,
+		observer:    opts.Observer,
+		statements:  statements,
+		pathTimeout: opts.PathTimeout,
 	}, nil
 }
 

@@ -26,6 +26,25 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Sources = func(child int, first *int, _ *string) int {
 		return 1 + child*pageSize(first)
 	}
+	c.Query.Paths = func(child int, _, _ string, k *int, _ *model.PathFilter) int {
+		n := 3
+		if k != nil && *k >= 1 && *k <= casegraph.MaxPaths {
+			n = *k
+		}
+		return 1 + child*n
+	}
+	// A subgraph's lists are long, but flat: weigh them by a tenth of the
+	// limit, so a full neighbourhood of 1000 fits with a few fields each.
+	c.Query.Neighborhood = func(child int, _ string, _ *int, _ *model.PathFilter, limit *int) int {
+		n := 100
+		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxNeighborhoodSize {
+			n = *limit
+		}
+		return 1 + child*max(1, n/10)
+	}
+	c.Query.Connections = func(child int, ids []string, _ *model.PathFilter) int {
+		return 1 + child*max(1, len(ids)*(len(ids)-1)/2)
+	}
 	return c
 }
 

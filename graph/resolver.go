@@ -28,6 +28,10 @@ type Store interface {
 	Link(ctx context.Context, r casegraph.Relation) (casegraph.Relation, error)
 	Unlink(ctx context.Context, id string) (casegraph.Relation, error)
 	UpsertSource(ctx context.Context, s casegraph.Source) (casegraph.Source, error)
+
+	Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter) ([]casegraph.Path, []casegraph.Source, error)
+	Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
+	Connections(ctx context.Context, ids []string, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
 }
 
 // Resolver is the root resolver; one serves every request. Per-request

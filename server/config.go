@@ -32,6 +32,7 @@ type Config struct {
 
 	Addr            string
 	RequestTimeout  time.Duration
+	PathTimeout     time.Duration
 	ShutdownTimeout time.Duration
 	MaxBodyBytes    int64
 	MaxTokens       int
@@ -51,6 +52,7 @@ func DefaultConfig() Config {
 		Log:             LogConfig{Level: "info", Format: "auto"},
 		Addr:            "127.0.0.1:8080",
 		RequestTimeout:  15 * time.Second,
+		PathTimeout:     10 * time.Second,
 		ShutdownTimeout: 20 * time.Second,
 		MaxBodyBytes:    1 << 20,
 		MaxTokens:       5000,
@@ -92,6 +94,7 @@ func (c *Config) Bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b := binder{fs: fs, getenv: getenv}
 	b.str(&c.Addr, "addr", "CASEGRAPH_ADDR", "address to listen on")
 	b.duration(&c.RequestTimeout, "request-timeout", "CASEGRAPH_REQUEST_TIMEOUT", "deadline for every request")
+	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections)")
 	b.duration(&c.ShutdownTimeout, "shutdown-timeout", "CASEGRAPH_SHUTDOWN_TIMEOUT", "how long shutdown waits for requests in flight")
 	b.int64(&c.MaxBodyBytes, "max-body-bytes", "CASEGRAPH_MAX_BODY_BYTES", "largest request body; larger ones get 413")
 	b.int(&c.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
@@ -112,6 +115,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.RequestTimeout <= 0:
 		return fmt.Errorf("request-timeout must be positive")
+	case c.PathTimeout <= 0:
+		return fmt.Errorf("path-timeout must be positive")
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("max-body-bytes must be at least 1024")
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:

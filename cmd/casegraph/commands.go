@@ -32,7 +32,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	}
 	log := newLogger(cfg.Log, e.stderr)
 	metrics := server.NewMetrics()
-	driver, store, err := openStore(cfg.Neo4j, log, metrics)
+	driver, store, err := openStore(cfg.Neo4j, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout})
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 		return usageError{err}
 	}
 	log := newLogger(logCfg, e.stderr)
-	driver, store, err := openStore(neo, log, nil)
+	driver, store, err := openStore(neo, cypher.Options{Logger: log})
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func describe(err error) error {
 	return fmt.Errorf("%v (%v)", err, cause)
 }
 
-func openStore(cfg server.Neo4jConfig, log zerolog.Logger, obs cypher.Observer) (neo4j.DriverWithContext, *cypher.Store, error) {
+func openStore(cfg server.Neo4jConfig, opts cypher.Options) (neo4j.DriverWithContext, *cypher.Store, error) {
 	auth := neo4j.NoAuth()
 	if cfg.User != "" {
 		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
@@ -189,10 +189,7 @@ func openStore(cfg server.Neo4jConfig, log zerolog.Logger, obs cypher.Observer) 
 	if err != nil {
 		return nil, nil, usageError{fmt.Errorf("neo4j-uri %q: %v", cfg.URI, err)}
 	}
-	opts := cypher.Options{Database: cfg.Database, Logger: log}
-	if obs != nil {
-		opts.Observer = obs
-	}
+	opts.Database = cfg.Database
 	store, err := cypher.NewStore(driver, opts)
 	if err != nil {
 		driver.Close(context.Background())

@@ -2928,6 +2928,22 @@ func (ec *executionContext) marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraph�
 	return ec._Entity(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNEntity2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Entity) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntity(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNEntityConnection2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityConnection(ctx context.Context, sel ast.SelectionSet, v *model.EntityConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "EntityConnection!")

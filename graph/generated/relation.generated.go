@@ -988,6 +988,26 @@ func (ec *executionContext) unmarshalNLinkInput2githubᚗcomᚋcasegraphᚋcaseg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNRelation2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelation(ctx context.Context, sel ast.SelectionSet, v model.Relation) graphql.Marshaler {
+	return ec._Relation(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRelation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Relation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRelation2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNRelation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelation(ctx context.Context, sel ast.SelectionSet, v *model.Relation) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Relation!")
@@ -1085,6 +1105,42 @@ func (ec *executionContext) marshalORelation2ᚖgithubᚗcomᚋcasegraphᚋcaseg
 		return graphql.Null
 	}
 	return ec._Relation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORelationStatus2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatusᚄ(ctx context.Context, v any) ([]model.RelationStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.RelationStatus, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRelationStatus2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalORelationStatus2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RelationStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRelationStatus2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalORelationStatus2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatus(ctx context.Context, v any) (*model.RelationStatus, error) {

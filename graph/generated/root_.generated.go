@@ -24,9 +24,11 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Document() DocumentResolver
 	EntityConnection() EntityConnectionResolver
+	EntityPair() EntityPairResolver
 	Event() EventResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
+	PathStep() PathStepResolver
 	Person() PersonResolver
 	Place() PlaceResolver
 	Query() QueryResolver
@@ -70,6 +72,11 @@ type ComplexityRoot struct {
 	EntityEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	EntityPair struct {
+		A func(childComplexity int) int
+		B func(childComplexity int) int
 	}
 
 	Event struct {
@@ -118,6 +125,19 @@ type ComplexityRoot struct {
 		HasNextPage func(childComplexity int) int
 	}
 
+	Path struct {
+		Length func(childComplexity int) int
+		Nodes  func(childComplexity int) int
+		Steps  func(childComplexity int) int
+	}
+
+	PathStep struct {
+		Forward  func(childComplexity int) int
+		From     func(childComplexity int) int
+		Relation func(childComplexity int) int
+		To       func(childComplexity int) int
+	}
+
 	Person struct {
 		Aliases     func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -148,10 +168,14 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Connections   func(childComplexity int, ids []string, filter *model.PathFilter) int
 		Entities      func(childComplexity int, filter *model.EntityFilter, first *int, after *string) int
 		Entity        func(childComplexity int, id string) int
+		Neighborhood  func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		Paths         func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation      func(childComplexity int, id string) int
 		RelationTypes func(childComplexity int) int
+		ShortestPath  func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source        func(childComplexity int, id string) int
 		Sources       func(childComplexity int, first *int, after *string) int
 	}
@@ -210,6 +234,13 @@ type ComplexityRoot struct {
 	SourceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	Subgraph struct {
+		Nodes            func(childComplexity int) int
+		Relations        func(childComplexity int) int
+		Truncated        func(childComplexity int) int
+		UnconnectedPairs func(childComplexity int) int
 	}
 }
 
@@ -367,6 +398,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.EntityEdge.Node(childComplexity), true
+
+	case "EntityPair.a":
+		if e.ComplexityRoot.EntityPair.A == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityPair.A(childComplexity), true
+	case "EntityPair.b":
+		if e.ComplexityRoot.EntityPair.B == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EntityPair.B(childComplexity), true
 
 	case "Event.aliases":
 		if e.ComplexityRoot.Event.Aliases == nil {
@@ -616,6 +660,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Path.length":
+		if e.ComplexityRoot.Path.Length == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Path.Length(childComplexity), true
+	case "Path.nodes":
+		if e.ComplexityRoot.Path.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Path.Nodes(childComplexity), true
+	case "Path.steps":
+		if e.ComplexityRoot.Path.Steps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Path.Steps(childComplexity), true
+
+	case "PathStep.forward":
+		if e.ComplexityRoot.PathStep.Forward == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathStep.Forward(childComplexity), true
+	case "PathStep.from":
+		if e.ComplexityRoot.PathStep.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathStep.From(childComplexity), true
+	case "PathStep.relation":
+		if e.ComplexityRoot.PathStep.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathStep.Relation(childComplexity), true
+	case "PathStep.to":
+		if e.ComplexityRoot.PathStep.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathStep.To(childComplexity), true
+
 	case "Person.aliases":
 		if e.ComplexityRoot.Person.Aliases == nil {
 			break
@@ -766,6 +854,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Place.Version(childComplexity), true
 
+	case "Query.connections":
+		if e.ComplexityRoot.Query.Connections == nil {
+			break
+		}
+
+		args, err := ec.field_Query_connections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Connections(childComplexity, args["ids"].([]string), args["filter"].(*model.PathFilter)), true
 	case "Query.entities":
 		if e.ComplexityRoot.Query.Entities == nil {
 			break
@@ -789,6 +888,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Entity(childComplexity, args["id"].(string)), true
 
+	case "Query.neighborhood":
+		if e.ComplexityRoot.Query.Neighborhood == nil {
+			break
+		}
+
+		args, err := ec.field_Query_neighborhood_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Neighborhood(childComplexity, args["id"].(string), args["depth"].(*int), args["filter"].(*model.PathFilter), args["limit"].(*int)), true
+	case "Query.paths":
+		if e.ComplexityRoot.Query.Paths == nil {
+			break
+		}
+
+		args, err := ec.field_Query_paths_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Paths(childComplexity, args["from"].(string), args["to"].(string), args["k"].(*int), args["filter"].(*model.PathFilter)), true
 	case "Query.relation":
 		if e.ComplexityRoot.Query.Relation == nil {
 			break
@@ -806,6 +927,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RelationTypes(childComplexity), true
+	case "Query.shortestPath":
+		if e.ComplexityRoot.Query.ShortestPath == nil {
+			break
+		}
+
+		args, err := ec.field_Query_shortestPath_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ShortestPath(childComplexity, args["from"].(string), args["to"].(string), args["filter"].(*model.PathFilter)), true
 	case "Query.source":
 		if e.ComplexityRoot.Query.Source == nil {
 			break
@@ -1046,6 +1178,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SourceEdge.Node(childComplexity), true
 
+	case "Subgraph.nodes":
+		if e.ComplexityRoot.Subgraph.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Nodes(childComplexity), true
+	case "Subgraph.relations":
+		if e.ComplexityRoot.Subgraph.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Relations(childComplexity), true
+	case "Subgraph.truncated":
+		if e.ComplexityRoot.Subgraph.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Truncated(childComplexity), true
+	case "Subgraph.unconnectedPairs":
+		if e.ComplexityRoot.Subgraph.UnconnectedPairs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.UnconnectedPairs(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1058,6 +1215,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
 			graphql.NewInputUnmarshaler("LinkInput", ec.unmarshalInputLinkInput),
+			graphql.NewInputUnmarshaler("PathFilter", ec.unmarshalInputPathFilter),
 			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
 		)
 	}
@@ -1361,6 +1519,81 @@ extend type Mutation {
   mergeEntities(into: ID!, from: [ID!]!): Entity!
 }
 `, BuiltIn: false},
+	{Name: "../schema/path.graphqls", Input: `"How a path may follow relations: either way (ANY), or only from a relation's from end to its to end (OUTGOING)."
+enum PathDirection {
+  ANY
+  OUTGOING
+}
+
+"""
+Narrows a path search. Every filter applies during the search: when the
+shortest path runs through an excluded entity, the answer is the shortest
+path that avoids it.
+"""
+input PathFilter {
+  "Most relations in a path: 1 to 8 (default 4). For neighborhood, use depth."
+  maxDepth: Int
+  "Follow only these relation types."
+  relationTypes: [RelationType!]
+  "Never follow these relation types."
+  excludeRelationTypes: [RelationType!]
+  "Entities no path may pass through (busy hubs, say)."
+  excludeIds: [ID!]
+  "The kinds an entity inside a path may have; the ends are what they are."
+  kinds: [EntityKind!]
+  "Only relations and entities of these datasets."
+  datasets: [String!]
+  "Only relations whose dates allow this date (an open start or end counts as open)."
+  validAt: PartialDate
+  "Only relations with a confidence at least this (relations without one are left out)."
+  minConfidence: Float
+  statuses: [RelationStatus!]
+  direction: PathDirection = ANY
+}
+
+"One hop of a path: the relation, the entities it goes from and to on the path, and whether that is the relation's own direction."
+type PathStep {
+  relation: Relation!
+  from: Entity!
+  to: Entity!
+  "True when the step goes from the relation's from end to its to end."
+  forward: Boolean!
+}
+
+"A path between two entities; every step carries its relation, and the relation its sources."
+type Path {
+  "The number of steps."
+  length: Int!
+  nodes: [Entity!]!
+  steps: [PathStep!]!
+}
+
+type EntityPair {
+  a: Entity!
+  b: Entity!
+}
+
+"Entities and the relations among them."
+type Subgraph {
+  nodes: [Entity!]!
+  relations: [Relation!]!
+  "True when a limit cut the answer."
+  truncated: Boolean!
+  "For connections: the pairs with no path between them within the filter."
+  unconnectedPairs: [EntityPair!]!
+}
+
+extend type Query {
+  "The shortest path from one entity to another that passes the filter, or null when there is none within maxDepth."
+  shortestPath(from: ID!, to: ID!, filter: PathFilter): Path
+  "Up to k (1 to 20) distinct simple paths, shortest first."
+  paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]!
+  "The entities within depth (1 to 3) hops, nearest first, at most limit (1 to 1000) besides the centre, and the relations among them."
+  neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph!
+  "For 2 to 10 entities: the union of the shortest paths between every pair, and the pairs that are not connected."
+  connections(ids: [ID!]!, filter: PathFilter): Subgraph!
+}
+`, BuiltIn: false},
 	{Name: "../schema/relation.graphqls", Input: `"The relation vocabulary. relationTypes describes each."
 enum RelationType {
   AUTHORED
@@ -1595,6 +1828,16 @@ func (ec *executionContext) childFields_EntityEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type EntityEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_EntityPair(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "a":
+		return ec.fieldContext_EntityPair_a(ctx, field)
+	case "b":
+		return ec.fieldContext_EntityPair_b(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EntityPair", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -1603,6 +1846,32 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Path(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "length":
+		return ec.fieldContext_Path_length(ctx, field)
+	case "nodes":
+		return ec.fieldContext_Path_nodes(ctx, field)
+	case "steps":
+		return ec.fieldContext_Path_steps(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Path", field.Name)
+}
+
+func (ec *executionContext) childFields_PathStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "relation":
+		return ec.fieldContext_PathStep_relation(ctx, field)
+	case "from":
+		return ec.fieldContext_PathStep_from(ctx, field)
+	case "to":
+		return ec.fieldContext_PathStep_to(ctx, field)
+	case "forward":
+		return ec.fieldContext_PathStep_forward(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PathStep", field.Name)
 }
 
 func (ec *executionContext) childFields_Relation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1715,6 +1984,20 @@ func (ec *executionContext) childFields_SourceEdge(ctx context.Context, field gr
 		return ec.fieldContext_SourceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SourceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Subgraph(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_Subgraph_nodes(ctx, field)
+	case "relations":
+		return ec.fieldContext_Subgraph_relations(ctx, field)
+	case "truncated":
+		return ec.fieldContext_Subgraph_truncated(ctx, field)
+	case "unconnectedPairs":
+		return ec.fieldContext_Subgraph_unconnectedPairs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Subgraph", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -90,6 +90,11 @@ type EntityInput struct {
 	Nationality *string `json:"nationality,omitempty"`
 }
 
+type EntityPair struct {
+	AID string `json:"-"`
+	BID string `json:"-"`
+}
+
 type Event struct {
 	ID          string       `json:"id"`
 	Kind        EntityKind   `json:"kind"`
@@ -151,6 +156,47 @@ func (Organization) IsEntity() {}
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+// A path between two entities; every step carries its relation, and the relation its sources.
+type Path struct {
+	// The number of steps.
+	Length int        `json:"length"`
+	Nodes  []Entity   `json:"nodes"`
+	Steps  []PathStep `json:"steps"`
+}
+
+// Narrows a path search. Every filter applies during the search: when the
+// shortest path runs through an excluded entity, the answer is the shortest
+// path that avoids it.
+type PathFilter struct {
+	// Most relations in a path: 1 to 8 (default 4). For neighborhood, use depth.
+	MaxDepth *int `json:"maxDepth,omitempty"`
+	// Follow only these relation types.
+	RelationTypes []RelationType `json:"relationTypes,omitempty"`
+	// Never follow these relation types.
+	ExcludeRelationTypes []RelationType `json:"excludeRelationTypes,omitempty"`
+	// Entities no path may pass through (busy hubs, say).
+	ExcludeIds []string `json:"excludeIds,omitempty"`
+	// The kinds an entity inside a path may have; the ends are what they are.
+	Kinds []EntityKind `json:"kinds,omitempty"`
+	// Only relations and entities of these datasets.
+	Datasets []string `json:"datasets,omitempty"`
+	// Only relations whose dates allow this date (an open start or end counts as open).
+	ValidAt *PartialDate `json:"validAt,omitempty"`
+	// Only relations with a confidence at least this (relations without one are left out).
+	MinConfidence *float64         `json:"minConfidence,omitempty"`
+	Statuses      []RelationStatus `json:"statuses,omitempty"`
+	Direction     *PathDirection   `json:"direction,omitempty"`
+}
+
+// One hop of a path: the relation, the entities it goes from and to on the path, and whether that is the relation's own direction.
+type PathStep struct {
+	Relation *Relation `json:"relation"`
+	// True when the step goes from the relation's from end to its to end.
+	Forward bool   `json:"forward"`
+	FromID  string `json:"-"`
+	ToID    string `json:"-"`
 }
 
 type Person struct {
@@ -261,6 +307,16 @@ type SourceInput struct {
 	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
 	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
 	Dataset     string       `json:"dataset"`
+}
+
+// Entities and the relations among them.
+type Subgraph struct {
+	Nodes     []Entity   `json:"nodes"`
+	Relations []Relation `json:"relations"`
+	// True when a limit cut the answer.
+	Truncated bool `json:"truncated"`
+	// For connections: the pairs with no path between them within the filter.
+	UnconnectedPairs []EntityPair `json:"unconnectedPairs"`
 }
 
 // What kind of organization, event or document an entity is; one enum for
@@ -490,6 +546,62 @@ func (e *EntityKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e EntityKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a path may follow relations: either way (ANY), or only from a relation's from end to its to end (OUTGOING).
+type PathDirection string
+
+const (
+	PathDirectionAny      PathDirection = "ANY"
+	PathDirectionOutgoing PathDirection = "OUTGOING"
+)
+
+var AllPathDirection = []PathDirection{
+	PathDirectionAny,
+	PathDirectionOutgoing,
+}
+
+func (e PathDirection) IsValid() bool {
+	switch e {
+	case PathDirectionAny, PathDirectionOutgoing:
+		return true
+	}
+	return false
+}
+
+func (e PathDirection) String() string {
+	return string(e)
+}
+
+func (e *PathDirection) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PathDirection(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PathDirection", str)
+	}
+	return nil
+}
+
+func (e PathDirection) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PathDirection) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PathDirection) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

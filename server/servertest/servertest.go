@@ -54,7 +54,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if driver == nil {
 		driver = cyphertest.Driver(t)
 	}
-	store, err := cypher.NewStore(driver, cypher.Options{Logger: log, Observer: metrics})
+	store, err := cypher.NewStore(driver, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

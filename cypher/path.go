@@ -1,0 +1,401 @@
+package cypher
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+//go:embed paths/*.tmpl
+var pathFiles embed.FS
+
+// pathKs are the k that Paths is rendered for: Cypher's SHORTEST takes a
+// literal, so a request for k paths runs the smallest rendered k >= k and
+// keeps k (LIMIT $k).
+var pathKs = []int{1, 3, 5, 10, 20}
+
+type pathVariant struct {
+	Depth int
+	Arrow string // "" (either way) or ">" (outgoing only)
+	K     int
+}
+
+func arrowOf(d casegraph.PathDirection) string {
+	if d == casegraph.PathOutgoing {
+		return ">"
+	}
+	return ""
+}
+
+func pathStatementName(stmt string, depth int, d casegraph.PathDirection, k int) string {
+	name := fmt.Sprintf("%s/d%d/%s", stmt, depth, strings.ToLower(string(d)))
+	if k > 0 {
+		name += fmt.Sprintf("/k%d", k)
+	}
+	return name
+}
+
+// loadPathStatements renders every variant of the path statements.
+func loadPathStatements(into map[string]string) error {
+	set, err := template.New("paths").Option("missingkey=error").ParseFS(pathFiles, "paths/*.tmpl")
+	if err != nil {
+		return fmt.Errorf("path templates: %w", err)
+	}
+	render := func(file, name string, v pathVariant) error {
+		var b strings.Builder
+		if err := set.ExecuteTemplate(&b, file, v); err != nil {
+			return fmt.Errorf("path template %s: %w", name, err)
+		}
+		into[name] = strings.TrimSpace(b.String())
+		return nil
+	}
+	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
+		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
+			for _, k := range pathKs {
+				if err := render("Paths.cypher.tmpl", pathStatementName("Paths", depth, d, k), pathVariant{depth, arrowOf(d), k}); err != nil {
+					return err
+				}
+			}
+			if err := render("Connections.cypher.tmpl", pathStatementName("Connections", depth, d, 0), pathVariant{depth, arrowOf(d), 0}); err != nil {
+				return err
+			}
+			if depth <= casegraph.MaxNeighborhood {
+				if err := render("Neighborhood.cypher.tmpl", pathStatementName("Neighborhood", depth, d, 0), pathVariant{depth, arrowOf(d), 0}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// pathParams are the filter's statement parameters; null where the filter
+// does not apply.
+func pathParams(f casegraph.PathFilter) map[string]any {
+	list := func(n int, at func(int) string) any {
+		if n == 0 {
+			return nil
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = at(i)
+		}
+		return out
+	}
+	p := map[string]any{
+		"types":         list(len(f.RelationTypes), func(i int) string { return string(f.RelationTypes[i]) }),
+		"excludeTypes":  list(len(f.ExcludeRelationTypes), func(i int) string { return string(f.ExcludeRelationTypes[i]) }),
+		"excludeIds":    list(len(f.ExcludeIDs), func(i int) string { return f.ExcludeIDs[i] }),
+		"kinds":         list(len(f.Kinds), func(i int) string { return string(f.Kinds[i]) }),
+		"datasets":      list(len(f.Datasets), func(i int) string { return f.Datasets[i] }),
+		"statuses":      list(len(f.Statuses), func(i int) string { return string(f.Statuses[i]) }),
+		"minConfidence": nil,
+		"validEarliest": nil,
+		"validLatest":   nil,
+	}
+	if f.MinConfidence != nil {
+		p["minConfidence"] = *f.MinConfidence
+	}
+	if f.ValidAt != "" {
+		d := casegraph.MustPartialDate(f.ValidAt) // validated by Normalize
+		p["validEarliest"], p["validLatest"] = d.Earliest(), d.Latest()
+	}
+	return p
+}
+
+// withPathBudget bounds a path search by the store's path timeout (or the
+// request's deadline, when that comes first).
+func (s *Store) withPathBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.pathTimeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, s.pathTimeout)
+}
+
+// pathError explains a search that ran out of time.
+func (s *Store) pathError(err error) error {
+	if casegraph.ErrorCode(err) != casegraph.CodeTimeout {
+		return err
+	}
+	return &casegraph.Error{Code: casegraph.CodeTimeout, Cause: err, Message: fmt.Sprintf(
+		"the path search ran out of its time budget (%s): narrow it with a lower maxDepth, relationTypes, or excludeIds for the busiest entities",
+		s.pathTimeout)}
+}
+
+// Paths returns up to k shortest simple paths from one entity to another
+// that pass the filter, shortest first, and the sources their entities and
+// relations cite. Unknown ends are NOT_FOUND. f must be normalized.
+func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter) ([]casegraph.Path, []casegraph.Source, error) {
+	ctx, cancel := s.withPathBudget(ctx)
+	defer cancel()
+	rendered := pathKs[len(pathKs)-1]
+	for _, pk := range pathKs {
+		if pk >= k {
+			rendered = pk
+			break
+		}
+	}
+	params := pathParams(f)
+	params["from"], params["to"], params["k"] = from, to, int64(k)
+	name := pathStatementName("Paths", f.MaxDepth, f.Direction, rendered)
+	res, err := s.read(ctx, name, params)
+	if err != nil {
+		return nil, nil, s.pathError(err)
+	}
+	rec := res.Records[0]
+	for key, id := range map[string]string{"fromFound": from, "toFound": to} {
+		found, _, err := neo4j.GetRecordValue[bool](rec, key)
+		if err != nil {
+			return nil, nil, internalError(name, err)
+		}
+		if !found {
+			return nil, nil, casegraph.Errorf(casegraph.CodeNotFound, "%s: no entity with id %q", strings.TrimSuffix(key, "Found"), id)
+		}
+	}
+	raw, err := getMaps(rec, "paths")
+	if err != nil {
+		return nil, nil, internalError(name, err)
+	}
+	paths := make([]casegraph.Path, 0, len(raw))
+	for _, m := range raw {
+		p, err := pathFromMap(m)
+		if err != nil {
+			return nil, nil, internalError(name, err)
+		}
+		paths = append(paths, p)
+	}
+	sources, err := sourcesFromRecord(rec)
+	if err != nil {
+		return nil, nil, internalError(name, err)
+	}
+	return paths, sources, nil
+}
+
+// Neighborhood returns the entities within depth hops of id through
+// relations that pass the filter (nearest first, at most limit besides
+// id), the relations among them that pass it, and their sources.
+func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error) {
+	ctx, cancel := s.withPathBudget(ctx)
+	defer cancel()
+	params := pathParams(f)
+	params["id"], params["limit"], params["limitPlusOne"] = id, int64(limit), int64(limit+1)
+	name := pathStatementName("Neighborhood", depth, f.Direction, 0)
+	res, err := s.read(ctx, name, params)
+	if err != nil {
+		return casegraph.Subgraph{}, nil, s.pathError(err)
+	}
+	if len(res.Records) == 0 {
+		return casegraph.Subgraph{}, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+	}
+	rec := res.Records[0]
+	var g casegraph.Subgraph
+	nodes, err := getMaps(rec, "nodes")
+	if err != nil {
+		return g, nil, internalError(name, err)
+	}
+	rels, err := getMaps(rec, "relations")
+	if err != nil {
+		return g, nil, internalError(name, err)
+	}
+	if g.Nodes, g.Relations, err = subgraphFromMaps(nodes, rels); err != nil {
+		return g, nil, internalError(name, err)
+	}
+	if g.Truncated, _, err = neo4j.GetRecordValue[bool](rec, "truncated"); err != nil {
+		return g, nil, internalError(name, err)
+	}
+	sources, err := sourcesFromRecord(rec)
+	if err != nil {
+		return g, nil, internalError(name, err)
+	}
+	return g, sources, nil
+}
+
+// Connections returns the union of the shortest paths between every pair
+// of ids that pass the filter, and the pairs with no such path. Unknown ids
+// are NOT_FOUND.
+func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error) {
+	ctx, cancel := s.withPathBudget(ctx)
+	defer cancel()
+	var pairs [][]string
+	for i := range ids {
+		for j := i + 1; j < len(ids); j++ {
+			pairs = append(pairs, []string{ids[i], ids[j]})
+		}
+	}
+	params := pathParams(f)
+	params["ids"], params["pairs"] = ids, pairs
+	name := pathStatementName("Connections", f.MaxDepth, f.Direction, 0)
+	res, err := s.read(ctx, name, params)
+	if err != nil {
+		return casegraph.Subgraph{}, nil, s.pathError(err)
+	}
+	var g casegraph.Subgraph
+	var sources []casegraph.Source
+	seenNode, seenRel, seenSource := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, rec := range res.Records {
+		missing, err := getStrings(rec, "missing")
+		if err != nil {
+			return g, nil, internalError(name, err)
+		}
+		if len(missing) > 0 {
+			return g, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", missing[0])
+		}
+		pair, err := getStrings(rec, "pair")
+		if err != nil || len(pair) != 2 {
+			return g, nil, internalError(name, fmt.Errorf("pair %v: %v", pair, err))
+		}
+		m, err := getMap(rec, "path")
+		if err != nil {
+			return g, nil, internalError(name, err)
+		}
+		if m == nil {
+			g.Unconnected = append(g.Unconnected, [2]string{pair[0], pair[1]})
+			continue
+		}
+		p, err := pathFromMap(m)
+		if err != nil {
+			return g, nil, internalError(name, err)
+		}
+		for _, n := range p.Nodes {
+			if !seenNode[n.ID] {
+				seenNode[n.ID] = true
+				g.Nodes = append(g.Nodes, n)
+			}
+		}
+		for _, r := range p.Relations {
+			if !seenRel[r.ID] {
+				seenRel[r.ID] = true
+				g.Relations = append(g.Relations, r)
+			}
+		}
+		srcs, err := sourcesFromRecord(rec)
+		if err != nil {
+			return g, nil, internalError(name, err)
+		}
+		for _, src := range srcs {
+			if !seenSource[src.ID] {
+				seenSource[src.ID] = true
+				sources = append(sources, src)
+			}
+		}
+	}
+	return g, sources, nil
+}
+
+func pathFromMap(m map[string]any) (casegraph.Path, error) {
+	nodes, err := mapMaps(m, "nodes")
+	if err != nil {
+		return casegraph.Path{}, err
+	}
+	rels, err := mapMaps(m, "relations")
+	if err != nil {
+		return casegraph.Path{}, err
+	}
+	var p casegraph.Path
+	p.Nodes, p.Relations, err = subgraphFromMaps(nodes, rels)
+	if err == nil && len(p.Nodes) != len(p.Relations)+1 {
+		err = fmt.Errorf("a path of %d nodes and %d relations", len(p.Nodes), len(p.Relations))
+	}
+	return p, err
+}
+
+func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []casegraph.Relation, error) {
+	es := make([]casegraph.Entity, 0, len(nodes))
+	for _, n := range nodes {
+		e, err := entityFromMap(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		es = append(es, e)
+	}
+	rs := make([]casegraph.Relation, 0, len(rels))
+	for _, m := range rels {
+		r, err := relationFromMap(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		rs = append(rs, r)
+	}
+	return es, rs, nil
+}
+
+func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
+	maps, err := getMaps(rec, "sources")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.Source, 0, len(maps))
+	for _, m := range maps {
+		var src casegraph.Source
+		for key, dst := range map[string]*string{
+			"id": &src.ID, "title": &src.Title, "publisher": &src.Publisher, "url": &src.URL,
+			"publishedAt": &src.PublishedAt, "retrievedAt": &src.RetrievedAt, "dataset": &src.Dataset,
+		} {
+			if *dst, err = mapString(m, key); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+// entityFromMap reads an entity from a map projection n {.*, kind: ...}.
+func entityFromMap(m map[string]any) (casegraph.Entity, error) {
+	var e casegraph.Entity
+	var err error
+	var kind string
+	for key, dst := range map[string]*string{
+		"id": &e.ID, "kind": &kind, "name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
+		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
+		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
+	} {
+		if *dst, err = mapString(m, key); err != nil {
+			return e, err
+		}
+	}
+	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
+		return e, err
+	}
+	if e.Aliases, err = mapStrings(m, "aliases"); err != nil {
+		return e, err
+	}
+	if e.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
+		return e, err
+	}
+	if pages, ok := m["pageCount"].(int64); ok {
+		e.PageCount = int(pages)
+	}
+	e.Version = 1
+	if v, ok := m["version"].(int64); ok {
+		e.Version = v
+	}
+	if t, ok := m["createdAt"].(time.Time); ok {
+		e.CreatedAt = t.UTC()
+	}
+	if t, ok := m["updatedAt"].(time.Time); ok {
+		e.UpdatedAt = t.UTC()
+	}
+	return e, nil
+}
+
+func mapMaps(m map[string]any, key string) ([]map[string]any, error) {
+	raw, ok := m[key].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a list, got %T", key, m[key])
+	}
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		if out[i], ok = v.(map[string]any); !ok {
+			return nil, fmt.Errorf("%s[%d]: want a map, got %T", key, i, v)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,128 @@
+package graph
+
+import (
+	"context"
+	"slices"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
+)
+
+// Glue for path searches: filters in, paths and subgraphs out. What a
+// search returns primes the request's loaders, so nested fields on its
+// entities, relations and sources cost no further round trips.
+
+func pathFilterOf(in *model.PathFilter) (casegraph.PathFilter, error) {
+	var f casegraph.PathFilter
+	if in != nil {
+		if in.MaxDepth != nil {
+			f.MaxDepth = *in.MaxDepth
+			if f.MaxDepth == 0 {
+				f.MaxDepth = -1 // 0 is not "the default" when a client says it
+			}
+		}
+		for _, t := range in.RelationTypes {
+			f.RelationTypes = append(f.RelationTypes, casegraph.RelationType(t))
+		}
+		for _, t := range in.ExcludeRelationTypes {
+			f.ExcludeRelationTypes = append(f.ExcludeRelationTypes, casegraph.RelationType(t))
+		}
+		f.ExcludeIDs = in.ExcludeIds
+		for _, k := range in.Kinds {
+			f.Kinds = append(f.Kinds, kindFromModel(k))
+		}
+		f.Datasets = in.Datasets
+		f.ValidAt = dateString(in.ValidAt)
+		f.MinConfidence = in.MinConfidence
+		for _, s := range in.Statuses {
+			f.Statuses = append(f.Statuses, casegraph.Status(s))
+		}
+		if in.Direction != nil {
+			f.Direction = casegraph.PathDirection(*in.Direction)
+		}
+	}
+	if f.MaxDepth < 0 {
+		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDepth must be between 1 and %d, not 0", casegraph.MaxMaxDepth)
+	}
+	return f, f.Normalize()
+}
+
+// prime puts what a search returned into the request's loaders.
+func prime(ctx context.Context, entities []casegraph.Entity, sources []casegraph.Source) {
+	l := loaders.For(ctx)
+	for _, e := range entities {
+		l.Entity.Prime(e.ID, e)
+	}
+	for _, s := range sources {
+		l.Source.Prime(s.ID, s)
+	}
+}
+
+func toPath(p casegraph.Path) model.Path {
+	out := model.Path{Length: p.Len(), Nodes: make([]model.Entity, len(p.Nodes)), Steps: make([]model.PathStep, len(p.Relations))}
+	for i, n := range p.Nodes {
+		out.Nodes[i] = toEntity(n)
+	}
+	for i, r := range p.Relations {
+		from, to := p.Nodes[i].ID, p.Nodes[i+1].ID
+		out.Steps[i] = model.PathStep{Relation: toRelation(r), FromID: from, ToID: to, Forward: r.FromID == from}
+	}
+	return out
+}
+
+func toSubgraph(g casegraph.Subgraph) *model.Subgraph {
+	out := &model.Subgraph{
+		Nodes:            make([]model.Entity, len(g.Nodes)),
+		Relations:        make([]model.Relation, len(g.Relations)),
+		Truncated:        g.Truncated,
+		UnconnectedPairs: make([]model.EntityPair, len(g.Unconnected)),
+	}
+	for i, n := range g.Nodes {
+		out.Nodes[i] = toEntity(n)
+	}
+	for i, r := range g.Relations {
+		out.Relations[i] = *toRelation(r)
+	}
+	for i, p := range g.Unconnected {
+		out.UnconnectedPairs[i] = model.EntityPair{AID: p[0], BID: p[1]}
+	}
+	return out
+}
+
+// validatePathEnds checks the ids of a path search.
+func validatePathEnds(from, to string) error {
+	if err := casegraph.ValidateID("from", from); err != nil {
+		return err
+	}
+	return casegraph.ValidateID("to", to)
+}
+
+// samePath answers a search from an entity to itself: the path of no steps.
+func samePath(ctx context.Context, id string) (*model.Path, error) {
+	e, err := entity(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+	}
+	return &model.Path{Length: 0, Nodes: []model.Entity{e}, Steps: []model.PathStep{}}, nil
+}
+
+// validateConnections checks the ids of a connections search.
+func validateConnections(ids []string) error {
+	if len(ids) < casegraph.MinConnections || len(ids) > casegraph.MaxConnections {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "connections takes %d to %d ids, not %d",
+			casegraph.MinConnections, casegraph.MaxConnections, len(ids))
+	}
+	for i, id := range ids {
+		if err := casegraph.ValidateID("ids", id); err != nil {
+			return err
+		}
+		if slices.Contains(ids[:i], id) {
+			return casegraph.Errorf(casegraph.CodeBadUserInput, "ids: %q is named twice", id)
+		}
+	}
+	return nil
+}
