@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 
@@ -198,3 +199,14 @@ var (
 	countries  = []string{"SY", "QA", "GB", "US", "RS", "BA", "SL", "FR", "DE", "IQ", "RW", "CD"}
 	roles      = []string{"commander", "spokesperson", "witness", "financier", "legal counsel", "author", "member", "chair"}
 )
+
+// GenerateBatch generates a graph and reads it back as a validated Batch,
+// as an import of the generated file would (for tests and benchmarks).
+func GenerateBatch(opts GenOptions) (Batch, error) {
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	if err := Generate(opts, enc.Encode); err != nil {
+		return Batch{}, err
+	}
+	return Read(&buf)
+}

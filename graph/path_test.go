@@ -1,0 +1,273 @@
+package graph_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server/servertest"
+)
+
+const pathQuery = `query Path($from: ID!, $to: ID!, $filter: PathFilter) {
+  shortestPath(from: $from, to: $to, filter: $filter) {
+    length
+    nodes { id kind }
+    steps { forward from { id } to { id } relation { id type startDate confidence status from { id } to { id } sources { id title } } }
+  }
+}`
+
+// seedPaths is a server over the seed, loaded into the test's own dataset.
+type seedPaths struct {
+	h  *servertest.Harness
+	ds string
+	id func(string) string
+}
+
+func newSeedPaths(t *testing.T) seedPaths {
+	t.Helper()
+	h := servertest.New(t, servertest.Options{})
+	ds, id := cyphertest.LoadSeed(t, h.Store)
+	return seedPaths{h: h, ds: ds, id: id}
+}
+
+// filter returns a PathFilter limited to the test's dataset, with extras.
+func (s seedPaths) filter(extra map[string]any) map[string]any {
+	f := map[string]any{"datasets": []string{s.ds}}
+	for k, v := range extra {
+		f[k] = v
+	}
+	return f
+}
+
+// shortest returns the seed ids along the shortest path, or nil.
+func (s seedPaths) shortest(t *testing.T, from, to string, filter map[string]any) []string {
+	t.Helper()
+	res := s.h.MustPost(pathQuery, map[string]any{"from": s.id(from), "to": s.id(to), "filter": s.filter(filter)})
+	p, _ := res.Data["shortestPath"].(map[string]any)
+	if p == nil {
+		return nil
+	}
+	return s.nodeIDs(p)
+}
+
+func (s seedPaths) nodeIDs(p map[string]any) []string {
+	var ids []string
+	for _, n := range p["nodes"].([]any) {
+		ids = append(ids, strings.TrimPrefix(n.(map[string]any)["id"].(string), s.ds+":"))
+	}
+	return ids
+}
+
+func TestShortestPathWithEvidence(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	before := s.h.Store.RoundTrips()
+	res := s.h.MustPost(pathQuery, map[string]any{"from": s.id("geoffrey-nice"), "to": s.id("qatar-government"), "filter": s.filter(nil)})
+	if trips := s.h.Store.RoundTrips() - before; trips != 1 {
+		t.Errorf("%d round trips for a path with its entities, relations and sources, want 1", trips)
+	}
+	p := res.Data["shortestPath"].(map[string]any)
+	got := s.nodeIDs(p)
+	want := []string{"geoffrey-nice", "caesar-report", "carter-ruck", "qatar-government"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("path %v, want %v", got, want)
+	}
+	if p["length"] != float64(3) {
+		t.Errorf("length %v", p["length"])
+	}
+	for i, st := range p["steps"].([]any) {
+		step := st.(map[string]any)
+		rel := step["relation"].(map[string]any)
+		if len(rel["sources"].([]any)) == 0 {
+			t.Errorf("step %d (%s) has no source", i, rel["type"])
+		}
+		from, to := step["from"].(map[string]any)["id"], step["to"].(map[string]any)["id"]
+		relFrom := rel["from"].(map[string]any)["id"]
+		if step["forward"] != (relFrom == from) || from != s.id(got[i]) || to != s.id(got[i+1]) {
+			t.Errorf("step %d: %v", i, step)
+		}
+	}
+}
+
+func TestFiltersApplyDuringTheSearch(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	base := s.shortest(t, "geoffrey-nice", "qatar-government", nil)
+	if !slices.Contains(base, "carter-ruck") {
+		t.Fatalf("the shortest path %v does not go through the law firm", base)
+	}
+	tests := []struct {
+		name   string
+		filter map[string]any
+		avoid  string // an entity the new path must not pass through
+	}{
+		{"excluding the law firm", map[string]any{"excludeIds": []string{s.id("carter-ruck")}}, "carter-ruck"},
+		{"without COMMISSIONED", map[string]any{"excludeRelationTypes": []string{"COMMISSIONED"}}, "carter-ruck"},
+		{"only some relation types", map[string]any{"relationTypes": []string{"AUTHORED", "ACCUSED", "LEADS", "STATEMENT_ABOUT"}}, "carter-ruck"},
+		{"intermediate kinds", map[string]any{"kinds": []string{"PERSON", "ORGANIZATION", "EVENT"}}, "caesar-report"},
+		{"minimum confidence", map[string]any{"minConfidence": 0.95}, "carter-ruck"},
+		{"valid in 2010", map[string]any{"validAt": "2010"}, "caesar-report"},
+		{"outgoing only", map[string]any{"direction": "OUTGOING"}, "carter-ruck"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.shortest(t, "geoffrey-nice", "qatar-government", tt.filter)
+			if slices.Equal(got, base) {
+				t.Errorf("the filter did not change the path %v", got)
+			}
+			if slices.Contains(got, tt.avoid) {
+				t.Errorf("path %v goes through %s", got, tt.avoid)
+			}
+			t.Logf("%v", got)
+		})
+	}
+	// The path around an excluded entity is found, not dropped: with the
+	// law firm out, a longer path remains.
+	if got := s.shortest(t, "geoffrey-nice", "qatar-government", map[string]any{"excludeIds": []string{s.id("carter-ruck")}, "maxDepth": 6}); len(got) == 0 {
+		t.Error("excluding the law firm left no path within 6 hops")
+	}
+}
+
+func TestKPaths(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	res := s.h.MustPost(`query($from: ID!, $to: ID!, $f: PathFilter) { paths(from: $from, to: $to, k: 6, filter: $f) { length nodes { id } steps { relation { id } } } }`,
+		map[string]any{"from": s.id("geoffrey-nice"), "to": s.id("qatar-government"), "f": s.filter(map[string]any{"maxDepth": 6})})
+	paths := res.Data["paths"].([]any)
+	if len(paths) < 3 {
+		t.Fatalf("%d paths, want several", len(paths))
+	}
+	seen := map[string]bool{}
+	last := 0
+	for _, p := range paths {
+		pm := p.(map[string]any)
+		ids := s.nodeIDs(pm)
+		n := int(pm["length"].(float64))
+		if n < last {
+			t.Errorf("paths not ordered by length: %d after %d", n, last)
+		}
+		last = n
+		if ids[0] != "geoffrey-nice" || ids[len(ids)-1] != "qatar-government" || len(ids) != n+1 {
+			t.Errorf("path %v of length %d", ids, n)
+		}
+		sorted := slices.Clone(ids)
+		slices.Sort(sorted)
+		if len(slices.Compact(sorted)) != len(ids) {
+			t.Errorf("path %v is not simple", ids)
+		}
+		var rels []string
+		for _, st := range pm["steps"].([]any) {
+			rels = append(rels, st.(map[string]any)["relation"].(map[string]any)["id"].(string))
+		}
+		key := strings.Join(rels, ",")
+		if seen[key] {
+			t.Errorf("path %v twice", ids)
+		}
+		seen[key] = true
+	}
+}
+
+func TestPathEdgeCases(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	if got := s.shortest(t, "geoffrey-nice", "qatar-government", map[string]any{"maxDepth": 1}); got != nil {
+		t.Errorf("within 1 hop: %v, want null", got)
+	}
+	res := s.h.MustPost(`query($a: ID!, $b: ID!, $f: PathFilter) { paths(from: $a, to: $b, filter: $f) { length } }`,
+		map[string]any{"a": s.id("geoffrey-nice"), "b": s.id("qatar-government"), "f": s.filter(map[string]any{"maxDepth": 1})})
+	if got := res.Data["paths"].([]any); len(got) != 0 {
+		t.Errorf("paths within 1 hop: %v, want []", got)
+	}
+	same := s.h.MustPost(pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("caesar")})
+	if p := same.Data["shortestPath"].(map[string]any); p["length"] != float64(0) || len(p["nodes"].([]any)) != 1 {
+		t.Errorf("from equal to to: %v", p)
+	}
+
+	bad := []struct {
+		name, query string
+		vars        map[string]any
+		code        string
+	}{
+		{"unknown from", pathQuery, map[string]any{"from": s.id("ghost"), "to": s.id("caesar")}, "NOT_FOUND"},
+		{"unknown to", pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("ghost")}, "NOT_FOUND"},
+		{"unknown, same", pathQuery, map[string]any{"from": s.id("ghost"), "to": s.id("ghost")}, "NOT_FOUND"},
+		{"maxDepth 0", pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("qatar"), "filter": map[string]any{"maxDepth": 0}}, "BAD_USER_INPUT"},
+		{"maxDepth 50", pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("qatar"), "filter": map[string]any{"maxDepth": 50}}, "BAD_USER_INPUT"},
+		{"bad validAt", pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("qatar"), "filter": map[string]any{"validAt": "2013-02-30"}}, "BAD_USER_INPUT"},
+		{"confidence 2", pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("qatar"), "filter": map[string]any{"minConfidence": 2}}, "BAD_USER_INPUT"},
+		{"k 0", `query($a: ID!) { paths(from: $a, to: $a, k: 0) { length } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"k 1000", `query($a: ID!) { paths(from: $a, to: $a, k: 1000) { length } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"connections of 1", `query($a: ID!) { connections(ids: [$a]) { truncated } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"connections of 11", `query($ids: [ID!]!) { connections(ids: $ids) { truncated } }`, map[string]any{"ids": eleven(s)}, "BAD_USER_INPUT"},
+		{"connections twice the same", `query($a: ID!) { connections(ids: [$a, $a]) { truncated } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"depth 4", `query($a: ID!) { neighborhood(id: $a, depth: 4) { truncated } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"depth 0", `query($a: ID!) { neighborhood(id: $a, depth: 0) { truncated } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"limit 0", `query($a: ID!) { neighborhood(id: $a, limit: 0) { truncated } }`, map[string]any{"a": s.id("caesar")}, "BAD_USER_INPUT"},
+		{"bad id", pathQuery, map[string]any{"from": "a b", "to": s.id("caesar")}, "BAD_USER_INPUT"},
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			before := s.h.Store.RoundTrips()
+			res := s.h.Post(tt.query, tt.vars)
+			if res.Code() != tt.code {
+				t.Fatalf("got %s, want %s", truncate(res.Raw), tt.code)
+			}
+			if tt.code == "BAD_USER_INPUT" {
+				if trips := s.h.Store.RoundTrips() - before; trips != 0 {
+					t.Errorf("%d round trips for refused input, want 0", trips)
+				}
+			}
+		})
+	}
+}
+
+func eleven(s seedPaths) []string {
+	var ids []string
+	for i := range 11 {
+		ids = append(ids, s.id(fmt.Sprintf("e%d", i)))
+	}
+	return ids
+}
+
+func TestNeighborhoodAndConnections(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	q := `query($id: ID!, $depth: Int, $limit: Int, $f: PathFilter) { neighborhood(id: $id, depth: $depth, limit: $limit, filter: $f) {
+		truncated nodes { id } relations { id type from { id } to { id } sources { id } } } }`
+	one := s.h.MustPost(q, map[string]any{"id": s.id("caesar"), "depth": 1, "f": s.filter(nil)}).Data["neighborhood"].(map[string]any)
+	if one["truncated"] != false || len(one["nodes"].([]any)) != 5 { // Caesar and his four neighbours
+		t.Errorf("depth 1 around Caesar: %v", one)
+	}
+	cut := s.h.MustPost(q, map[string]any{"id": s.id("caesar"), "depth": 2, "limit": 3, "f": s.filter(nil)}).Data["neighborhood"].(map[string]any)
+	if cut["truncated"] != true || len(cut["nodes"].([]any)) != 4 {
+		t.Errorf("depth 2, limit 3: %v", cut)
+	}
+	// Every relation of a subgraph joins two of its nodes.
+	nodes := map[any]bool{}
+	for _, n := range cut["nodes"].([]any) {
+		nodes[n.(map[string]any)["id"]] = true
+	}
+	for _, r := range cut["relations"].([]any) {
+		rm := r.(map[string]any)
+		if !nodes[rm["from"].(map[string]any)["id"]] || !nodes[rm["to"].(map[string]any)["id"]] {
+			t.Errorf("relation %v leaves the subgraph", rm["id"])
+		}
+	}
+
+	cq := `query($ids: [ID!]!, $f: PathFilter) { connections(ids: $ids, filter: $f) { nodes { id } relations { type } unconnectedPairs { a { id } b { id } } } }`
+	res := s.h.MustPost(cq, map[string]any{"ids": []string{s.id("geoffrey-nice"), s.id("william-hague"), s.id("sierra-leone")}, "f": s.filter(map[string]any{"maxDepth": 2})})
+	c := res.Data["connections"].(map[string]any)
+	pairs := c["unconnectedPairs"].([]any)
+	if len(pairs) != 2 {
+		t.Errorf("unconnected pairs within 2 hops: %v, want Sierra Leone with each of the others", pairs)
+	}
+	if len(c["nodes"].([]any)) != 3 { // Nice, the report, Hague
+		t.Errorf("connections nodes: %v", c["nodes"])
+	}
+	miss := s.h.Post(cq, map[string]any{"ids": []string{s.id("caesar"), s.id("ghost")}})
+	if miss.Code() != "NOT_FOUND" {
+		t.Errorf("connections with an unknown id: %s", truncate(miss.Raw))
+	}
+}
