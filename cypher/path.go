@@ -178,14 +178,21 @@ func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.P
 	return paths, sources, nil
 }
 
+// relationsPerEntity bounds the relations of a neighbourhood: at most this
+// many times its entity limit.
+const relationsPerEntity = 5
+
 // Neighborhood returns the entities within depth hops of id through
 // relations that pass the filter (nearest first, at most limit besides
-// id), the relations among them that pass it, and their sources.
+// id), the relations among them that pass it (at most 5 per entity), and
+// their sources. Truncated says that either limit cut the answer.
 func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(f)
 	params["id"], params["limit"], params["limitPlusOne"] = id, int64(limit), int64(limit+1)
+	relationLimit := relationsPerEntity * limit
+	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
 	name := pathStatementName("Neighborhood", depth, f.Direction, 0)
 	res, err := s.read(ctx, name, params)
 	if err != nil {

@@ -3,19 +3,22 @@ package graph_test
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
+	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
-// TestShortestPathAgreesWithBFS: on a generated graph of 10k entities and
+// TestPathsOnAGeneratedGraph: on a generated graph of 10k entities and
 // 50k relations, the length of shortestPath for 200 random pairs equals
 // what a plain breadth-first search over the same data finds (or both find
 // nothing within 8 hops).
-func TestShortestPathAgreesWithBFS(t *testing.T) {
+func TestPathsOnAGeneratedGraph(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	ds := cyphertest.Dataset(t)
@@ -79,5 +82,34 @@ func TestShortestPathAgreesWithBFS(t *testing.T) {
 	}
 	if found < 100 {
 		t.Errorf("only %d of 200 pairs connected: the generated graph is too sparse to test much", found)
+	}
+
+	// The time budget: a search that runs over it ends with TIMEOUT and
+	// says how to narrow it, while the server goes on answering others.
+	// The largest neighbourhood of the busiest entity takes some 300 ms
+	// here; the budget is 20 ms.
+	tight := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.PathTimeout = 20 * time.Millisecond }})
+	hub := batch.Entities[0].ID
+	const heavy = `query($id: ID!, $f: PathFilter) { neighborhood(id: $id, depth: 3, limit: 1000, filter: $f) { truncated } }`
+	var wg sync.WaitGroup
+	heavyResults := make([]servertest.Response, 4)
+	for i := range heavyResults {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			heavyResults[i] = tight.Post(heavy, map[string]any{"id": hub, "f": map[string]any{"datasets": []string{ds}}})
+		}()
+	}
+	for range 10 {
+		res := tight.Post(`query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": hub})
+		if len(res.Errors) > 0 {
+			t.Errorf("a cheap query during heavy searches: %s", truncate(res.Raw))
+		}
+	}
+	wg.Wait()
+	for _, res := range heavyResults {
+		if res.Code() != "TIMEOUT" || !strings.Contains(res.Errors[0].Message, "narrow it") {
+			t.Errorf("a search over its budget: %s, want TIMEOUT with advice", truncate(res.Raw))
+		}
 	}
 }
