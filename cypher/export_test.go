@@ -54,3 +54,9 @@ func writePlan(b *strings.Builder, p *db.Plan, depth int) {
 		writePlan(b, &p.Children[i], depth+1)
 	}
 }
+
+// Statement returns the text of a named statement.
+func (s *Store) Statement(name string) string { return s.statement(name) }
+
+// Driver returns the store's driver.
+func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/vikstrous/dataloadgen"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -88,4 +89,77 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
 	}
 	return conn, nil
+}
+
+// relationEnds loads the entities at the ends of many relations or steps in
+// one call (gqlgen batch resolvers hand the whole list over at once). A
+// missing end is an error for its item only.
+func relationEnds(ctx context.Context, ids []string) ([]model.Entity, error) {
+	found, err := loaders.For(ctx).Entity.LoadAll(ctx, ids)
+	out := make([]model.Entity, len(ids))
+	var itemErrs dataloadgen.ErrorSlice
+	if err != nil && !errors.As(err, &itemErrs) {
+		return nil, err
+	}
+	var batchErrs graphql.BatchErrorList
+	for i, id := range ids {
+		if len(itemErrs) > i && itemErrs[i] != nil {
+			if batchErrs == nil {
+				batchErrs = make(graphql.BatchErrorList, len(ids))
+			}
+			if errors.Is(itemErrs[i], dataloadgen.ErrNotFound) {
+				batchErrs[i] = casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", id)
+			} else {
+				batchErrs[i] = itemErrs[i]
+			}
+			continue
+		}
+		out[i] = toEntity(found[i])
+	}
+	if batchErrs != nil {
+		return out, batchErrs
+	}
+	return out, nil
+}
+
+// sourceLists loads the sources of many relations in one call, each list in
+// its order; ids without a source are left out.
+func sourceLists(ctx context.Context, lists [][]string) ([][]model.Source, error) {
+	var ids []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, id := range l {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	byID := make(map[string]model.Source, len(ids))
+	if len(ids) > 0 {
+		found, err := loaders.For(ctx).Source.LoadAll(ctx, ids)
+		var itemErrs dataloadgen.ErrorSlice
+		if err != nil && !errors.As(err, &itemErrs) {
+			return nil, err
+		}
+		for i, id := range ids {
+			if len(itemErrs) > i && itemErrs[i] != nil {
+				if !errors.Is(itemErrs[i], dataloadgen.ErrNotFound) {
+					return nil, itemErrs[i]
+				}
+				continue
+			}
+			byID[id] = toSource(found[i])
+		}
+	}
+	out := make([][]model.Source, len(lists))
+	for i, l := range lists {
+		out[i] = make([]model.Source, 0, len(l))
+		for _, id := range l {
+			if s, ok := byID[id]; ok {
+				out[i] = append(out[i], s)
+			}
+		}
+	}
+	return out, nil
 }

@@ -8,7 +8,7 @@ package graph
 import (
 	"context"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 )
@@ -23,14 +23,22 @@ func (r *entityPairResolver) B(ctx context.Context, obj *model.EntityPair) (mode
 	return relationEnd(ctx, obj.BID)
 }
 
-// From is the resolver for the from field.
-func (r *pathStepResolver) From(ctx context.Context, obj *model.PathStep) (model.Entity, error) {
-	return relationEnd(ctx, obj.FromID)
+// From is the batch resolver for the from field.
+func (r *pathStepResolver) From(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.FromID
+	}
+	return relationEnds(ctx, ids)
 }
 
-// To is the resolver for the to field.
-func (r *pathStepResolver) To(ctx context.Context, obj *model.PathStep) (model.Entity, error) {
-	return relationEnd(ctx, obj.ToID)
+// To is the batch resolver for the to field.
+func (r *pathStepResolver) To(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.ToID
+	}
+	return relationEnds(ctx, ids)
 }
 
 // ShortestPath is the resolver for the shortestPath field.

@@ -78,19 +78,31 @@ func (r *queryResolver) RelationTypes(ctx context.Context) ([]model.RelationType
 	return out, nil
 }
 
-// From is the resolver for the from field.
-func (r *relationResolver) From(ctx context.Context, obj *model.Relation) (model.Entity, error) {
-	return relationEnd(ctx, obj.FromID)
+// From is the batch resolver for the from field.
+func (r *relationResolver) From(ctx context.Context, objs []*model.Relation) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.FromID
+	}
+	return relationEnds(ctx, ids)
 }
 
-// To is the resolver for the to field.
-func (r *relationResolver) To(ctx context.Context, obj *model.Relation) (model.Entity, error) {
-	return relationEnd(ctx, obj.ToID)
+// To is the batch resolver for the to field.
+func (r *relationResolver) To(ctx context.Context, objs []*model.Relation) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.ToID
+	}
+	return relationEnds(ctx, ids)
 }
 
-// Sources is the resolver for the sources field.
-func (r *relationResolver) Sources(ctx context.Context, obj *model.Relation) ([]model.Source, error) {
-	return sources(ctx, obj.SourceIDs)
+// Sources is the batch resolver for the sources field.
+func (r *relationResolver) Sources(ctx context.Context, objs []*model.Relation) ([][]model.Source, error) {
+	lists := make([][]string, len(objs))
+	for i, o := range objs {
+		lists[i] = o.SourceIDs
+	}
+	return sourceLists(ctx, lists)
 }
 
 // Relation returns generated.RelationResolver implementation.

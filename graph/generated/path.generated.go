@@ -21,8 +21,8 @@ type EntityPairResolver interface {
 	B(ctx context.Context, obj *model.EntityPair) (model.Entity, error)
 }
 type PathStepResolver interface {
-	From(ctx context.Context, obj *model.PathStep) (model.Entity, error)
-	To(ctx context.Context, obj *model.PathStep) (model.Entity, error)
+	From(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error)
+	To(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -225,7 +225,7 @@ func (ec *executionContext) _PathStep_from(ctx context.Context, field graphql.Co
 			return ec.fieldContext_PathStep_from(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PathStep().From(ctx, obj)
+			return ec.resolveBatch_PathStep_from(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -247,6 +247,29 @@ func (ec *executionContext) fieldContext_PathStep_from(_ context.Context, field 
 	}
 	return fc, nil
 }
+func (ec *executionContext) resolveBatch_PathStep_from(ctx context.Context, field graphql.CollectedField, obj *model.PathStep) (any, error) {
+	resolver := ec.Resolvers.PathStep()
+	if batch, ok := graphql.BatchParentsFor[*model.PathStep](ctx, "PathStep"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.From(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"PathStep.from",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.From(ctx, []*model.PathStep{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"PathStep.from",
+	)
+}
 
 func (ec *executionContext) _PathStep_to(ctx context.Context, field graphql.CollectedField, obj *model.PathStep) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -257,7 +280,7 @@ func (ec *executionContext) _PathStep_to(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_PathStep_to(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.PathStep().To(ctx, obj)
+			return ec.resolveBatch_PathStep_to(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -278,6 +301,29 @@ func (ec *executionContext) fieldContext_PathStep_to(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_PathStep_to(ctx context.Context, field graphql.CollectedField, obj *model.PathStep) (any, error) {
+	resolver := ec.Resolvers.PathStep()
+	if batch, ok := graphql.BatchParentsFor[*model.PathStep](ctx, "PathStep"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.To(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"PathStep.to",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.To(ctx, []*model.PathStep{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"PathStep.to",
+	)
 }
 
 func (ec *executionContext) _PathStep_forward(ctx context.Context, field graphql.CollectedField, obj *model.PathStep) (ret graphql.Marshaler) {
@@ -773,6 +819,7 @@ func (ec *executionContext) marshalNPathStep2githubᚗcomᚋcasegraphᚋcasegrap
 }
 
 func (ec *executionContext) marshalNPathStep2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathStepᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PathStep) graphql.Marshaler {
+	ctx = graphql.WithBatchParentValues(ctx, "PathStep", v)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]

@@ -17,10 +17,10 @@ import (
 // region    ************************** generated!.gotpl **************************
 
 type RelationResolver interface {
-	From(ctx context.Context, obj *model.Relation) (model.Entity, error)
-	To(ctx context.Context, obj *model.Relation) (model.Entity, error)
+	From(ctx context.Context, objs []*model.Relation) ([]model.Entity, error)
+	To(ctx context.Context, objs []*model.Relation) ([]model.Entity, error)
 
-	Sources(ctx context.Context, obj *model.Relation) ([]model.Source, error)
+	Sources(ctx context.Context, objs []*model.Relation) ([][]model.Source, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -86,7 +86,7 @@ func (ec *executionContext) _Relation_from(ctx context.Context, field graphql.Co
 			return ec.fieldContext_Relation_from(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Relation().From(ctx, obj)
+			return ec.resolveBatch_Relation_from(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -108,6 +108,29 @@ func (ec *executionContext) fieldContext_Relation_from(_ context.Context, field 
 	}
 	return fc, nil
 }
+func (ec *executionContext) resolveBatch_Relation_from(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (any, error) {
+	resolver := ec.Resolvers.Relation()
+	if batch, ok := graphql.BatchParentsFor[*model.Relation](ctx, "Relation"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.From(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Relation.from",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.From(ctx, []*model.Relation{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"Relation.from",
+	)
+}
 
 func (ec *executionContext) _Relation_to(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -118,7 +141,7 @@ func (ec *executionContext) _Relation_to(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_Relation_to(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Relation().To(ctx, obj)
+			return ec.resolveBatch_Relation_to(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -139,6 +162,29 @@ func (ec *executionContext) fieldContext_Relation_to(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Relation_to(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (any, error) {
+	resolver := ec.Resolvers.Relation()
+	if batch, ok := graphql.BatchParentsFor[*model.Relation](ctx, "Relation"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.To(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Relation.to",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.To(ctx, []*model.Relation{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"Relation.to",
+	)
 }
 
 func (ec *executionContext) _Relation_role(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
@@ -288,7 +334,7 @@ func (ec *executionContext) _Relation_sources(ctx context.Context, field graphql
 			return ec.fieldContext_Relation_sources(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Relation().Sources(ctx, obj)
+			return ec.resolveBatch_Relation_sources(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.Source) graphql.Marshaler {
@@ -309,6 +355,29 @@ func (ec *executionContext) fieldContext_Relation_sources(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Relation_sources(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (any, error) {
+	resolver := ec.Resolvers.Relation()
+	if batch, ok := graphql.BatchParentsFor[*model.Relation](ctx, "Relation"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Sources(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[[]model.Source](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Relation.sources",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Sources(ctx, []*model.Relation{obj})
+	return graphql.ResolveBatchSingleResult[[]model.Source](
+		ctx,
+		results,
+		err,
+		"Relation.sources",
+	)
 }
 
 func (ec *executionContext) _Relation_dataset(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
@@ -993,6 +1062,7 @@ func (ec *executionContext) marshalNRelation2githubᚗcomᚋcasegraphᚋcasegrap
 }
 
 func (ec *executionContext) marshalNRelation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Relation) graphql.Marshaler {
+	ctx = graphql.WithBatchParentValues(ctx, "Relation", v)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]

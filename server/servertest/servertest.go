@@ -137,6 +137,27 @@ func (h *Harness) MustPost(query string, vars map[string]any) Response {
 	return res
 }
 
+// PostTimed sends a GraphQL request and reads the whole response without
+// decoding it, for benchmarks: the client's own JSON decoding is not the
+// server's time. It returns the status and the body.
+func (h *Harness) PostTimed(query string, vars map[string]any) (int, []byte) {
+	h.t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	res, err := h.client.Post(h.URL+"/graphql", "application/json", bytes.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out, err := io.ReadAll(res.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return res.StatusCode, out
+}
+
 // PostRaw sends a body as it is.
 func (h *Harness) PostRaw(body []byte) Response {
 	h.t.Helper()
