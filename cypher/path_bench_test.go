@@ -99,21 +99,36 @@ func BenchmarkPathQueries(b *testing.B) {
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
 			var service, raw []time.Duration
-			for b.Loop() {
-				vars, stmt, p := w.vars()
+			runService := func(vars map[string]any) {
 				start := time.Now()
 				status, body := h.PostTimed(w.query, vars)
 				service = append(service, time.Since(start))
 				if status != 200 || bytes.Contains(body, []byte(`"errors"`)) {
 					b.Fatalf("service: %d %s", status, body)
 				}
-				start = time.Now()
+			}
+			runRaw := func(stmt string, p map[string]any) {
+				start := time.Now()
 				_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement(stmt), p, neo4j.EagerResultTransformer,
 					neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 				raw = append(raw, time.Since(start))
 				if err != nil {
 					b.Fatalf("raw: %v", err)
 				}
+			}
+			i := 0
+			for b.Loop() {
+				vars, stmt, p := w.vars()
+				// Whichever runs second finds the data in Neo4j's caches;
+				// take turns, so neither side always gets the warm run.
+				if i%2 == 0 {
+					runService(vars)
+					runRaw(stmt, p)
+				} else {
+					runRaw(stmt, p)
+					runService(vars)
+				}
+				i++
 			}
 			sp50, sp95 := percentiles(service)
 			rp50, rp95 := percentiles(raw)
@@ -156,3 +171,58 @@ func sampleIDs(b *testing.B, s *cypher.Store, ds string, n int) []string {
 	return ids
 }
 
+
+// BenchmarkStorePathsVsDriver isolates the store's share of the service's
+// overhead: Store.Paths (statement, parameters, transaction timeout, record
+// mapping) against the raw driver, alternating on the same inputs.
+func BenchmarkStorePathsVsDriver(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see BenchmarkPathQueries)")
+	}
+	h := servertest.New(b, servertest.Options{})
+	ids := sampleIDs(b, h.Store, ds, 500)
+	rng := rand.New(rand.NewPCG(1, 2))
+	f := casegraph.PathFilter{Datasets: []string{ds}}
+	if err := f.Normalize(); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var store, raw []time.Duration
+	i := 0
+	for b.Loop() {
+		a, c := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
+		p := cypher.PathParams(f)
+		p["from"], p["to"], p["k"] = a, c, int64(1)
+		stmt := h.Store.Statement(cypher.PathStatementName("Paths", f.MaxDepth, f.Direction, 1))
+		runStore := func() {
+			start := time.Now()
+			ctx, cancel := context.WithTimeout(ctx, 15*time.Second) // as a request has
+			defer cancel()
+			if _, _, err := h.Store.Paths(ctx, a, c, 1, f); err != nil {
+				b.Fatal(err)
+			}
+			store = append(store, time.Since(start))
+		}
+		runRaw := func() {
+			start := time.Now()
+			if _, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), stmt, p, neo4j.EagerResultTransformer,
+				neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting()); err != nil {
+				b.Fatal(err)
+			}
+			raw = append(raw, time.Since(start))
+		}
+		if i%2 == 0 {
+			runStore()
+			runRaw()
+		} else {
+			runRaw()
+			runStore()
+		}
+		i++
+	}
+	s50, _ := percentiles(store)
+	r50, _ := percentiles(raw)
+	b.ReportMetric(ms(s50), "store-p50-ms")
+	b.ReportMetric(ms(r50), "driver-p50-ms")
+}
