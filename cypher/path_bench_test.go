@@ -171,7 +171,6 @@ func sampleIDs(b *testing.B, s *cypher.Store, ds string, n int) []string {
 	return ids
 }
 
-
 // BenchmarkStorePathsVsDriver isolates the store's share of the service's
 // overhead: Store.Paths (statement, parameters, transaction timeout, record
 // mapping) against the raw driver, alternating on the same inputs.
