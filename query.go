@@ -10,11 +10,13 @@ const (
 	DirectionIncoming Direction = "INCOMING" // the entity is the to end
 )
 
-// Page asks for up to First items after the item whose sort key is After
-// ("" for the first page).
+// Page asks for up to First items after the item with id After ("" for
+// the first page) and, in lists sorted by something else, sort key
+// AfterKey.
 type Page struct {
-	First int
-	After string
+	First    int
+	After    string
+	AfterKey string
 }
 
 // Page sizes.
@@ -36,7 +38,12 @@ type EntityFilter struct {
 	Kinds        []Kind
 	Datasets     []string
 	Category     string
-	NameContains string
+	NameContains string // matched folded: case and accents do not matter
+	// DateFrom and DateTo (partial dates) keep events whose dates meet the
+	// range and documents published in it; entities without dates go.
+	DateFrom, DateTo string
+	// HasRelation keeps entities with a relation of one of these types.
+	HasRelation []RelationType
 }
 
 // RelationFilter narrows an entity's relations.
@@ -50,4 +57,29 @@ type RelationPage struct {
 	Relations []Relation
 	HasNext   bool
 	Total     int64
+}
+
+// EntityOrderField is what a list of entities is sorted by.
+type EntityOrderField string
+
+// The sort keys of entity lists; ties go by id.
+const (
+	OrderByID        EntityOrderField = "ID"
+	OrderByName      EntityOrderField = "NAME"
+	OrderByUpdatedAt EntityOrderField = "UPDATED_AT"
+	OrderByDegree    EntityOrderField = "DEGREE"
+)
+
+// EntityOrder sorts a list of entities.
+type EntityOrder struct {
+	Field EntityOrderField
+	Desc  bool
+}
+
+// Direction is ASC or DESC.
+func (o EntityOrder) Direction() string {
+	if o.Desc {
+		return "DESC"
+	}
+	return "ASC"
 }

@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -34,28 +35,42 @@ func (s *Store) Entity(ctx context.Context, id string) (casegraph.Entity, error)
 	return e, nil
 }
 
-// Entities returns one page of the entities that match the filter, in id
-// order, and whether there are more.
-func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, page casegraph.Page) ([]casegraph.Entity, bool, error) {
+// Entities returns one page of the entities that match the filter, in the
+// order asked for (ties by id), the sort key of each (for cursors), and
+// whether there are more.
+func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order casegraph.EntityOrder, page casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
+	if _, ok := entityOrders[order.Field]; !ok {
+		return nil, nil, false, casegraph.Errorf(casegraph.CodeBadUserInput, "cannot sort by %q", order.Field)
+	}
 	params := entityFilterParams(f)
-	params["after"] = page.After
+	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
 	params["limit"] = int64(page.First + 1)
-	res, err := s.read(ctx, "Entities", params)
+	name := entityOrderName(order)
+	res, err := s.read(ctx, name, params)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	out := make([]casegraph.Entity, 0, len(res.Records))
+	keys := make([]string, 0, len(res.Records))
 	for _, rec := range res.Records {
-		e, err := entityFromRecord(rec)
+		m, err := getMap(rec, "entity")
 		if err != nil {
-			return nil, false, internalError("Entities", err)
+			return nil, nil, false, internalError(name, err)
 		}
-		out = append(out, e)
+		e, err := entityFromMap(m)
+		if err != nil {
+			return nil, nil, false, internalError(name, err)
+		}
+		key, err := getString(rec, "key")
+		if err != nil {
+			return nil, nil, false, internalError(name, err)
+		}
+		out, keys = append(out, e), append(keys, key)
 	}
 	if len(out) > page.First {
-		return out[:page.First], true, nil
+		return out[:page.First], keys[:page.First], true, nil
 	}
-	return out, false, nil
+	return out, keys, false, nil
 }
 
 // CountEntities counts the entities that match the filter.
@@ -72,7 +87,8 @@ func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (in
 }
 
 func entityFilterParams(f casegraph.EntityFilter) map[string]any {
-	p := map[string]any{"kinds": nil, "datasets": nil, "category": nullable(f.Category), "nameContains": nil}
+	p := map[string]any{"kinds": nil, "datasets": nil, "category": nullable(f.Category), "nameContains": nil,
+		"dateFrom": nil, "dateTo": nil, "hasRelation": nil}
 	if len(f.Kinds) > 0 {
 		kinds := make([]string, len(f.Kinds))
 		for i, k := range f.Kinds {
@@ -84,7 +100,20 @@ func entityFilterParams(f casegraph.EntityFilter) map[string]any {
 		p["datasets"] = f.Datasets
 	}
 	if f.NameContains != "" {
-		p["nameContains"] = strings.ToLower(f.NameContains)
+		p["nameContains"] = casegraph.Fold(f.NameContains)
+	}
+	if f.DateFrom != "" {
+		p["dateFrom"] = casegraph.MustPartialDate(f.DateFrom).Earliest()
+	}
+	if f.DateTo != "" {
+		p["dateTo"] = casegraph.MustPartialDate(f.DateTo).Latest()
+	}
+	if len(f.HasRelation) > 0 {
+		types := make([]string, len(f.HasRelation))
+		for i, t := range f.HasRelation {
+			types[i] = string(t)
+		}
+		p["hasRelation"] = types
 	}
 	return p
 }
@@ -156,4 +185,37 @@ func (s *Store) Ping(ctx context.Context) error {
 		return mapError(ctx, "ping", err)
 	}
 	return nil
+}
+
+// entityOrder is how Entities sorts: the key, and how a cursor's key is
+// read back.
+type entityOrder struct {
+	Key   string // Cypher expression of the sort key
+	Param string // the cursor's key as that type
+}
+
+var entityOrders = map[casegraph.EntityOrderField]entityOrder{
+	casegraph.OrderByID:        {"e.id", "$afterKey"},
+	casegraph.OrderByName:      {"e.name", "$afterKey"},
+	casegraph.OrderByUpdatedAt: {"e.updatedAt", "datetime($afterKey)"},
+	casegraph.OrderByDegree:    {"COUNT { (e)--(:Entity) }", "toInteger($afterKey)"},
+}
+
+func entityOrderName(o casegraph.EntityOrder) string {
+	return fmt.Sprintf("Entities/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction()))
+}
+
+func entityOrderVariants() []variant {
+	var out []variant
+	for field, o := range entityOrders {
+		for _, desc := range []bool{false, true} {
+			ord := casegraph.EntityOrder{Field: field, Desc: desc}
+			data := map[string]string{"Key": o.Key, "Param": o.Param, "Dir": ord.Direction(), "Cmp": ">"}
+			if desc {
+				data["Cmp"] = "<"
+			}
+			out = append(out, variant{Name: entityOrderName(ord), Data: data})
+		}
+	}
+	return out
 }

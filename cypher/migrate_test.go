@@ -24,7 +24,9 @@ func TestStatementsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState", "DeleteDatasetRelations", "DeleteDatasetNodes"} {
+	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState",
+		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc", "Entities/degree/asc", "CountEntities",
+		"RelationsByID", "Search", "Timeline"} {
 		if stmts[name] == "" {
 			t.Errorf("statement %s is missing", name)
 		}

@@ -209,7 +209,8 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		}
 		sources = uniqueExcept(sources, "")
 		for _, id := range fromIDs {
-			if _, err := run("MergeEntity", map[string]any{"into": into, "from": id, "aliases": aliases, "sourceIds": sources}); err != nil {
+			if _, err := run("MergeEntity", map[string]any{"into": into, "from": id, "aliases": aliases,
+				"searchAliases": searchAliases(aliases), "sourceIds": sources}); err != nil {
 				return err
 			}
 		}

@@ -131,3 +131,11 @@ func mapFloat(m map[string]any, key string) (*float64, error) {
 		return nil, fmt.Errorf("%s: want a number, got %T", key, v)
 	}
 }
+
+func getFloat(rec *neo4j.Record, key string) (float64, bool, error) {
+	v, isNil, err := neo4j.GetRecordValue[float64](rec, key)
+	if err != nil {
+		return 0, false, fmt.Errorf("record %s: %w", key, err)
+	}
+	return v, !isNil, nil
+}

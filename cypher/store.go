@@ -110,19 +110,40 @@ func loadStatements(fsys fs.FS, dir string) (map[string]string, error) {
 			return nil, fmt.Errorf("read statement %s: %w", e.Name(), err)
 		}
 		name, text := e.Name(), string(b)
-		if strings.HasSuffix(name, ".tmpl") {
-			name = strings.TrimSuffix(name, ".tmpl")
-			if text, err = render(name, text, vocabularyData()); err != nil {
+		if !strings.HasSuffix(name, ".tmpl") {
+			if text = strings.TrimSpace(text); text == "" {
+				return nil, fmt.Errorf("statement %s is empty", name)
+			}
+			out[strings.TrimSuffix(name, ".cypher")] = text
+			continue
+		}
+		base := strings.TrimSuffix(name, ".cypher.tmpl")
+		variants := []variant{{Name: base, Data: vocabularyData()}}
+		if more, ok := templateVariants[base]; ok {
+			variants = more()
+		}
+		for _, v := range variants {
+			rendered, err := render(name, text, v.Data)
+			if err != nil {
 				return nil, err
 			}
+			out[v.Name] = strings.TrimSpace(rendered)
 		}
-		text = strings.TrimSpace(text)
-		if text == "" {
-			return nil, fmt.Errorf("statement %s is empty", e.Name())
-		}
-		out[strings.TrimSuffix(name, ".cypher")] = text
 	}
 	return out, nil
+}
+
+// variant is one rendering of a statement template: its name and data.
+type variant struct {
+	Name string
+	Data any
+}
+
+// templateVariants lists the statements rendered more than once (one for
+// each sort order, say); any other template is rendered once, over the
+// relation vocabulary.
+var templateVariants = map[string]func() []variant{
+	"Entities": entityOrderVariants,
 }
 
 // typeData is one relation type as templates see it.
@@ -139,13 +160,18 @@ func vocabularyData() struct{ Types []typeData } {
 	return d
 }
 
+// render executes a statement template, which may use the shared
+// definitions of paths/filters.tmpl (such as the entity projection).
 func render(name, text string, data any) (string, error) {
-	t, err := template.New(name).Option("missingkey=error").Parse(text)
+	t, err := template.New(name).Option("missingkey=error").ParseFS(pathFiles, "paths/filters.tmpl")
+	if err == nil {
+		t, err = t.New(name).Parse(text)
+	}
 	if err != nil {
 		return "", fmt.Errorf("template %s: %w", name, err)
 	}
 	var b strings.Builder
-	if err := t.Execute(&b, data); err != nil {
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("template %s: %w", name, err)
 	}
 	return b.String(), nil

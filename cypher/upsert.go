@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -118,8 +119,13 @@ func entityParams(e casegraph.Entity) map[string]any {
 		pageCount = int64(e.PageCount)
 	}
 	return map[string]any{
-		"hash": contentHash(e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
+		// The search fields are derived, so they are not in the hash; the
+		// version tag is, so that a change in how they are derived rewrites
+		// every entity once.
+		"hash": contentHash(searchVersion, e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
 			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
+		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
+		"searchDescription": nullable(casegraph.Fold(e.Description)),
 		"id": e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
 		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
 		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
@@ -148,4 +154,17 @@ func contentHash(fields ...any) string {
 		panic(err) // strings, numbers and string slices always encode
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// searchVersion tags how the search fields are derived (see Fold).
+const searchVersion = "search-1"
+
+// searchAliases is the folded aliases, one a line, as the full-text index
+// sees them.
+func searchAliases(aliases []string) string {
+	folded := make([]string, len(aliases))
+	for i, a := range aliases {
+		folded[i] = casegraph.Fold(a)
+	}
+	return strings.Join(folded, "\n")
 }

@@ -20,10 +20,16 @@ func complexity() generated.ComplexityRoot {
 	c.Event.Relations = relations
 	c.Document.Relations = relations
 	c.Place.Relations = relations
-	c.Query.Entities = func(child int, _ *model.EntityFilter, first *int, _ *string) int {
+	c.Query.Entities = func(child int, _ *model.EntityFilter, _ *model.EntityOrder, first *int, _ *string) int {
 		return 1 + child*pageSize(first)
 	}
 	c.Query.Sources = func(child int, first *int, _ *string) int {
+		return 1 + child*pageSize(first)
+	}
+	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string) int {
+		return 1 + child*pageSize(first)
+	}
+	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
 		return 1 + child*pageSize(first)
 	}
 	c.Query.Paths = func(child int, _, _ string, k *int, _ *model.PathFilter) int {

@@ -17,7 +17,8 @@ import (
 type cursor struct {
 	List   string `json:"l"`
 	Filter uint32 `json:"f"`
-	After  string `json:"a"`
+	After  string `json:"a"`           // the last item's id (or offset)
+	Key    string `json:"k,omitempty"` // and its sort key, when not the id
 	Check  uint32 `json:"c"`
 }
 
@@ -27,32 +28,36 @@ func (c cursor) checksum() uint32 {
 	return crc32.ChecksumIEEE(b)
 }
 
-// encodeCursor returns the cursor after key, in list, under filter.
-func encodeCursor(list string, filter any, key string) string {
-	c := cursor{List: list, Filter: fingerprint(filter), After: key}
+// encodeCursor returns the cursor after the item with id (and sort key),
+// in list, under filter.
+func encodeCursor(list string, filter any, id string, key ...string) string {
+	c := cursor{List: list, Filter: fingerprint(filter), After: id}
+	if len(key) > 0 {
+		c.Key = key[0]
+	}
 	c.Check = c.checksum()
 	b, _ := json.Marshal(c)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// decodeCursor returns the key a cursor points after ("" for none).
-func decodeCursor(list string, filter any, s *string) (string, error) {
+// decodeCursor returns the cursor a client sent back (zero for none).
+func decodeCursor(list string, filter any, s *string) (cursor, error) {
 	if s == nil || *s == "" {
-		return "", nil
+		return cursor{}, nil
 	}
 	bad := casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list; use pageInfo.endCursor of the same query")
 	if len(*s) > 1024 {
-		return "", bad
+		return cursor{}, bad
 	}
 	b, err := base64.RawURLEncoding.DecodeString(*s)
 	if err != nil {
-		return "", bad
+		return cursor{}, bad
 	}
 	var c cursor
 	if err := json.Unmarshal(b, &c); err != nil || c.Check != c.checksum() || c.List != list || c.Filter != fingerprint(filter) {
-		return "", bad
+		return cursor{}, bad
 	}
-	return c.After, nil
+	return c, nil
 }
 
 func fingerprint(filter any) uint32 {
@@ -69,17 +74,9 @@ func pageOf(list string, filter any, first *int, after *string) (casegraph.Page,
 	if err := casegraph.ValidatePage(n); err != nil {
 		return casegraph.Page{}, err
 	}
-	key, err := decodeCursor(list, filter, after)
+	c, err := decodeCursor(list, filter, after)
 	if err != nil {
 		return casegraph.Page{}, err
 	}
-	return casegraph.Page{First: n, After: key}, nil
-}
-
-func endCursor(list string, filter any, key string, any bool) *string {
-	if !any {
-		return nil
-	}
-	c := encodeCursor(list, filter, key)
-	return &c
+	return casegraph.Page{First: n, After: c.After, AfterKey: c.Key}, nil
 }

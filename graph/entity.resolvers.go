@@ -113,16 +113,21 @@ func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, er
 }
 
 // Entities is the resolver for the entities field.
-func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, first *int, after *string) (*model.EntityConnection, error) {
+func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error) {
 	f, err := entityFilterOf(filter)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageOf("entities", f, first, after)
+	order := entityOrderOf(orderBy)
+	cursorKey := struct {
+		F casegraph.EntityFilter
+		O casegraph.EntityOrder
+	}{f, order}
+	page, err := pageOf("entities", cursorKey, first, after)
 	if err != nil {
 		return nil, err
 	}
-	found, hasNext, err := r.Store.Entities(ctx, f, page)
+	found, keys, hasNext, err := r.Store.Entities(ctx, f, order, page)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +135,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 	l := loaders.For(ctx)
 	for i, e := range found {
 		l.Entity.Prime(e.ID, e)
-		conn.Edges[i] = model.EntityEdge{Cursor: encodeCursor("entities", f, e.ID), Node: toEntity(e)}
+		conn.Edges[i] = model.EntityEdge{Cursor: encodeCursor("entities", cursorKey, e.ID, keys[i]), Node: toEntity(e)}
 	}
 	if n := len(found); n > 0 {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"strconv"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
@@ -27,6 +29,16 @@ func entityFilterOf(in *model.EntityFilter) (casegraph.EntityFilter, error) {
 	}
 	f.Datasets = in.Datasets
 	f.Category = deref(in.Category)
+	f.DateFrom, f.DateTo = dateString(in.DateFrom), dateString(in.DateTo)
+	if f.DateFrom != "" && f.DateTo != "" && casegraph.MustPartialDate(f.DateTo).Latest() < casegraph.MustPartialDate(f.DateFrom).Earliest() {
+		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "filter.dateTo %s is before dateFrom %s", f.DateTo, f.DateFrom)
+	}
+	if len(in.HasRelation) > maxFilterValues {
+		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "filter.hasRelation: at most %d types", maxFilterValues)
+	}
+	for _, t := range in.HasRelation {
+		f.HasRelation = append(f.HasRelation, casegraph.RelationType(t))
+	}
 	if in.NameContains != nil {
 		if err := casegraph.ValidateText("filter.nameContains", *in.NameContains, casegraph.MaxNameLength, false, false); err != nil {
 			return f, err
@@ -55,4 +67,40 @@ func validateMerge(into string, from []string) error {
 		seen[id] = true
 	}
 	return nil
+}
+
+func entityOrderOf(in *model.EntityOrder) casegraph.EntityOrder {
+	if in == nil {
+		return casegraph.EntityOrder{Field: casegraph.OrderByID}
+	}
+	return casegraph.EntityOrder{Field: casegraph.EntityOrderField(in.Field), Desc: in.Direction == model.OrderDirectionDesc}
+}
+
+func searchFilterOf(kinds []model.EntityKind, datasets []string) (casegraph.SearchFilter, error) {
+	var f casegraph.SearchFilter
+	if len(kinds) > maxFilterValues || len(datasets) > maxFilterValues {
+		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "at most %d kinds and %d datasets", maxFilterValues, maxFilterValues)
+	}
+	for _, k := range kinds {
+		f.Kinds = append(f.Kinds, kindFromModel(k))
+	}
+	for _, ds := range datasets {
+		if err := casegraph.ValidateID("datasets", ds); err != nil {
+			return f, err
+		}
+	}
+	f.Datasets = datasets
+	return f, nil
+}
+
+// offsetOf reads a search cursor: the number of results before the page.
+func offsetOf(page casegraph.Page) (int, error) {
+	if page.After == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(page.After)
+	if err != nil || n < 0 || n > casegraph.SearchWindow {
+		return 0, casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
+	}
+	return n, nil
 }

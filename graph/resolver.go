@@ -16,7 +16,7 @@ import (
 // Store is what the resolvers need of the database beyond the loaders;
 // *cypher.Store has it.
 type Store interface {
-	Entities(ctx context.Context, f casegraph.EntityFilter, page casegraph.Page) ([]casegraph.Entity, bool, error)
+	Entities(ctx context.Context, f casegraph.EntityFilter, order casegraph.EntityOrder, page casegraph.Page) ([]casegraph.Entity, []string, bool, error)
 	CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error)
 	Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error)
 	CountSources(ctx context.Context) (int64, error)
@@ -32,6 +32,10 @@ type Store interface {
 	Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter) ([]casegraph.Path, []casegraph.Source, error)
 	Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
 	Connections(ctx context.Context, ids []string, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
+
+	Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
+	Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
+	Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error)
 }
 
 // Resolver is the root resolver; one serves every request. Per-request

@@ -186,11 +186,11 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 // panicky makes the resolvers' store panic, to prove recovery.
 type panicky struct{ graph.Store }
 
-func (p panicky) Entities(ctx context.Context, f casegraph.EntityFilter, page casegraph.Page) ([]casegraph.Entity, bool, error) {
+func (p panicky) Entities(ctx context.Context, f casegraph.EntityFilter, o casegraph.EntityOrder, page casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
 	if f.NameContains == "boom" {
 		panic("boom")
 	}
-	return p.Store.Entities(ctx, f, page)
+	return p.Store.Entities(ctx, f, o, page)
 }
 
 func TestPanicIsInternalAndServingGoesOn(t *testing.T) {

@@ -29,6 +29,7 @@ CALL (into, f) {
 }
 CREATE (:MergedEntity {id: f.id, name: f.name, mergedAt: datetime()})-[:MERGED_INTO]->(into)
 SET into.aliases = $aliases,
+    into.searchAliases = $searchAliases,
     into.sourceIds = $sourceIds,
     into.version = coalesce(into.version, 0) + 1,
     into.updatedAt = datetime()

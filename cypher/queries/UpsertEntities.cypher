@@ -23,6 +23,9 @@ CALL (e, row, sameKind) {
       e.pageCount = row.pageCount,
       e.url = row.url,
       e.nationality = row.nationality,
+      e.searchName = row.searchName,
+      e.searchAliases = row.searchAliases,
+      e.searchDescription = row.searchDescription,
       e.version = coalesce(e.version, 0) + 1,
       e.updatedAt = datetime()
 }

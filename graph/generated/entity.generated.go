@@ -2070,7 +2070,7 @@ func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"kinds", "datasets", "category", "nameContains"}
+	fieldsInOrder := [...]string{"kinds", "datasets", "category", "nameContains", "dateFrom", "dateTo", "hasRelation"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2105,6 +2105,27 @@ func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj 
 				return it, err
 			}
 			it.NameContains = data
+		case "dateFrom":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateFrom"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateFrom = data
+		case "dateTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dateTo"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DateTo = data
+		case "hasRelation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasRelation"))
+			data, err := ec.unmarshalORelationType2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasRelation = data
 		}
 	}
 	return it, nil
@@ -2259,6 +2280,62 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 func UnmarshalEntityInput(ctx context.Context, raw any) (model.EntityInput, error) {
 	var out model.EntityInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "EntityInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEntityOrder(ctx context.Context, obj any) (model.EntityOrder, error) {
+	var it model.EntityOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["field"]; !present {
+		asMap["field"] = "ID"
+	}
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"field", "direction"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNEntityOrderField2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEntityOrder unmarshals raw into the EntityOrder input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEntityOrder(ctx context.Context, raw any) (model.EntityOrder, error) {
+	var out model.EntityOrder
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EntityOrder", raw, &out)
 	return out, err
 }
 
@@ -3017,6 +3094,26 @@ func (ec *executionContext) marshalNEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcas
 	return ret
 }
 
+func (ec *executionContext) unmarshalNEntityOrderField2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityOrderField(ctx context.Context, v any) (model.EntityOrderField, error) {
+	var res model.EntityOrderField
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEntityOrderField2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityOrderField(ctx context.Context, sel ast.SelectionSet, v model.EntityOrderField) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNOrderDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrderDirection(ctx context.Context, v any) (model.OrderDirection, error) {
+	var res model.OrderDirection
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrderDirection(ctx context.Context, sel ast.SelectionSet, v model.OrderDirection) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCategory(ctx context.Context, v any) (*model.Category, error) {
 	if v == nil {
 		return nil, nil
@@ -3082,6 +3179,21 @@ func (ec *executionContext) marshalOEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcas
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalOEntityOrder2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityOrder(ctx context.Context, v any) (*model.EntityOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputEntityOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEvent2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEvent(ctx context.Context, sel ast.SelectionSet, v *model.Event) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Event(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

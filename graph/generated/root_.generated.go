@@ -169,15 +169,18 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Connections   func(childComplexity int, ids []string, filter *model.PathFilter) int
-		Entities      func(childComplexity int, filter *model.EntityFilter, first *int, after *string) int
+		Entities      func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
 		Entity        func(childComplexity int, id string) int
 		Neighborhood  func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
 		Paths         func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation      func(childComplexity int, id string) int
 		RelationTypes func(childComplexity int) int
+		Search        func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
 		ShortestPath  func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source        func(childComplexity int, id string) int
 		Sources       func(childComplexity int, first *int, after *string) int
+		Suggest       func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
+		Timeline      func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
 
 	Relation struct {
@@ -215,6 +218,18 @@ type ComplexityRoot struct {
 		Type         func(childComplexity int) int
 	}
 
+	SearchConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SearchEdge struct {
+		Cursor       func(childComplexity int) int
+		MatchedField func(childComplexity int) int
+		Node         func(childComplexity int) int
+		Score        func(childComplexity int) int
+	}
+
 	Source struct {
 		Dataset     func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -241,6 +256,18 @@ type ComplexityRoot struct {
 		Relations        func(childComplexity int) int
 		Truncated        func(childComplexity int) int
 		UnconnectedPairs func(childComplexity int) int
+	}
+
+	Suggestion struct {
+		Entity func(childComplexity int) int
+		Text   func(childComplexity int) int
+	}
+
+	TimelineItem struct {
+		End      func(childComplexity int) int
+		Event    func(childComplexity int) int
+		Relation func(childComplexity int) int
+		Start    func(childComplexity int) int
 	}
 }
 
@@ -875,7 +902,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["orderBy"].(*model.EntityOrder), args["first"].(*int), args["after"].(*string)), true
 	case "Query.entity":
 		if e.ComplexityRoot.Query.Entity == nil {
 			break
@@ -927,6 +954,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RelationTypes(childComplexity), true
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.shortestPath":
 		if e.ComplexityRoot.Query.ShortestPath == nil {
 			break
@@ -960,6 +998,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Query.suggest":
+		if e.ComplexityRoot.Query.Suggest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_suggest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Suggest(childComplexity, args["prefix"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int)), true
+	case "Query.timeline":
+		if e.ComplexityRoot.Query.Timeline == nil {
+			break
+		}
+
+		args, err := ec.field_Query_timeline_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Timeline(childComplexity, args["id"].(string), args["from"].(*model.PartialDate), args["to"].(*model.PartialDate)), true
 
 	case "Relation.confidence":
 		if e.ComplexityRoot.Relation.Confidence == nil {
@@ -1103,6 +1163,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RelationTypeInfo.Type(childComplexity), true
 
+	case "SearchConnection.edges":
+		if e.ComplexityRoot.SearchConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.Edges(childComplexity), true
+	case "SearchConnection.pageInfo":
+		if e.ComplexityRoot.SearchConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.PageInfo(childComplexity), true
+
+	case "SearchEdge.cursor":
+		if e.ComplexityRoot.SearchEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Cursor(childComplexity), true
+	case "SearchEdge.matchedField":
+		if e.ComplexityRoot.SearchEdge.MatchedField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.MatchedField(childComplexity), true
+	case "SearchEdge.node":
+		if e.ComplexityRoot.SearchEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Node(childComplexity), true
+	case "SearchEdge.score":
+		if e.ComplexityRoot.SearchEdge.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Score(childComplexity), true
+
 	case "Source.dataset":
 		if e.ComplexityRoot.Source.Dataset == nil {
 			break
@@ -1203,6 +1301,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subgraph.UnconnectedPairs(childComplexity), true
 
+	case "Suggestion.entity":
+		if e.ComplexityRoot.Suggestion.Entity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Suggestion.Entity(childComplexity), true
+	case "Suggestion.text":
+		if e.ComplexityRoot.Suggestion.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Suggestion.Text(childComplexity), true
+
+	case "TimelineItem.end":
+		if e.ComplexityRoot.TimelineItem.End == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimelineItem.End(childComplexity), true
+	case "TimelineItem.event":
+		if e.ComplexityRoot.TimelineItem.Event == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimelineItem.Event(childComplexity), true
+	case "TimelineItem.relation":
+		if e.ComplexityRoot.TimelineItem.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimelineItem.Relation(childComplexity), true
+	case "TimelineItem.start":
+		if e.ComplexityRoot.TimelineItem.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimelineItem.Start(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1214,6 +1350,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
+			graphql.NewInputUnmarshaler("EntityOrder", ec.unmarshalInputEntityOrder),
 			graphql.NewInputUnmarshaler("LinkInput", ec.unmarshalInputLinkInput),
 			graphql.NewInputUnmarshaler("PathFilter", ec.unmarshalInputPathFilter),
 			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
@@ -1458,8 +1595,32 @@ input EntityFilter {
   kinds: [EntityKind!]
   datasets: [String!]
   category: Category
-  "Case-insensitive substring of the name."
+  "A substring of the name; case and accents do not matter."
   nameContains: String
+  "Events whose dates meet [dateFrom, dateTo], and documents published in it; entities without dates are left out."
+  dateFrom: PartialDate
+  dateTo: PartialDate
+  "Entities with at least one relation of one of these types."
+  hasRelation: [RelationType!]
+}
+
+enum EntityOrderField {
+  ID
+  NAME
+  UPDATED_AT
+  "The number of relations."
+  DEGREE
+}
+
+enum OrderDirection {
+  ASC
+  DESC
+}
+
+"How a list of entities is sorted; ties go by id."
+input EntityOrder {
+  field: EntityOrderField! = ID
+  direction: OrderDirection! = ASC
 }
 
 """
@@ -1502,8 +1663,12 @@ type DeleteEntityPayload {
 extend type Query {
   "The entity with this id (or the one it was merged into), or null when there is none."
   entity(id: ID!): Entity
-  "Entities in id order; the cursors stay valid while others write."
-  entities(filter: EntityFilter, first: Int = 20, after: String): EntityConnection!
+  """
+  Entities that match the filter, sorted (by id unless told). Cursors are
+  keyset cursors (sort key and id): pages stay right while others write,
+  and a cursor is refused with another filter or order.
+  """
+  entities(filter: EntityFilter, orderBy: EntityOrder, first: Int = 20, after: String): EntityConnection!
 }
 
 extend type Mutation {
@@ -1745,6 +1910,67 @@ type PageInfo {
   endCursor: String
 }
 `, BuiltIn: false},
+	{Name: "../schema/search.graphqls", Input: `"Where a search matched an entity."
+enum MatchField {
+  NAME
+  ALIAS
+  DESCRIPTION
+}
+
+type SearchEdge {
+  cursor: String!
+  node: Entity!
+  "The full-text score; the order of edges is the ranking (see search)."
+  score: Float!
+  matchedField: MatchField!
+}
+
+type SearchConnection {
+  edges: [SearchEdge!]!
+  pageInfo: PageInfo!
+}
+
+"A type-ahead match: the entity, and the name or alias that matched."
+type Suggestion {
+  entity: Entity!
+  text: String!
+}
+
+"""
+A dated thing in an entity's history: one of its relations, or an event it
+is related to (or is).
+"""
+type TimelineItem {
+  start: PartialDate
+  end: PartialDate
+  event: Event
+  relation: Relation
+}
+
+extend type Query {
+  """
+  Full-text search over names, aliases and descriptions, forgiving case,
+  accents, word order and a typo a word. Every character of text is plain
+  text. Ranked: exact name, then exact alias, then names and aliases with
+  every word, then words that begin them, then the rest; ties go to the
+  better-connected entity. Pages go through the best 200 candidates. text
+  is 2 to 200 characters; first 1 to 100.
+  """
+  search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 20, after: String): SearchConnection!
+
+  "Type-ahead: names and aliases that begin with the prefix (word by word), best first; first 1 to 25."
+  suggest(prefix: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 10): [Suggestion!]!
+
+  """
+  An entity's dated relations and related events, in date order: by first
+  possible day, the less precise first (2011, then 2011-03, then
+  2011-03-15), events before relations on a tie. Undated items are left
+  out. from and to keep what meets the range; a relation without an end
+  goes on.
+  """
+  timeline(id: ID!, from: PartialDate, to: PartialDate): [TimelineItem!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/source.graphqls", Input: `"A piece of provenance: an article, a report, a filing, a testimony."
 type Source {
   id: ID!
@@ -1836,6 +2062,40 @@ func (ec *executionContext) childFields_EntityPair(ctx context.Context, field gr
 		return ec.fieldContext_EntityPair_b(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type EntityPair", field.Name)
+}
+
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Event_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Event_kind(ctx, field)
+	case "name":
+		return ec.fieldContext_Event_name(ctx, field)
+	case "aliases":
+		return ec.fieldContext_Event_aliases(ctx, field)
+	case "description":
+		return ec.fieldContext_Event_description(ctx, field)
+	case "dataset":
+		return ec.fieldContext_Event_dataset(ctx, field)
+	case "sources":
+		return ec.fieldContext_Event_sources(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Event_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Event_updatedAt(ctx, field)
+	case "version":
+		return ec.fieldContext_Event_version(ctx, field)
+	case "relations":
+		return ec.fieldContext_Event_relations(ctx, field)
+	case "category":
+		return ec.fieldContext_Event_category(ctx, field)
+	case "startDate":
+		return ec.fieldContext_Event_startDate(ctx, field)
+	case "endDate":
+		return ec.fieldContext_Event_endDate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1944,6 +2204,30 @@ func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type RelationTypeInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SearchEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SearchEdge_node(ctx, field)
+	case "score":
+		return ec.fieldContext_SearchEdge_score(ctx, field)
+	case "matchedField":
+		return ec.fieldContext_SearchEdge_matchedField(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1998,6 +2282,30 @@ func (ec *executionContext) childFields_Subgraph(ctx context.Context, field grap
 		return ec.fieldContext_Subgraph_unconnectedPairs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Subgraph", field.Name)
+}
+
+func (ec *executionContext) childFields_Suggestion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "entity":
+		return ec.fieldContext_Suggestion_entity(ctx, field)
+	case "text":
+		return ec.fieldContext_Suggestion_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Suggestion", field.Name)
+}
+
+func (ec *executionContext) childFields_TimelineItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_TimelineItem_start(ctx, field)
+	case "end":
+		return ec.fieldContext_TimelineItem_end(ctx, field)
+	case "event":
+		return ec.fieldContext_TimelineItem_event(ctx, field)
+	case "relation":
+		return ec.fieldContext_TimelineItem_relation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TimelineItem", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

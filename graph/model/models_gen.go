@@ -57,8 +57,13 @@ type EntityFilter struct {
 	Kinds    []EntityKind `json:"kinds,omitempty"`
 	Datasets []string     `json:"datasets,omitempty"`
 	Category *Category    `json:"category,omitempty"`
-	// Case-insensitive substring of the name.
+	// A substring of the name; case and accents do not matter.
 	NameContains *string `json:"nameContains,omitempty"`
+	// Events whose dates meet [dateFrom, dateTo], and documents published in it; entities without dates are left out.
+	DateFrom *PartialDate `json:"dateFrom,omitempty"`
+	DateTo   *PartialDate `json:"dateTo,omitempty"`
+	// Entities with at least one relation of one of these types.
+	HasRelation []RelationType `json:"hasRelation,omitempty"`
 }
 
 // An entity to create or update. Without an id, a new one is made up from the
@@ -88,6 +93,12 @@ type EntityInput struct {
 	URL *string `json:"url,omitempty"`
 	// Person only; ISO 3166-1 alpha-2.
 	Nationality *string `json:"nationality,omitempty"`
+}
+
+// How a list of entities is sorted; ties go by id.
+type EntityOrder struct {
+	Field     EntityOrderField `json:"field"`
+	Direction OrderDirection   `json:"direction"`
 }
 
 type EntityPair struct {
@@ -276,6 +287,19 @@ type RelationTypeInfo struct {
 	Directed bool `json:"directed"`
 }
 
+type SearchConnection struct {
+	Edges    []SearchEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type SearchEdge struct {
+	Cursor string `json:"cursor"`
+	Node   Entity `json:"node"`
+	// The full-text score; the order of edges is the ranking (see search).
+	Score        float64    `json:"score"`
+	MatchedField MatchField `json:"matchedField"`
+}
+
 // A piece of provenance: an article, a report, a filing, a testimony.
 type Source struct {
 	ID          string       `json:"id"`
@@ -317,6 +341,21 @@ type Subgraph struct {
 	Truncated bool `json:"truncated"`
 	// For connections: the pairs with no path between them within the filter.
 	UnconnectedPairs []EntityPair `json:"unconnectedPairs"`
+}
+
+// A type-ahead match: the entity, and the name or alias that matched.
+type Suggestion struct {
+	Entity Entity `json:"entity"`
+	Text   string `json:"text"`
+}
+
+// A dated thing in an entity's history: one of its relations, or an event it
+// is related to (or is).
+type TimelineItem struct {
+	Start    *PartialDate `json:"start,omitempty"`
+	End      *PartialDate `json:"end,omitempty"`
+	Event    *Event       `json:"event,omitempty"`
+	Relation *Relation    `json:"relation,omitempty"`
 }
 
 // What kind of organization, event or document an entity is; one enum for
@@ -546,6 +585,179 @@ func (e *EntityKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e EntityKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type EntityOrderField string
+
+const (
+	EntityOrderFieldID        EntityOrderField = "ID"
+	EntityOrderFieldName      EntityOrderField = "NAME"
+	EntityOrderFieldUpdatedAt EntityOrderField = "UPDATED_AT"
+	// The number of relations.
+	EntityOrderFieldDegree EntityOrderField = "DEGREE"
+)
+
+var AllEntityOrderField = []EntityOrderField{
+	EntityOrderFieldID,
+	EntityOrderFieldName,
+	EntityOrderFieldUpdatedAt,
+	EntityOrderFieldDegree,
+}
+
+func (e EntityOrderField) IsValid() bool {
+	switch e {
+	case EntityOrderFieldID, EntityOrderFieldName, EntityOrderFieldUpdatedAt, EntityOrderFieldDegree:
+		return true
+	}
+	return false
+}
+
+func (e EntityOrderField) String() string {
+	return string(e)
+}
+
+func (e *EntityOrderField) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EntityOrderField(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EntityOrderField", str)
+	}
+	return nil
+}
+
+func (e EntityOrderField) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EntityOrderField) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EntityOrderField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a search matched an entity.
+type MatchField string
+
+const (
+	MatchFieldName        MatchField = "NAME"
+	MatchFieldAlias       MatchField = "ALIAS"
+	MatchFieldDescription MatchField = "DESCRIPTION"
+)
+
+var AllMatchField = []MatchField{
+	MatchFieldName,
+	MatchFieldAlias,
+	MatchFieldDescription,
+}
+
+func (e MatchField) IsValid() bool {
+	switch e {
+	case MatchFieldName, MatchFieldAlias, MatchFieldDescription:
+		return true
+	}
+	return false
+}
+
+func (e MatchField) String() string {
+	return string(e)
+}
+
+func (e *MatchField) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MatchField(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MatchField", str)
+	}
+	return nil
+}
+
+func (e MatchField) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MatchField) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MatchField) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type OrderDirection string
+
+const (
+	OrderDirectionAsc  OrderDirection = "ASC"
+	OrderDirectionDesc OrderDirection = "DESC"
+)
+
+var AllOrderDirection = []OrderDirection{
+	OrderDirectionAsc,
+	OrderDirectionDesc,
+}
+
+func (e OrderDirection) IsValid() bool {
+	switch e {
+	case OrderDirectionAsc, OrderDirectionDesc:
+		return true
+	}
+	return false
+}
+
+func (e OrderDirection) String() string {
+	return string(e)
+}
+
+func (e *OrderDirection) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OrderDirection(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OrderDirection", str)
+	}
+	return nil
+}
+
+func (e OrderDirection) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OrderDirection) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OrderDirection) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

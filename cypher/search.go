@@ -1,0 +1,145 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// The full-text query is built here, from words that are runs of letters
+// and digits (casegraph.Words): no character of the user's text can be
+// Lucene syntax, and lower-case words are never operators (Lucene's are
+// upper case).
+
+// searchQuery matches entities that have every word (ranked first) or some
+// of them, as a whole word, the start of a word, or one typo away, in the
+// name, an alias or the description; names weigh most.
+func searchQuery(words []string) string {
+	clauses := make([]string, len(words))
+	for i, w := range words {
+		parts := []string{
+			fmt.Sprintf("searchName:%s^8", w), fmt.Sprintf("searchAliases:%s^6", w),
+			fmt.Sprintf("searchName:%s*^3", w), fmt.Sprintf("searchAliases:%s*^2", w),
+			fmt.Sprintf("searchDescription:%s", w),
+		}
+		if utf8.RuneCountInString(w) >= 4 {
+			parts = append(parts, fmt.Sprintf("searchName:%s~1^2", w), fmt.Sprintf("searchAliases:%s~1", w))
+		}
+		clauses[i] = "(" + strings.Join(parts, " OR ") + ")"
+	}
+	if len(clauses) == 1 {
+		return clauses[0]
+	}
+	return "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
+}
+
+// suggestQuery matches names and aliases with every word, the last one as
+// a prefix (it is still being typed).
+func suggestQuery(words []string) string {
+	clauses := make([]string, len(words))
+	for i, w := range words {
+		if i == len(words)-1 {
+			clauses[i] = fmt.Sprintf("(searchName:%s* OR searchAliases:%s*)", w, w)
+		} else {
+			clauses[i] = fmt.Sprintf("(searchName:%s OR searchAliases:%s)", w, w)
+		}
+	}
+	return strings.Join(clauses, " AND ")
+}
+
+func searchParams(f casegraph.SearchFilter) map[string]any {
+	p := map[string]any{"kinds": nil, "datasets": nil}
+	if len(f.Kinds) > 0 {
+		kinds := make([]string, len(f.Kinds))
+		for i, k := range f.Kinds {
+			kinds[i] = string(k)
+		}
+		p["kinds"] = kinds
+	}
+	if len(f.Datasets) > 0 {
+		p["datasets"] = f.Datasets
+	}
+	return p
+}
+
+// Search returns up to window candidates for the words, with their scores
+// and degrees, unranked.
+func (s *Store) Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, searchQuery(words), f, window)
+}
+
+// Suggest returns up to window type-ahead candidates for the words.
+func (s *Store) Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, suggestQuery(words), f, window)
+}
+
+func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
+	params := searchParams(f)
+	params["query"], params["window"] = query, int64(window)
+	// With a filter, look further down the full-text ranking for enough
+	// candidates that pass it.
+	candidates := window
+	if f.Kinds != nil || f.Datasets != nil {
+		candidates = 10 * window
+	}
+	params["candidates"] = int64(candidates)
+	res, err := s.read(ctx, "Search", params)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]casegraph.SearchHit, 0, len(res.Records))
+	for _, rec := range res.Records {
+		m, err := getMap(rec, "entity")
+		if err != nil {
+			return nil, internalError("Search", err)
+		}
+		e, err := entityFromMap(m)
+		if err != nil {
+			return nil, internalError("Search", err)
+		}
+		score, _, err := getFloat(rec, "score")
+		if err != nil {
+			return nil, internalError("Search", err)
+		}
+		degree, err := getInt(rec, "degree")
+		if err != nil {
+			return nil, internalError("Search", err)
+		}
+		hits = append(hits, casegraph.SearchHit{Entity: e, Score: score, Degree: degree})
+	}
+	return hits, nil
+}
+
+// Timeline returns an entity's dated relations and events between from
+// and to (zero: open), ordered by casegraph.Timeline, and the sources the
+// events cite. An unknown id is NOT_FOUND.
+func (s *Store) Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+	res, err := s.read(ctx, "Timeline", map[string]any{"id": id})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(res.Records) == 0 {
+		return nil, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+	}
+	rec := res.Records[0]
+	relMaps, err := getMaps(rec, "relations")
+	if err != nil {
+		return nil, nil, internalError("Timeline", err)
+	}
+	eventMaps, err := getMaps(rec, "events")
+	if err != nil {
+		return nil, nil, internalError("Timeline", err)
+	}
+	events, relations, err := subgraphFromMaps(eventMaps, relMaps)
+	if err != nil {
+		return nil, nil, internalError("Timeline", err)
+	}
+	sources, err := sourcesFromRecord(rec)
+	if err != nil {
+		return nil, nil, internalError("Timeline", err)
+	}
+	return casegraph.Timeline(relations, events, from, to), sources, nil
+}

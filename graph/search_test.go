@@ -1,0 +1,236 @@
+package graph_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+const searchQuery = `query S($text: String!, $ds: [String!], $kinds: [EntityKind!], $first: Int, $after: String) {
+  search(text: $text, datasets: $ds, kinds: $kinds, first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { cursor score matchedField node { id name } }
+  }
+}`
+
+func (s seedPaths) search(t *testing.T, text string, vars map[string]any) []map[string]any {
+	t.Helper()
+	v := map[string]any{"text": text, "ds": []string{s.ds}}
+	for k, x := range vars {
+		v[k] = x
+	}
+	res := s.h.MustPost(searchQuery, v)
+	var out []map[string]any
+	for _, e := range field(res, "search", "edges").([]any) {
+		out = append(out, e.(map[string]any))
+	}
+	return out
+}
+
+func (s seedPaths) firstHit(t *testing.T, text string) (id, field string) {
+	t.Helper()
+	edges := s.search(t, text, nil)
+	if len(edges) == 0 {
+		return "", ""
+	}
+	node := edges[0]["node"].(map[string]any)
+	return strings.TrimPrefix(node["id"].(string), s.ds+":"), edges[0]["matchedField"].(string)
+}
+
+func TestSearchForgivesSpellingAccentsAndVariants(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	tests := []struct {
+		text, want, field string
+	}{
+		{"milosevic", "slobodan-milosevic", "NAME"},
+		{"MILOŠEVIĆ", "slobodan-milosevic", "NAME"},
+		{"Milos\u030cevic\u0301", "slobodan-milosevic", "NAME"}, // decomposed accents
+		{"assad", "bashar-al-assad", "NAME"},
+		{"al assad", "bashar-al-assad", "NAME"},
+		{"bashar assad", "bashar-al-assad", "ALIAS"},
+		{"geofrey nice", "geoffrey-nice", "NAME"},
+		{"caesar", "caesar", "NAME"},
+		{"قيصر", "caesar", "ALIAS"},
+		{"بشار الأسد", "bashar-al-assad", "ALIAS"},
+		{"The Hague", "the-hague", "NAME"},
+		{"sierra leone civil war", "sierra-leone-civil-war", "NAME"},
+		{"ICTY", "icty", "ALIAS"},
+		{"Carter Ruck", "carter-ruck", "NAME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			id, field := s.firstHit(t, tt.text)
+			if id != tt.want || field != tt.field {
+				t.Errorf("first hit %s (%s), want %s (%s)", id, field, tt.want, tt.field)
+			}
+		})
+	}
+}
+
+func TestSearchTextIsNeverSyntax(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	for _, text := range []string{`"caesar`, `caesar*`, `caes?r`, `(caesar`, `caesar~`, `caesar AND`, `AND OR NOT`,
+		`caesar\`, `/caesar/`, `"unbalanced "quotes`, `name:caesar`, `caesar^100`, `[a TO z]`, `{!lucene}`, `&& || !`, `caesar OR 1=1`,
+		"caesar \u200f", "\u202ecaesar"} {
+		res := s.h.Post(searchQuery, map[string]any{"text": text, "ds": []string{s.ds}})
+		if len(res.Errors) > 0 && res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("%q: %s", text, truncate(res.Raw))
+		}
+	}
+	// Text with words still finds them.
+	if id, _ := s.firstHit(t, `"caesar*`); id != "caesar" {
+		t.Errorf(`"caesar*: first hit %s`, id)
+	}
+	for _, text := range []string{"", "a", " é ", strings.Repeat("x", 201), `"*?~`} {
+		if res := s.h.Post(searchQuery, map[string]any{"text": text}); res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("%q: %s, want BAD_USER_INPUT", text, truncate(res.Raw))
+		}
+	}
+	for _, first := range []int{0, -1, 1000000000} {
+		if res := s.h.Post(searchQuery, map[string]any{"text": "caesar", "first": first}); res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("first %d: %s, want BAD_USER_INPUT", first, truncate(res.Raw))
+		}
+	}
+}
+
+func TestSearchPagesAndCursors(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	all := s.search(t, "syria", map[string]any{"first": 100})
+	if len(all) < 4 {
+		t.Fatalf("%d hits for syria", len(all))
+	}
+	var paged []string
+	var after any
+	for {
+		res := s.h.MustPost(searchQuery, map[string]any{"text": "syria", "ds": []string{s.ds}, "first": 2, "after": after})
+		for _, e := range field(res, "search", "edges").([]any) {
+			paged = append(paged, e.(map[string]any)["node"].(map[string]any)["id"].(string))
+		}
+		if field(res, "search", "pageInfo", "hasNextPage") != true {
+			break
+		}
+		after = field(res, "search", "pageInfo", "endCursor")
+	}
+	if len(paged) != len(all) {
+		t.Errorf("paged %d, in one page %d", len(paged), len(all))
+	}
+	for i := range min(len(paged), len(all)) {
+		if paged[i] != all[i]["node"].(map[string]any)["id"] {
+			t.Errorf("hit %d differs between pages and one page", i)
+		}
+	}
+	cursor := all[0]["cursor"].(string)
+	for name, vars := range map[string]map[string]any{
+		"another text":  {"text": "caesar", "ds": []string{s.ds}, "after": cursor},
+		"another kinds": {"text": "syria", "ds": []string{s.ds}, "kinds": []string{"PERSON"}, "after": cursor},
+		"tampered":      {"text": "syria", "ds": []string{s.ds}, "after": cursor[:len(cursor)-2] + "xx"},
+	} {
+		if res := s.h.Post(searchQuery, vars); res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("%s: %s, want BAD_USER_INPUT", name, truncate(res.Raw))
+		}
+	}
+}
+
+func TestSearchRanksByTierThenDegree(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	// "government": the three governments hold the word in their names
+	// (tier 2), ordered by how connected they are; "the UK Foreign Office"
+	// has it only in its description.
+	edges := s.search(t, "government", map[string]any{"first": 10})
+	var ids []string
+	for _, e := range edges {
+		ids = append(ids, strings.TrimPrefix(e["node"].(map[string]any)["id"].(string), s.ds+":"))
+	}
+	want := []string{"syrian-government", "qatar-government"}
+	if len(ids) < 2 || ids[0] != want[0] || ids[1] != want[1] {
+		t.Errorf("ranked %v, want %v first (Syria's government has more relations)", ids, want)
+	}
+	for _, e := range edges {
+		if e["matchedField"] == "DESCRIPTION" {
+			continue
+		}
+		name := casegraph.Fold(e["node"].(map[string]any)["name"].(string))
+		if !strings.Contains(name, "government") {
+			t.Errorf("%v ranked as a name match", e["node"])
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	q := `query($p: String!, $ds: [String!], $n: Int) { suggest(prefix: $p, datasets: $ds, first: $n) { text entity { id } } }`
+	got := func(prefix string) []string {
+		res := s.h.MustPost(q, map[string]any{"p": prefix, "ds": []string{s.ds}, "n": 5})
+		var out []string
+		for _, x := range field(res, "suggest").([]any) {
+			out = append(out, x.(map[string]any)["text"].(string))
+		}
+		return out
+	}
+	for prefix, first := range map[string]string{
+		"gen":         "Geneva peace conference on Syria", // both begin with it; the conference has more relations
+		"geneva pe":   "Geneva peace conference on Syria",
+		"sir geo":     "Sir Geoffrey Nice",
+		"milo":        "Milosevic trial",
+		"قي":          "قيصر",
+		"special cou": "Special Court for Sierra Leone",
+	} {
+		if list := got(prefix); len(list) == 0 || list[0] != first {
+			t.Errorf("suggest(%q) = %v, want %q first", prefix, list, first)
+		}
+	}
+	if res := s.h.Post(q, map[string]any{"p": "g"}); res.Code() != "BAD_USER_INPUT" {
+		t.Errorf("one character: %s", truncate(res.Raw))
+	}
+	if res := s.h.Post(q, map[string]any{"p": "geneva", "n": 26}); res.Code() != "BAD_USER_INPUT" {
+		t.Errorf("first 26: %s", truncate(res.Raw))
+	}
+}
+
+func TestTimeline(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	q := `query($id: ID!, $from: PartialDate, $to: PartialDate) { timeline(id: $id, from: $from, to: $to) {
+		start end event { id } relation { id type } } }`
+	items := func(vars map[string]any) []string {
+		res := s.h.MustPost(q, vars)
+		var out []string
+		for _, x := range field(res, "timeline").([]any) {
+			it := x.(map[string]any)
+			label := fmt.Sprint(it["start"], "..", it["end"], " ")
+			if ev, ok := it["event"].(map[string]any); ok {
+				label += strings.TrimPrefix(ev["id"].(string), s.ds+":")
+			} else {
+				label += it["relation"].(map[string]any)["type"].(string)
+			}
+			out = append(out, label)
+		}
+		return out
+	}
+	all := items(map[string]any{"id": s.id("geoffrey-nice")})
+	want := []string{
+		"2002-02-12..2006-03-14 milosevic-prosecution",
+		"2002-02-12..2006-03-14 PARTICIPATED_IN",
+		"2002-02-12..2006-03-14 PROSECUTED",
+		"2014-01..<nil> AUTHORED",
+	}
+	if strings.Join(all, "\n") != strings.Join(want, "\n") {
+		t.Errorf("timeline:\n%s\nwant:\n%s", strings.Join(all, "\n"), strings.Join(want, "\n"))
+	}
+	if got := items(map[string]any{"id": s.id("geoffrey-nice"), "from": "2010"}); len(got) != 1 {
+		t.Errorf("from 2010: %v", got)
+	}
+	if res := s.h.Post(q, map[string]any{"id": s.id("ghost")}); res.Code() != "NOT_FOUND" {
+		t.Errorf("unknown id: %s", truncate(res.Raw))
+	}
+	if res := s.h.Post(q, map[string]any{"id": s.id("caesar"), "from": "2014", "to": "2013"}); res.Code() != "BAD_USER_INPUT" {
+		t.Errorf("to before from: %s", truncate(res.Raw))
+	}
+}

@@ -1,0 +1,70 @@
+package casegraph_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+func TestValidateSearchText(t *testing.T) {
+	for _, bad := range []string{"", "a", " b ", strings.Repeat("x", 201), "\"*?~()", "a\x00b"} {
+		if _, err := casegraph.ValidateSearchText("text", bad); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+			t.Errorf("%q: err %v, want BAD_USER_INPUT", bad, err)
+		}
+	}
+	words, err := casegraph.ValidateSearchText("text", `"Assad" AND (al~ OR *)`)
+	if err != nil || !slices.Equal(words, []string{"assad", "and", "al", "or"}) {
+		t.Errorf("words %v, err %v", words, err)
+	}
+}
+
+func TestRank(t *testing.T) {
+	hit := func(id, name string, degree int64, score float64, aliases ...string) casegraph.SearchHit {
+		return casegraph.SearchHit{Entity: casegraph.Entity{ID: id, Name: name, Aliases: aliases}, Degree: degree, Score: score}
+	}
+	hits := []casegraph.SearchHit{
+		hit("fuzzy", "Bashir Asad", 50, 9),
+		hit("desc", "Somebody", 99, 8),
+		hit("prefix", "Assadullah Bashar", 1, 7),
+		hit("partial-lo", "Bashar Hafez al-Assad", 1, 6),
+		hit("partial-hi", "Bashar al-Assad junior", 10, 2),
+		hit("alias", "President of Syria", 3, 1, "Bashar Assad"),
+		hit("exact", "Bashar Assad", 0, 0.5),
+	}
+	ranked := casegraph.Rank([]string{"bashar", "assad"}, hits)
+	var got []string
+	for _, r := range ranked {
+		got = append(got, r.Entity.ID)
+	}
+	want := []string{"exact", "alias", "partial-hi", "partial-lo", "prefix", "fuzzy", "desc"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ranked %v, want %v", got, want)
+	}
+	fields := map[string]casegraph.MatchField{}
+	for _, r := range ranked {
+		fields[r.Entity.ID] = r.Field
+	}
+	if fields["alias"] != casegraph.MatchAlias || fields["exact"] != casegraph.MatchName || fields["fuzzy"] != casegraph.MatchName || fields["desc"] != casegraph.MatchDescription {
+		t.Errorf("fields %v", fields)
+	}
+}
+
+func TestRankSuggestions(t *testing.T) {
+	hits := []casegraph.SearchHit{
+		{Entity: casegraph.Entity{ID: "word", Name: "Sir Geoffrey Nice"}, Degree: 9},
+		{Entity: casegraph.Entity{ID: "alias", Name: "Nice QC", Aliases: []string{"Geoffrey Nice"}}},
+		{Entity: casegraph.Entity{ID: "start-small", Name: "Geoffrey Robertson"}, Degree: 1},
+		{Entity: casegraph.Entity{ID: "start-big", Name: "Geoffrey Nice Foundation"}, Degree: 5},
+	}
+	ranked := casegraph.RankSuggestions([]string{"geof"}, hits)
+	var got []string
+	for _, s := range ranked {
+		got = append(got, s.Entity.ID+"="+s.Text)
+	}
+	want := []string{"start-big=Geoffrey Nice Foundation", "start-small=Geoffrey Robertson", "alias=Geoffrey Nice", "word=Sir Geoffrey Nice"}
+	if !slices.Equal(got, want) {
+		t.Errorf("suggestions %v, want %v", got, want)
+	}
+}
