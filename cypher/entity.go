@@ -45,7 +45,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
 	params["limit"] = int64(page.First + 1)
-	name := entityOrderName(order)
+	name := entityOrderName(order, f.Datasets)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, false, err
@@ -75,7 +75,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 
 // CountEntities counts the entities that match the filter.
 func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error) {
-	res, err := s.read(ctx, "CountEntities", entityFilterParams(f))
+	res, err := s.read(ctx, byDatasets("CountEntities", f.Datasets), entityFilterParams(f))
 	if err != nil {
 		return 0, err
 	}
@@ -201,20 +201,22 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	casegraph.OrderByDegree:    {"COUNT { (e)--(:Entity) }", "toInteger($afterKey)"},
 }
 
-func entityOrderName(o casegraph.EntityOrder) string {
-	return fmt.Sprintf("Entities/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction()))
+func entityOrderName(o casegraph.EntityOrder, datasets []string) string {
+	return byDatasets(fmt.Sprintf("Entities/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())), datasets)
 }
 
 func entityOrderVariants() []variant {
 	var out []variant
 	for field, o := range entityOrders {
 		for _, desc := range []bool{false, true} {
-			ord := casegraph.EntityOrder{Field: field, Desc: desc}
-			data := map[string]string{"Key": o.Key, "Param": o.Param, "Dir": ord.Direction(), "Cmp": ">"}
-			if desc {
-				data["Cmp"] = "<"
+			for _, ds := range [][]string{nil, {"any"}} {
+				ord := casegraph.EntityOrder{Field: field, Desc: desc}
+				data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": ord.Direction(), "Cmp": ">", "Datasets": ds != nil}
+				if desc {
+					data["Cmp"] = "<"
+				}
+				out = append(out, variant{Name: entityOrderName(ord, ds), Data: data})
 			}
-			out = append(out, variant{Name: entityOrderName(ord), Data: data})
 		}
 	}
 	return out

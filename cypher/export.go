@@ -34,6 +34,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	defer tx.Close(ctx)
 
 	stream := func(name string, each func(*neo4j.Record) error) error {
+		name = byDatasets(name, datasets)
 		done := s.roundTrip(name)
 		res, err := tx.Run(ctx, s.statement(name), params)
 		if err != nil {

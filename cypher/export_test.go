@@ -60,3 +60,8 @@ func (s *Store) Statement(name string) string { return s.statement(name) }
 
 // Driver returns the store's driver.
 func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
+
+var (
+	SearchQuery  = searchQuery
+	SuggestQuery = suggestQuery
+)

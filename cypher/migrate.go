@@ -2,12 +2,15 @@ package cypher
 
 import (
 	"context"
+
 	"embed"
 	"fmt"
 	"io/fs"
 	"regexp"
 	"sort"
 	"strings"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 //go:embed migrations/*.cypher migrations/*.cypher.tmpl
@@ -122,4 +125,48 @@ func (s *Store) SchemaApplied(ctx context.Context) (missing []string, err error)
 		}
 	}
 	return missing, nil
+}
+
+// BackfillSearch writes the folded search fields (see casegraph.Fold) of
+// entities that lack them, in batches, and returns how many it completed.
+// It is a data migration that `migrate` runs after the schema: quick when
+// there is nothing to do, and safe to run again.
+func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
+	const batch = 5000
+	total, after := 0, ""
+	for {
+		res, err := s.read(ctx, "EntitiesWithoutSearch", map[string]any{"limit": int64(batch), "after": after})
+		if err != nil {
+			return total, err
+		}
+		if len(res.Records) == 0 {
+			return total, nil
+		}
+		rows := make([]map[string]any, 0, len(res.Records))
+		for _, rec := range res.Records {
+			id, err := getString(rec, "id")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			name, err := getString(rec, "name")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			aliases, err := getStrings(rec, "aliases")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			desc, err := getString(rec, "description")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			after = id
+			rows = append(rows, map[string]any{"id": id, "searchName": casegraph.Fold(name),
+				"searchAliases": searchAliases(aliases), "searchDescription": nullable(casegraph.Fold(desc))})
+		}
+		if _, err := s.write(ctx, "SetSearchFields", map[string]any{"rows": rows}); err != nil {
+			return total, err
+		}
+		total += len(rows)
+	}
 }

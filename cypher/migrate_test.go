@@ -25,7 +25,7 @@ func TestStatementsLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState",
-		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc", "Entities/degree/asc", "CountEntities",
+		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc/all", "Entities/degree/asc/datasets", "CountEntities/all", "ExportRelations/datasets",
 		"RelationsByID", "Search", "Timeline"} {
 		if stmts[name] == "" {
 			t.Errorf("statement %s is missing", name)

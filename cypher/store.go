@@ -143,7 +143,33 @@ type variant struct {
 // each sort order, say); any other template is rendered once, over the
 // relation vocabulary.
 var templateVariants = map[string]func() []variant{
-	"Entities": entityOrderVariants,
+	"Entities":        entityOrderVariants,
+	"CountEntities":   datasetVariants("CountEntities"),
+	"ExportSources":   datasetVariants("ExportSources"),
+	"ExportEntities":  datasetVariants("ExportEntities"),
+	"ExportRelations": datasetVariants("ExportRelations"),
+}
+
+// datasetVariants renders a statement twice: for all data (NAME/all), and
+// for the data of $datasets (NAME/datasets), which finds it by the dataset
+// index. One statement for both would hold "$datasets IS NULL OR ...",
+// which the planner cannot answer from an index: every lookup would scan
+// every entity.
+func datasetVariants(name string) func() []variant {
+	return func() []variant {
+		return []variant{
+			{Name: name + "/all", Data: map[string]any{"Datasets": false}},
+			{Name: name + "/datasets", Data: map[string]any{"Datasets": true}},
+		}
+	}
+}
+
+// byDatasets names the variant of a datasetVariants statement.
+func byDatasets(name string, datasets []string) string {
+	if len(datasets) > 0 {
+		return name + "/datasets"
+	}
+	return name + "/all"
 }
 
 // typeData is one relation type as templates see it.

@@ -126,7 +126,7 @@ func entityParams(e casegraph.Entity) map[string]any {
 			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
 		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
 		"searchDescription": nullable(casegraph.Fold(e.Description)),
-		"id": e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
+		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
 		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
 		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
 		"publishedAt": nullable(e.PublishedAt), "pageCount": pageCount, "url": nullable(e.URL),

@@ -64,7 +64,7 @@ func TestEntityListsSortAndFilter(t *testing.T) {
 	}
 
 	byUpdate := s.list(t, map[string]any{"kinds": []string{"EVENT"}}, map[string]any{"field": "UPDATED_AT", "direction": "DESC"})
-	if len(byUpdate) != 5 {
+	if len(byUpdate) != 4 {
 		t.Errorf("events by update time: %v", byUpdate)
 	}
 

@@ -101,6 +101,13 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		for _, m := range ms {
 			fmt.Fprintf(e.stdout, "applied %s (%s)\n", m.Name, m.File)
 		}
+		n, err := store.BackfillSearch(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: search fields: %w", describe(err))
+		}
+		if n > 0 {
+			fmt.Fprintf(e.stdout, "wrote the search fields of %d entities\n", n)
+		}
 		return nil
 	})
 }

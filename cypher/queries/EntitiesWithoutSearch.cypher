@@ -1,0 +1,9 @@
+// EntitiesWithoutSearch: the next batch, in id order after $after, of
+// entities written before the search fields existed (or by another tool),
+// for BackfillSearch to complete. The id range walks the entity_id index,
+// so each batch reads on from where the last one stopped.
+MATCH (e:Entity)
+WHERE e.id > $after AND e.searchName IS NULL
+RETURN e.id AS id, e.name AS name, coalesce(e.aliases, []) AS aliases, e.description AS description
+ORDER BY e.id
+LIMIT $limit

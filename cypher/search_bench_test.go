@@ -1,0 +1,135 @@
+package cypher_test
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/server/servertest"
+)
+
+// BenchmarkSearchQueries measures search and suggest on an imported
+// dataset (CASEGRAPH_BENCH_DATASET, as for BenchmarkPathQueries), through
+// the service and as the same Cypher through the raw driver, taking turns
+// on the same inputs: words of real names, some misspelled, and prefixes
+// of names as a search box sends them.
+func BenchmarkSearchQueries(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see BenchmarkPathQueries)")
+	}
+	h := servertest.New(b, servertest.Options{})
+	ctx := context.Background()
+	names := sampleNames(b, h.Store, ds, 500)
+	rng := rand.New(rand.NewPCG(5, 6))
+
+	type input struct {
+		text  string
+		words []string
+	}
+	searchInput := func() input {
+		words := casegraph.Words(names[rng.IntN(len(names))])
+		w := words[rng.IntN(len(words))]
+		if len(w) >= 5 && rng.IntN(3) == 0 { // a typo
+			r := []rune(w)
+			r[len(r)/2] = 'x'
+			w = string(r)
+		}
+		if len(w) < 2 {
+			w += "a"
+		}
+		return input{w, []string{w}}
+	}
+	suggestInput := func() input {
+		r := []rune(casegraph.Fold(names[rng.IntN(len(names))]))
+		p := string(r[:min(len(r), 3+rng.IntN(4))])
+		words := casegraph.Words(p)
+		if len(words) == 0 || len([]rune(p)) < 2 {
+			p, words = "ab", []string{"ab"}
+		}
+		return input{p, words}
+	}
+	workloads := []struct {
+		name  string
+		query string
+		input func() input
+		build func([]string) string
+		first int
+	}{
+		{"search", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { edges { score matchedField node { id name } } } }`,
+			searchInput, cypher.SearchQuery, casegraph.SearchWindow},
+		{"suggest", `query($t: String!, $ds: [String!]) { suggest(prefix: $t, datasets: $ds) { text entity { id } } }`,
+			suggestInput, cypher.SuggestQuery, 40},
+	}
+	for _, w := range workloads {
+		b.Run(w.name, func(b *testing.B) {
+			var service, raw []time.Duration
+			i := 0
+			for b.Loop() {
+				in := w.input()
+				runService := func() {
+					start := time.Now()
+					status, body := h.PostTimed(w.query, map[string]any{"t": in.text, "ds": []string{ds}})
+					service = append(service, time.Since(start))
+					if status != 200 || bytes.Contains(body, []byte(`"errors"`)) {
+						b.Fatalf("service: %d %s", status, body)
+					}
+				}
+				runRaw := func() {
+					start := time.Now()
+					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search"), map[string]any{
+						"query": w.build(in.words), "kinds": nil, "datasets": []string{ds},
+						"window": int64(w.first), "candidates": int64(10 * w.first),
+					}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
+					raw = append(raw, time.Since(start))
+					if err != nil {
+						b.Fatalf("raw: %v", err)
+					}
+				}
+				if i%2 == 0 {
+					runService()
+					runRaw()
+				} else {
+					runRaw()
+					runService()
+				}
+				i++
+			}
+			sp50, sp95 := percentiles(service)
+			rp50, rp95 := percentiles(raw)
+			b.ReportMetric(ms(sp50), "service-p50-ms")
+			b.ReportMetric(ms(sp95), "service-p95-ms")
+			b.ReportMetric(ms(rp50), "driver-p50-ms")
+			b.ReportMetric(ms(rp95), "driver-p95-ms")
+			b.ReportMetric(float64(sp50)/float64(rp50), "p50-ratio")
+		})
+	}
+}
+
+func sampleNames(b *testing.B, s *cypher.Store, ds string, n int) []string {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := neo4j.ExecuteQuery(ctx, s.Driver(),
+		`MATCH (e:Entity) WHERE e.dataset = $ds WITH e.name AS name, rand() AS r ORDER BY r LIMIT $n RETURN collect(name) AS names`,
+		map[string]any{"ds": ds, "n": int64(n)}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, _ := res.Records[0].Get("names")
+	var names []string
+	for _, v := range raw.([]any) {
+		names = append(names, v.(string))
+	}
+	if len(names) < 10 {
+		b.Fatalf("dataset %s has %d entities: import it first", ds, len(names))
+	}
+	return names
+}
