@@ -6,6 +6,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -36,19 +37,32 @@ type Store interface {
 	Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
 	Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
 	Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error)
+
+	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
+	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
+	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
+	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
+}
+
+// QueryRunner checks and runs saved queries' documents in-process, as the
+// server would run them (the server provides it).
+type QueryRunner interface {
+	Check(ctx context.Context, document string, defaults json.RawMessage) error
+	Run(ctx context.Context, document string, variables json.RawMessage) *graphql.Response
 }
 
 // Resolver is the root resolver; one serves every request. Per-request
 // state (the loaders) travels in the context.
 type Resolver struct {
-	Store Store
+	Store   Store
+	Queries QueryRunner
 }
 
 // NewSchema returns the executable schema over the store, with the
 // complexity of list fields weighted by the page size they ask for.
-func NewSchema(store Store) graphql.ExecutableSchema {
+func NewSchema(store Store, queries QueryRunner) graphql.ExecutableSchema {
 	return generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{Store: store},
+		Resolvers:  &Resolver{Store: store, Queries: queries},
 		Complexity: complexity(),
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"context"
 	"strconv"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
 )
@@ -122,17 +122,3 @@ func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.Par
 	prime(ctx, events, sources)
 	return out, nil
 }
-
-// !!! WARNING !!!
-// The code below was going to be deleted when updating resolvers. It has been copied here so you have
-// one last chance to move it out of harms way if you want. There are two reasons this happens:
-//  - When renaming or deleting a resolver the old code will be put in here. You can safely delete
-//    it when you're done.
-//  - You have helper methods in this file. Move them out to keep these resolver files clean.
-/*
-	func (r *suggestionResolver) Entity(ctx context.Context, obj *model.Suggestion) (model.Entity, error) {
-	panic(fmt.Errorf("not implemented: Entity - entity"))
-}
-func (r *Resolver) Suggestion() generated.SuggestionResolver { return &suggestionResolver{r} }
-type suggestionResolver struct{ *Resolver }
-*/

@@ -47,6 +47,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema) *handler.Server {
 type requestGuard struct {
 	maxDepth      int
 	introspection bool
+	nested        bool // a saved query run inside a request: not its HTTP side
 }
 
 var _ interface {
@@ -58,13 +59,16 @@ func (requestGuard) ExtensionName() string                   { return "Casegraph
 func (requestGuard) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	info := infoFrom(ctx)
-	info.operation = oc.OperationName
 	if oc.Operation == nil {
 		return nil
 	}
-	if info.operation == "" {
-		info.operation = oc.Operation.Name
+	info := &requestInfo{}
+	if !g.nested {
+		info = infoFrom(ctx)
+		info.operation = oc.OperationName
+		if info.operation == "" {
+			info.operation = oc.Operation.Name
+		}
 	}
 	if info.method == http.MethodGet && oc.Operation.Operation != ast.Query {
 		info.status = http.StatusMethodNotAllowed

@@ -12,8 +12,13 @@ import (
 	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/rs/zerolog"
 
+	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/loaders"
 )
+
+// lateRunner lets the schema hold the runner before the runner, which
+// needs the schema, exists.
+type lateRunner struct{ *Runner }
 
 // Server is Casegraph's HTTP service.
 type Server struct {
@@ -30,18 +35,22 @@ type Checker interface {
 	SchemaApplied(ctx context.Context) (missing []string, err error)
 }
 
-// Deps are what the server serves: the executable schema, the store the
-// per-request loaders read from, and the database readiness asks.
+// Deps are what the server serves: the executable schema (made over the
+// server's saved-query runner, which needs the schema in turn), the store
+// the per-request loaders read from, and the database readiness asks.
 type Deps struct {
-	Schema  graphql.ExecutableSchema
-	Loaders loaders.Store
-	DB      Checker
+	NewSchema func(graph.QueryRunner) graphql.ExecutableSchema
+	Loaders   loaders.Store
+	DB        Checker
 }
 
 // New builds the service's routes.
 func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) *Server {
 	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(deps.DB)}
-	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, deps.Schema))
+	runner := &lateRunner{}
+	schema := deps.NewSchema(runner)
+	runner.Runner = newRunner(cfg, schema)
+	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema))
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/mattn/go-isatty"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
@@ -40,7 +41,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
-	deps := server.Deps{Schema: graph.NewSchema(store), Loaders: store, DB: store}
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store}
 	return server.New(cfg, log, metrics, deps).ListenAndServe(ctx)
 }
 

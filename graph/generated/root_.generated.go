@@ -45,6 +45,11 @@ type ComplexityRoot struct {
 		ID               func(childComplexity int) int
 	}
 
+	DeleteSavedQueryPayload struct {
+		Name     func(childComplexity int) int
+		Versions func(childComplexity int) int
+	}
+
 	Document struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
@@ -97,12 +102,14 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		DeleteEntity  func(childComplexity int, id string) int
-		Link          func(childComplexity int, input model.LinkInput) int
-		MergeEntities func(childComplexity int, into string, from []string) int
-		Unlink        func(childComplexity int, id string) int
-		UpsertEntity  func(childComplexity int, input model.EntityInput) int
-		UpsertSource  func(childComplexity int, input model.SourceInput) int
+		DeleteEntity     func(childComplexity int, id string) int
+		DeleteSavedQuery func(childComplexity int, name string) int
+		Link             func(childComplexity int, input model.LinkInput) int
+		MergeEntities    func(childComplexity int, into string, from []string) int
+		SaveQuery        func(childComplexity int, input model.SaveQueryInput) int
+		Unlink           func(childComplexity int, id string) int
+		UpsertEntity     func(childComplexity int, input model.EntityInput) int
+		UpsertSource     func(childComplexity int, input model.SourceInput) int
 	}
 
 	Organization struct {
@@ -175,6 +182,9 @@ type ComplexityRoot struct {
 		Paths         func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation      func(childComplexity int, id string) int
 		RelationTypes func(childComplexity int) int
+		RunSavedQuery func(childComplexity int, name string, version *int, variables model.JSON) int
+		SavedQueries  func(childComplexity int, tag *string, first *int, after *string) int
+		SavedQuery    func(childComplexity int, name string, version *int) int
 		Search        func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
 		ShortestPath  func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source        func(childComplexity int, id string) int
@@ -216,6 +226,39 @@ type ComplexityRoot struct {
 		Label        func(childComplexity int) int
 		ToKinds      func(childComplexity int) int
 		Type         func(childComplexity int) int
+	}
+
+	SavedQuery struct {
+		CreatedAt        func(childComplexity int) int
+		DefaultVariables func(childComplexity int) int
+		Description      func(childComplexity int) int
+		Document         func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Tags             func(childComplexity int) int
+		Title            func(childComplexity int) int
+		Version          func(childComplexity int) int
+	}
+
+	SavedQueryConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	SavedQueryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SavedQueryError struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+		Path    func(childComplexity int) int
+	}
+
+	SavedQueryResult struct {
+		Data   func(childComplexity int) int
+		Errors func(childComplexity int) int
+		Query  func(childComplexity int) int
 	}
 
 	SearchConnection struct {
@@ -297,6 +340,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteEntityPayload.ID(childComplexity), true
+
+	case "DeleteSavedQueryPayload.name":
+		if e.ComplexityRoot.DeleteSavedQueryPayload.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSavedQueryPayload.Name(childComplexity), true
+	case "DeleteSavedQueryPayload.versions":
+		if e.ComplexityRoot.DeleteSavedQueryPayload.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSavedQueryPayload.Versions(childComplexity), true
 
 	case "Document.aliases":
 		if e.ComplexityRoot.Document.Aliases == nil {
@@ -540,6 +596,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteEntity(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSavedQuery":
+		if e.ComplexityRoot.Mutation.DeleteSavedQuery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSavedQuery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSavedQuery(childComplexity, args["name"].(string)), true
 	case "Mutation.link":
 		if e.ComplexityRoot.Mutation.Link == nil {
 			break
@@ -562,6 +629,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MergeEntities(childComplexity, args["into"].(string), args["from"].([]string)), true
+	case "Mutation.saveQuery":
+		if e.ComplexityRoot.Mutation.SaveQuery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_saveQuery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SaveQuery(childComplexity, args["input"].(model.SaveQueryInput)), true
 	case "Mutation.unlink":
 		if e.ComplexityRoot.Mutation.Unlink == nil {
 			break
@@ -954,6 +1032,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.RelationTypes(childComplexity), true
+	case "Query.runSavedQuery":
+		if e.ComplexityRoot.Query.RunSavedQuery == nil {
+			break
+		}
+
+		args, err := ec.field_Query_runSavedQuery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RunSavedQuery(childComplexity, args["name"].(string), args["version"].(*int), args["variables"].(model.JSON)), true
+	case "Query.savedQueries":
+		if e.ComplexityRoot.Query.SavedQueries == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedQueries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedQueries(childComplexity, args["tag"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.savedQuery":
+		if e.ComplexityRoot.Query.SavedQuery == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedQuery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedQuery(childComplexity, args["name"].(string), args["version"].(*int)), true
 	case "Query.search":
 		if e.ComplexityRoot.Query.Search == nil {
 			break
@@ -1163,6 +1274,119 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RelationTypeInfo.Type(childComplexity), true
 
+	case "SavedQuery.createdAt":
+		if e.ComplexityRoot.SavedQuery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.CreatedAt(childComplexity), true
+	case "SavedQuery.defaultVariables":
+		if e.ComplexityRoot.SavedQuery.DefaultVariables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.DefaultVariables(childComplexity), true
+	case "SavedQuery.description":
+		if e.ComplexityRoot.SavedQuery.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Description(childComplexity), true
+	case "SavedQuery.document":
+		if e.ComplexityRoot.SavedQuery.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Document(childComplexity), true
+	case "SavedQuery.name":
+		if e.ComplexityRoot.SavedQuery.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Name(childComplexity), true
+	case "SavedQuery.tags":
+		if e.ComplexityRoot.SavedQuery.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Tags(childComplexity), true
+	case "SavedQuery.title":
+		if e.ComplexityRoot.SavedQuery.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Title(childComplexity), true
+	case "SavedQuery.version":
+		if e.ComplexityRoot.SavedQuery.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Version(childComplexity), true
+
+	case "SavedQueryConnection.edges":
+		if e.ComplexityRoot.SavedQueryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryConnection.Edges(childComplexity), true
+	case "SavedQueryConnection.pageInfo":
+		if e.ComplexityRoot.SavedQueryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryConnection.PageInfo(childComplexity), true
+
+	case "SavedQueryEdge.cursor":
+		if e.ComplexityRoot.SavedQueryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryEdge.Cursor(childComplexity), true
+	case "SavedQueryEdge.node":
+		if e.ComplexityRoot.SavedQueryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryEdge.Node(childComplexity), true
+
+	case "SavedQueryError.code":
+		if e.ComplexityRoot.SavedQueryError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryError.Code(childComplexity), true
+	case "SavedQueryError.message":
+		if e.ComplexityRoot.SavedQueryError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryError.Message(childComplexity), true
+	case "SavedQueryError.path":
+		if e.ComplexityRoot.SavedQueryError.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryError.Path(childComplexity), true
+
+	case "SavedQueryResult.data":
+		if e.ComplexityRoot.SavedQueryResult.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryResult.Data(childComplexity), true
+	case "SavedQueryResult.errors":
+		if e.ComplexityRoot.SavedQueryResult.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryResult.Errors(childComplexity), true
+	case "SavedQueryResult.query":
+		if e.ComplexityRoot.SavedQueryResult.Query == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryResult.Query(childComplexity), true
+
 	case "SearchConnection.edges":
 		if e.ComplexityRoot.SearchConnection.Edges == nil {
 			break
@@ -1353,6 +1577,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("EntityOrder", ec.unmarshalInputEntityOrder),
 			graphql.NewInputUnmarshaler("LinkInput", ec.unmarshalInputLinkInput),
 			graphql.NewInputUnmarshaler("PathFilter", ec.unmarshalInputPathFilter),
+			graphql.NewInputUnmarshaler("SaveQueryInput", ec.unmarshalInputSaveQueryInput),
 			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
 		)
 	}
@@ -1880,6 +2105,90 @@ extend type Mutation {
   unlink(id: ID!): Relation!
 }
 `, BuiltIn: false},
+	{Name: "../schema/savedquery.graphqls", Input: `"Any JSON value (an object, for variables)."
+scalar JSON
+
+"One version of a saved query: a GraphQL query researchers run again as the graph grows."
+type SavedQuery {
+  "A slug, unique: who-authored-the-report."
+  name: String!
+  "1, 2, ...: saving a changed query adds a version; old ones stay readable."
+  version: Int!
+  title: String!
+  description: String
+  "One GraphQL query operation."
+  document: String!
+  "A JSON object; a run's variables are merged over it."
+  defaultVariables: JSON!
+  tags: [String!]!
+  createdAt: DateTime!
+}
+
+type SavedQueryConnection {
+  edges: [SavedQueryEdge!]!
+  pageInfo: PageInfo!
+}
+
+type SavedQueryEdge {
+  cursor: String!
+  node: SavedQuery!
+}
+
+"An error of a saved query's run, with its code as a request would get it."
+type SavedQueryError {
+  message: String!
+  code: String!
+  path: [String!]
+}
+
+"What a saved query's run returned."
+type SavedQueryResult {
+  query: SavedQuery!
+  data: JSON
+  errors: [SavedQueryError!]!
+}
+
+input SaveQueryInput {
+  name: String!
+  title: String!
+  description: String
+  """
+  One query operation, checked against the schema and the server's limits
+  when it is saved; mutations and subscriptions are refused, and every
+  variable it uses must be declared.
+  """
+  document: String!
+  "A JSON object of values for declared variables."
+  defaultVariables: JSON
+  tags: [String!]
+}
+
+type DeleteSavedQueryPayload {
+  name: String!
+  "How many versions were deleted."
+  versions: Int!
+}
+
+extend type Query {
+  "Saved queries (their latest versions) by name, those with the tag when given."
+  savedQueries(tag: String, first: Int = 20, after: String): SavedQueryConnection!
+  "A version of a saved query (the latest when version is left out); NOT_FOUND when there is none."
+  savedQuery(name: String!, version: Int): SavedQuery!
+  """
+  Runs a saved query (its latest version, or the one asked for) with
+  variables merged over its defaults and checked against its declarations,
+  by the same executor, limits and loaders as any request.
+  """
+  runSavedQuery(name: String!, version: Int, variables: JSON): SavedQueryResult!
+}
+
+extend type Mutation {
+  "Saves a query: a new name at version 1, a changed query as its next version; the same query again changes nothing."
+  saveQuery(input: SaveQueryInput!): SavedQuery!
+  "Deletes a saved query with all its versions."
+  deleteSavedQuery(name: String!): DeleteSavedQueryPayload!
+}
+`, BuiltIn: false},
 	{Name: "../schema/schema.graphqls", Input: `"""
 Casegraph: a knowledge graph of people, organizations, events, documents and
 places, and the evidence that links them.
@@ -2030,6 +2339,16 @@ func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context,
 		return ec.fieldContext_DeleteEntityPayload_deletedRelations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteEntityPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteSavedQueryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DeleteSavedQueryPayload_name(ctx, field)
+	case "versions":
+		return ec.fieldContext_DeleteSavedQueryPayload_versions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteSavedQueryPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_EntityConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2202,6 +2521,72 @@ func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, fi
 		return ec.fieldContext_RelationTypeInfo_directed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RelationTypeInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedQuery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_SavedQuery_name(ctx, field)
+	case "version":
+		return ec.fieldContext_SavedQuery_version(ctx, field)
+	case "title":
+		return ec.fieldContext_SavedQuery_title(ctx, field)
+	case "description":
+		return ec.fieldContext_SavedQuery_description(ctx, field)
+	case "document":
+		return ec.fieldContext_SavedQuery_document(ctx, field)
+	case "defaultVariables":
+		return ec.fieldContext_SavedQuery_defaultVariables(ctx, field)
+	case "tags":
+		return ec.fieldContext_SavedQuery_tags(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SavedQuery_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedQuery", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedQueryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SavedQueryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SavedQueryConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedQueryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedQueryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SavedQueryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SavedQueryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedQueryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedQueryError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_SavedQueryError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_SavedQueryError_code(ctx, field)
+	case "path":
+		return ec.fieldContext_SavedQueryError_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedQueryError", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedQueryResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "query":
+		return ec.fieldContext_SavedQueryResult_query(ctx, field)
+	case "data":
+		return ec.fieldContext_SavedQueryResult_data(ctx, field)
+	case "errors":
+		return ec.fieldContext_SavedQueryResult_errors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedQueryResult", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -23,6 +23,12 @@ type DeleteEntityPayload struct {
 	DeletedRelations int `json:"deletedRelations"`
 }
 
+type DeleteSavedQueryPayload struct {
+	Name string `json:"name"`
+	// How many versions were deleted.
+	Versions int `json:"versions"`
+}
+
 type Document struct {
 	ID          string       `json:"id"`
 	Kind        EntityKind   `json:"kind"`
@@ -285,6 +291,59 @@ type RelationTypeInfo struct {
 	ToKinds      []EntityKind `json:"toKinds"`
 	// Whether from and to mean something; an undirected relation may be stored either way.
 	Directed bool `json:"directed"`
+}
+
+type SaveQueryInput struct {
+	Name        string  `json:"name"`
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// One query operation, checked against the schema and the server's limits
+	// when it is saved; mutations and subscriptions are refused, and every
+	// variable it uses must be declared.
+	Document string `json:"document"`
+	// A JSON object of values for declared variables.
+	DefaultVariables JSON     `json:"defaultVariables,omitempty"`
+	Tags             []string `json:"tags,omitempty"`
+}
+
+// One version of a saved query: a GraphQL query researchers run again as the graph grows.
+type SavedQuery struct {
+	// A slug, unique: who-authored-the-report.
+	Name string `json:"name"`
+	// 1, 2, ...: saving a changed query adds a version; old ones stay readable.
+	Version     int     `json:"version"`
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// One GraphQL query operation.
+	Document string `json:"document"`
+	// A JSON object; a run's variables are merged over it.
+	DefaultVariables JSON      `json:"defaultVariables"`
+	Tags             []string  `json:"tags"`
+	CreatedAt        time.Time `json:"createdAt"`
+}
+
+type SavedQueryConnection struct {
+	Edges    []SavedQueryEdge `json:"edges"`
+	PageInfo *PageInfo        `json:"pageInfo"`
+}
+
+type SavedQueryEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *SavedQuery `json:"node"`
+}
+
+// An error of a saved query's run, with its code as a request would get it.
+type SavedQueryError struct {
+	Message string   `json:"message"`
+	Code    string   `json:"code"`
+	Path    []string `json:"path,omitempty"`
+}
+
+// What a saved query's run returned.
+type SavedQueryResult struct {
+	Query  *SavedQuery       `json:"query"`
+	Data   JSON              `json:"data,omitempty"`
+	Errors []SavedQueryError `json:"errors"`
 }
 
 type SearchConnection struct {

@@ -120,3 +120,25 @@ func typeError(want string, v any) error {
 	}
 	return casegraph.Errorf(casegraph.CodeBadUserInput, "expected a %s, got %s", want, got)
 }
+
+// JSON is the JSON scalar: any JSON value, kept as its encoding.
+type JSON json.RawMessage
+
+// UnmarshalGQL accepts any input value and keeps its JSON encoding.
+func (j *JSON) UnmarshalGQL(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "not a JSON value")
+	}
+	*j = JSON(b)
+	return nil
+}
+
+// MarshalGQL writes the JSON as it is.
+func (j JSON) MarshalGQL(w io.Writer) {
+	if len(j) == 0 {
+		_, _ = io.WriteString(w, "null")
+		return
+	}
+	_, _ = w.Write(j)
+}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
@@ -62,7 +63,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if opts.Store != nil {
 		resolverStore = opts.Store(store)
 	}
-	deps := server.Deps{Schema: graph.NewSchema(resolverStore), Loaders: store, DB: store}
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(resolverStore, q) }, Loaders: store, DB: store}
 	ts := httptest.NewServer(server.New(cfg, log, metrics, deps))
 	t.Cleanup(ts.Close)
 	return &Harness{t: t, URL: ts.URL, Store: store, Logs: logs, client: ts.Client()}

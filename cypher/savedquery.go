@@ -1,0 +1,164 @@
+package cypher
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// SaveQuery stores a saved query as its next version (version 1 for a new
+// name), unless its latest version has the same content, and returns the
+// version that is now the latest. The query must be validated.
+func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error) {
+	defaults := string(q.DefaultVariables)
+	if defaults == "" {
+		defaults = "{}"
+	}
+	tags := q.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	params := map[string]any{
+		"name": q.Name, "title": q.Title, "description": nullable(q.Description), "document": q.Document,
+		"defaultVariables": defaults, "tags": tags, "hash": casegraph.DocumentHash(q.Document),
+		"contentHash": contentHash(q.Title, q.Description, q.Document, defaults, tags),
+	}
+	var out casegraph.SavedQuery
+	err := s.inWrite(ctx, "SaveQuery", func(run txRunner) error {
+		recs, err := run("SaveQuery", params)
+		if err != nil {
+			return err
+		}
+		if len(recs) != 1 {
+			return internalError("SaveQuery", errNoRow)
+		}
+		m, err := getMap(recs[0], "query")
+		if err != nil {
+			return internalError("SaveQuery", err)
+		}
+		out, err = savedQueryFromMap(m)
+		if err != nil {
+			return internalError("SaveQuery", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SavedQuery returns a version of a saved query (the latest when version is
+// 0), or NOT_FOUND.
+func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error) {
+	var v any
+	if version > 0 {
+		v = version
+	}
+	res, err := s.read(ctx, "SavedQueryVersion", map[string]any{"name": name, "version": v})
+	if err != nil {
+		return casegraph.SavedQuery{}, err
+	}
+	if len(res.Records) == 0 {
+		if version > 0 {
+			return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q at version %d", name, version)
+		}
+		return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+	}
+	m, err := getMap(res.Records[0], "query")
+	if err != nil {
+		return casegraph.SavedQuery{}, internalError("SavedQueryVersion", err)
+	}
+	q, err := savedQueryFromMap(m)
+	if err != nil {
+		return q, internalError("SavedQueryVersion", err)
+	}
+	return q, nil
+}
+
+// SavedQueries returns one page of saved queries (latest versions) in name
+// order, those with the tag when it is set, and whether there are more.
+func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
+	res, err := s.read(ctx, "SavedQueries", map[string]any{"tag": nullable(tag), "after": page.After, "limit": int64(page.First + 1)})
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]casegraph.SavedQuery, 0, len(res.Records))
+	for _, rec := range res.Records {
+		m, err := getMap(rec, "query")
+		if err != nil {
+			return nil, false, internalError("SavedQueries", err)
+		}
+		q, err := savedQueryFromMap(m)
+		if err != nil {
+			return nil, false, internalError("SavedQueries", err)
+		}
+		out = append(out, q)
+	}
+	if len(out) > page.First {
+		return out[:page.First], true, nil
+	}
+	return out, false, nil
+}
+
+// DeleteSavedQuery removes a saved query and all its versions, and returns
+// how many versions it had.
+func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error) {
+	var n int64
+	err := s.inWrite(ctx, "DeleteSavedQuery", func(run txRunner) error {
+		recs, err := run("DeleteSavedQuery", map[string]any{"name": name})
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+		}
+		if n, err = getInt(recs[0], "versions"); err != nil {
+			return internalError("DeleteSavedQuery", err)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// SavedDocument reports whether a document with this SHA-256 is saved.
+func (s *Store) SavedDocument(ctx context.Context, hash string) (bool, error) {
+	res, err := s.read(ctx, "SavedQueryHashKnown", map[string]any{"hash": hash})
+	if err != nil {
+		return false, err
+	}
+	v, _ := res.Records[0].Get("known")
+	known, ok := v.(bool)
+	if !ok {
+		return false, internalError("SavedQueryHashKnown", fmt.Errorf("known: %T", v))
+	}
+	return known, nil
+}
+
+func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
+	var q casegraph.SavedQuery
+	var defaults string
+	var err error
+	for key, dst := range map[string]*string{
+		"name": &q.Name, "title": &q.Title, "description": &q.Description, "document": &q.Document, "defaultVariables": &defaults,
+	} {
+		if *dst, err = mapString(m, key); err != nil {
+			return q, err
+		}
+	}
+	if defaults != "" && json.Valid([]byte(defaults)) {
+		q.DefaultVariables = json.RawMessage(defaults)
+	}
+	if q.Tags, err = mapStrings(m, "tags"); err != nil {
+		return q, err
+	}
+	v, ok := m["version"].(int64)
+	if !ok {
+		return q, fmt.Errorf("version: %T", m["version"])
+	}
+	q.Version = v
+	if t, ok := m["createdAt"].(time.Time); ok {
+		q.CreatedAt = t.UTC()
+	}
+	return q, nil
+}

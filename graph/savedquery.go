@@ -1,0 +1,85 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+)
+
+// Glue for saved queries.
+
+func toSavedQuery(q casegraph.SavedQuery) *model.SavedQuery {
+	defaults := model.JSON(q.DefaultVariables)
+	if len(defaults) == 0 {
+		defaults = model.JSON("{}")
+	}
+	return &model.SavedQuery{
+		Name: q.Name, Version: int(q.Version), Title: q.Title, Description: optional(q.Description),
+		Document: q.Document, DefaultVariables: defaults, Tags: nonNil(q.Tags), CreatedAt: q.CreatedAt,
+	}
+}
+
+func savedQueryFromInput(in model.SaveQueryInput) (casegraph.SavedQuery, error) {
+	q := casegraph.SavedQuery{
+		Name: in.Name, Title: in.Title, Description: deref(in.Description), Document: in.Document,
+		DefaultVariables: json.RawMessage(in.DefaultVariables), Tags: in.Tags,
+	}
+	if string(q.DefaultVariables) == "null" {
+		q.DefaultVariables = nil
+	}
+	return q, q.Validate()
+}
+
+// versionOf reads an optional version argument (0: the latest).
+func versionOf(v *int) (int64, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 1 {
+		return 0, casegraph.Errorf(casegraph.CodeBadUserInput, "version %d: versions count from 1", *v)
+	}
+	return int64(*v), nil
+}
+
+// MergeVariables lays variables over a saved query's defaults, both JSON
+// objects, key by key.
+func MergeVariables(defaults, variables json.RawMessage) (json.RawMessage, error) {
+	merged := map[string]json.RawMessage{}
+	for i, raw := range []json.RawMessage{defaults, variables} {
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			if i == 0 {
+				return nil, fmt.Errorf("defaultVariables are not a JSON object")
+			}
+			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "variables must be a JSON object")
+		}
+		for k, v := range m {
+			merged[k] = v
+		}
+	}
+	return json.Marshal(merged)
+}
+
+func toSavedQueryResult(q casegraph.SavedQuery, res *graphql.Response) *model.SavedQueryResult {
+	out := &model.SavedQueryResult{Query: toSavedQuery(q), Errors: []model.SavedQueryError{}}
+	if len(res.Data) > 0 && !bytes.Equal(res.Data, []byte("null")) {
+		out.Data = model.JSON(res.Data)
+	}
+	for _, e := range res.Errors {
+		code, _ := e.Extensions["code"].(string)
+		se := model.SavedQueryError{Message: e.Message, Code: code}
+		for _, p := range e.Path {
+			se.Path = append(se.Path, fmt.Sprint(p))
+		}
+		out.Errors = append(out.Errors, se)
+	}
+	return out
+}
