@@ -22,6 +22,8 @@ type lateRunner struct{ *Runner }
 
 // Server is Casegraph's HTTP service.
 type Server struct {
+	runner  *Runner
+	saved   SavedQueries
 	cfg     Config
 	log     zerolog.Logger
 	metrics *Metrics
@@ -42,6 +44,7 @@ type Deps struct {
 	NewSchema func(graph.QueryRunner) graphql.ExecutableSchema
 	Loaders   loaders.Store
 	DB        Checker
+	Saved     SavedQueries
 }
 
 // New builds the service's routes.
@@ -50,13 +53,17 @@ func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) *Server {
 	runner := &lateRunner{}
 	schema := deps.NewSchema(runner)
 	runner.Runner = newRunner(cfg, schema)
+	s.runner, s.saved = runner.Runner, deps.Saved
 	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema))
+	saved := loaders.Middleware(deps.Loaders, http.HandlerFunc(s.runSaved))
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))
 	mux.Handle("GET /graphql", s.observe("/graphql", gql))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", saved))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", saved))
 	mux.Handle("GET /metrics", metrics.Handler())
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))

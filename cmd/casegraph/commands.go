@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store}
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store}
 	return server.New(cfg, log, metrics, deps).ListenAndServe(ctx)
 }
 

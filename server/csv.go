@@ -1,0 +1,168 @@
+package server
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// The CSV rule, for GET /queries/{name}?format=csv: the first list in the
+// result, looking depth-first in the order the query selects fields, is
+// the table, one row per element. The columns are the leaf fields the
+// query selects under it, named by their path from the element, joined by
+// dots (aliases are the names); a list inside an element gives one column
+// per leaf path, its values joined by "; "; a null is an empty cell. A
+// list of scalars is one column named by the list's path.
+
+// writeCSV writes data (a GraphQL result's data, JSON) as CSV by the rule.
+func writeCSV(w io.Writer, op *ast.OperationDefinition, data json.RawMessage) error {
+	var root map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil || root == nil {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "the result has no data to make rows of")
+	}
+	list, sel, path, ok := firstList(op.SelectionSet, root, nil)
+	if !ok {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "the result has no list to make rows of; CSV needs one (use format=json)")
+	}
+	columns := leafPaths(sel, nil)
+	scalarList := len(columns) == 0
+	if scalarList {
+		columns = [][]string{{strings.Join(path, ".")}}
+	}
+	cw := csv.NewWriter(w)
+	header := make([]string, len(columns))
+	for i, c := range columns {
+		header[i] = strings.Join(c, ".")
+	}
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, el := range list {
+		row := make([]string, len(columns))
+		for i, c := range columns {
+			if scalarList {
+				row[i] = cell([]any{el})
+			} else {
+				row[i] = cell(values(el, c))
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// fields lists the fields of a selection set in order, fragments inlined.
+func fields(set ast.SelectionSet) []*ast.Field {
+	var out []*ast.Field
+	for _, s := range set {
+		switch s := s.(type) {
+		case *ast.Field:
+			out = append(out, s)
+		case *ast.InlineFragment:
+			out = append(out, fields(s.SelectionSet)...)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				out = append(out, fields(s.Definition.SelectionSet)...)
+			}
+		}
+	}
+	return out
+}
+
+func responseKey(f *ast.Field) string {
+	if f.Alias != "" {
+		return f.Alias
+	}
+	return f.Name
+}
+
+func firstList(set ast.SelectionSet, obj map[string]any, path []string) ([]any, ast.SelectionSet, []string, bool) {
+	for _, f := range fields(set) {
+		key := responseKey(f)
+		p := append(append([]string{}, path...), key)
+		switch v := obj[key].(type) {
+		case []any:
+			return v, f.SelectionSet, p, true
+		case map[string]any:
+			if l, s, lp, ok := firstList(f.SelectionSet, v, p); ok {
+				return l, s, lp, true
+			}
+		}
+	}
+	return nil, nil, nil, false
+}
+
+// leafPaths lists the paths to the leaf fields of a selection set, in
+// order, each once.
+func leafPaths(set ast.SelectionSet, prefix []string) [][]string {
+	var out [][]string
+	seen := map[string]bool{}
+	for _, f := range fields(set) {
+		p := append(append([]string{}, prefix...), responseKey(f))
+		var more [][]string
+		if len(f.SelectionSet) == 0 {
+			more = [][]string{p}
+		} else {
+			more = leafPaths(f.SelectionSet, p)
+		}
+		for _, m := range more {
+			if k := strings.Join(m, "."); !seen[k] {
+				seen[k] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// values follows a path from v, through lists, and returns the leaves.
+func values(v any, path []string) []any {
+	if len(path) == 0 {
+		if list, ok := v.([]any); ok {
+			return list
+		}
+		return []any{v}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return values(x[path[0]], path[1:])
+	case []any:
+		var out []any
+		for _, el := range x {
+			out = append(out, values(el, path)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func cell(vs []any) string {
+	parts := make([]string, 0, len(vs))
+	for _, v := range vs {
+		switch x := v.(type) {
+		case nil:
+			continue
+		case string:
+			parts = append(parts, x)
+		case json.Number:
+			parts = append(parts, x.String())
+		case bool:
+			parts = append(parts, fmt.Sprint(x))
+		default:
+			b, _ := json.Marshal(x)
+			parts = append(parts, string(b))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

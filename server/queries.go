@@ -1,0 +1,210 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph"
+)
+
+// SavedQueries is what GET /queries/{name} reads; *cypher.Store has it.
+type SavedQueries interface {
+	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
+}
+
+// runSaved serves GET and POST /queries/{name}: runs a saved query with
+// variables from the query string (GET: ?name=value, repeated for a list,
+// JSON for an input object) or from a JSON object body (POST), merged over
+// its defaults, and answers JSON (the GraphQL response) or, with
+// format=csv, CSV by the rule in csv.go. version=N runs an older version.
+func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	q := r.URL.Query()
+	format := q.Get("format")
+	if format == "" {
+		format = "json"
+	}
+	fail := func(err error) {
+		status := http.StatusBadRequest
+		switch casegraph.ErrorCode(err) {
+		case casegraph.CodeNotFound:
+			status = http.StatusNotFound
+		case casegraph.CodeTimeout:
+			status = http.StatusGatewayTimeout
+		case casegraph.CodeDatabaseUnavailable:
+			status = http.StatusServiceUnavailable
+		case casegraph.CodeInternal:
+			status = http.StatusInternalServerError
+		}
+		writeJSON(w, status, graphql.Response{Errors: gqlerror.List{presentError(r.Context(), err)}})
+	}
+	if format != "json" && format != "csv" {
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json or csv, not %q", format))
+		return
+	}
+	if err := casegraph.ValidateSlug("name", name); err != nil {
+		fail(err)
+		return
+	}
+	var version int64
+	if v := q.Get("version"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			fail(casegraph.Errorf(casegraph.CodeBadUserInput, "version must be a whole number from 1"))
+			return
+		}
+		version = n
+	}
+	saved, err := s.saved.SavedQuery(r.Context(), name, version)
+	if err != nil {
+		fail(err)
+		return
+	}
+	doc, gqlErr := gqlparser.LoadQuery(s.runner.schema.Schema(), saved.Document)
+	if gqlErr != nil || len(doc.Operations) != 1 {
+		fail(&casegraph.Error{Code: casegraph.CodeInternal, Message: "internal error",
+			Cause: fmt.Errorf("saved query %s@%d no longer validates: %v", name, saved.Version, gqlErr)})
+		return
+	}
+	op := doc.Operations[0]
+
+	var vars json.RawMessage
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
+		if err != nil || int64(len(body)) > s.cfg.MaxBodyBytes {
+			fail(casegraph.Errorf(casegraph.CodeBadUserInput, "the body must be a JSON object of variables, at most %d bytes", s.cfg.MaxBodyBytes))
+			return
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
+			vars = body
+		}
+	} else if vars, err = queryVariables(s.runner.schema.Schema(), op, q); err != nil {
+		fail(err)
+		return
+	}
+	merged, err := graph.MergeVariables(saved.DefaultVariables, vars)
+	if err != nil {
+		fail(err)
+		return
+	}
+	res := s.runner.Run(r.Context(), saved.Document, merged)
+
+	filename := fmt.Sprintf("%s-v%d", saved.Name, saved.Version)
+	if format == "json" {
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s.json"`, filename))
+		writeJSON(w, http.StatusOK, res)
+		return
+	}
+	if len(res.Errors) > 0 && (len(res.Data) == 0 || string(res.Data) == "null") {
+		writeJSON(w, http.StatusBadRequest, res)
+		return
+	}
+	var buf bytes.Buffer
+	if err := writeCSV(&buf, op, res.Data); err != nil {
+		fail(err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, filename))
+	if len(res.Errors) > 0 {
+		// Partial data: the rows are there, and the header says so.
+		w.Header().Set("X-Casegraph-Errors", strconv.Itoa(len(res.Errors)))
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// queryVariables reads variables from a query string, coerced to the types
+// the operation declares: Int, Float and Boolean parsed, a list from the
+// parameter repeated, an input object or JSON value as JSON. format and
+// version are the endpoint's own; any other parameter must be a declared
+// variable.
+func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Values) (json.RawMessage, error) {
+	vars := map[string]any{}
+	for key, values := range q {
+		if key == "format" || key == "version" {
+			continue
+		}
+		def := op.VariableDefinitions.ForName(key)
+		if def == nil {
+			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "%s: the query declares no variable $%s", key, key)
+		}
+		v, err := coerceParam(schema, def.Type, values)
+		if err != nil {
+			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "%s: %s", key, casegraph.ErrorMessage(err))
+		}
+		vars[key] = v
+	}
+	return json.Marshal(vars)
+}
+
+func coerceParam(schema *ast.Schema, t *ast.Type, values []string) (any, error) {
+	if t.Elem != nil {
+		out := make([]any, 0, len(values))
+		for _, v := range values {
+			x, err := coerceParam(schema, t.Elem, []string{v})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	if len(values) != 1 {
+		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "given %d times; it is not a list", len(values))
+	}
+	v := values[0]
+	want := func(what string) error {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "%q is not %s", truncateParam(v), what)
+	}
+	switch t.NamedType {
+	case "Int":
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return nil, want("an Int")
+		}
+		return n, nil
+	case "Float":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, want("a Float")
+		}
+		return f, nil
+	case "Boolean":
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, want("true or false")
+		}
+		return b, nil
+	case "String", "ID", "PartialDate", "DateTime":
+		return v, nil
+	}
+	def := schema.Types[t.NamedType]
+	if def != nil && def.Kind == ast.Enum {
+		return v, nil
+	}
+	var x any
+	if err := json.Unmarshal([]byte(v), &x); err != nil {
+		return nil, want("JSON")
+	}
+	return x, nil
+}
+
+func truncateParam(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}

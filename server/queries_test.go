@@ -1,0 +1,117 @@
+package server_test
+
+import (
+	"crypto/rand"
+	"encoding/csv"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server/servertest"
+)
+
+func saveQuery(t *testing.T, h *servertest.Harness, doc string, defaults map[string]any) string {
+	t.Helper()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	name := "http-test-" + hex.EncodeToString(b)
+	h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { version } }`, map[string]any{"in": map[string]any{
+		"name": name, "title": "A query", "document": doc, "defaultVariables": defaults}})
+	t.Cleanup(func() {
+		h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": name})
+	})
+	return name
+}
+
+func get(t *testing.T, h *servertest.Harness, path string) (*http.Response, string) {
+	t.Helper()
+	res, err := http.Get(h.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res, string(body)
+}
+
+func TestQueriesOverHTTP(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{})
+	ds, id := cyphertest.LoadSeed(t, h.Store)
+	_ = ds
+	name := saveQuery(t, h, `query Authors($id: ID!, $types: [RelationType!], $n: Int = 10) {
+  entity(id: $id) {
+    name
+    relations(types: $types, direction: INCOMING, first: $n) {
+      edges { node { type role from { name aliases } sources { id } } }
+    }
+  }
+}`, map[string]any{"id": id("caesar-report"), "types": []string{"AUTHORED"}})
+
+	res, body := get(t, h, "/queries/"+name+"?format=csv")
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/csv") ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), `filename="`+name+`-v1.csv"`) {
+		t.Fatalf("csv: %d %v\n%s", res.StatusCode, res.Header, body)
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := "node.type,node.role,node.from.name,node.from.aliases,node.sources.id"
+	if strings.Join(rows[0], ",") != wantHeader || len(rows) != 4 {
+		t.Errorf("csv:\n%s\nwant header %s and 3 rows", body, wantHeader)
+	}
+	if rows[1][0] != "AUTHORED" || rows[1][2] != "Sir Desmond de Silva" || rows[1][3] != "Desmond de Silva" {
+		t.Errorf("first row %v", rows[1])
+	}
+
+	// Variables from the query string, coerced to their declared types.
+	res, body = get(t, h, "/queries/"+name+"?types=COMMISSIONED&types=OBTAINED&n=5&format=csv")
+	if res.StatusCode != 200 || strings.Count(body, "\n") != 3 {
+		t.Errorf("two types: %d\n%s", res.StatusCode, body)
+	}
+	res, body = get(t, h, "/queries/"+name+"?id="+url.QueryEscape(id("caesar")))
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, `"name":"Caesar"`) {
+		t.Errorf("json: %d %s", res.StatusCode, body)
+	}
+	post, err := http.Post(h.URL+"/queries/"+name+"?format=csv", "application/json", strings.NewReader(`{"types": ["OBTAINED"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _ := io.ReadAll(post.Body)
+	post.Body.Close()
+	if post.StatusCode != 200 || !strings.Contains(string(pb), "The Guardian") || strings.Count(string(pb), "\n") != 2 {
+		t.Errorf("POST: %d %s", post.StatusCode, pb)
+	}
+
+	for _, tt := range []struct {
+		path   string
+		status int
+		msg    string
+	}{
+		{"/queries/" + name + "?n=abc", 400, `is not an Int`},
+		{"/queries/" + name + "?n=1&n=2", 400, "not a list"},
+		{"/queries/" + name + "?nope=1", 400, "declares no variable $nope"},
+		{"/queries/" + name + "?format=xml", 400, "json or csv"},
+		{"/queries/" + name + "?version=7", 404, "at version 7"},
+		{"/queries/" + name + "?version=x", 400, "whole number"},
+		{"/queries/no-such-saved-query", 404, "no saved query"},
+		{"/queries/Not_A_Slug", 400, "not a valid name"},
+		{"/queries/" + name + "?types=LOVES", 200, "LOVES"}, // an error of the run, in the JSON
+	} {
+		res, body := get(t, h, tt.path)
+		if res.StatusCode != tt.status || !strings.Contains(body, tt.msg) {
+			t.Errorf("%s: %d %s, want %d with %q", tt.path, res.StatusCode, body, tt.status, tt.msg)
+		}
+	}
+
+	noList := saveQuery(t, h, `query One($id: ID!) { entity(id: $id) { name } }`, map[string]any{"id": id("caesar")})
+	res, body = get(t, h, "/queries/"+noList+"?format=csv")
+	if res.StatusCode != 400 || !strings.Contains(body, "no list") {
+		t.Errorf("csv of a result without a list: %d %s", res.StatusCode, body)
+	}
+}
