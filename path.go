@@ -45,6 +45,9 @@ type PathFilter struct {
 	MinConfidence *float64
 	Statuses      []Status
 	Direction     PathDirection
+	// MaxDegree, when set, keeps paths out of entities with more relations
+	// than this (hubs): it bounds the work of a search on a dense graph.
+	MaxDegree int
 }
 
 // Normalize checks the filter and fills in the defaults.
@@ -89,6 +92,9 @@ func (f *PathFilter) Normalize() error {
 		if !slices.Contains(Statuses(), s) {
 			return Errorf(CodeBadUserInput, "unknown status %q", truncate(string(s), 40))
 		}
+	}
+	if f.MaxDegree < 0 || f.MaxDegree > 100_000_000 {
+		return Errorf(CodeBadUserInput, "maxDegree must be between 1 and 100000000")
 	}
 	if err := ValidateDate("validAt", f.ValidAt); err != nil {
 		return err

@@ -97,11 +97,15 @@ func pathParams(f casegraph.PathFilter) map[string]any {
 		"datasets":      list(len(f.Datasets), func(i int) string { return f.Datasets[i] }),
 		"statuses":      list(len(f.Statuses), func(i int) string { return string(f.Statuses[i]) }),
 		"minConfidence": nil,
+		"maxDegree":     nil,
 		"validEarliest": nil,
 		"validLatest":   nil,
 	}
 	if f.MinConfidence != nil {
 		p["minConfidence"] = *f.MinConfidence
+	}
+	if f.MaxDegree > 0 {
+		p["maxDegree"] = int64(f.MaxDegree)
 	}
 	if f.ValidAt != "" {
 		d := casegraph.MustPartialDate(f.ValidAt) // validated by Normalize

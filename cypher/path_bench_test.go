@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -36,10 +39,14 @@ func BenchmarkPathQueries(b *testing.B) {
 	pick := func() string { return ids[rng.IntN(len(ids))] }
 
 	filter := casegraph.PathFilter{Datasets: []string{ds}}
+	gqlFilter := map[string]any{"datasets": []string{ds}}
+	// CASEGRAPH_BENCH_MAX_DEGREE sets the filter's hub cap (maxDegree).
+	if n, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_MAX_DEGREE")); err == nil && n > 0 {
+		filter.MaxDegree, gqlFilter["maxDegree"] = n, n
+	}
 	if err := filter.Normalize(); err != nil {
 		b.Fatal(err)
 	}
-	gqlFilter := map[string]any{"datasets": []string{ds}}
 	const pathFields = `length nodes { id name } steps { forward relation { id type confidence sources { id title } } }`
 	const graphFields = `truncated nodes { id name } relations { id type from { id } to { id } sources { id title } }`
 
@@ -99,20 +106,29 @@ func BenchmarkPathQueries(b *testing.B) {
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
 			var service, raw []time.Duration
+			timeouts := 0
 			runService := func(vars map[string]any) {
 				start := time.Now()
 				status, body := h.PostTimed(w.query, vars)
 				service = append(service, time.Since(start))
+				if bytes.Contains(body, []byte(`"TIMEOUT"`)) {
+					timeouts++ // over the path budget: counted, and its time kept
+					return
+				}
 				if status != 200 || bytes.Contains(body, []byte(`"errors"`)) {
 					b.Fatalf("service: %d %s", status, body)
 				}
 			}
 			runRaw := func(stmt string, p map[string]any) {
+				// The same budget as the service's, so that both give up alike.
+				ctx, cancel := context.WithTimeout(ctx, servertestPathBudget)
+				defer cancel()
 				start := time.Now()
 				_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement(stmt), p, neo4j.EagerResultTransformer,
-					neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
+					neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting(),
+					neo4j.ExecuteQueryWithTransactionConfig(neo4j.WithTxTimeout(servertestPathBudget)))
 				raw = append(raw, time.Since(start))
-				if err != nil {
+				if err != nil && ctx.Err() == nil && !strings.Contains(err.Error(), "TransactionTimedOut") {
 					b.Fatalf("raw: %v", err)
 				}
 			}
@@ -138,9 +154,13 @@ func BenchmarkPathQueries(b *testing.B) {
 			b.ReportMetric(ms(rp95), "driver-p95-ms")
 			b.ReportMetric(float64(sp50)/float64(rp50), "p50-ratio")
 			b.ReportMetric(float64(sp95)/float64(rp95), "p95-ratio")
+			b.ReportMetric(float64(timeouts), "timeouts")
 		})
 	}
 }
+
+// servertestPathBudget is the service's default path budget.
+var servertestPathBudget = server.DefaultConfig().PathTimeout
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

@@ -41,6 +41,12 @@ func pathFilterOf(in *model.PathFilter) (casegraph.PathFilter, error) {
 		if in.Direction != nil {
 			f.Direction = casegraph.PathDirection(*in.Direction)
 		}
+		if in.MaxDegree != nil {
+			if *in.MaxDegree < 1 {
+				return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDegree must be at least 1")
+			}
+			f.MaxDegree = *in.MaxDegree
+		}
 	}
 	if f.MaxDepth < 0 {
 		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDepth must be between 1 and %d, not 0", casegraph.MaxMaxDepth)

@@ -9,7 +9,7 @@ import (
 	"context"
 	"encoding/json"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
 

@@ -26,8 +26,12 @@ func benchHandler(b *testing.B, configure func(*server.Config)) (http.Handler, *
 	}
 	metrics := server.NewMetrics()
 	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), Observer: metrics})
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store}
-	return server.New(cfg, zerolog.Nop(), metrics, deps), store
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
+	srv, err := server.New(cfg, zerolog.Nop(), metrics, deps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv, store
 }
 
 func benchPost(b *testing.B, h http.Handler, query string, wantCode int) {

@@ -42,6 +42,10 @@ type Config struct {
 	Introspection   bool
 	GraphiQL        bool
 	Migrate         bool
+	// TrustedDocuments lets only saved queries and the hashes in
+	// TrustedHashesFile run.
+	TrustedDocuments  bool
+	TrustedHashesFile string
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -104,6 +108,8 @@ func (c *Config) Bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.bool(&c.Introspection, "introspection", "CASEGRAPH_INTROSPECTION", "allow schema introspection")
 	b.bool(&c.GraphiQL, "graphiql", "CASEGRAPH_GRAPHIQL", "serve GraphiQL at /")
 	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema once Neo4j answers")
+	b.bool(&c.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
+	b.str(&c.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
 	if b.err != nil {
 		return b.err
 	}

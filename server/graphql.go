@@ -23,11 +23,17 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused query
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
 	srv := handler.New(schema)
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
+	// Automatic persisted queries: a client sends the document's SHA-256,
+	// and the document only when the server does not know it yet.
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)})
+	if trusted != nil {
+		srv.Use(trusted)
+	}
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetDisableSuggestion(true)
 	// Introspection is always on in the executor; when the configuration

@@ -45,16 +45,26 @@ type Deps struct {
 	Loaders   loaders.Store
 	DB        Checker
 	Saved     SavedQueries
+	Documents SavedDocuments
 }
 
-// New builds the service's routes.
-func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) *Server {
+// New builds the service's routes. It fails only on a bad trusted-hashes
+// file.
+func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(deps.DB)}
 	runner := &lateRunner{}
 	schema := deps.NewSchema(runner)
 	runner.Runner = newRunner(cfg, schema)
 	s.runner, s.saved = runner.Runner, deps.Saved
-	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema))
+	var trusted *trustedDocuments
+	if cfg.TrustedDocuments {
+		hashes, err := loadHashes(cfg.TrustedHashesFile)
+		if err != nil {
+			return nil, err
+		}
+		trusted = &trustedDocuments{registered: hashes, saved: deps.Documents, known: map[string]bool{}}
+	}
+	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema, trusted))
 	saved := loaders.Middleware(deps.Loaders, http.HandlerFunc(s.runSaved))
 
 	mux := http.NewServeMux()
@@ -69,7 +79,7 @@ func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) *Server {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
 	}
 	s.handler = mux
-	return s
+	return s, nil
 }
 
 // ServeHTTP serves the routes.

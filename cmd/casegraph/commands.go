@@ -41,8 +41,12 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store}
-	return server.New(cfg, log, metrics, deps).ListenAndServe(ctx)
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
+	srv, err := server.New(cfg, log, metrics, deps)
+	if err != nil {
+		return usageError{err}
+	}
+	return srv.ListenAndServe(ctx)
 }
 
 // connect waits, with backoff, until Neo4j answers, then applies the schema

@@ -487,7 +487,7 @@ func (ec *executionContext) unmarshalInputPathFilter(ctx context.Context, obj an
 		asMap["direction"] = "ANY"
 	}
 
-	fieldsInOrder := [...]string{"maxDepth", "relationTypes", "excludeRelationTypes", "excludeIds", "kinds", "datasets", "validAt", "minConfidence", "statuses", "direction"}
+	fieldsInOrder := [...]string{"maxDepth", "relationTypes", "excludeRelationTypes", "excludeIds", "kinds", "datasets", "validAt", "minConfidence", "statuses", "direction", "maxDegree"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -564,6 +564,13 @@ func (ec *executionContext) unmarshalInputPathFilter(ctx context.Context, obj an
 				return it, err
 			}
 			it.Direction = data
+		case "maxDegree":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxDegree"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxDegree = data
 		}
 	}
 	return it, nil

@@ -1939,6 +1939,12 @@ input PathFilter {
   minConfidence: Float
   statuses: [RelationStatus!]
   direction: PathDirection = ANY
+  """
+  Keep paths out of entities with more relations than this (hubs). On a
+  dense graph it bounds a search's work; without it, a search that must
+  cross big hubs may run out of its time budget.
+  """
+  maxDegree: Int
 }
 
 "One hop of a path: the relation, the entities it goes from and to on the path, and whether that is the relation's own direction."

@@ -205,6 +205,10 @@ type PathFilter struct {
 	MinConfidence *float64         `json:"minConfidence,omitempty"`
 	Statuses      []RelationStatus `json:"statuses,omitempty"`
 	Direction     *PathDirection   `json:"direction,omitempty"`
+	// Keep paths out of entities with more relations than this (hubs). On a
+	// dense graph it bounds a search's work; without it, a search that must
+	// cross big hubs may run out of its time budget.
+	MaxDegree *int `json:"maxDegree,omitempty"`
 }
 
 // One hop of a path: the relation, the entities it goes from and to on the path, and whether that is the relation's own direction.

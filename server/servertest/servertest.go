@@ -63,8 +63,12 @@ func New(t testing.TB, opts Options) *Harness {
 	if opts.Store != nil {
 		resolverStore = opts.Store(store)
 	}
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(resolverStore, q) }, Loaders: store, DB: store, Saved: store}
-	ts := httptest.NewServer(server.New(cfg, log, metrics, deps))
+	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(resolverStore, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
+	srv, err := server.New(cfg, log, metrics, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return &Harness{t: t, URL: ts.URL, Store: store, Logs: logs, client: ts.Client()}
 }
