@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/csv"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -114,4 +115,13 @@ func TestQueriesOverHTTP(t *testing.T) {
 	if res.StatusCode != 400 || !strings.Contains(body, "no list") {
 		t.Errorf("csv of a result without a list: %d %s", res.StatusCode, body)
 	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
