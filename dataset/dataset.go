@@ -223,3 +223,27 @@ func NewEncoder(w io.Writer) *Encoder {
 func (e *Encoder) Encode(r Record) error {
 	return e.enc.Encode(r)
 }
+
+//go:embed queries.json
+var seedQueries []byte
+
+// SeedQueries returns the example saved queries over the seed dataset.
+func SeedQueries() ([]casegraph.SavedQuery, error) {
+	var raw []struct {
+		Name, Title, Description, Document string
+		DefaultVariables                   json.RawMessage
+		Tags                               []string
+	}
+	if err := json.Unmarshal(seedQueries, &raw); err != nil {
+		return nil, fmt.Errorf("seed queries: %w", err)
+	}
+	out := make([]casegraph.SavedQuery, len(raw))
+	for i, r := range raw {
+		out[i] = casegraph.SavedQuery{Name: r.Name, Title: r.Title, Description: r.Description, Document: r.Document,
+			DefaultVariables: r.DefaultVariables, Tags: r.Tags}
+		if err := out[i].Validate(); err != nil {
+			return nil, fmt.Errorf("seed query %s: %w", r.Name, err)
+		}
+	}
+	return out, nil
+}

@@ -28,7 +28,9 @@ type Runner struct {
 	exec   *executor.Executor
 }
 
-func newRunner(cfg Config, schema graphql.ExecutableSchema) *Runner {
+// NewRunner returns a runner over schema with cfg's limits (the server
+// makes its own; `casegraph seed` uses one to check the example queries).
+func NewRunner(cfg Config, schema graphql.ExecutableSchema) *Runner {
 	exec := executor.New(schema)
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	exec.SetParserTokenLimit(cfg.MaxTokens)

@@ -54,7 +54,7 @@ func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) (*Server, 
 	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(deps.DB)}
 	runner := &lateRunner{}
 	schema := deps.NewSchema(runner)
-	runner.Runner = newRunner(cfg, schema)
+	runner.Runner = NewRunner(cfg, schema)
 	s.runner, s.saved = runner.Runner, deps.Saved
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {

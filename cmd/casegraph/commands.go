@@ -129,6 +129,22 @@ func runSeed(ctx context.Context, args []string, e env) error {
 		}
 		fmt.Fprintf(e.stdout, "seeded dataset %s: %d sources, %d entities, %d relations\n",
 			dataset.SeedName, st.Sources, st.Entities, st.Relations)
+		queries, err := dataset.SeedQueries()
+		if err != nil {
+			return err
+		}
+		// The examples are checked as saveQuery checks any query.
+		runner := server.NewRunner(server.DefaultConfig(), graph.NewSchema(store, nil))
+		for _, q := range queries {
+			if err := runner.Check(ctx, q.Document, q.DefaultVariables); err != nil {
+				return fmt.Errorf("seed query %s: %w", q.Name, err)
+			}
+			saved, err := store.SaveQuery(ctx, q)
+			if err != nil {
+				return fmt.Errorf("seed query %s: %w", q.Name, describe(err))
+			}
+			fmt.Fprintf(e.stdout, "saved query %s (version %d)\n", saved.Name, saved.Version)
+		}
 		return nil
 	})
 }

@@ -66,6 +66,7 @@ func commands() []command {
 		{"import", "import an NDJSON data file (FILE, or - for standard input)", runImport},
 		{"export", "export datasets as NDJSON to standard output", runExport},
 		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
+		{"query", "saved queries on a running server: list | show NAME | run NAME", runQuery},
 	}
 }
 

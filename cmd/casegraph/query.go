@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// varsFlag collects repeated --var name=value.
+type varsFlag []string
+
+func (v *varsFlag) String() string { return strings.Join(*v, ",") }
+func (v *varsFlag) Set(s string) error {
+	if !strings.Contains(s, "=") || strings.HasPrefix(s, "=") {
+		return fmt.Errorf("want name=value")
+	}
+	*v = append(*v, s)
+	return nil
+}
+
+// runQuery is `casegraph query list | show NAME | run NAME`: saved queries
+// on a running server, over HTTP.
+func runQuery(ctx context.Context, args []string, e env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(e.stdout, `Usage:
+  casegraph query list [--tag TAG]
+  casegraph query show NAME [--version N]
+  casegraph query run NAME [--version N] [--var name=value ...] [--format json|csv|table]
+
+Saved queries on a running server (--url, or $CASEGRAPH_URL, default http://127.0.0.1:8080).
+A variable given twice is a list; an input object is given as JSON.`)
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	fs := flag.NewFlagSet("query "+sub, flag.ContinueOnError)
+	base := e.getenv("CASEGRAPH_URL")
+	if base == "" {
+		base = "http://127.0.0.1:8080"
+	}
+	fs.StringVar(&base, "url", base, "server address ($CASEGRAPH_URL)")
+	timeout := fs.Duration("timeout", 30*time.Second, "deadline of the request")
+	tag := fs.String("tag", "", "list: only queries with this tag")
+	version := fs.Int("version", 0, "show, run: this version (default: the latest)")
+	format := fs.String("format", "table", "run: json, csv or table")
+	var vars varsFlag
+	fs.Var(&vars, "var", "run: a variable, name=value (repeat for more, or for a list)")
+
+	// Flags may come after the name: parse around it.
+	var name string
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		name, rest = rest[0], rest[1:]
+	}
+	maxArgs := 0
+	if name == "" {
+		maxArgs = 1
+	}
+	if err := parseFlags(fs, rest, e, "saved queries on a running server", maxArgs); err != nil {
+		return err
+	}
+	if name == "" {
+		name = fs.Arg(0)
+	}
+	c := &httpClient{base: strings.TrimRight(base, "/"), client: &http.Client{Timeout: *timeout}}
+	switch sub {
+	case "list":
+		return c.list(ctx, e.stdout, *tag)
+	case "show":
+		if name == "" {
+			return usagef("query show: name the query")
+		}
+		return c.show(ctx, e.stdout, name, *version)
+	case "run":
+		if name == "" {
+			return usagef("query run: name the query")
+		}
+		if *format != "json" && *format != "csv" && *format != "table" {
+			return usagef("query run: format must be json, csv or table")
+		}
+		return c.run(ctx, e.stdout, name, *version, vars, *format)
+	}
+	return usagef("query: unknown command %q (list, show or run)", sub)
+}
+
+type httpClient struct {
+	base   string
+	client *http.Client
+}
+
+// graphql posts a query and decodes data into out, or returns the first
+// error's message and code.
+func (c *httpClient) graphql(ctx context.Context, query string, vars map[string]any, out any) error {
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("the server at %s: %w", c.base, err)
+	}
+	defer res.Body.Close()
+	var resp struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []struct {
+			Message    string         `json:"message"`
+			Extensions map[string]any `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&resp); err != nil {
+		return fmt.Errorf("the server at %s answered %s, not GraphQL", c.base, res.Status)
+	}
+	if len(resp.Errors) > 0 {
+		return fmt.Errorf("%s (%v)", resp.Errors[0].Message, resp.Errors[0].Extensions["code"])
+	}
+	return json.Unmarshal(resp.Data, out)
+}
+
+func (c *httpClient) list(ctx context.Context, w io.Writer, tag string) error {
+	var data struct {
+		SavedQueries struct {
+			Edges []struct {
+				Node struct {
+					Name    string   `json:"name"`
+					Version int      `json:"version"`
+					Title   string   `json:"title"`
+					Tags    []string `json:"tags"`
+				} `json:"node"`
+			} `json:"edges"`
+		} `json:"savedQueries"`
+	}
+	var t any
+	if tag != "" {
+		t = tag
+	}
+	if err := c.graphql(ctx, `query($tag: String) { savedQueries(tag: $tag, first: 100) { edges { node { name version title tags } } } }`,
+		map[string]any{"tag": t}, &data); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tTITLE\tTAGS")
+	for _, e := range data.SavedQueries.Edges {
+		n := e.Node
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", n.Name, n.Version, n.Title, strings.Join(n.Tags, ","))
+	}
+	return tw.Flush()
+}
+
+func (c *httpClient) show(ctx context.Context, w io.Writer, name string, version int) error {
+	var data struct {
+		SavedQuery struct {
+			Name             string          `json:"name"`
+			Version          int             `json:"version"`
+			Title            string          `json:"title"`
+			Description      *string         `json:"description"`
+			Document         string          `json:"document"`
+			DefaultVariables json.RawMessage `json:"defaultVariables"`
+			Tags             []string        `json:"tags"`
+		} `json:"savedQuery"`
+	}
+	var v any
+	if version > 0 {
+		v = version
+	}
+	if err := c.graphql(ctx, `query($n: String!, $v: Int) { savedQuery(name: $n, version: $v) { name version title description document defaultVariables tags } }`,
+		map[string]any{"n": name, "v": v}, &data); err != nil {
+		return err
+	}
+	q := data.SavedQuery
+	fmt.Fprintf(w, "%s, version %d: %s\n", q.Name, q.Version, q.Title)
+	if q.Description != nil {
+		fmt.Fprintf(w, "%s\n", *q.Description)
+	}
+	if len(q.Tags) > 0 {
+		fmt.Fprintf(w, "tags: %s\n", strings.Join(q.Tags, ", "))
+	}
+	fmt.Fprintf(w, "default variables: %s\n\n%s\n", q.DefaultVariables, q.Document)
+	return nil
+}
+
+func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version int, vars []string, format string) error {
+	q := url.Values{}
+	for _, kv := range vars {
+		k, v, _ := strings.Cut(kv, "=")
+		q.Add(k, v)
+	}
+	if version > 0 {
+		q.Set("version", fmt.Sprint(version))
+	}
+	wire := format
+	if format == "table" {
+		wire = "csv"
+	}
+	q.Set("format", wire)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/queries/"+url.PathEscape(name)+"?"+q.Encode(), nil)
+	if err != nil {
+		return err
+	}
+	res, err := c.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("the server at %s: %w", c.base, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode != http.StatusOK {
+		var resp struct {
+			Errors []struct {
+				Message string `json:"message"`
+			} `json:"errors"`
+		}
+		if json.Unmarshal(body, &resp) == nil && len(resp.Errors) > 0 {
+			return fmt.Errorf("%s (%s)", resp.Errors[0].Message, res.Status)
+		}
+		return fmt.Errorf("the server answered %s", res.Status)
+	}
+	switch format {
+	case "json":
+		var out bytes.Buffer
+		if json.Indent(&out, body, "", "  ") != nil {
+			out.Write(body)
+		}
+		out.WriteByte('\n')
+		_, err = w.Write(out.Bytes())
+		return err
+	case "csv":
+		_, err = w.Write(body)
+		return err
+	}
+	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	if err != nil {
+		return fmt.Errorf("the server's CSV: %w", err)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	return tw.Flush()
+}
