@@ -21,7 +21,9 @@ func TestQueryCommands(t *testing.T) {
 		"document":         `query($id: ID!) { entity(id: $id) { relations(types: [AUTHORED], direction: INCOMING) { edges { node { from { name } role } } } } }`,
 		"defaultVariables": map[string]any{"id": id("caesar-report")},
 	}})
-	t.Cleanup(func() { h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": name}) })
+	t.Cleanup(func() {
+		h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": name})
+	})
 	vars := map[string]string{"CASEGRAPH_URL": h.URL}
 
 	out, _, err := runWith(t, []string{"query", "list", "--tag", "cli-test"}, vars)
