@@ -41,7 +41,9 @@ func BenchmarkSavedQueryOverhead(b *testing.B) {
 		run  func()
 	}{
 		{"direct", func() { h.PostTimed(doc, vars) }},
-		{"runSavedQuery", func() { h.PostTimed(`query { runSavedQuery(name: "bench-saved-overhead") { data errors { code } } }`, nil) }},
+		{"runSavedQuery", func() {
+			h.PostTimed(`query { runSavedQuery(name: "bench-saved-overhead") { data errors { code } } }`, nil)
+		}},
 		{"get-json", func() { get("/queries/" + name) }},
 		{"get-csv", func() { get("/queries/" + name + "?format=csv") }},
 	}
