@@ -87,18 +87,8 @@ func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (in
 }
 
 func entityFilterParams(f casegraph.EntityFilter) map[string]any {
-	p := map[string]any{"kinds": nil, "datasets": nil, "category": nullable(f.Category), "nameContains": nil,
-		"dateFrom": nil, "dateTo": nil, "hasRelation": nil}
-	if len(f.Kinds) > 0 {
-		kinds := make([]string, len(f.Kinds))
-		for i, k := range f.Kinds {
-			kinds[i] = string(k)
-		}
-		p["kinds"] = kinds
-	}
-	if len(f.Datasets) > 0 {
-		p["datasets"] = f.Datasets
-	}
+	p := map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets), "category": nullable(f.Category),
+		"nameContains": nil, "dateFrom": nil, "dateTo": nil, "hasRelation": listParam(f.HasRelation)}
 	if f.NameContains != "" {
 		p["nameContains"] = casegraph.Fold(f.NameContains)
 	}
@@ -107,13 +97,6 @@ func entityFilterParams(f casegraph.EntityFilter) map[string]any {
 	}
 	if f.DateTo != "" {
 		p["dateTo"] = casegraph.MustPartialDate(f.DateTo).Latest()
-	}
-	if len(f.HasRelation) > 0 {
-		types := make([]string, len(f.HasRelation))
-		for i, t := range f.HasRelation {
-			types[i] = string(t)
-		}
-		p["hasRelation"] = types
 	}
 	return p
 }

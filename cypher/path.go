@@ -79,23 +79,13 @@ func loadPathStatements(into map[string]string) error {
 // pathParams are the filter's statement parameters; null where the filter
 // does not apply.
 func pathParams(f casegraph.PathFilter) map[string]any {
-	list := func(n int, at func(int) string) any {
-		if n == 0 {
-			return nil
-		}
-		out := make([]string, n)
-		for i := range out {
-			out[i] = at(i)
-		}
-		return out
-	}
 	p := map[string]any{
-		"types":         list(len(f.RelationTypes), func(i int) string { return string(f.RelationTypes[i]) }),
-		"excludeTypes":  list(len(f.ExcludeRelationTypes), func(i int) string { return string(f.ExcludeRelationTypes[i]) }),
-		"excludeIds":    list(len(f.ExcludeIDs), func(i int) string { return f.ExcludeIDs[i] }),
-		"kinds":         list(len(f.Kinds), func(i int) string { return string(f.Kinds[i]) }),
-		"datasets":      list(len(f.Datasets), func(i int) string { return f.Datasets[i] }),
-		"statuses":      list(len(f.Statuses), func(i int) string { return string(f.Statuses[i]) }),
+		"types":         listParam(f.RelationTypes),
+		"excludeTypes":  listParam(f.ExcludeRelationTypes),
+		"excludeIds":    listParam(f.ExcludeIDs),
+		"kinds":         listParam(f.Kinds),
+		"datasets":      listParam(f.Datasets),
+		"statuses":      listParam(f.Statuses),
 		"minConfidence": nil,
 		"maxDegree":     nil,
 		"validEarliest": nil,

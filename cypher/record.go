@@ -139,3 +139,16 @@ func getFloat(rec *neo4j.Record, key string) (float64, bool, error) {
 	}
 	return v, !isNil, nil
 }
+
+// listParam is a statement parameter for a filter list: null when the list
+// is empty (the filter does not apply), else its values as strings.
+func listParam[T ~string](xs []T) any {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}

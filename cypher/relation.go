@@ -28,14 +28,7 @@ func (s *Store) RelationsByID(ctx context.Context, ids []string) (map[string]cas
 // match the filter, in relation-id order, with their total: one round trip
 // for all the ids.
 func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.RelationFilter, page casegraph.Page) (map[string]casegraph.RelationPage, error) {
-	var types any
-	if len(f.Types) > 0 {
-		ts := make([]string, len(f.Types))
-		for i, t := range f.Types {
-			ts[i] = string(t)
-		}
-		types = ts
-	}
+	types := listParam(f.Types)
 	dir := f.Direction
 	if dir == "" {
 		dir = casegraph.DirectionBoth

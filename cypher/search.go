@@ -51,18 +51,7 @@ func suggestQuery(words []string) string {
 }
 
 func searchParams(f casegraph.SearchFilter) map[string]any {
-	p := map[string]any{"kinds": nil, "datasets": nil}
-	if len(f.Kinds) > 0 {
-		kinds := make([]string, len(f.Kinds))
-		for i, k := range f.Kinds {
-			kinds[i] = string(k)
-		}
-		p["kinds"] = kinds
-	}
-	if len(f.Datasets) > 0 {
-		p["datasets"] = f.Datasets
-	}
-	return p
+	return map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets)}
 }
 
 // Search returns up to window candidates for the words, with their scores

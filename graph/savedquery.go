@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -33,6 +34,19 @@ func savedQueryFromInput(in model.SaveQueryInput) (casegraph.SavedQuery, error) 
 		q.DefaultVariables = nil
 	}
 	return q, q.Validate()
+}
+
+// savedQuery loads a version of a saved query (the latest when version is
+// nil), checking the arguments first.
+func (r *Resolver) savedQuery(ctx context.Context, name string, version *int) (casegraph.SavedQuery, error) {
+	if err := casegraph.ValidateSlug("name", name); err != nil {
+		return casegraph.SavedQuery{}, err
+	}
+	v, err := versionOf(version)
+	if err != nil {
+		return casegraph.SavedQuery{}, err
+	}
+	return r.Store.SavedQuery(ctx, name, v)
 }
 
 // versionOf reads an optional version argument (0: the latest).

@@ -69,14 +69,7 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 
 // SavedQuery is the resolver for the savedQuery field.
 func (r *queryResolver) SavedQuery(ctx context.Context, name string, version *int) (*model.SavedQuery, error) {
-	if err := casegraph.ValidateSlug("name", name); err != nil {
-		return nil, err
-	}
-	v, err := versionOf(version)
-	if err != nil {
-		return nil, err
-	}
-	q, err := r.Store.SavedQuery(ctx, name, v)
+	q, err := r.savedQuery(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}
@@ -85,14 +78,7 @@ func (r *queryResolver) SavedQuery(ctx context.Context, name string, version *in
 
 // RunSavedQuery is the resolver for the runSavedQuery field.
 func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version *int, variables model.JSON) (*model.SavedQueryResult, error) {
-	if err := casegraph.ValidateSlug("name", name); err != nil {
-		return nil, err
-	}
-	v, err := versionOf(version)
-	if err != nil {
-		return nil, err
-	}
-	q, err := r.Store.SavedQuery(ctx, name, v)
+	q, err := r.savedQuery(ctx, name, version)
 	if err != nil {
 		return nil, err
 	}
