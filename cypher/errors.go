@@ -26,6 +26,11 @@ func mapError(ctx context.Context, name string, err error) error {
 		return coded(casegraph.CodeTimeout, "the request was cancelled")
 	}
 
+	// The driver gave up retrying: what counts is the last failure.
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) && len(limit.Errors) > 0 {
+		err = limit.Errors[len(limit.Errors)-1]
+	}
 	var dbErr *neo4j.Neo4jError
 	if errors.As(err, &dbErr) {
 		switch dbErr.Code {
@@ -37,7 +42,8 @@ func mapError(ctx context.Context, name string, err error) error {
 		case "Neo.ClientError.Schema.ConstraintValidationFailed":
 			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
 		case "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
-			"Neo.TransientError.General.TransactionMemoryLimit":
+			"Neo.TransientError.General.TransactionMemoryLimit",
+			"Neo.TransientError.Transaction.DeadlockDetected":
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
 		case "Neo.ClientError.Database.DatabaseNotFound",
 			"Neo.TransientError.General.DatabaseUnavailable",

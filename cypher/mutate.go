@@ -51,8 +51,17 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := checkSources(run, e.SourceIDs); err != nil {
 			return err
 		}
-		if _, err := run("UpsertEntities", map[string]any{"rows": []map[string]any{entityParams(e)}}); err != nil {
+		recs, err = run("UpsertEntities", map[string]any{"rows": []map[string]any{entityParams(e)}})
+		if err != nil {
 			return err
+		}
+		// A concurrent create of the same id may have won with another kind.
+		conflicts, err := getStrings(recs[0], "kindConflicts")
+		if err != nil {
+			return internalError("UpsertEntities", err)
+		}
+		if len(conflicts) > 0 {
+			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
 		}
 		out, err = readEntity(run, e.ID)
 		return err
@@ -172,7 +181,11 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 	var out casegraph.Entity
 	err := s.inWrite(ctx, "MergeEntities", func(run txRunner) error {
 		ids := append([]string{into}, fromIDs...)
-		for _, id := range ids {
+		// Lock in id order, so two merges over the same entities cannot
+		// deadlock each other.
+		locks := slices.Clone(ids)
+		slices.Sort(locks)
+		for _, id := range locks {
 			if _, err := run("LockEntity", map[string]any{"id": id}); err != nil {
 				return err
 			}

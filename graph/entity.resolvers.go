@@ -127,6 +127,9 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSortKey(order, page); err != nil {
+		return nil, err
+	}
 	found, keys, hasNext, err := r.Store.Entities(ctx, f, order, page)
 	if err != nil {
 		return nil, err

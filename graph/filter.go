@@ -2,6 +2,7 @@ package graph
 
 import (
 	"strconv"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
@@ -103,4 +104,24 @@ func offsetOf(page casegraph.Page) (int, error) {
 		return 0, casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
 	}
 	return n, nil
+}
+
+// checkSortKey refuses a cursor whose sort key is not of its order's type
+// (a checksum keeps out accidents, not forgeries): the key reaches Cypher
+// as a time or a number.
+func checkSortKey(order casegraph.EntityOrder, page casegraph.Page) error {
+	if page.After == "" {
+		return nil
+	}
+	var err error
+	switch order.Field {
+	case casegraph.OrderByUpdatedAt:
+		_, err = time.Parse(time.RFC3339Nano, page.AfterKey)
+	case casegraph.OrderByDegree:
+		_, err = strconv.ParseInt(page.AfterKey, 10, 64)
+	}
+	if err != nil {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
+	}
+	return nil
 }

@@ -36,6 +36,19 @@ func savedQueryFromInput(in model.SaveQueryInput) (casegraph.SavedQuery, error) 
 	return q, q.Validate()
 }
 
+type savedRunKey struct{}
+
+// WithSavedRun marks ctx as a saved query's run: a run does not start
+// another (saving refuses such documents; this holds for any that got in).
+func WithSavedRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, savedRunKey{}, true)
+}
+
+func inSavedRun(ctx context.Context) bool {
+	v, _ := ctx.Value(savedRunKey{}).(bool)
+	return v
+}
+
 // savedQuery loads a version of a saved query (the latest when version is
 // nil), checking the arguments first.
 func (r *Resolver) savedQuery(ctx context.Context, name string, version *int) (casegraph.SavedQuery, error) {

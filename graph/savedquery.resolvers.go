@@ -78,6 +78,9 @@ func (r *queryResolver) SavedQuery(ctx context.Context, name string, version *in
 
 // RunSavedQuery is the resolver for the runSavedQuery field.
 func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version *int, variables model.JSON) (*model.SavedQueryResult, error) {
+	if inSavedRun(ctx) {
+		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "a saved query cannot run a saved query")
+	}
 	q, err := r.savedQuery(ctx, name, version)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,7 @@ func TestSaveQueryRefusals(t *testing.T) {
 		{"too deep", map[string]any{"document": `query { entities { edges { node { relations { edges { node { from { relations { edges { node { to { relations { edges { node { id } } } } } } } } } } } } } } }`}, "deeper than"},
 		{"too complex", map[string]any{"document": `query { entities(first: 100) { edges { node { relations(first: 100) { edges { node { from { id } to { id } } } } } } } }`}, "complexity"},
 		{"running a saved query", map[string]any{"document": `query { runSavedQuery(name: "x") { data } }`}, "cannot select runSavedQuery"},
+		{"running a saved query from a fragment", map[string]any{"document": `query { ...on Query { a: runSavedQuery(name: "x") { data } } }`}, "cannot select runSavedQuery"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,7 +18,8 @@ import (
 // query selects under it, named by their path from the element, joined by
 // dots (aliases are the names); a list inside an element gives one column
 // per leaf path, its values joined by "; "; a null is an empty cell. A
-// list of scalars is one column named by the list's path.
+// list of scalars is one column named by the list's path. A cell that a
+// spreadsheet would take for a formula starts with an apostrophe.
 
 // writeCSV writes data (a GraphQL result's data, JSON) as CSV by the rule.
 func writeCSV(w io.Writer, op *ast.OperationDefinition, data json.RawMessage) error {
@@ -164,5 +165,16 @@ func cell(vs []any) string {
 			parts = append(parts, string(b))
 		}
 	}
-	return strings.Join(parts, "; ")
+	return defuse(strings.Join(parts, "; "))
+}
+
+// defuse keeps a spreadsheet from reading a cell as a formula: names and
+// quotes come from sources no one controls, and "=HYPERLINK(...)" must
+// stay text. A cell that starts with = + - @ or a tab or carriage return
+// gets a leading apostrophe (the OWASP advice for CSV injection).
+func defuse(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -37,18 +38,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		format = "json"
 	}
 	fail := func(err error) {
-		status := http.StatusBadRequest
-		switch casegraph.ErrorCode(err) {
-		case casegraph.CodeNotFound:
-			status = http.StatusNotFound
-		case casegraph.CodeTimeout:
-			status = http.StatusGatewayTimeout
-		case casegraph.CodeDatabaseUnavailable:
-			status = http.StatusServiceUnavailable
-		case casegraph.CodeInternal:
-			status = http.StatusInternalServerError
-		}
-		writeJSON(w, status, graphql.Response{Errors: gqlerror.List{presentError(r.Context(), err)}})
+		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(r.Context(), err)}})
 	}
 	if format != "json" && format != "csv" {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json or csv, not %q", format))
@@ -102,13 +92,16 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	res := s.runner.Run(r.Context(), saved.Document, merged)
 
 	filename := fmt.Sprintf("%s-v%d", saved.Name, saved.Version)
-	if format == "json" {
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s.json"`, filename))
-		writeJSON(w, http.StatusOK, res)
-		return
+	// A run with errors and no data failed: its status says how, so that
+	// curl -f and scripts can tell. Partial data is a 200.
+	status := http.StatusOK
+	if len(res.Errors) > 0 && (len(res.Data) == 0 || string(res.Data) == "null" || format == "csv" && !hasData(res.Data)) {
+		code, _ := res.Errors[0].Extensions["code"].(string)
+		status = statusOf(code)
 	}
-	if len(res.Errors) > 0 && (len(res.Data) == 0 || string(res.Data) == "null") {
-		writeJSON(w, http.StatusBadRequest, res)
+	if format == "json" || status != http.StatusOK {
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s.json"`, filename))
+		writeJSON(w, status, res)
 		return
 	}
 	var buf bytes.Buffer
@@ -124,6 +117,40 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// statusOf is the HTTP status of an error code.
+func statusOf(code string) int {
+	switch casegraph.Code(code) {
+	case casegraph.CodeNotFound:
+		return http.StatusNotFound
+	case casegraph.CodeForbidden:
+		return http.StatusForbidden
+	case casegraph.CodeConflict:
+		return http.StatusConflict
+	case casegraph.CodeTimeout:
+		return http.StatusGatewayTimeout
+	case casegraph.CodeDatabaseUnavailable:
+		return http.StatusServiceUnavailable
+	case casegraph.CodeInternal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+// hasData reports whether a result's data holds anything but nulls at its
+// top level.
+func hasData(data json.RawMessage) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	for _, v := range top {
+		if string(v) != "null" {
+			return true
+		}
+	}
+	return false
 }
 
 // queryVariables reads variables from a query string, coerced to the types
@@ -178,8 +205,8 @@ func coerceParam(schema *ast.Schema, t *ast.Type, values []string) (any, error) 
 		return n, nil
 	case "Float":
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, want("a Float")
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, want("a finite Float")
 		}
 		return f, nil
 	case "Boolean":

@@ -102,11 +102,26 @@ func TestQueriesOverHTTP(t *testing.T) {
 		{"/queries/" + name + "?version=x", 400, "whole number"},
 		{"/queries/no-such-saved-query", 404, "no saved query"},
 		{"/queries/Not_A_Slug", 400, "not a valid name"},
-		{"/queries/" + name + "?types=LOVES", 200, "LOVES"}, // an error of the run, in the JSON
+		{"/queries/" + name + "?types=LOVES", 400, "LOVES"}, // an error of the run, with no data
+		{"/queries/" + name + "?n=NaN", 400, "is not an Int"},
 	} {
 		res, body := get(t, h, tt.path)
 		if res.StatusCode != tt.status || !strings.Contains(body, tt.msg) {
 			t.Errorf("%s: %d %s, want %d with %q", tt.path, res.StatusCode, body, tt.status, tt.msg)
+		}
+	}
+
+	// The complexity limit holds for a run's own variables, not only the
+	// defaults the query was checked with when saved.
+	heavy := saveQuery(t, h, `query Heavy($n: Int!) { entities(first: $n) { edges { node { relations(first: $n) { edges { node { from { id } to { id } } } } } } } }`,
+		map[string]any{"n": 5})
+	if res, body := get(t, h, "/queries/"+heavy+"?n=100"); res.StatusCode != 400 || !strings.Contains(body, "COMPLEXITY_LIMIT_EXCEEDED") {
+		t.Errorf("a run over the complexity limit: %d %s", res.StatusCode, body)
+	}
+	floats := saveQuery(t, h, `query F($c: Float) { shortestPath(from: "a", to: "a", filter: {minConfidence: $c}) { length } }`, nil)
+	for _, v := range []string{"NaN", "Inf", "-Inf", "x"} {
+		if res, body := get(t, h, "/queries/"+floats+"?c="+v); res.StatusCode != 400 || !strings.Contains(body, "finite Float") {
+			t.Errorf("c=%s: %d %s", v, res.StatusCode, body)
 		}
 	}
 

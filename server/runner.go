@@ -9,6 +9,7 @@ import (
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -17,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph"
 )
 
 // Runner checks and runs saved queries in-process, with the same executor
@@ -37,6 +39,9 @@ func NewRunner(cfg Config, schema graphql.ExecutableSchema) *Runner {
 	exec.SetDisableSuggestion(true)
 	exec.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection, nested: true})
 	exec.Use(queriesOnly{})
+	// The variables of a run are not those the document was checked with
+	// when it was saved: its complexity is measured again on every run.
+	exec.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
@@ -69,8 +74,8 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 	if op.Operation != ast.Query {
 		return bad("is a %s; only queries can be saved", op.Operation)
 	}
-	for _, sel := range op.SelectionSet {
-		if f, ok := sel.(*ast.Field); ok && forbiddenInSaved[f.Name] {
+	for _, f := range fields(op.SelectionSet) { // fragments inlined
+		if forbiddenInSaved[f.Name] {
 			return bad("a saved query cannot select %s", f.Name)
 		}
 	}
@@ -113,6 +118,7 @@ func (r *Runner) Run(ctx context.Context, document string, variables json.RawMes
 			return &graphql.Response{Errors: gqlerror.List{codedError(casegraph.CodeBadUserInput, "BAD_VARIABLES", "variables must be a JSON object")}}
 		}
 	}
+	ctx = graph.WithSavedRun(ctx)
 	ctx = graphql.StartOperationTrace(ctx)
 	params := &graphql.RawParams{Query: document, Variables: vars, ReadTime: graphql.TraceTiming{Start: graphql.Now(), End: graphql.Now()}}
 	opCtx, errs := r.exec.CreateOperationContext(ctx, params)

@@ -62,7 +62,7 @@ func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) (*Server, 
 		if err != nil {
 			return nil, err
 		}
-		trusted = &trustedDocuments{registered: hashes, saved: deps.Documents, known: map[string]bool{}}
+		trusted = &trustedDocuments{registered: hashes, saved: deps.Documents, known: map[string]time.Time{}}
 	}
 	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema, trusted))
 	saved := loaders.Middleware(deps.Loaders, http.HandlerFunc(s.runSaved))

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -31,8 +32,13 @@ type trustedDocuments struct {
 	saved      SavedDocuments
 
 	mu    sync.Mutex
-	known map[string]bool // saved documents seen, so each costs one lookup
+	known map[string]time.Time // saved documents seen, and when: a minute's cache
 }
+
+// knownFor is how long a saved document stays trusted without asking
+// Neo4j again: a deleted saved query stops being trusted within it, on
+// every replica.
+const knownFor = time.Minute
 
 var hashLine = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
@@ -71,9 +77,9 @@ func (t *trustedDocuments) MutateOperationParameters(ctx context.Context, raw *g
 		return nil
 	}
 	t.mu.Lock()
-	known := t.known[hash]
+	seen, known := t.known[hash]
 	t.mu.Unlock()
-	if known {
+	if known && time.Since(seen) < knownFor {
 		return nil
 	}
 	if t.saved != nil {
@@ -84,9 +90,9 @@ func (t *trustedDocuments) MutateOperationParameters(ctx context.Context, raw *g
 		if ok {
 			t.mu.Lock()
 			if len(t.known) > 10000 {
-				t.known = map[string]bool{}
+				t.known = map[string]time.Time{}
 			}
-			t.known[hash] = true
+			t.known[hash] = time.Now()
 			t.mu.Unlock()
 			return nil
 		}

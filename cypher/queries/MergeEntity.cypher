@@ -2,7 +2,8 @@
 // of $from to $into (relations between the two are dropped, they would
 // join $into to itself), sets the aliases and sources the caller computed,
 // leaves a tombstone so the old id resolves to $into (and repoints older
-// tombstones), then deletes $from.
+// tombstones), then deletes $from. The content hash goes: the entity no
+// longer holds what it hashed, and the next upsert must write.
 MATCH (into:Entity {id: $into}), (f:Entity {id: $from})
 CALL (into, f) {
   MATCH (f)-[r]-(into)
@@ -28,6 +29,7 @@ CALL (into, f) {
   CREATE (t)-[:MERGED_INTO]->(into)
 }
 CREATE (:MergedEntity {id: f.id, name: f.name, mergedAt: datetime()})-[:MERGED_INTO]->(into)
+REMOVE into.contentHash
 SET into.aliases = $aliases,
     into.searchAliases = $searchAliases,
     into.sourceIds = $sourceIds,

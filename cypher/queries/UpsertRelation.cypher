@@ -1,6 +1,7 @@
 // UpsertRelation: creates the relation, or updates the one with the same
 // id, type and ends (the caller has checked that an existing id has the
-// same type and ends). The type comes from the validated vocabulary.
+// same type and ends). The type comes from the validated vocabulary. The
+// import's content hash goes, so that importing the relation again writes.
 MATCH (a:Entity {id: $from}), (b:Entity {id: $to})
 MERGE (a)-[r:$($type) {id: $id}]->(b)
   ON CREATE SET r.createdAt = datetime()
@@ -13,6 +14,7 @@ SET r.role = $role,
     r.sourceIds = $sourceIds,
     r.dataset = $dataset,
     r.updatedAt = datetime()
+REMOVE r.contentHash
 RETURN r {
   .id, .role, .startDate, .endDate, .status, .confidence, .quote, .sourceIds, .dataset,
   type: type(r), from: a.id, to: b.id
