@@ -31,3 +31,20 @@ func Words(s string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 }
+
+// SearchScope is the full-text index's token set for an entity's dataset
+// and kind (see the entity_search index): "d_<dataset> k_<kind>", the
+// dataset's characters other than letters and digits made "_".
+func SearchScope(dataset string, kind Kind) string {
+	return DatasetToken(dataset) + " k_" + strings.ToLower(string(kind))
+}
+
+// DatasetToken is a dataset's token in SearchScope.
+func DatasetToken(dataset string) string {
+	return "d_" + strings.Map(func(r rune) rune {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return unicode.ToLower(r)
+		}
+		return '_'
+	}, dataset)
+}

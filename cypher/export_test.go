@@ -64,4 +64,5 @@ func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
 var (
 	SearchQuery  = searchQuery
 	SuggestQuery = suggestQuery
+	Scoped       = scoped
 )

@@ -160,9 +160,18 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 			if err != nil {
 				return total, internalError("EntitiesWithoutSearch", err)
 			}
+			kind, err := getString(rec, "kind")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			dataset, err := getString(rec, "dataset")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
 			after = id
 			rows = append(rows, map[string]any{"id": id, "searchName": casegraph.Fold(name),
-				"searchAliases": searchAliases(aliases), "searchDescription": nullable(casegraph.Fold(desc))})
+				"searchAliases": searchAliases(aliases), "searchDescription": nullable(casegraph.Fold(desc)),
+				"searchScope": casegraph.SearchScope(dataset, casegraph.Kind(kind))})
 		}
 		if _, err := s.write(ctx, "SetSearchFields", map[string]any{"rows": rows}); err != nil {
 			return total, err

@@ -59,24 +59,42 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 // Search returns up to window candidates for the words, with their scores
 // and degrees, unranked.
 func (s *Store) Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, searchQuery(words), f, window)
+	return s.fullText(ctx, scoped(searchQuery(words), f), f, window)
 }
 
 // Suggest returns up to window type-ahead candidates for the words.
 func (s *Store) Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, suggestQuery(words), f, window)
+	return s.fullText(ctx, scoped(suggestQuery(words), f), f, window)
+}
+
+// scoped limits a full-text query to the filter's datasets and kinds, by
+// their searchScope tokens (which hold only letters, digits and "_").
+func scoped(query string, f casegraph.SearchFilter) string {
+	var must []string
+	if len(f.Datasets) > 0 {
+		terms := make([]string, len(f.Datasets))
+		for i, ds := range f.Datasets {
+			terms[i] = "searchScope:" + casegraph.DatasetToken(ds)
+		}
+		must = append(must, "+("+strings.Join(terms, " OR ")+")")
+	}
+	if len(f.Kinds) > 0 {
+		terms := make([]string, len(f.Kinds))
+		for i, k := range f.Kinds {
+			terms[i] = "searchScope:k_" + strings.ToLower(string(k))
+		}
+		must = append(must, "+("+strings.Join(terms, " OR ")+")")
+	}
+	if len(must) == 0 {
+		return query
+	}
+	return strings.Join(must, " ") + " +(" + query + ")"
 }
 
 func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
 	params := searchParams(f)
 	params["query"], params["window"] = query, int64(window)
-	// With a filter, look further down the full-text ranking for enough
-	// candidates that pass it.
-	candidates := window
-	if f.Kinds != nil || f.Datasets != nil {
-		candidates = 10 * window
-	}
-	params["candidates"] = int64(candidates)
+	params["candidates"] = int64(window)
 	res, err := s.read(ctx, "Search", params)
 	if err != nil {
 		return nil, err

@@ -126,6 +126,7 @@ func entityParams(e casegraph.Entity) map[string]any {
 			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
 		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
 		"searchDescription": nullable(casegraph.Fold(e.Description)),
+		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
 		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
 		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
 		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
@@ -157,7 +158,7 @@ func contentHash(fields ...any) string {
 }
 
 // searchVersion tags how the search fields are derived (see Fold).
-const searchVersion = "search-1"
+const searchVersion = "search-2"
 
 // searchAliases is the folded aliases, one a line, as the full-text index
 // sees them.

@@ -170,7 +170,7 @@ func entityName(rng *rand.Rand, k casegraph.Kind, n int) (string, []string) {
 		first, last := pick(rng, firstNames), pick(rng, lastNames)
 		name := first + " " + last
 		if rng.IntN(3) == 0 {
-			return name, []string{first[:1] + ". " + last}
+			return name, []string{string([]rune(first)[:1]) + ". " + last}
 		}
 		return name, nil
 	case casegraph.KindOrganization:

@@ -3,7 +3,7 @@
 // for BackfillSearch to complete. The id range walks the entity_id index,
 // so each batch reads on from where the last one stopped.
 MATCH (e:Entity)
-WHERE e.id > $after AND e.searchName IS NULL
-RETURN e.id AS id, e.name AS name, coalesce(e.aliases, []) AS aliases, e.description AS description
+WHERE e.id > $after AND e.searchScope IS NULL
+RETURN e.id AS id, [l IN labels(e) WHERE l <> 'Entity'][0] AS kind, e.dataset AS dataset, e.name AS name, coalesce(e.aliases, []) AS aliases, e.description AS description
 ORDER BY e.id
 LIMIT $limit

@@ -3,4 +3,5 @@ UNWIND $rows AS row
 MATCH (e:Entity {id: row.id})
 SET e.searchName = row.searchName,
     e.searchAliases = row.searchAliases,
-    e.searchDescription = row.searchDescription
+    e.searchDescription = row.searchDescription,
+    e.searchScope = row.searchScope

@@ -26,6 +26,7 @@ CALL (e, row, sameKind) {
       e.searchName = row.searchName,
       e.searchAliases = row.searchAliases,
       e.searchDescription = row.searchDescription,
+      e.searchScope = row.searchScope,
       e.version = coalesce(e.version, 0) + 1,
       e.updatedAt = datetime()
 }
