@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -66,3 +67,23 @@ var (
 	SuggestQuery = suggestQuery
 	Scoped       = scoped
 )
+
+// Profile runs a named statement with PROFILE and returns its plan with
+// rows and database hits, one operator a line.
+func (s *Store) Profile(ctx context.Context, name string, params map[string]any) (string, error) {
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(name), params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	var walk func(p neo4j.ProfiledPlan, depth int)
+	walk = func(p neo4j.ProfiledPlan, depth int) {
+		fmt.Fprintf(&b, "%s%s rows=%d dbHits=%d\n", strings.Repeat("  ", depth), p.Operator(), p.Records(), p.DbHits())
+		for _, c := range p.Children() {
+			walk(c, depth+1)
+		}
+	}
+	walk(res.Summary.Profile(), 0)
+	return b.String(), nil
+}
