@@ -326,6 +326,22 @@ func TestMergeEntities(t *testing.T) {
 	if field(old, "entity", "id") != f.id("nice") {
 		t.Errorf("the merged id resolves to %s, want the survivor", old.Raw)
 	}
+	// The merged id stands for the survivor in path searches and timelines too.
+	searches := f.h.MustPost(`query($old: ID!, $to: ID!) {
+		shortestPath(from: $old, to: $to) { length nodes { id } }
+		neighborhood(id: $old) { nodes { id } }
+		connections(ids: [$old, $to]) { nodes { id } unconnectedPairs { a { id } } }
+		timeline(id: $old) { start }
+	}`, map[string]any{"old": f.id("nice2"), "to": f.id("report")})
+	if p := field(searches, "shortestPath").(map[string]any); p["length"] != float64(1) || p["nodes"].([]any)[0].(map[string]any)["id"] != f.id("nice") {
+		t.Errorf("shortestPath from a merged id: %v", p)
+	}
+	if n := field(searches, "neighborhood", "nodes").([]any); len(n) < 2 || n[0].(map[string]any)["id"] != f.id("nice") {
+		t.Errorf("neighborhood of a merged id: %v", n)
+	}
+	if n := field(searches, "connections", "unconnectedPairs").([]any); len(n) != 0 {
+		t.Errorf("connections with a merged id: %v", n)
+	}
 	again := f.upsert(t, map[string]any{"id": f.id("nice2"), "kind": "PERSON", "name": "x"})
 	if again.Code() != "CONFLICT" {
 		t.Errorf("upsert of a merged id: %s, want CONFLICT", again.Raw)
