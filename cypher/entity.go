@@ -53,11 +53,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 	out := make([]casegraph.Entity, 0, len(res.Records))
 	keys := make([]string, 0, len(res.Records))
 	for _, rec := range res.Records {
-		m, err := getMap(rec, "entity")
-		if err != nil {
-			return nil, nil, false, internalError(name, err)
-		}
-		e, err := entityFromMap(m)
+		e, err := entityFrom(rec)
 		if err != nil {
 			return nil, nil, false, internalError(name, err)
 		}
@@ -108,58 +104,13 @@ func entitiesByKey(stmt string, recs []*neo4j.Record) (map[string]casegraph.Enti
 		if err != nil {
 			return nil, internalError(stmt, err)
 		}
-		e, err := entityFromRecord(rec)
+		e, err := entityFrom(rec)
 		if err != nil {
 			return nil, internalError(stmt, err)
 		}
 		out[key] = e
 	}
 	return out, nil
-}
-
-func entityFromRecord(rec *neo4j.Record) (casegraph.Entity, error) {
-	var e casegraph.Entity
-	var err error
-	var kind string
-	if e.ID, err = getString(rec, "id"); err != nil {
-		return e, err
-	}
-	if kind, err = getString(rec, "kind"); err != nil {
-		return e, err
-	}
-	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
-		return e, err
-	}
-	for key, dst := range map[string]*string{
-		"name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
-		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
-		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
-	} {
-		if *dst, err = getString(rec, key); err != nil {
-			return e, err
-		}
-	}
-	if e.Aliases, err = getStrings(rec, "aliases"); err != nil {
-		return e, err
-	}
-	if e.SourceIDs, err = getStrings(rec, "sourceIds"); err != nil {
-		return e, err
-	}
-	pages, err := getInt(rec, "pageCount")
-	if err != nil {
-		return e, err
-	}
-	e.PageCount = int(pages)
-	if e.Version, err = getInt(rec, "version"); err != nil {
-		return e, err
-	}
-	if e.CreatedAt, err = getTime(rec, "createdAt"); err != nil {
-		return e, err
-	}
-	if e.UpdatedAt, err = getTime(rec, "updatedAt"); err != nil {
-		return e, err
-	}
-	return e, nil
 }
 
 // Ping checks that Neo4j answers, within ctx.
@@ -203,4 +154,14 @@ func entityOrderVariants() []variant {
 		}
 	}
 	return out
+}
+
+// entityFrom reads the "entity" column, a projection by the shared
+// "entity" template.
+func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
+	m, err := getMap(rec, "entity")
+	if err != nil {
+		return casegraph.Entity{}, err
+	}
+	return entityFromMap(m)
 }

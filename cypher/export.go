@@ -55,7 +55,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 		return nil
 	}
 	if err := stream("ExportSources", func(rec *neo4j.Record) error {
-		src, err := sourceFromRecord(rec)
+		src, err := sourceFrom(rec)
 		if err != nil {
 			return internalError("ExportSources", err)
 		}
@@ -64,7 +64,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 		return err
 	}
 	if err := stream("ExportEntities", func(rec *neo4j.Record) error {
-		e, err := entityFromRecord(rec)
+		e, err := entityFrom(rec)
 		if err != nil {
 			return internalError("ExportEntities", err)
 		}

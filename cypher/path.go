@@ -334,14 +334,9 @@ func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
 	}
 	out := make([]casegraph.Source, 0, len(maps))
 	for _, m := range maps {
-		var src casegraph.Source
-		for key, dst := range map[string]*string{
-			"id": &src.ID, "title": &src.Title, "publisher": &src.Publisher, "url": &src.URL,
-			"publishedAt": &src.PublishedAt, "retrievedAt": &src.RetrievedAt, "dataset": &src.Dataset,
-		} {
-			if *dst, err = mapString(m, key); err != nil {
-				return nil, err
-			}
+		src, err := sourceFromMap(m)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, src)
 	}

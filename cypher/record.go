@@ -2,7 +2,6 @@ package cypher
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -28,17 +27,6 @@ func getInt(rec *neo4j.Record, key string) (int64, error) {
 		return 0, fmt.Errorf("record %s: %w", key, err)
 	}
 	return v, nil
-}
-
-func getTime(rec *neo4j.Record, key string) (time.Time, error) {
-	v, isNil, err := neo4j.GetRecordValue[time.Time](rec, key)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("record %s: %w", key, err)
-	}
-	if isNil {
-		return time.Time{}, nil
-	}
-	return v.UTC(), nil
 }
 
 func getStrings(rec *neo4j.Record, key string) ([]string, error) {

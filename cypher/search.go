@@ -4,9 +4,10 @@ import (
 	"context"
 
 	"fmt"
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 )

@@ -16,7 +16,7 @@ func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]caseg
 	}
 	out := make(map[string]casegraph.Source, len(res.Records))
 	for _, rec := range res.Records {
-		src, err := sourceFromRecord(rec)
+		src, err := sourceFrom(rec)
 		if err != nil {
 			return nil, internalError("SourcesByID", err)
 		}
@@ -33,7 +33,7 @@ func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.S
 	}
 	out := make([]casegraph.Source, 0, len(res.Records))
 	for _, rec := range res.Records {
-		src, err := sourceFromRecord(rec)
+		src, err := sourceFrom(rec)
 		if err != nil {
 			return nil, false, internalError("Sources", err)
 		}
@@ -72,7 +72,7 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 		if len(recs) != 1 {
 			return internalError("UpsertSource", errNoRow)
 		}
-		out, err = sourceFromRecord(recs[0])
+		out, err = sourceFrom(recs[0])
 		if err != nil {
 			return internalError("UpsertSource", err)
 		}
@@ -89,13 +89,23 @@ func sourceParams(src casegraph.Source) map[string]any {
 	}
 }
 
-func sourceFromRecord(rec *neo4j.Record) (casegraph.Source, error) {
+// sourceFrom reads the "source" column, a projection by the shared
+// "source" template.
+func sourceFrom(rec *neo4j.Record) (casegraph.Source, error) {
+	m, err := getMap(rec, "source")
+	if err != nil {
+		return casegraph.Source{}, err
+	}
+	return sourceFromMap(m)
+}
+
+func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	var src casegraph.Source
 	for key, dst := range map[string]*string{
 		"id": &src.ID, "title": &src.Title, "publisher": &src.Publisher, "url": &src.URL,
 		"publishedAt": &src.PublishedAt, "retrievedAt": &src.RetrievedAt, "dataset": &src.Dataset,
 	} {
-		v, err := getString(rec, key)
+		v, err := mapString(m, key)
 		if err != nil {
 			return src, err
 		}
