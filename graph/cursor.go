@@ -28,10 +28,20 @@ func (c cursor) checksum() uint32 {
 	return crc32.ChecksumIEEE(b)
 }
 
-// encodeCursor returns the cursor after the item with id (and sort key),
-// in list, under filter.
-func encodeCursor(list string, filter any, id string, key ...string) string {
-	c := cursor{List: list, Filter: fingerprint(filter), After: id}
+// cursors makes the cursors of one page: the filter's fingerprint is taken
+// once, not for every edge.
+type cursors struct {
+	list   string
+	filter uint32
+}
+
+func newCursors(list string, filter any) cursors {
+	return cursors{list: list, filter: fingerprint(filter)}
+}
+
+// after returns the cursor after the item with id (and sort key).
+func (cs cursors) after(id string, key ...string) string {
+	c := cursor{List: cs.list, Filter: cs.filter, After: id}
 	if len(key) > 0 {
 		c.Key = key[0]
 	}

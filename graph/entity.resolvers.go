@@ -136,9 +136,10 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 	}
 	conn := &model.EntityConnection{Edges: make([]model.EntityEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}, Filter: f}
 	l := loaders.For(ctx)
+	cs := newCursors("entities", cursorKey)
 	for i, e := range found {
 		l.Entity.Prime(e.ID, e)
-		conn.Edges[i] = model.EntityEdge{Cursor: encodeCursor("entities", cursorKey, e.ID, keys[i]), Node: toEntity(e)}
+		conn.Edges[i] = model.EntityEdge{Cursor: cs.after(e.ID, keys[i]), Node: toEntity(e)}
 	}
 	if n := len(found); n > 0 {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor

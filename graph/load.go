@@ -82,8 +82,9 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 		TotalCount: int(p.Total),
 		PageInfo:   &model.PageInfo{HasNextPage: p.HasNext},
 	}
+	cs := newCursors("relations", cursorFilter)
 	for i, r := range p.Relations {
-		conn.Edges[i] = model.RelationEdge{Cursor: encodeCursor("relations", cursorFilter, r.ID), Node: toRelation(r)}
+		conn.Edges[i] = model.RelationEdge{Cursor: cs.after(r.ID), Node: toRelation(r)}
 	}
 	if n := len(p.Relations); n > 0 {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor

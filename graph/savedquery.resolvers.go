@@ -58,8 +58,9 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 		return nil, err
 	}
 	conn := &model.SavedQueryConnection{Edges: make([]model.SavedQueryEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}}
+	cs := newCursors("savedQueries", t)
 	for i, q := range found {
-		conn.Edges[i] = model.SavedQueryEdge{Cursor: encodeCursor("savedQueries", t, q.Name), Node: toSavedQuery(q)}
+		conn.Edges[i] = model.SavedQueryEdge{Cursor: cs.after(q.Name), Node: toSavedQuery(q)}
 	}
 	if n := len(found); n > 0 {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor

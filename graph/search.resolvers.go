@@ -44,11 +44,12 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	end := min(offset+page.First, len(ranked))
 	conn := &model.SearchConnection{PageInfo: &model.PageInfo{HasNextPage: end < len(ranked)}, Edges: []model.SearchEdge{}}
 	l := loaders.For(ctx)
+	cs := newCursors("search", cursorKey)
 	for i := offset; i < end; i++ {
 		res := ranked[i]
 		l.Entity.Prime(res.Entity.ID, res.Entity)
 		conn.Edges = append(conn.Edges, model.SearchEdge{
-			Cursor: encodeCursor("search", cursorKey, strconv.Itoa(i+1)), Node: toEntity(res.Entity),
+			Cursor: cs.after(strconv.Itoa(i + 1)), Node: toEntity(res.Entity),
 			Score: res.Score, MatchedField: model.MatchField(res.Field),
 		})
 	}

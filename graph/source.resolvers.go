@@ -53,8 +53,9 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string) 
 		return nil, err
 	}
 	conn := &model.SourceConnection{Edges: make([]model.SourceEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}}
+	cs := newCursors("sources", nil)
 	for i, s := range found {
-		conn.Edges[i] = model.SourceEdge{Cursor: encodeCursor("sources", nil, s.ID), Node: new(toSource(s))}
+		conn.Edges[i] = model.SourceEdge{Cursor: cs.after(s.ID), Node: new(toSource(s))}
 	}
 	if n := len(found); n > 0 {
 		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
