@@ -35,16 +35,55 @@ our_pid() {
 deps() {
   command -v java >/dev/null || die "java not found: install Java 17 or newer"
   command -v mvn >/dev/null || die "mvn not found: install Maven"
-  local v
-  v=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+  # Captured, not piped: under pipefail a reader that stops early can kill
+  # the writer with SIGPIPE and fail the script by chance.
+  local txt v
+  txt=$(java -version 2>&1) || true
+  v=$(sed -n 's/.*version "\([0-9]*\).*/\1/p' <<<"$txt")
+  v=${v%%$'\n'*}
   [ "${v:-0}" -ge 17 ] || die "Java 17 or newer is needed (found ${v:-none})"
   if [ -f "$here/lib/.stamp" ] && [ "$here/lib/.stamp" -nt "$here/pom.xml" ]; then
     return 0
   fi
   say "fetching Neo4j jars from Maven Central (once)"
-  rm -rf "$here/lib"
+  rm -rf "${here:?}/lib"
   (cd "$here" && mvn -q -B dependency:copy-dependencies) || die "mvn could not fetch the Neo4j jars"
   touch "$here/lib/.stamp"
+}
+
+# listener prints the pid of the process listening on the Bolt port, if any.
+listener() {
+  local txt pid
+  command -v ss >/dev/null || return 1
+  txt=$(ss -ltnpH "sport = :$port" 2>/dev/null) || return 1
+  pid=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$txt")
+  pid=${pid%%$'\n'*}
+  [ -n "$pid" ] || return 1
+  echo "$pid"
+}
+
+# home_of prints the data folder of a launcher started by any checkout's
+# neo4j.sh (its -Dneo4j.home), or fails for another kind of process.
+home_of() {
+  local arg
+  [ -r "/proc/$1/cmdline" ] || return 1
+  while IFS= read -r -d '' arg; do
+    case "$arg" in -Dneo4j.home=*) echo "${arg#-Dneo4j.home=}"; return 0 ;; esac
+  done <"/proc/$1/cmdline"
+  return 1
+}
+
+# whose describes what listens on the port when it is not this checkout's
+# Neo4j: another checkout's launcher (with its folder), or something else.
+whose() {
+  local pid other
+  if ! pid=$(listener); then
+    echo "something listens on 127.0.0.1:$port (its process is not visible to this user)"
+  elif other=$(home_of "$pid"); then
+    echo "another checkout's Neo4j listens on 127.0.0.1:$port (pid $pid, data and logs in $other)"
+  else
+    echo "a process that is not a Casegraph Neo4j listens on 127.0.0.1:$port (pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-120))"
+  fi
 }
 
 up() {
@@ -53,7 +92,7 @@ up() {
     return 0
   fi
   if ! our_pid >/dev/null && port_open; then
-    say "something already listens on 127.0.0.1:$port; using it as the database"
+    say "$(whose); using it as the database (set NEO4J_BOLT_PORT to start this checkout's own)"
     return 0
   fi
   if ! our_pid >/dev/null; then
@@ -100,19 +139,35 @@ down() {
 
 status() {
   if pid=$(our_pid) && [ -f "$home/ready" ]; then
-    say "up on bolt://127.0.0.1:$port (pid $pid)"
+    say "up on bolt://127.0.0.1:$port (pid $pid, this checkout's; log: $out)"
+  elif pid=$(our_pid); then
+    say "starting on bolt://127.0.0.1:$port (pid $pid, this checkout's; log: $out)"
   elif port_open; then
-    say "not ours, but something listens on 127.0.0.1:$port"
+    say "not this checkout's: $(whose)"
   else
     say "down"
     return 1
   fi
 }
 
+# log shows this checkout's logs, or those of the other checkout's Neo4j
+# that answers on the port, saying so.
 log() {
-  local n=${1:-100}
-  [ -f "$out" ] && { echo "== $out"; tail -n "$n" "$out"; }
-  [ -f "$home/logs/debug.log" ] && { echo "== $home/logs/debug.log"; tail -n "$n" "$home/logs/debug.log"; }
+  local n=${1:-100} dir=$home pid other
+  if ! our_pid >/dev/null && port_open; then
+    say "this checkout's Neo4j is not running; $(whose)"
+    if pid=$(listener) && other=$(home_of "$pid"); then
+      dir=$other
+    fi
+  fi
+  local shown=0 f
+  for f in "$dir/launcher.log" "$dir/logs/debug.log"; do
+    [ -f "$f" ] || continue
+    echo "== $f"
+    tail -n "$n" "$f"
+    shown=1
+  done
+  [ "$shown" -eq 1 ] || say "no log in $dir"
   return 0
 }
 
