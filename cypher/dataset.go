@@ -37,3 +37,17 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 	}
 	return n, nil
 }
+
+// MissingDatasets returns the names among datasets that nothing in the
+// graph belongs to: a misspelt name, or one that was deleted.
+func (s *Store) MissingDatasets(ctx context.Context, datasets []string) ([]string, error) {
+	res, err := s.read(ctx, "MissingDatasets", map[string]any{"datasets": datasets})
+	if err != nil {
+		return nil, err
+	}
+	missing, err := getStrings(res.Records[0], "missing")
+	if err != nil {
+		return nil, internalError("MissingDatasets", err)
+	}
+	return missing, nil
+}

@@ -76,19 +76,30 @@ func Migrations() ([]Migration, error) {
 	return out, nil
 }
 
+// Applied is one schema statement that Migrate ran, and whether it created
+// its constraint or index or found it already there.
+type Applied struct {
+	Migration
+	Created bool
+}
+
 // Migrate applies every schema statement. Each is IF NOT EXISTS, so running
-// it again, or from two processes at once, is safe.
-func (s *Store) Migrate(ctx context.Context) ([]Migration, error) {
+// it again, or from two processes at once, is safe; what it reports tells
+// the ones it created from those already present.
+func (s *Store) Migrate(ctx context.Context) ([]Applied, error) {
 	migrations, err := Migrations()
 	if err != nil {
 		return nil, err
 	}
+	applied := make([]Applied, 0, len(migrations))
 	for _, m := range migrations {
-		if err := s.runSchema(ctx, m); err != nil {
+		created, err := s.runSchema(ctx, m)
+		if err != nil {
 			return nil, err
 		}
+		applied = append(applied, Applied{Migration: m, Created: created})
 	}
-	return migrations, nil
+	return applied, nil
 }
 
 // SchemaApplied reports whether every index and constraint of the schema

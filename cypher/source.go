@@ -83,7 +83,8 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 
 func sourceParams(src casegraph.Source) map[string]any {
 	return map[string]any{
-		"id": src.ID, "title": src.Title, "publisher": nullable(src.Publisher), "url": nullable(src.URL),
+		"hash": contentHash(src.Title, src.Publisher, src.URL, src.PublishedAt, src.RetrievedAt, src.Dataset),
+		"id":   src.ID, "title": src.Title, "publisher": nullable(src.Publisher), "url": nullable(src.URL),
 		"publishedAt": nullable(src.PublishedAt), "retrievedAt": nullable(src.RetrievedAt),
 		"dataset": src.Dataset,
 	}

@@ -258,15 +258,17 @@ func remaining(ctx context.Context) time.Duration {
 
 // runSchema runs one schema statement in its own write transaction (Neo4j
 // does not mix schema and data changes in one transaction).
-func (s *Store) runSchema(ctx context.Context, m Migration) error {
+func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err error) {
 	done := s.roundTrip("migrate:" + m.Name)
-	_, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
 	done(err)
 	if err != nil {
-		return mapError(ctx, "migrate "+m.Name, err)
+		return false, mapError(ctx, "migrate "+m.Name, err)
 	}
-	return nil
+	// IF NOT EXISTS over an existing index or constraint updates nothing.
+	c := res.Summary.Counters()
+	return c.IndexesAdded()+c.ConstraintsAdded() > 0, nil
 }
 
 // txRunner runs named statements inside one transaction.

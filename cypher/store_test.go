@@ -32,10 +32,18 @@ func TestWriteBatchAndRead(t *testing.T) {
 		ID: ds + "-p", Kind: casegraph.KindPerson, Name: `Robert'); MATCH (n) DETACH DELETE n //`,
 		Aliases: []string{"name:(foo* OR bar~)", "قيصر"}, Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "GB",
 	}
-	for range 2 { // twice: the second write changes nothing
-		if err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{person}, nil); err != nil {
+	for i, want := range []int{2, 0} { // twice: the second write changes nothing
+		changed, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{person}, nil)
+		if err != nil {
 			t.Fatalf("WriteBatch: %v", err)
 		}
+		if changed != want {
+			t.Errorf("write %d: changed = %d, want %d", i+1, changed, want)
+		}
+	}
+	changed, err := s.WriteBatch(ctx, []casegraph.Source{{ID: src.ID, Title: "Retitled", Dataset: ds}}, nil, nil)
+	if err != nil || changed != 1 {
+		t.Errorf("retitling the source: changed %d, err %v; want 1, nil", changed, err)
 	}
 	got, err := s.Entity(ctx, person.ID)
 	if err != nil {
@@ -61,7 +69,7 @@ func TestWriteBatchIsAllOrNothing(t *testing.T) {
 	ds := cyphertest.Dataset(t)
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
-	if err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{
 		{ID: ds + "-a", Kind: casegraph.KindPlace, Name: "A", Dataset: ds, SourceIDs: []string{src.ID}},
 	}, nil); err != nil {
 		t.Fatal(err)
@@ -79,7 +87,7 @@ func TestWriteBatchIsAllOrNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := s.WriteBatch(ctx, nil, tt.entities, nil)
+			_, err := s.WriteBatch(ctx, nil, tt.entities, nil)
 			if got := casegraph.ErrorCode(err); got != tt.code {
 				t.Fatalf("code = %s, want %s (err %v)", got, tt.code, err)
 			}
@@ -100,9 +108,17 @@ func TestWriteBatchIsAllOrNothing(t *testing.T) {
 func TestMigrateTwiceAndSchemaApplied(t *testing.T) {
 	ctx := testContext(t)
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	for range 2 {
-		if _, err := s.Migrate(ctx); err != nil {
+	for i := range 2 {
+		applied, err := s.Migrate(ctx)
+		if err != nil {
 			t.Fatalf("Migrate: %v", err)
+		}
+		if i == 1 {
+			for _, a := range applied {
+				if a.Created {
+					t.Errorf("second Migrate says it created %s", a.Name)
+				}
+			}
 		}
 	}
 	missing, err := s.SchemaApplied(ctx)

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -14,15 +16,30 @@ import (
 // with one statement per kind of row (UNWIND). The rows must be validated
 // and checked against the graph (dataset.Check) first; as a last guard, an
 // entity whose kind would change, or a relation whose ends are missing,
-// makes the whole batch fail. Writing the same rows again changes nothing.
-func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) error {
-	return s.inWrite(ctx, "WriteBatch", func(run txRunner) error {
+// makes the whole batch fail. Writing the same rows again changes nothing;
+// changed is how many rows changed something (the others were already
+// stored as they are).
+func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) (changed int, err error) {
+	err = s.inWrite(ctx, "WriteBatch", func(run txRunner) error {
+		changed = 0 // the transaction may be retried
+		count := func(stmt string, rec *neo4j.Record) error {
+			n, err := getInt(rec, "changed")
+			if err != nil {
+				return internalError(stmt, err)
+			}
+			changed += int(n)
+			return nil
+		}
 		if len(sources) > 0 {
 			rows := make([]map[string]any, len(sources))
 			for i, src := range sources {
 				rows[i] = sourceParams(src)
 			}
-			if _, err := run("UpsertSources", map[string]any{"rows": rows}); err != nil {
+			recs, err := run("UpsertSources", map[string]any{"rows": rows})
+			if err != nil {
+				return err
+			}
+			if err := count("UpsertSources", recs[0]); err != nil {
 				return err
 			}
 		}
@@ -42,6 +59,9 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			if len(conflicts) > 0 {
 				return casegraph.Errorf(casegraph.CodeConflict, "entity %q exists with another kind (a kind never changes)", conflicts[0])
 			}
+			if err := count("UpsertEntities", recs[0]); err != nil {
+				return err
+			}
 		}
 		if len(relations) > 0 {
 			rows := make([]map[string]any, len(relations))
@@ -60,9 +80,13 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			if int(n) != len(rows) {
 				return casegraph.Errorf(casegraph.CodeConflict, "%d of %d relations lost an end while they were written", len(rows)-int(n), len(rows))
 			}
+			if err := count("UpsertRelations", recs[0]); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
+	return changed, err
 }
 
 // EntityKinds returns the kinds of the live entities among ids, and for ids

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -37,6 +38,12 @@ type Batch struct {
 	SourceLines   []int
 	EntityLines   []int
 	RelationLines []int
+
+	// Bad is the lines Read could not take; Check reports them with the
+	// problems it finds in the rest, so one run lists every bad line.
+	Bad LinesError
+	// badEntities maps the id of an entity on a bad line to that line.
+	badEntities map[string]int
 }
 
 // LineError is a bad line of a data file.
@@ -112,10 +119,12 @@ func (e *LinesError) Error() string {
 
 // Read parses and validates a whole data file, line by line. It returns
 // every bad line it finds (up to 100) as a *LinesError, not only the first,
-// so a file can be fixed in one pass.
+// together with the batch of the good lines, which Import (or Check) checks
+// against the graph while reporting the bad ones too: a file can be fixed
+// in one pass.
 func Read(r io.Reader) (Batch, error) {
 	var b Batch
-	var bad LinesError
+	bad := &b.Bad
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	line := 0
@@ -137,7 +146,7 @@ func Read(r io.Reader) (Batch, error) {
 		bad.Lines = append(bad.Lines, &LineError{Line: line + 1, Err: err})
 	}
 	if len(bad.Lines) > 0 {
-		return Batch{}, &bad
+		return b, &LinesError{Lines: slices.Clone(bad.Lines), More: bad.More}
 	}
 	return b, nil
 }
@@ -152,6 +161,19 @@ func (b *Batch) add(text []byte, line int) error {
 	if dec.More() {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")
 	}
+	if err := b.addRecord(rec, line); err != nil {
+		if rec.Type == "entity" && rec.ID != "" {
+			if b.badEntities == nil {
+				b.badEntities = map[string]int{}
+			}
+			b.badEntities[rec.ID] = line
+		}
+		return err
+	}
+	return nil
+}
+
+func (b *Batch) addRecord(rec Record, line int) error {
 	switch rec.Type {
 	case "source":
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,

@@ -52,9 +52,17 @@ func TestReadReportsEveryBadLine(t *testing.T) {
 		`{"type":"planet","id":"p"}`,
 		`{"type":"entity","id":"e3","kind":"Place","name":"ok","dataset":"d","sourceIds":["s1"]}`,
 	}, "\n")
-	_, err := dataset.Read(strings.NewReader(in))
+	b, err := dataset.Read(strings.NewReader(in))
 	if err == nil {
 		t.Fatal("Read accepted bad lines")
+	}
+	// The good lines come back too, for the graph check to look at, and
+	// the bad ones with them, for Check to report in the same list.
+	if len(b.Sources) != 1 || len(b.Entities) != 1 || b.Entities[0].ID != "e3" || b.EntityLines[0] != 7 {
+		t.Errorf("good lines: %d sources, entities %+v at lines %v; want s1 and e3 (line 7)", len(b.Sources), b.Entities, b.EntityLines)
+	}
+	if len(b.Bad.Lines) != 4 {
+		t.Errorf("batch lists %d bad lines, want 4", len(b.Bad.Lines))
 	}
 	for _, want := range []string{"4 bad lines", "line 2: unknown entity kind", "line 4: not a valid record",
 		`line 5: not a valid record: json: unknown field "colour"`, `line 6: unknown record type "planet"`} {

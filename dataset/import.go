@@ -16,8 +16,9 @@ type Store interface {
 	EntityKinds(ctx context.Context, ids []string) (kinds map[string]casegraph.Kind, merged map[string]string, err error)
 	// MissingSources returns the ids among ids that name no source.
 	MissingSources(ctx context.Context, ids []string) ([]string, error)
-	// WriteBatch writes sources, entities and relations in one transaction.
-	WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) error
+	// WriteBatch writes sources, entities and relations in one transaction
+	// and says how many rows changed something.
+	WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) (changed int, err error)
 }
 
 // Options tune an import.
@@ -32,11 +33,15 @@ type Options struct {
 // Stats says what an import wrote and how long it took, in all and by
 // phase.
 type Stats struct {
-	Sources, Entities, Relations int
-	Batches                      int
-	Took                         time.Duration
-	CheckTook                    time.Duration
-	EntitiesTook, RelationsTook  time.Duration
+	// Sources, Entities and Relations count the rows written; the
+	// Changed counts say how many of them were new or differed from the
+	// graph (the rest were already stored as they are).
+	Sources, Entities, Relations                      int
+	SourcesChanged, EntitiesChanged, RelationsChanged int
+	Batches                                           int
+	Took                                              time.Duration
+	CheckTook                                         time.Duration
+	EntitiesTook, RelationsTook                       time.Duration
 }
 
 // lookupChunk bounds the ids sent in one lookup.
@@ -46,11 +51,12 @@ const lookupChunk = 10000
 // ids given twice, entities whose kind would change or whose id was merged
 // away, sources cited that exist neither in the file nor in the graph,
 // relations whose ends do not exist or have kinds their type cannot join.
-// It returns a *LinesError (nil when the batch is sound) and writes nothing.
+// It returns a *LinesError (nil when the batch is sound) that lists these
+// together with the lines Read found bad, and writes nothing.
 func Check(ctx context.Context, b Batch, store Store) error {
-	var bad LinesError
+	bad := LinesError{Lines: slices.Clone(b.Bad.Lines), More: b.Bad.More}
 	report := func(line int, format string, args ...any) {
-		if len(bad.Lines) == maxReported {
+		if len(bad.Lines) >= maxReported {
 			bad.More = true
 			return
 		}
@@ -75,11 +81,15 @@ func Check(ctx context.Context, b Batch, store Store) error {
 		entityIDs = append(entityIDs, e.ID)
 	}
 
-	// Ends of relations that the file does not define must be in the graph.
+	// Ends of relations that the file does not define must be in the graph
+	// (an entity on a bad line is reported there, not again as missing).
 	var outside []string
 	seen := map[string]bool{}
 	for _, r := range b.Relations {
 		for _, id := range []string{r.FromID, r.ToID} {
+			if _, onBadLine := b.badEntities[id]; onBadLine {
+				continue
+			}
 			if _, ok := kindInFile[id]; !ok && !seen[id] {
 				seen[id] = true
 				outside = append(outside, id)
@@ -113,7 +123,13 @@ func Check(ctx context.Context, b Batch, store Store) error {
 		if !okTo {
 			to, okTo = kinds[r.ToID]
 		}
+		badFrom, fromOnBadLine := b.badEntities[r.FromID]
+		badTo, toOnBadLine := b.badEntities[r.ToID]
 		switch {
+		case fromOnBadLine && !okFrom:
+			report(line, "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, badFrom)
+		case toOnBadLine && !okTo:
+			report(line, "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, badTo)
 		case !okFrom:
 			report(line, "relation %q: from: no entity %q in the file or the graph", r.ID, r.FromID)
 		case !okTo:
@@ -184,7 +200,7 @@ func sortLines(lines []*LineError) {
 
 // Import checks a batch against the graph and, when it is sound, writes it:
 // sources, then entities, then relations, BatchSize rows a transaction.
-// Nothing is written when any line is bad. Each transaction commits whole
+// Nothing is written when any line is bad, whether Read or Check found it. Each transaction commits whole
 // or not at all; an import that fails midway (the database went away)
 // leaves the batches before it written, and running it again finishes it:
 // writing the same rows twice changes nothing.
@@ -205,31 +221,33 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		}
 	}
 	n := opts.BatchSize
-	write := func(what string, rows int, lines []int, count *int, batch func(i, j int) error) error {
+	write := func(what string, rows int, lines []int, count, changed *int, batch func(i, j int) (int, error)) error {
 		for i := 0; i < rows; i += n {
 			j := min(i+n, rows)
-			if err := batch(i, j); err != nil {
+			c, err := batch(i, j)
+			if err != nil {
 				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
 			}
 			*count += j - i
+			*changed += c
 			st.Batches++
 			progress()
 		}
 		return nil
 	}
-	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, func(i, j int) error {
+	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(i, j int) (int, error) {
 		return store.WriteBatch(ctx, b.Sources[i:j], nil, nil)
 	}); err != nil {
 		return st, err
 	}
 	entitiesStart := time.Now()
-	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, func(i, j int) error {
+	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(i, j int) (int, error) {
 		return store.WriteBatch(ctx, nil, b.Entities[i:j], nil)
 	}); err != nil {
 		return st, err
 	}
 	relationsStart := time.Now()
-	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, func(i, j int) error {
+	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, &st.RelationsChanged, func(i, j int) (int, error) {
 		return store.WriteBatch(ctx, nil, nil, b.Relations[i:j])
 	}); err != nil {
 		return st, err

@@ -39,7 +39,7 @@ func seedOne(t *testing.T, store *cypher.Store) (ds string, id string) {
 	defer cancel()
 	src := casegraph.Source{ID: ds + "-src", Title: "The article", Dataset: ds}
 	id = ds + "-caesar"
-	err := store.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{{
+	_, err := store.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{{
 		ID: id, Kind: casegraph.KindPerson, Name: "Caesar", Aliases: []string{"قيصر"},
 		Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "SY",
 	}}, nil)

@@ -103,9 +103,14 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("migrate: %w", describe(err))
 		}
+		created := 0
 		for _, m := range ms {
-			fmt.Fprintf(e.stdout, "applied %s (%s)\n", m.Name, m.File)
+			if m.Created {
+				created++
+				fmt.Fprintf(e.stdout, "created %s (%s)\n", m.Name, m.File)
+			}
 		}
+		fmt.Fprintf(e.stdout, "schema: %d of %d constraints and indexes created, %d already present\n", created, len(ms), len(ms)-created)
 		n, err := store.BackfillSearch(ctx)
 		if err != nil {
 			return fmt.Errorf("migrate: search fields: %w", describe(err))
@@ -127,8 +132,7 @@ func runSeed(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("seed: %w", describe(err))
 		}
-		fmt.Fprintf(e.stdout, "seeded dataset %s: %d sources, %d entities, %d relations\n",
-			dataset.SeedName, st.Sources, st.Entities, st.Relations)
+		printStats(e.stdout, "seeded dataset "+dataset.SeedName+":", st)
 		queries, err := dataset.SeedQueries()
 		if err != nil {
 			return err

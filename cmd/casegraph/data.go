@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,9 +40,12 @@ func runImport(ctx context.Context, args []string, e env) error {
 		defer closeIn()
 		start := time.Now()
 		b, err := dataset.Read(in)
-		if err != nil {
-			return describeLines(err)
+		var bad *dataset.LinesError
+		if err != nil && !errors.As(err, &bad) {
+			return err
 		}
+		// Bad lines are reported with what the graph check finds in the
+		// others, in one list; Import writes nothing while any is bad.
 		fmt.Fprintf(e.stderr, "read %d sources, %d entities, %d relations in %s; checking against the graph\n",
 			len(b.Sources), len(b.Entities), len(b.Relations), time.Since(start).Round(time.Millisecond))
 		bar := newProgress(e.stderr)
@@ -50,9 +54,7 @@ func runImport(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return describeLines(describe(err))
 		}
-		rows := st.Sources + st.Entities + st.Relations
-		fmt.Fprintf(e.stdout, "imported %d sources, %d entities, %d relations in %d batches, %s (%.0f rows/s)\n",
-			st.Sources, st.Entities, st.Relations, st.Batches, st.Took.Round(time.Millisecond), float64(rows)/st.Took.Seconds())
+		printStats(e.stdout, "imported", st)
 		return nil
 	})
 }
@@ -70,6 +72,17 @@ func runExport(ctx context.Context, args []string, e env) error {
 					return usageError{err}
 				}
 				ds = append(ds, d)
+			}
+			missing, err := store.MissingDatasets(ctx, ds)
+			if err != nil {
+				return describe(err)
+			}
+			if len(missing) > 0 {
+				noun := "dataset"
+				if len(missing) > 1 {
+					noun = "datasets"
+				}
+				return fmt.Errorf("export: no %s %s in the graph (nothing belongs to it); nothing was exported", noun, quoteList(missing))
 			}
 		}
 		w := bufio.NewWriterSize(e.stdout, 1<<16)
@@ -94,7 +107,7 @@ func runGen(_ context.Context, args []string, e env) error {
 	fs.IntVar(&opts.Relations, "relations", 50000, "how many relations")
 	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed: the same seed gives the same graph")
 	fs.StringVar(&opts.Dataset, "dataset", "synthetic", "dataset name (and id prefix)")
-	fs.StringVar(&out, "o", "-", "output file (- for standard output)")
+	fs.StringVar(&out, "out", "-", "output file (- for standard output)")
 	if err := parseFlags(fs, args, e, summaryOf("gen"), 0); err != nil {
 		return err
 	}
@@ -133,6 +146,29 @@ func openInput(name string) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	return bufio.NewReaderSize(f, 1<<20), func() { f.Close() }, nil
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// printStats says what an import wrote, telling new or changed rows from
+// those the graph already held as they are.
+func printStats(w io.Writer, what string, st dataset.Stats) {
+	rows := st.Sources + st.Entities + st.Relations
+	changed := st.SourcesChanged + st.EntitiesChanged + st.RelationsChanged
+	fmt.Fprintf(w, "%s %d sources, %d entities, %d relations in %d batches, %s (%.0f rows/s)\n",
+		what, st.Sources, st.Entities, st.Relations, st.Batches, st.Took.Round(time.Millisecond), float64(rows)/max(st.Took.Seconds(), 1e-9))
+	fmt.Fprintf(w, "  new or changed: %d sources, %d entities, %d relations\n", st.SourcesChanged, st.EntitiesChanged, st.RelationsChanged)
+	fmt.Fprintf(w, "  unchanged:      %d sources, %d entities, %d relations\n",
+		st.Sources-st.SourcesChanged, st.Entities-st.EntitiesChanged, st.Relations-st.RelationsChanged)
+	if rows > 0 && changed == 0 {
+		fmt.Fprintln(w, "  nothing changed: the graph already held every row as it is in the file")
+	}
 }
 
 // describeLines keeps a bad file's line list readable on a terminal.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,16 +40,20 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	file := filepath.Join(t.TempDir(), "g.ndjson")
-	if _, errOut, err := runWith(t, []string{"gen", "--entities", "300", "--relations", "1200", "--seed", "7", "--dataset", ds, "-o", file}, nil); err != nil {
+	if _, errOut, err := runWith(t, []string{"gen", "--entities", "300", "--relations", "1200", "--seed", "7", "--dataset", ds, "--out", file}, nil); err != nil {
 		t.Fatalf("gen: %v %s", err, errOut)
 	}
-	for range 2 { // the second import writes nothing new
+	for i, want := range []string{ // the second import changes nothing, and says so
+		"  new or changed: 3 sources, 300 entities, 1200 relations\n  unchanged:      0 sources, 0 entities, 0 relations\n",
+		"  new or changed: 0 sources, 0 entities, 0 relations\n  unchanged:      3 sources, 300 entities, 1200 relations\n" +
+			"  nothing changed: the graph already held every row as it is in the file\n",
+	} {
 		out, errOut, err := runWith(t, []string{"import", "--batch-size", "500", file}, vars)
 		if err != nil {
 			t.Fatalf("import: %v\n%s", err, errOut)
 		}
-		if !strings.Contains(out, "imported 3 sources, 300 entities, 1200 relations") {
-			t.Errorf("import said %q", out)
+		if !strings.HasPrefix(out, "imported 3 sources, 300 entities, 1200 relations") || !strings.HasSuffix(out, want) {
+			t.Errorf("import %d said %q, want it to end %q", i+1, out, want)
 		}
 	}
 	exported, errOut, err := runWith(t, []string{"export", "--dataset", ds}, vars)
@@ -83,6 +88,11 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 		`{"type":"entity","id":"` + ds + `:a","kind":"Place","name":"A again","dataset":"` + ds + `","sourceIds":["` + ds + `:s"]}`,
 		`{"type":"relation","id":"` + ds + `:r3","relationType":"LOCATED_IN","from":"` + ds + `:a","to":"` + ds + `:b","dataset":"` + ds + `","startDate":"2013-02-30","sourceIds":["` + ds + `:s"]}`,
 	}
+	lines = append(lines,
+		`{"type":"relation","id":"`+ds+`:r4","relationType":"LOCATED_IN","from":"`+ds+`:d","to":"`+ds+`:b","dataset":"`+ds+`","sourceIds":["`+ds+`:s"]}`,
+		`{"type":"entity","id":"`+ds+`:d","kind":"Place","name":"","dataset":"`+ds+`","sourceIds":["`+ds+`:s"]}`,
+		`not json`,
+	)
 	file := filepath.Join(t.TempDir(), "bad.ndjson")
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
@@ -91,28 +101,31 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 	if err == nil {
 		t.Fatal("a bad file was imported")
 	}
-	// The line that fails validation is reported first, alone: checks
-	// against the graph run once every line reads well.
-	if !strings.Contains(err.Error(), "line 8:") || !strings.Contains(err.Error(), "has 28 days") {
-		t.Errorf("error: %v", err)
-	}
-
-	if err := os.WriteFile(file, []byte(strings.Join(lines[:7], "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = runWith(t, []string{"import", file}, vars)
-	if err == nil {
-		t.Fatal("a bad file was imported")
-	}
+	// Every bad line in one run, in line order: those that do not read
+	// (8, 10, 11) and those the graph check finds (4 to 7, 9).
+	msg := err.Error()
+	last := -1
 	for _, want := range []string{
 		"line 4: relation", "cannot go from a Place to a Person",
 		`line 5: relation "` + ds + `:r2": to: no entity`,
 		`line 6: cites source "` + ds + `:nope"`,
 		`line 7: entity "` + ds + `:a" is given twice`,
+		"line 8:", "has 28 days",
+		`line 9: relation "` + ds + `:r4": from: entity "` + ds + `:d" is on bad line 10`,
+		"line 10:", "line 11: not a valid record",
 	} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q:\n%v", want, err)
+		i := strings.Index(msg, want)
+		if i < 0 {
+			t.Errorf("error lacks %q:\n%v", want, msg)
+			continue
 		}
+		if i < last {
+			t.Errorf("%q is out of line order:\n%v", want, msg)
+		}
+		last = i
+	}
+	if !strings.HasPrefix(msg, "nothing was imported: 8 bad lines:") {
+		t.Errorf("error does not start with the count of bad lines:\n%v", msg)
 	}
 	store, serr := cypher.NewStore(cyphertest.Driver(t), cypher.Options{Logger: zerolog.Nop()})
 	if serr != nil {
@@ -120,5 +133,24 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 	}
 	if snap := cyphertest.Snapshot(t, store, ds); len(snap) != 0 {
 		t.Errorf("a refused import wrote %d items", len(snap))
+	}
+}
+
+func TestExportOfAnUnknownDatasetFails(t *testing.T) {
+	vars := neo4jVars(t)
+	ds := cyphertest.Dataset(t) // nothing is written to it
+	out, _, err := runWith(t, []string{"export", "--dataset", ds}, vars)
+	if err == nil {
+		t.Fatalf("export of an empty dataset succeeded: %q", out)
+	}
+	var uerr usageError
+	if errors.As(err, &uerr) {
+		t.Errorf("err = %v: a usage error (exit 2), want a failure (exit 1)", err)
+	}
+	if want := `no dataset "` + ds + `" in the graph`; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to contain %q", err, want)
+	}
+	if out != "" {
+		t.Errorf("a refused export wrote %d bytes", len(out))
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -107,13 +108,20 @@ func parseFlags(fs *flag.FlagSet, args []string, e env, summary string, maxArgs 
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(e.stdout, "Usage: casegraph %s [flags]\n\n%s\n\nFlags (each also read from the environment variable shown):\n", fs.Name(), summary)
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
+		file := ""
+		if commandTakesFile(fs.Name()) {
+			file = " FILE"
+		}
+		fmt.Fprintf(e.stdout, "Usage: casegraph %s [flags]%s\n\n%s\n\n", fs.Name(), file, summary)
+		printFlags(e.stdout, fs)
 		return errHelp
 	}
 	if err != nil {
-		return usagef("%s: %v", fs.Name(), err)
+		// The flag package names flags with one dash; the README and the
+		// help write two, and either works.
+		msg := strings.Replace(err.Error(), "flag provided but not defined: -", "unknown flag --", 1)
+		msg = strings.Replace(msg, " for flag -", " for flag --", 1)
+		return usagef("%s: %s", fs.Name(), msg)
 	}
 	if fs.NArg() > maxArgs {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(maxArgs))
@@ -122,6 +130,32 @@ func parseFlags(fs *flag.FlagSet, args []string, e env, summary string, maxArgs 
 }
 
 var errHelp = errors.New("help")
+
+// printFlags lists a command's flags as the README writes them, --name,
+// each with its default and, when it has one, its environment variable.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "Flags:")
+	withEnv := false
+	fs.VisitAll(func(f *flag.Flag) {
+		typ, usage := flag.UnquoteUsage(f)
+		head := "  --" + f.Name
+		if typ != "" {
+			head += " " + typ
+		}
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			if typ == "string" {
+				usage += fmt.Sprintf(" (default %q)", f.DefValue)
+			} else {
+				usage += fmt.Sprintf(" (default %s)", f.DefValue)
+			}
+		}
+		withEnv = withEnv || strings.Contains(usage, "($")
+		fmt.Fprintf(w, "%s\n      %s\n", head, usage)
+	})
+	if withEnv {
+		fmt.Fprintln(w, "\nA flag overrides the environment variable ($NAME) shown with it.")
+	}
+}
 
 func summaryOf(name string) string {
 	for _, c := range commands() {

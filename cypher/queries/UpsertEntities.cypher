@@ -3,13 +3,15 @@
 // even the version), so loading the same data twice is a no-op. The kind
 // label comes from the validated vocabulary, never from free text. An
 // existing entity of another kind is not touched: its id comes back in
-// kindConflicts and the caller rolls back.
+// kindConflicts and the caller rolls back. Returns how many rows changed
+// something.
 UNWIND $rows AS row
 MERGE (e:Entity {id: row.id})
   ON CREATE SET e:$(row.kind), e.createdAt = datetime(), e.version = 0
 WITH e, row, row.kind IN labels(e) AS sameKind
-CALL (e, row, sameKind) {
-  WITH e, row WHERE sameKind AND (e.contentHash IS NULL OR e.contentHash <> row.hash)
+WITH e, row, sameKind, sameKind AND (e.contentHash IS NULL OR e.contentHash <> row.hash) AS changes
+CALL (e, row, changes) {
+  WITH e, row WHERE changes
   SET e.contentHash = row.hash,
       e.name = row.name,
       e.aliases = row.aliases,
@@ -31,4 +33,5 @@ CALL (e, row, sameKind) {
       e.updatedAt = datetime()
 }
 RETURN count(*) AS written,
+       count(CASE WHEN changes THEN 1 END) AS changed,
        [x IN collect(CASE WHEN sameKind THEN null ELSE row.id END) WHERE x IS NOT NULL] AS kindConflicts
