@@ -53,6 +53,7 @@ type Store struct {
 	statements  map[string]string
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
+	reads       *readStatements
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement
@@ -75,6 +76,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		observer:    opts.Observer,
 		statements:  statements,
 		pathTimeout: opts.PathTimeout,
+		reads:       newReadStatements(),
 	}, nil
 }
 
@@ -215,17 +217,21 @@ func (s *Store) statement(name string) string {
 
 // read runs the named statement in a read transaction, routed to a reader.
 func (s *Store) read(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.execute(ctx, name, params, neo4j.ExecuteQueryWithReadersRouting())
+	return s.executeText(ctx, name, s.statement(name), params, readRouting)
 }
 
 // write runs the named statement in a write transaction.
 func (s *Store) write(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.execute(ctx, name, params, neo4j.ExecuteQueryWithWritersRouting())
+	return s.executeText(ctx, name, s.statement(name), params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
-func (s *Store) execute(ctx context.Context, name string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+var readRouting = neo4j.ExecuteQueryWithReadersRouting()
+
+// executeText runs a statement (named for metrics and errors) in its own
+// transaction.
+func (s *Store) executeText(ctx context.Context, name, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
 	done := s.roundTrip(name)
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, s.statement(name), params, neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
 		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
 	done(err)

@@ -11,7 +11,6 @@ import (
 	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
-	"github.com/casegraph/casegraph/loaders"
 )
 
 // Sources is the resolver for the sources field.
@@ -109,7 +108,7 @@ func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types [
 
 // Entity is the resolver for the entity field.
 func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, error) {
-	return entity(ctx, id)
+	return r.readEntity(ctx, id)
 }
 
 // Entities is the resolver for the entities field.
@@ -134,11 +133,12 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 	if err != nil {
 		return nil, err
 	}
+	if err := r.readUnder(ctx, found, "edges", "node"); err != nil {
+		return nil, err
+	}
 	conn := &model.EntityConnection{Edges: make([]model.EntityEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}, Filter: f}
-	l := loaders.For(ctx)
 	cs := newCursors("entities", cursorKey)
 	for i, e := range found {
-		l.Entity.Prime(e.ID, e)
 		conn.Edges[i] = model.EntityEdge{Cursor: cs.after(e.ID, keys[i]), Node: toEntity(e)}
 	}
 	if n := len(found); n > 0 {

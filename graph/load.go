@@ -65,14 +65,41 @@ func sources(ctx context.Context, ids []string) ([]model.Source, error) {
 	return out, nil
 }
 
+// relationsWindow checks the arguments of a relations field and returns
+// the filter and page they ask for; the resolver and the compiled read
+// (entityRead) both take them from here, so they name the same page.
+func relationsWindow(types []model.RelationType, direction *model.Direction, first *int, after *string) (casegraph.RelationFilter, casegraph.Page, error) {
+	f := relationFilterOf(types, direction)
+	page, err := pageOf("relations", relationsCursorKey(f), first, after)
+	if err != nil {
+		return f, page, err
+	}
+	for _, t := range f.Types {
+		if _, err := casegraph.Spec(t); err != nil {
+			return f, page, err
+		}
+	}
+	switch f.Direction {
+	case casegraph.DirectionBoth, casegraph.DirectionOutgoing, casegraph.DirectionIncoming:
+	default:
+		return f, page, casegraph.Errorf(casegraph.CodeBadUserInput, "direction %q: want BOTH, OUTGOING or INCOMING", f.Direction)
+	}
+	return f, page, nil
+}
+
+// relationsCursorKey is what a relations cursor is bound to: the filter,
+// not the entity, so a page's cursor works for the next page.
+func relationsCursorKey(f casegraph.RelationFilter) loaders.RelationsKey {
+	return loaders.NewRelationsKey("", f, casegraph.Page{})
+}
+
 // relations loads one page of an entity's relations.
 func relations(ctx context.Context, entityID string, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	f := relationFilterOf(types, direction)
-	cursorFilter := loaders.NewRelationsKey("", f, casegraph.Page{})
-	page, err := pageOf("relations", cursorFilter, first, after)
+	f, page, err := relationsWindow(types, direction, first, after)
 	if err != nil {
 		return nil, err
 	}
+	cursorFilter := relationsCursorKey(f)
 	p, err := loaders.For(ctx).Relations.Load(ctx, loaders.NewRelationsKey(entityID, f, page))
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,11 +70,13 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestBatching proves the loaders: 20 entities, their relations, each
-// relation's two ends and sources, and each entity's sources cost a number
-// of round trips set by the depth of the query, not by the 20 entities or
-// their relations.
-func TestBatching(t *testing.T) {
+// TestRoundTripsDoNotDependOnLoad proves the compiled reads: a nested
+// query costs a fixed number of Cypher round trips, set by its root field
+// (one for entity, one more for a list's nested reads), never by how many
+// entities and relations it holds, how deep it goes, or how many other
+// requests run at the same time; and under load it answers what it
+// answers alone.
+func TestRoundTripsDoNotDependOnLoad(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	ds := cyphertest.Dataset(t)
@@ -91,32 +94,63 @@ func TestBatching(t *testing.T) {
 				"to": fmt.Sprintf("%s:p%02d", ds, j), "sourceIds": []string{src}, "id": fmt.Sprintf("%s:r%02d-%02d", ds, i, j)}})
 		}
 	}
-	const q = `query Batch($ds: String!) { entities(filter: {datasets: [$ds]}, first: 20) { edges { node {
-		id sources { id }
-		relations(first: 10) { totalCount edges { node { id from { id name } to { id name } sources { id title } } } }
-	} } } }`
-	before := h.Store.RoundTrips()
-	res := h.MustPost(q, map[string]any{"ds": ds})
-	trips := h.Store.RoundTrips() - before
-
-	edges := field(res, "entities", "edges").([]any)
-	if len(edges) != 20 {
-		t.Fatalf("%d entities, want 20", len(edges))
+	tests := []struct {
+		name  string
+		query string
+		vars  map[string]any
+		trips int64
+	}{
+		{"entity", `query($id: ID!) { entity(id: $id) { id name } }`, map[string]any{"id": ds + ":p00"}, 1},
+		{"entity with relations and ends", `query($id: ID!) { entity(id: $id) { id sources { id }
+			relations(first: 20) { totalCount edges { node { id type from { id name } to { id name } sources { id title } } } } } }`,
+			map[string]any{"id": ds + ":p03"}, 1},
+		{"two levels, aliases and fragments", `query($id: ID!) { entity(id: $id) { id
+			out: relations(direction: OUTGOING, first: 5) { edges { node { to { name ... on Person {
+				relations(first: 3) { pageInfo { hasNextPage endCursor } edges { node { from { id } to { id } } } } } } } } }
+			in: relations(direction: INCOMING, first: 5) { edges { node { from { name } to { ...more } } } }
+			all: relations { totalCount edges { cursor node { id from { name } } } } } }
+			fragment more on Entity { relations(types: [WORKED_WITH], first: 2) { totalCount edges { node { id to { name } } } } }`,
+			map[string]any{"id": ds + ":p05"}, 1},
+		{"list of entities, depth 2", `query($ds: String!) { entities(filter: {datasets: [$ds]}, first: 10) { edges { node {
+			id sources { id }
+			relations(first: 10) { totalCount edges { node { id from { id name } to { id name
+				relations(first: 10) { edges { node { id to { id name } } } } } sources { id title } } } } } } } }`,
+			map[string]any{"ds": ds}, 2},
+		{"search with relations", `query { search(text: "person", first: 10) { edges { node { id
+			relations(first: 4) { edges { node { to { name } } } } } } } }`, nil, 2},
 	}
-	rels := 0
-	for _, e := range edges {
-		rels += len(e.(map[string]any)["node"].(map[string]any)["relations"].(map[string]any)["edges"].([]any))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := h.Store.RoundTrips()
+			alone := h.MustPost(tt.query, tt.vars).Raw
+			if got := h.Store.RoundTrips() - before; got != tt.trips {
+				t.Errorf("alone: %d round trips, want %d", got, tt.trips)
+			}
+			const clients, each = 16, 4
+			before = h.Store.RoundTrips()
+			answers := make(chan string, clients*each)
+			var wg sync.WaitGroup
+			for range clients {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range each {
+						answers <- h.Post(tt.query, tt.vars).Raw
+					}
+				}()
+			}
+			wg.Wait()
+			close(answers)
+			if got, want := h.Store.RoundTrips()-before, tt.trips*clients*each; got != want {
+				t.Errorf("%d clients: %d round trips for %d requests, want %d (%d each)", clients, got, clients*each, want, tt.trips)
+			}
+			for a := range answers {
+				if a != alone {
+					t.Fatalf("under load the answer differs:\n got %s\nwant %s", a, alone)
+				}
+			}
+		})
 	}
-	if rels != 80 {
-		t.Errorf("%d relations over the 20 entities, want 80 (each relation seen from both ends)", rels)
-	}
-	// Levels: the entity list (1), entity sources and relation pages (2),
-	// relation ends and relation sources (2). A loader may split a level
-	// when resolvers straddle its batching window, so allow one level more.
-	if trips > 6 {
-		t.Errorf("%d Cypher round trips for 20 entities and 80 relations, want at most 6", trips)
-	}
-	t.Logf("%d round trips for 20 entities, 80 relation edges, their ends and sources", trips)
 }
 
 func TestEntitiesPages(t *testing.T) {

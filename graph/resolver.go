@@ -22,6 +22,9 @@ type Store interface {
 	Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error)
 	CountSources(ctx context.Context) (int64, error)
 	RelationsByID(ctx context.Context, ids []string) (map[string]casegraph.Relation, error)
+	// ReadEntities reads entities and what read asks for under them in one
+	// round trip (see readHere).
+	ReadEntities(ctx context.Context, ids []string, read *casegraph.EntityRead) (casegraph.ReadResult, error)
 
 	UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error)
 	DeleteEntity(ctx context.Context, id string) (int64, error)

@@ -42,12 +42,17 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	}
 	ranked := casegraph.Rank(words, hits)
 	end := min(offset+page.First, len(ranked))
+	shown := make([]casegraph.Entity, 0, max(0, end-offset))
+	for i := offset; i < end; i++ {
+		shown = append(shown, ranked[i].Entity)
+	}
+	if err := r.readUnder(ctx, shown, "edges", "node"); err != nil {
+		return nil, err
+	}
 	conn := &model.SearchConnection{PageInfo: &model.PageInfo{HasNextPage: end < len(ranked)}, Edges: []model.SearchEdge{}}
-	l := loaders.For(ctx)
 	cs := newCursors("search", cursorKey)
 	for i := offset; i < end; i++ {
 		res := ranked[i]
-		l.Entity.Prime(res.Entity.ID, res.Entity)
 		conn.Edges = append(conn.Edges, model.SearchEdge{
 			Cursor: cs.after(strconv.Itoa(i + 1)), Node: toEntity(res.Entity),
 			Score: res.Score, MatchedField: model.MatchField(res.Field),

@@ -105,6 +105,26 @@ func relationPages(ctx context.Context, store Store, keys []RelationsKey) (map[R
 	return out, nil
 }
 
+// Hold keeps what one compiled read returned, so that the resolvers under
+// the field that ran it find everything in the request's cache and send
+// nothing more to Neo4j. A page counted without its total is not held
+// where a counted one is wanted: the compiled read asks for totals
+// everywhere a window's total is selected anywhere (graph.entityRead).
+func (l *Loaders) Hold(r casegraph.ReadResult) {
+	for key, e := range r.Roots {
+		l.Entity.Prime(key, e)
+	}
+	for _, e := range r.Entities {
+		l.Entity.Prime(e.ID, e)
+	}
+	for _, p := range r.Pages {
+		l.Relations.Prime(NewRelationsKey(p.EntityID, p.Filter, p.Page), p.Result)
+	}
+	for _, s := range r.Sources {
+		l.Source.Prime(s.ID, s)
+	}
+}
+
 type ctxKey struct{}
 
 // With returns ctx carrying the loaders.

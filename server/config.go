@@ -103,7 +103,7 @@ func (c *Config) Bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.int64(&c.MaxBodyBytes, "max-body-bytes", "CASEGRAPH_MAX_BODY_BYTES", "largest request body; larger ones get 413")
 	b.int(&c.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
 	b.int(&c.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection nesting (introspection excepted)")
-	b.int(&c.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "largest query complexity (fields, times list sizes)")
+	b.int(&c.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "largest query complexity (rows read: objects, times list sizes; see the README)")
 	b.int(&c.QueryCacheSize, "query-cache-size", "CASEGRAPH_QUERY_CACHE_SIZE", "parsed documents kept in the query cache")
 	b.bool(&c.Introspection, "introspection", "CASEGRAPH_INTROSPECTION", "allow schema introspection")
 	b.bool(&c.GraphiQL, "graphiql", "CASEGRAPH_GRAPHIQL", "serve GraphiQL at /")

@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph"
 )
 
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
@@ -41,7 +42,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	// own refusal is an uncoded error).
 	srv.Use(extension.Introspection{})
 	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
-	srv.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	return srv

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -41,7 +39,7 @@ func NewRunner(cfg Config, schema graphql.ExecutableSchema) *Runner {
 	exec.Use(queriesOnly{})
 	// The variables of a run are not those the document was checked with
 	// when it was saved: its complexity is measured again on every run.
-	exec.Use(extension.FixedComplexityLimit(cfg.MaxComplexity))
+	exec.Use(graph.ComplexityLimit(cfg.MaxComplexity))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
@@ -101,7 +99,7 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 			return casegraph.Errorf(casegraph.CodeBadUserInput, "defaultVariables: %s", gqlMessage(err))
 		}
 	}
-	if c := complexity.Calculate(ctx, r.schema, op, vars); c > r.cfg.MaxComplexity {
+	if c := graph.Complexity(ctx, r.schema, op, vars); c > r.cfg.MaxComplexity {
 		return bad("has complexity %d; the limit is %d", c, r.cfg.MaxComplexity)
 	}
 	return nil

@@ -226,7 +226,7 @@ func TestHealthReadyMetrics(t *testing.T) {
 	h.Post(`query Named { entity(id: "x") { id } }`, nil)
 	res := h.Get("/metrics")
 	for _, want := range []string{
-		`casegraph_cypher_queries_total{query="EntitiesByID"}`,
+		`casegraph_cypher_queries_total{query="ReadEntities"}`,
 		`casegraph_http_requests_total{code="200",operation="Named",route="/graphql"}`,
 		`casegraph_http_request_duration_seconds_bucket{operation="Named",route="/graphql"`,
 	} {

@@ -1,0 +1,311 @@
+package cypher
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"text/template"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+//go:embed reads/*.tmpl
+var readFiles embed.FS
+
+// readTemplates are the templates of the compiled reads, parsed once.
+var readTemplates = sync.OnceValues(func() (*template.Template, error) {
+	t, err := template.New("reads").Option("missingkey=error").ParseFS(pathFiles, "paths/filters.tmpl")
+	if err == nil {
+		t, err = t.ParseFS(readFiles, "reads/*.tmpl")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read templates: %w", err)
+	}
+	return t, nil
+})
+
+// maxReadShapes bounds the statements kept rendered: shapes come from
+// clients' selections, so their number is the clients' to choose. Past the
+// bound a statement is rendered for each use (a few microseconds).
+const maxReadShapes = 2000
+
+// readStatements caches rendered statements by the shape of their read.
+type readStatements struct {
+	mu     sync.Mutex
+	byKey  map[string]string
+	render func(level readLevel) (string, error)
+}
+
+func (c *readStatements) get(shape string, level readLevel) (string, error) {
+	c.mu.Lock()
+	text, ok := c.byKey[shape]
+	c.mu.Unlock()
+	if ok {
+		return text, nil
+	}
+	text, err := c.render(level)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	if len(c.byKey) < maxReadShapes {
+		c.byKey[shape] = text
+	}
+	c.mu.Unlock()
+	return text, nil
+}
+
+func newReadStatements() *readStatements {
+	return &readStatements{byKey: map[string]string{}, render: func(level readLevel) (string, error) {
+		t, err := readTemplates()
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		if err := t.ExecuteTemplate(&b, "ReadEntities.cypher.tmpl", level); err != nil {
+			return "", fmt.Errorf("template ReadEntities: %w", err)
+		}
+		return strings.TrimSpace(b.String()), nil
+	}}
+}
+
+// readLevel is an entity variable and what to read with it, as the
+// template sees it.
+type readLevel struct {
+	Var     string // e0, e1, ...
+	Sources bool
+	Pages   []readPage
+}
+
+// readPage is one page of relations read from a level.
+type readPage struct {
+	Param       string // the page's parameter prefix: p0, p0_1, ...
+	From, To    string // entity variables
+	Rel         string // relationship variable: r1, r2, ...
+	Left, Right string // the pattern's arrows: "-", "->" or "<-", "-"
+	Types       string // AUTHORED|FUNDS|...
+	Total       bool
+	Sources     bool
+	Ends        *readLevel
+}
+
+// compileRead turns a read into the template's levels, its shape (the
+// cache key: everything but the values) and the values as parameters.
+func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any) {
+	params := map[string]any{}
+	var shape strings.Builder
+	var level func(r *casegraph.EntityRead, depth int, path string) readLevel
+	level = func(r *casegraph.EntityRead, depth int, path string) readLevel {
+		v := "e" + strconv.Itoa(depth)
+		l := readLevel{Var: v, Sources: r.Sources}
+		fmt.Fprintf(&shape, "{s%t", r.Sources)
+		for i, p := range r.Relations {
+			param := "p" + strconv.Itoa(i)
+			if path != "" {
+				param = path + "_" + strconv.Itoa(i)
+			}
+			left, right := "-", "-"
+			switch p.Filter.Direction {
+			case casegraph.DirectionOutgoing:
+				right = "->"
+			case casegraph.DirectionIncoming:
+				left = "<-"
+			}
+			types := p.Filter.Types
+			if len(types) == 0 {
+				types = casegraph.RelationTypes()
+			}
+			names := make([]string, len(types))
+			for j, t := range types {
+				names[j] = string(t) // validated: only vocabulary types reach here
+			}
+			pg := readPage{
+				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: "r" + strconv.Itoa(depth+1),
+				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources,
+			}
+			fmt.Fprintf(&shape, "[%s%s%s t%t s%t", left, pg.Types, right, p.Total, p.Sources)
+			params[param+"_after"] = p.Page.After
+			params[param+"_limit"] = int64(p.Page.First + 1) // one more says there is a next page
+			if p.Ends != nil {
+				ends := level(p.Ends, depth+1, param)
+				pg.Ends = &ends
+			}
+			shape.WriteString("]")
+			l.Pages = append(l.Pages, pg)
+		}
+		shape.WriteString("}")
+		return l
+	}
+	root := level(read, 0, "")
+	return root, shape.String(), params
+}
+
+// ReadEntities reads the entities with the given ids (an id merged away
+// finds its survivor) and everything read asks for under them, in one
+// round trip, however deep the read goes. Ids that match nothing are
+// absent from the result's Roots.
+func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.EntityRead) (casegraph.ReadResult, error) {
+	if read == nil {
+		read = &casegraph.EntityRead{}
+	}
+	for _, p := range allPages(read) {
+		for _, t := range p.Filter.Types {
+			if _, err := casegraph.Spec(t); err != nil {
+				return casegraph.ReadResult{}, err
+			}
+		}
+	}
+	level, shape, params := compileRead(read)
+	text, err := s.reads.get(shape, level)
+	if err != nil {
+		return casegraph.ReadResult{}, internalError("ReadEntities", err)
+	}
+	params["ids"] = ids
+	res, err := s.executeText(ctx, "ReadEntities", text, params, readRouting)
+	if err != nil {
+		return casegraph.ReadResult{}, err
+	}
+	out := casegraph.ReadResult{Roots: make(map[string]casegraph.Entity, len(res.Records))}
+	d := readDecoder{out: &out, seen: map[string]bool{}, seenSources: map[string]bool{}}
+	for _, rec := range res.Records {
+		key, err := getString(rec, "key")
+		if err != nil {
+			return out, internalError("ReadEntities", err)
+		}
+		node, err := getMap(rec, "node")
+		if err != nil {
+			return out, internalError("ReadEntities", err)
+		}
+		e, err := d.node(node, read)
+		if err != nil {
+			return out, internalError("ReadEntities", err)
+		}
+		out.Roots[key] = e
+	}
+	return out, nil
+}
+
+// allPages lists every page a read asks for, at every level.
+func allPages(read *casegraph.EntityRead) []casegraph.RelationsRead {
+	if read == nil {
+		return nil
+	}
+	var out []casegraph.RelationsRead
+	for _, p := range read.Relations {
+		out = append(out, p)
+		out = append(out, allPages(p.Ends)...)
+	}
+	return out
+}
+
+// readDecoder turns the nested maps of ReadEntities into the result's
+// flat lists, each entity and source once.
+type readDecoder struct {
+	out         *casegraph.ReadResult
+	seen        map[string]bool
+	seenSources map[string]bool
+}
+
+func (d *readDecoder) node(m map[string]any, read *casegraph.EntityRead) (casegraph.Entity, error) {
+	em, ok := m["entity"].(map[string]any)
+	if !ok {
+		return casegraph.Entity{}, fmt.Errorf("node without an entity")
+	}
+	e, err := entityFromMap(em)
+	if err != nil {
+		return e, err
+	}
+	if !d.seen[e.ID] {
+		d.seen[e.ID] = true
+		d.out.Entities = append(d.out.Entities, e)
+	}
+	if read.Sources {
+		if err := d.sources(m["sources"]); err != nil {
+			return e, err
+		}
+	}
+	pages, ok := m["pages"].([]any)
+	if !ok || len(pages) != len(read.Relations) {
+		return e, fmt.Errorf("entity %s: %d pages of relations, want %d", e.ID, len(pages), len(read.Relations))
+	}
+	for i, raw := range pages {
+		pr := read.Relations[i]
+		pm, ok := raw.(map[string]any)
+		if !ok {
+			return e, fmt.Errorf("entity %s: page %d is %T", e.ID, i, raw)
+		}
+		items, ok := pm["relations"].([]any)
+		if !ok {
+			return e, fmt.Errorf("entity %s: page %d without relations", e.ID, i)
+		}
+		page := casegraph.RelationPage{Relations: make([]casegraph.Relation, 0, len(items))}
+		for _, it := range items {
+			im, ok := it.(map[string]any)
+			if !ok {
+				return e, fmt.Errorf("entity %s: relation item is %T", e.ID, it)
+			}
+			rm, ok := im["relation"].(map[string]any)
+			if !ok {
+				return e, fmt.Errorf("entity %s: item without a relation", e.ID)
+			}
+			r, err := relationFromMap(rm)
+			if err != nil {
+				return e, err
+			}
+			page.Relations = append(page.Relations, r)
+			if pr.Sources {
+				if err := d.sources(im["sources"]); err != nil {
+					return e, err
+				}
+			}
+			if pr.Ends != nil {
+				end, ok := im["end"].(map[string]any)
+				if !ok {
+					return e, fmt.Errorf("relation %s without its end", r.ID)
+				}
+				if _, err := d.node(end, pr.Ends); err != nil {
+					return e, err
+				}
+			}
+		}
+		if len(page.Relations) > pr.Page.First {
+			page.Relations, page.HasNext = page.Relations[:pr.Page.First], true
+		}
+		if pr.Total {
+			total, ok := pm["total"].(int64)
+			if !ok {
+				return e, fmt.Errorf("entity %s: page %d without its total", e.ID, i)
+			}
+			page.Total = total
+		}
+		d.out.Pages = append(d.out.Pages, casegraph.EntityRelations{
+			EntityID: e.ID, Filter: pr.Filter, Page: pr.Page, Result: page, Total: pr.Total,
+		})
+	}
+	return e, nil
+}
+
+func (d *readDecoder) sources(raw any) error {
+	list, ok := raw.([]any)
+	if !ok {
+		return fmt.Errorf("sources are %T", raw)
+	}
+	for _, x := range list {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return fmt.Errorf("source is %T", x)
+		}
+		src, err := sourceFromMap(m)
+		if err != nil {
+			return err
+		}
+		if !d.seenSources[src.ID] {
+			d.seenSources[src.ID] = true
+			d.out.Sources = append(d.out.Sources, src)
+		}
+	}
+	return nil
+}

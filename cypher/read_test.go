@@ -1,0 +1,125 @@
+package cypher_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// TestReadEntitiesAgreesWithTheLoaders checks the compiled read against
+// the statements the loaders run one level at a time (EntitiesByID,
+// RelationsOf, SourcesByID) on a generated graph with hubs: every page, in
+// every direction and type filter, after a cursor, with its total, and the
+// ends and sources, must be what those return.
+func TestReadEntitiesAgreesWithTheLoaders(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	b, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 300, Relations: 1500, Seed: 11, Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{b.Entities[0].ID, b.Entities[1].ID, b.Entities[17].ID, b.Entities[150].ID, ds + ":no-such-entity"}
+	someType := b.Relations[0].Type
+
+	windows := []casegraph.RelationsRead{
+		{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 5}, Total: true, Sources: true},
+		{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing}, Page: casegraph.Page{First: 3}},
+		{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionIncoming, Types: []casegraph.RelationType{someType}}, Page: casegraph.Page{First: 2}, Total: true},
+	}
+	inner := casegraph.RelationsRead{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 4}, Total: true}
+	read := &casegraph.EntityRead{Sources: true}
+	for _, w := range windows {
+		w.Ends = &casegraph.EntityRead{Relations: []casegraph.RelationsRead{inner}}
+		read.Relations = append(read.Relations, w)
+	}
+	// The second page of the first window, after the first page's last id.
+	first, err := s.RelationsOf(ctx, ids[:1], windows[0].Filter, windows[0].Page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := first[ids[0]]; len(p.Relations) > 0 {
+		next := windows[0]
+		next.Page.After = p.Relations[len(p.Relations)-1].ID
+		next.Ends = nil
+		read.Relations = append(read.Relations, next)
+	}
+
+	before := s.RoundTrips()
+	got, err := s.ReadEntities(ctx, ids, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trips := s.RoundTrips() - before; trips != 1 {
+		t.Errorf("ReadEntities took %d round trips, want 1", trips)
+	}
+
+	wantRoots, err := s.EntitiesByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantRoots, got.Roots); diff != "" {
+		t.Errorf("roots (-want +got):\n%s", diff)
+	}
+	if len(got.Roots) != 4 {
+		t.Errorf("%d roots, want 4 (one id names nothing)", len(got.Roots))
+	}
+
+	entities := map[string]casegraph.Entity{}
+	for _, e := range got.Entities {
+		entities[e.ID] = e
+	}
+	sources := map[string]bool{}
+	for _, src := range got.Sources {
+		sources[src.ID] = true
+	}
+	checked := 0
+	for _, p := range got.Pages {
+		want, err := s.RelationsOf(ctx, []string{p.EntityID}, p.Filter, p.Page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want[p.EntityID]
+		if !p.Total {
+			w.Total = 0
+		}
+		if w.Relations == nil {
+			w.Relations = []casegraph.Relation{}
+		}
+		if diff := cmp.Diff(w, p.Result); diff != "" {
+			t.Errorf("page of %s %+v %+v (-want +got):\n%s", p.EntityID, p.Filter, p.Page, diff)
+		}
+		for _, r := range p.Result.Relations {
+			other := r.ToID
+			if other == p.EntityID {
+				other = r.FromID
+			}
+			withEnds := slices.Contains(ids, p.EntityID) && p.Page.After == "" // the second page reads no ends
+			if _, ok := entities[other]; !ok && withEnds {
+				t.Errorf("relation %s: its other end %s was not read", r.ID, other)
+			}
+		}
+		checked++
+	}
+	if checked < len(read.Relations)*4 {
+		t.Errorf("checked %d pages, want at least %d", checked, len(read.Relations)*4)
+	}
+	for _, id := range ids[:4] {
+		for _, src := range wantRoots[id].SourceIDs {
+			if !sources[src] {
+				t.Errorf("source %s of %s was not read", src, id)
+			}
+		}
+	}
+}

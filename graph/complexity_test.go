@@ -1,0 +1,52 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	gqlcomplexity "github.com/99designs/gqlgen/complexity"
+	"github.com/vektah/gqlparser/v2"
+)
+
+// The complexity model prices what the database does; these are the
+// figures the README's rationale gives, held here.
+func TestComplexityPricesDatabaseWork(t *testing.T) {
+	es := NewSchema(nil, nil)
+	aliased := func(n int, field string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "a%d: %s ", i, field)
+		}
+		return "{ " + b.String() + "}"
+	}
+	tests := []struct {
+		name     string
+		query    string
+		min, max int
+	}{
+		{"entity by id", `{ entity(id: "x") { id name aliases ... on Person { nationality } } }`, 10, 10},
+		{"depth 2 over 1,000 ends", `{ entities(first: 10) { edges { node { id name relations(first: 10) { edges { node { id type
+			to { id name relations(first: 10) { edges { node { id type to { id name } } } } } } } } } } } }`, 3000, 4000},
+		{"depth 2 over 2,000 ends", `{ entities(first: 20) { edges { node { id name relations(first: 10) { edges { node { id type
+			to { id name relations(first: 10) { edges { node { id type to { id name } } } } } } } } } } } }`, 6000, 8000},
+		{"100 relations of 100 entities", `{ entities(first: 100) { edges { node { relations(first: 100) { edges { node { to { id } } } } } } } }`, 30000, 40000},
+		{"a shortest path with its evidence", `{ shortestPath(from: "a", to: "b") { length nodes { id name }
+			steps { forward relation { id type sources { id title } } } } }`, 100, 110},
+		{"50 aliased shortest paths", aliased(50, `shortestPath(from: "a", to: "b") { length }`), 5000, 5100},
+		{"500 aliased entities", aliased(500, `entity(id: "x") { id }`), 5000, 5000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := gqlparser.LoadQuery(es.Schema(), tt.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := gqlcomplexity.Calculate(context.Background(), es, doc.Operations[0], nil, complexityOptions...)
+			if got < tt.min || got > tt.max {
+				t.Errorf("complexity %d, want %d to %d", got, tt.min, tt.max)
+			}
+		})
+	}
+}

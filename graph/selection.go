@@ -1,0 +1,260 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
+)
+
+// A root field that returns entities compiles the selection under them
+// (gqlgen's field collection) into a casegraph.EntityRead: the sources and
+// the pages of relations it asks for, level after level, with the entities
+// at their ends. The store answers the whole read in one statement; the
+// result fills the request's loaders, so the nested resolvers find every
+// entity, page and source there and send nothing to Neo4j. A relations
+// field whose arguments do not check out is left out of the read: its
+// resolver then reports the error as it would have.
+
+// entityTypes are the types an entity selection's fragments may name.
+var entityTypes = []string{"Entity", "Person", "Organization", "Event", "Document", "Place"}
+
+// maxReadLevels bounds how many levels of relations one read compiles;
+// the depth limit keeps real queries well inside it, and anything deeper
+// is left to the loaders.
+const maxReadLevels = 4
+
+// readHere compiles what the current field's selection asks of the
+// entities it returns, found by following path (such as "edges", "node")
+// from the field; nil when the selection asks nothing beyond the entities'
+// own fields.
+func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return nil
+	}
+	op := graphql.GetOperationContext(ctx)
+	sets := []ast.SelectionSet{fc.Field.Selections}
+	for _, name := range path {
+		sets = fieldsNamed(op, sets, name, nil)
+	}
+	read := entityRead(op, sets, 0)
+	if read.Empty() {
+		return nil
+	}
+	read.ShareTotals()
+	return read
+}
+
+// fieldsNamed returns the selection sets of every field called name (any
+// alias) in sets.
+func fieldsNamed(op *graphql.OperationContext, sets []ast.SelectionSet, name string, satisfies []string) []ast.SelectionSet {
+	var out []ast.SelectionSet
+	for _, set := range sets {
+		for _, f := range graphql.CollectFields(op, set, satisfies) {
+			if f.Name == name {
+				out = append(out, f.Selections)
+			}
+		}
+	}
+	return out
+}
+
+// entityRead compiles the selections of entities.
+func entityRead(op *graphql.OperationContext, sets []ast.SelectionSet, level int) *casegraph.EntityRead {
+	read := &casegraph.EntityRead{}
+	var ends []*casegraph.EntityRead
+	for _, set := range sets {
+		for _, f := range graphql.CollectFields(op, set, entityTypes) {
+			switch f.Name {
+			case "sources":
+				read.Sources = true
+			case "relations":
+				if level >= maxReadLevels {
+					continue
+				}
+				p, ok := relationsRead(op, f, level)
+				if !ok {
+					continue
+				}
+				read.Merge(&casegraph.EntityRead{Relations: []casegraph.RelationsRead{p}})
+				ends = append(ends, p.Ends)
+			}
+		}
+	}
+	// An end of a relation may be the entity itself (the `to` of an
+	// incoming relation): it must have what the ends are asked for too.
+	for _, e := range ends {
+		read.Merge(e)
+	}
+	return read
+}
+
+// relationsRead compiles one relations field: its window from the
+// arguments, and what its connection selects.
+func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level int) (casegraph.RelationsRead, bool) {
+	args := f.ArgumentMap(op.Variables)
+	types, ok := enumList[model.RelationType](args["types"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	direction, ok := enumArg[model.Direction](args["direction"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	first, ok := intArg(args["first"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	after, ok := stringArg(args["after"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	filter, page, err := relationsWindow(types, direction, first, after)
+	if err != nil {
+		return casegraph.RelationsRead{}, false
+	}
+	p := casegraph.RelationsRead{Filter: filter, Page: page}
+	conn := []ast.SelectionSet{f.Selections}
+	for _, c := range graphql.CollectFields(op, f.Selections, []string{"RelationConnection"}) {
+		if c.Name == "totalCount" {
+			p.Total = true
+		}
+	}
+	relations := fieldsNamed(op, fieldsNamed(op, conn, "edges", []string{"RelationConnection"}), "node", []string{"RelationEdge"})
+	var endSets []ast.SelectionSet
+	for _, set := range relations {
+		for _, rf := range graphql.CollectFields(op, set, []string{"Relation"}) {
+			switch rf.Name {
+			case "sources":
+				p.Sources = true
+			case "from", "to":
+				endSets = append(endSets, rf.Selections)
+			}
+		}
+	}
+	if len(endSets) > 0 {
+		p.Ends = entityRead(op, endSets, level+1)
+	}
+	return p, true
+}
+
+// The arguments of a collected field come as the parser or the variables
+// left them: enums as strings, integers as int64 or json.Number, lists as
+// []any. An argument that is not what the schema says makes the field
+// fall back to its resolver, which reports it.
+
+func enumList[T ~string](v any) ([]T, bool) {
+	if v == nil {
+		return nil, true
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]T, len(list))
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = T(s)
+	}
+	return out, true
+}
+
+func enumArg[T ~string](v any) (*T, bool) {
+	if v == nil {
+		return nil, true
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, false
+	}
+	t := T(s)
+	return &t, true
+}
+
+func stringArg(v any) (*string, bool) {
+	if v == nil {
+		return nil, true
+	}
+	s, ok := v.(string)
+	return &s, ok
+}
+
+func intArg(v any) (*int, bool) {
+	var n int64
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case int:
+		n = int64(x)
+	case int64:
+		n = x
+	case int32:
+		n = int64(x)
+	case float64:
+		if x != math.Trunc(x) {
+			return nil, false
+		}
+		n = int64(x)
+	case json.Number:
+		var err error
+		if n, err = x.Int64(); err != nil {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return nil, false
+	}
+	i := int(n)
+	return &i, true
+}
+
+// readEntity answers entity(id) with everything selected under it, in one
+// round trip; nil when there is no such entity.
+func (r *Resolver) readEntity(ctx context.Context, id string) (model.Entity, error) {
+	res, err := r.Store.ReadEntities(ctx, []string{id}, readHere(ctx))
+	if err != nil {
+		return nil, err
+	}
+	loaders.For(ctx).Hold(res)
+	e, ok := res.Roots[id]
+	if !ok {
+		return nil, nil
+	}
+	return toEntity(e), nil
+}
+
+// readUnder gives the request's loaders the entities a list field found,
+// and, when the selection under them (at path) asks for more, reads it for
+// all of them in one more round trip.
+func (r *Resolver) readUnder(ctx context.Context, found []casegraph.Entity, path ...string) error {
+	l := loaders.For(ctx)
+	for _, e := range found {
+		l.Entity.Prime(e.ID, e)
+	}
+	read := readHere(ctx, path...)
+	if read == nil || len(found) == 0 {
+		return nil
+	}
+	ids := make([]string, len(found))
+	for i, e := range found {
+		ids[i] = e.ID
+	}
+	res, err := r.Store.ReadEntities(ctx, ids, read)
+	if err != nil {
+		return err
+	}
+	l.Hold(res)
+	return nil
+}
