@@ -42,9 +42,10 @@ func mapError(ctx context.Context, name string, err error) error {
 		case "Neo.ClientError.Schema.ConstraintValidationFailed":
 			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
 		case "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
-			"Neo.TransientError.General.TransactionMemoryLimit",
-			"Neo.TransientError.Transaction.DeadlockDetected":
+			"Neo.TransientError.General.TransactionMemoryLimit":
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
+		case "Neo.TransientError.Transaction.DeadlockDetected":
+			return coded(casegraph.CodeConflict, "the change collided with concurrent changes and was not made; retry it")
 		case "Neo.ClientError.Database.DatabaseNotFound",
 			"Neo.TransientError.General.DatabaseUnavailable",
 			"Neo.TransientError.Database.DatabaseUnavailable",

@@ -265,16 +265,65 @@ func remaining(ctx context.Context) time.Duration {
 // runSchema runs one schema statement in its own write transaction (Neo4j
 // does not mix schema and data changes in one transaction).
 func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err error) {
-	done := s.roundTrip("migrate:" + m.Name)
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
-	done(err)
-	if err != nil {
-		return false, mapError(ctx, "migrate "+m.Name, err)
+	// Processes that migrate at once (replicas starting together, test
+	// packages on a fresh database) deadlock on the schema's locks now and
+	// then; Neo4j says so with a retryable error. Schema changes are rare
+	// and not urgent, so they get a longer retry budget than requests.
+	const budget = 30 * time.Second
+	start := time.Now()
+	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
+		done := s.roundTrip("migrate:" + m.Name)
+		res, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
+			neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
+		done(err)
+		if err == nil {
+			// IF NOT EXISTS over an existing index or constraint updates nothing.
+			c := res.Summary.Counters()
+			return c.IndexesAdded()+c.ConstraintsAdded() > 0, nil
+		}
+		if alreadyExists(err) {
+			// IF NOT EXISTS raced another process's creation, and lost.
+			return false, nil
+		}
+		if !retryable(err) || time.Since(start)+backoff > budget {
+			return false, mapError(ctx, "migrate "+m.Name, err)
+		}
+		select {
+		case <-ctx.Done():
+			return false, mapError(ctx, "migrate "+m.Name, ctx.Err())
+		case <-time.After(backoff):
+		}
 	}
-	// IF NOT EXISTS over an existing index or constraint updates nothing.
-	c := res.Summary.Counters()
-	return c.IndexesAdded()+c.ConstraintsAdded() > 0, nil
+}
+
+// retryable reports an error that a retry may not meet, also when the
+// driver has already given up retrying it within its own budget.
+func retryable(err error) bool {
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) && len(limit.Errors) > 0 {
+		err = limit.Errors[len(limit.Errors)-1]
+	}
+	return neo4j.IsRetryable(err)
+}
+
+// alreadyExists reports Neo4j's refusal to create an index or constraint
+// that another transaction has just created.
+func alreadyExists(err error) bool {
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) && len(limit.Errors) > 0 {
+		err = limit.Errors[len(limit.Errors)-1]
+	}
+	var dbErr *neo4j.Neo4jError
+	if !errors.As(err, &dbErr) {
+		return false
+	}
+	switch dbErr.Code {
+	case "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+		"Neo.ClientError.Schema.IndexAlreadyExists",
+		"Neo.ClientError.Schema.ConstraintAlreadyExists":
+		return true
+	}
+	return false
 }
 
 // txRunner runs named statements inside one transaction.
