@@ -9,6 +9,8 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/db"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // What the external tests of this package reach inside for.
@@ -86,4 +88,21 @@ func (s *Store) Profile(ctx context.Context, name string, params map[string]any)
 	}
 	walk(res.Summary.Profile(), 0)
 	return b.String(), nil
+}
+
+// ExplainRead returns the plan of the statement ReadEntities renders for a
+// read.
+func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
+	level, shape, params := compileRead(read)
+	text, err := s.reads.get(shape, level)
+	if err != nil {
+		return "", err
+	}
+	params["ids"] = ids
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+text, params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return "", err
+	}
+	return describePlan(res.Summary.Plan()), nil
 }

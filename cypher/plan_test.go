@@ -60,3 +60,31 @@ func TestPathPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestReadPlan checks the compiled read's plan: entities found by
+// unique-index seeks, relations expanded from them (by type), and no scan.
+func TestReadPlan(t *testing.T) {
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	page := casegraph.RelationsRead{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 10}, Total: true, Sources: true}
+	inner := page
+	inner.Filter = casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing, Types: []casegraph.RelationType{casegraph.RelationType("AUTHORED")}}
+	page.Ends = &casegraph.EntityRead{Sources: true, Relations: []casegraph.RelationsRead{inner}}
+	read := &casegraph.EntityRead{Sources: true, Relations: []casegraph.RelationsRead{page}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	plan, err := s.ExplainRead(ctx, []string{"a", "b"}, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"NodeUniqueIndexSeek", "Expand(All)", ":AUTHORED"} {
+		if !strings.Contains(plan, w) {
+			t.Errorf("the plan has no %s:\n%s", w, plan)
+		}
+	}
+	for _, w := range []string{"AllNodesScan", "NodeByLabelScan", "CartesianProduct", "IndexSeekByRange", "IndexScan"} {
+		if strings.Contains(plan, w) {
+			t.Errorf("the plan has %s:\n%s", w, plan)
+		}
+	}
+	t.Logf("plan:\n%s", plan)
+}
