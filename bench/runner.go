@@ -73,10 +73,14 @@ func (b *bench) request(ctx context.Context, p *prepared, sys, i int) error {
 
 // systemStats accumulates one system's slices of a cell.
 type systemStats struct {
-	Requests  int
-	Errors    int
-	FirstErr  string
-	Elapsed   time.Duration
+	Requests int
+	Errors   int
+	FirstErr string
+	// Work is the requests done inside the slices' windows, a request that
+	// runs over the end of its slice counting for the share of it inside;
+	// Window is the slices' time.
+	Work      float64
+	Window    time.Duration
 	Latencies []time.Duration
 	// RoundTrips counts Neo4j statements over the measured slices
 	// (Casegraph's from its metrics, raw's from its store).
@@ -84,10 +88,10 @@ type systemStats struct {
 }
 
 func (s *systemStats) throughput() float64 {
-	if s.Elapsed <= 0 {
+	if s.Window <= 0 {
 		return 0
 	}
-	return float64(s.Requests) / s.Elapsed.Seconds()
+	return s.Work / s.Window.Seconds()
 }
 
 func (s *systemStats) percentile(p float64) time.Duration {
@@ -116,7 +120,7 @@ type cellResult struct {
 }
 
 // sliceLatencies is the least length of a slice, in median latencies.
-const sliceLatencies = 5
+const sliceLatencies = 4
 
 func (r cellResult) summary() string {
 	s := ""
@@ -128,22 +132,41 @@ func (r cellResult) summary() string {
 	return s + fmt.Sprintf("casegraph round trips/request %.2f; %d turns", r.Systems[sysCasegraph].roundTripsPerRequest(), r.Turns)
 }
 
+// sliceResult is what one slice measured.
+type sliceResult struct {
+	Latencies []time.Duration
+	Errors    int
+	FirstErr  string
+	Work      float64
+	Window    time.Duration
+}
+
 // slice runs one system at concurrency c, from input next onwards, until
 // the deadline or until it has sent budget requests (when budget > 0).
-// Every worker finishes the request it is in; the slice's time runs until
-// the last one has.
-func (b *bench) slice(ctx context.Context, p *prepared, sys, c int, next *atomic.Int64, until time.Time, budget int64) (lat []time.Duration, errs int, firstErr string, elapsed time.Duration) {
+//
+// Every worker finishes the request it is in when the slice ends. Counting
+// whole requests over the time until the last one has finished would count
+// the ramp-down as if it were load, and one slow request (a path search of
+// seconds) would hold the slice open while the other workers idle. So a
+// timed slice's throughput is measured over its window, from its start to
+// its deadline: a request that runs over the deadline counts for the share
+// of its time inside the window. With a request budget there is no window:
+// every request counts, over the slice's whole time.
+func (b *bench) slice(ctx context.Context, p *prepared, sys, c int, next *atomic.Int64, until time.Time, budget int64) sliceResult {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var sent atomic.Int64
+	var res sliceResult
 	start := time.Now()
+	window := until.Sub(start)
 	for range c {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			mine := make([]time.Duration, 0, 256)
-			var myErrs int
-			var myFirst string
+			var work float64
+			var errs int
+			var first string
 			for ctx.Err() == nil {
 				if budget > 0 {
 					if sent.Add(1) > budget {
@@ -155,25 +178,37 @@ func (b *bench) slice(ctx context.Context, p *prepared, sys, c int, next *atomic
 				i := int(next.Add(1) - 1)
 				t0 := time.Now()
 				err := b.request(ctx, p, sys, i)
-				mine = append(mine, time.Since(t0))
+				took := time.Since(t0)
+				mine = append(mine, took)
+				if budget > 0 || took <= 0 {
+					work++
+				} else {
+					inside := min(took, until.Sub(t0))
+					work += float64(inside) / float64(took)
+				}
 				if err != nil {
-					myErrs++
-					if myFirst == "" {
-						myFirst = err.Error()
+					errs++
+					if first == "" {
+						first = err.Error()
 					}
 				}
 			}
 			mu.Lock()
-			lat = append(lat, mine...)
-			errs += myErrs
-			if firstErr == "" {
-				firstErr = myFirst
+			res.Latencies = append(res.Latencies, mine...)
+			res.Work += work
+			res.Errors += errs
+			if res.FirstErr == "" {
+				res.FirstErr = first
 			}
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return lat, errs, firstErr, time.Since(start)
+	res.Window = window
+	if budget > 0 {
+		res.Window = time.Since(start)
+	}
+	return res
 }
 
 // cell runs a workload at concurrency c on the three systems, interleaved:
@@ -183,20 +218,18 @@ func (b *bench) slice(ctx context.Context, p *prepared, sys, c int, next *atomic
 // system walks the same inputs in the same order. Casegraph's round trips
 // are read from its metrics before and after each of its slices.
 //
-// A slice ends when its time is up, but every worker finishes the request
-// it is in, and the slice's time runs until the last one has: a slice only
-// a few requests long would measure the ramp-down more than the load. So a
-// slice lasts at least sliceLatencies times the slowest system's median
-// warm-up latency (or holds sliceLatencies requests a worker), with fewer
-// turns where that is needed.
+// A slice only a few requests long would be a burst of c requests started
+// together more than a steady load, so a slice lasts at least
+// sliceLatencies times the slowest system's median warm-up latency (or
+// holds sliceLatencies requests a worker), with fewer turns where that is
+// needed.
 func (b *bench) cell(ctx context.Context, p *prepared, c int) (cellResult, error) {
 	res := cellResult{Workload: p.w, Concurrency: c}
 	var next [nSystems]atomic.Int64
 	var slowest time.Duration
 	for sys := range nSystems {
 		var warm atomic.Int64
-		lat, _, _, _ := b.slice(ctx, p, sys, c, &warm, time.Now().Add(b.cfg.Warmup), 0)
-		warmed := systemStats{Latencies: lat}
+		warmed := systemStats{Latencies: b.slice(ctx, p, sys, c, &warm, time.Now().Add(b.cfg.Warmup), 0).Latencies}
 		slowest = max(slowest, warmed.percentile(0.5))
 	}
 	turns := b.cfg.Turns
@@ -223,7 +256,7 @@ func (b *bench) cell(ctx context.Context, p *prepared, c int) (cellResult, error
 			case sysRaw:
 				rawBefore = b.raw.RoundTrips()
 			}
-			lat, errs, firstErr, elapsed := b.slice(ctx, p, sys, c, &next[sys], time.Now().Add(turnTime), turnBudget)
+			sl := b.slice(ctx, p, sys, c, &next[sys], time.Now().Add(turnTime), turnBudget)
 			if err := ctx.Err(); err != nil {
 				return res, err
 			}
@@ -238,12 +271,13 @@ func (b *bench) cell(ctx context.Context, p *prepared, c int) (cellResult, error
 			case sysRaw:
 				st.RoundTrips += float64(b.raw.RoundTrips() - rawBefore)
 			}
-			st.Requests += len(lat)
-			st.Errors += errs
-			st.Elapsed += elapsed
-			st.Latencies = append(st.Latencies, lat...)
+			st.Requests += len(sl.Latencies)
+			st.Errors += sl.Errors
+			st.Work += sl.Work
+			st.Window += sl.Window
+			st.Latencies = append(st.Latencies, sl.Latencies...)
 			if st.FirstErr == "" {
-				st.FirstErr = firstErr
+				st.FirstErr = sl.FirstErr
 			}
 		}
 	}
