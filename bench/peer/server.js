@@ -4,7 +4,7 @@
 //
 // Run it (see ../README.md):
 //
-//   npm ci                                   # once; the load generator does it when node_modules is missing
+//   npm ci                                   # once; bench/run.sh does it when node_modules is missing
 //   NEO4J_URI=bolt://127.0.0.1:7687 PORT=4000 node server.js
 //
 // Environment: NEO4J_URI (default bolt://127.0.0.1:7687), NEO4J_USER and
@@ -16,11 +16,12 @@
 // one statement it compiles a query into):
 //   - "every relation of an entity, of any type, either way, in id order":
 //     a @relationship field has one type and one direction, so relations
-//     and neighbors are @cypher fields on the Entity interface;
+//     and neighbors are @cypher fields on EntityNode, one node type over
+//     the :Entity label (typedefs.js says why not the Entity interface);
 //   - shortest paths: a @cypher field on Query with Casegraph's SHORTEST 1
 //     pattern (maxDepth 4).
 // Full-text search is the library's own @fulltext, over Casegraph's
-// entity_search index, on a node type that stands for every :Entity.
+// entity_search index, on EntityNode too.
 import { createServer } from "node:http";
 
 import { Neo4jGraphQL } from "@neo4j/graphql";

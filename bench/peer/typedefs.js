@@ -2,7 +2,10 @@
 // Neo4j GraphQL Library 7 would write it. Every entity node has :Entity and
 // one kind label; each relation type of Casegraph's vocabulary (vocabulary.go)
 // is a @relationship field with the relation's properties. The service is
-// read-only (@mutation(operations: [])): the benchmark only reads.
+// read-only (@mutation(operations: [])): the benchmark only reads. The
+// benchmark's queries go through EntityNode, one node type over the :Entity
+// label with the generic relations, neighbors and full-text search (its
+// description below says why).
 
 // Kinds and their own fields.
 const kinds = {
