@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test build generate check-generated fmt-check vet shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench clean
+.PHONY: run test build generate check-generated fmt-check vet shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
 
 ## run: Neo4j up, apply the schema, load the seed dataset, serve the API (foreground)
 run: neo4j-up build
@@ -44,6 +44,10 @@ shellcheck:
 ## bench: the benchmarks (Neo4j up)
 bench: neo4j-up
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-peer: Casegraph vs @neo4j/graphql vs its raw store on a generated graph (bench/README.md; not in make test), BENCH_FLAGS='-d 10s -c 8'
+bench-peer: neo4j-up
+	bench/run.sh $(BENCH_FLAGS)
 
 neo4j-deps:
 	@$(NEO4J) deps

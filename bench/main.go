@@ -1,0 +1,203 @@
+// Command bench is the peer comparison of Casegraph: one load generator that
+// runs five read workloads against three systems, taking turns in small
+// slices so that all three share the machine's noise, and prints a table of
+// throughput, latency, errors, ratios and Casegraph's Neo4j round trips per
+// request.
+//
+// The systems:
+//
+//	casegraph  Casegraph over HTTP (POST /graphql)
+//	peer       the Neo4j GraphQL Library 7 on graphql-yoga (bench/peer)
+//	raw        the same work in this process through Casegraph's own store
+//	           (cypher.Store), without HTTP and GraphQL
+//
+// bench/README.md says how to set it up, run it and read the table;
+// bench/run.sh starts the two servers and runs it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		var uerr usageError
+		if errors.As(err, &uerr) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// usageError is a bad flag or value: exit code 2.
+type usageError struct{ error }
+
+// config is what the command line and the environment set.
+type config struct {
+	CasegraphURL string
+	PeerURL      string
+	MetricsURL   string
+	Neo4jURI     string
+	Neo4jUser    string
+	Neo4jPass    string
+	Database     string
+	Dataset      string
+	Concurrency  []int
+	Duration     time.Duration // per system per cell
+	Requests     int           // per system per cell; overrides Duration when > 0
+	Turns        int           // slices per system per cell
+	Warmup       time.Duration // per system per cell, not measured
+	Workloads    []string
+	Seed         uint64
+	Inputs       int // inputs drawn per workload
+	Checks       int // inputs per workload whose answers are compared
+	RoundTrips   int // sequential requests per workload for round trips at c=1
+	Wait         time.Duration
+	Timeout      time.Duration // of one request
+}
+
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	conc := fs.String("c", "8,32", "concurrency levels, comma-separated")
+	workloads := fs.String("w", "W1,W2,W3,W4,W5", "workloads to run, comma-separated")
+	fs.StringVar(&c.CasegraphURL, "casegraph", "http://127.0.0.1:8080/graphql", "Casegraph's GraphQL endpoint")
+	fs.StringVar(&c.PeerURL, "peer", "http://127.0.0.1:4000/graphql", "the peer's GraphQL endpoint")
+	fs.StringVar(&c.MetricsURL, "metrics", "", "Casegraph's Prometheus endpoint (default: /metrics beside -casegraph)")
+	fs.StringVar(&c.Neo4jURI, "neo4j-uri", env("NEO4J_URI", "bolt://127.0.0.1:7687"), "Neo4j for the raw system and the inputs (NEO4J_URI)")
+	fs.StringVar(&c.Neo4jUser, "neo4j-user", env("NEO4J_USER", ""), "Neo4j user, empty for none (NEO4J_USER)")
+	fs.StringVar(&c.Neo4jPass, "neo4j-password", env("NEO4J_PASSWORD", ""), "Neo4j password (NEO4J_PASSWORD)")
+	fs.StringVar(&c.Database, "neo4j-database", env("NEO4J_DATABASE", "neo4j"), "Neo4j database (NEO4J_DATABASE)")
+	fs.StringVar(&c.Dataset, "dataset", "bench-100k", "the generated dataset the inputs are drawn from")
+	fs.DurationVar(&c.Duration, "d", 15*time.Second, "measured time per system per cell")
+	fs.IntVar(&c.Requests, "n", 0, "requests per system per cell (overrides -d when set)")
+	fs.IntVar(&c.Turns, "turns", 10, "slices per system per cell: the systems take turns this many times")
+	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per system per cell")
+	fs.Uint64Var(&c.Seed, "seed", 7, "seed of the inputs")
+	fs.IntVar(&c.Inputs, "inputs", 2000, "inputs drawn per workload")
+	fs.IntVar(&c.Checks, "check", 5, "inputs per workload whose answers are compared across systems before timing (0: none)")
+	fs.IntVar(&c.RoundTrips, "rt", 20, "sequential requests per workload that measure round trips at c=1 (0: none)")
+	fs.DurationVar(&c.Wait, "wait", 90*time.Second, "how long to wait for the servers to answer")
+	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline of one request (Casegraph's default request timeout)")
+	if err := fs.Parse(args); err != nil {
+		return c, usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return c, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	for _, s := range strings.Split(*conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return c, usageError{fmt.Errorf("-c: %q is not a concurrency", s)}
+		}
+		c.Concurrency = append(c.Concurrency, n)
+	}
+	for _, w := range strings.Split(*workloads, ",") {
+		w = strings.ToUpper(strings.TrimSpace(w))
+		if _, ok := workloadByKey(w); !ok {
+			return c, usageError{fmt.Errorf("-w: no workload %q (W1 to W5)", w)}
+		}
+		c.Workloads = append(c.Workloads, w)
+	}
+	if c.Turns < 1 || c.Inputs < 10 || c.Duration <= 0 || c.Requests < 0 {
+		return c, usageError{errors.New("-turns must be at least 1, -inputs at least 10, -d positive, -n not negative")}
+	}
+	if c.Requests > 0 && c.Requests < c.Turns {
+		return c, usageError{fmt.Errorf("-n %d is fewer than -turns %d", c.Requests, c.Turns)}
+	}
+	if c.MetricsURL == "" {
+		u := strings.TrimSuffix(c.CasegraphURL, "/graphql")
+		c.MetricsURL = u + "/metrics"
+	}
+	return c, nil
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }
+
+	raw, err := openRaw(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer raw.Close()
+
+	cg := newGraphQLClient("casegraph", cfg.CasegraphURL, cfg.Timeout)
+	peer := newGraphQLClient("peer", cfg.PeerURL, cfg.Timeout)
+	for _, c := range []*graphQLClient{cg, peer} {
+		if err := c.waitReady(ctx, cfg.Wait); err != nil {
+			return err
+		}
+	}
+	metrics := &metricsClient{url: cfg.MetricsURL, http: cg.http}
+	if _, err := metrics.roundTrips(ctx); err != nil {
+		return fmt.Errorf("casegraph metrics: %w", err)
+	}
+
+	logf("drawing inputs from dataset %s (seed %d)", cfg.Dataset, cfg.Seed)
+	sample, err := drawSample(ctx, raw, cfg.Dataset)
+	if err != nil {
+		return err
+	}
+	logf("%d entities in %s", len(sample), cfg.Dataset)
+
+	b := &bench{cfg: cfg, raw: raw, cg: cg, peer: peer, metrics: metrics, logf: logf}
+	var results []cellResult
+	var trips []roundTripResult
+	var checks []checkResult
+	for _, key := range cfg.Workloads {
+		w, _ := workloadByKey(key)
+		inputs := w.inputs(newRand(cfg.Seed, key), sample, cfg.Inputs)
+		prepared, err := b.prepare(w, inputs)
+		if err != nil {
+			return err
+		}
+		if cfg.Checks > 0 {
+			checks = append(checks, b.check(ctx, prepared, min(cfg.Checks, len(inputs)))...)
+		}
+		if cfg.RoundTrips > 0 {
+			rt, err := b.roundTripsAtOne(ctx, prepared, cfg.RoundTrips)
+			if err != nil {
+				return err
+			}
+			trips = append(trips, rt)
+		}
+		for _, c := range cfg.Concurrency {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			res, err := b.cell(ctx, prepared, c)
+			if err != nil {
+				return err
+			}
+			logf("%s c=%d: %s", w.Key, c, res.summary())
+			results = append(results, res)
+		}
+	}
+	report(stdout, cfg, checks, trips, results)
+	return nil
+}

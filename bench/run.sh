@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# run.sh runs the peer comparison (bench/README.md): it installs the peer's
+# Node packages when they are missing (npm ci), builds Casegraph and the load
+# generator, starts Casegraph and the peer against NEO4J_URI, runs the load
+# generator with the arguments given to it (bench -h lists them), and stops
+# both servers when it ends, however it ends.
+#
+# Environment: NEO4J_URI (bolt://127.0.0.1:7687), BENCH_CASEGRAPH_PORT
+# (8090), BENCH_PEER_PORT (4090). Neo4j must hold a generated graph
+# (bench/README.md says how); the servers' logs go to a temporary folder.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+export NEO4J_URI=${NEO4J_URI:-bolt://127.0.0.1:7687}
+cg_port=${BENCH_CASEGRAPH_PORT:-8090}
+peer_port=${BENCH_PEER_PORT:-4090}
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+for port in "$cg_port" "$peer_port"; do
+  if port_open "$port"; then
+    die "something already listens on 127.0.0.1:$port; set BENCH_CASEGRAPH_PORT or BENCH_PEER_PORT"
+  fi
+done
+command -v node >/dev/null || die "node not found: install Node 20 or newer"
+command -v npm >/dev/null || die "npm not found: install it with Node"
+
+if [ ! -d bench/peer/node_modules ]; then
+  say "installing the peer's Node packages (npm ci)"
+  (cd bench/peer && npm ci --no-audit --no-fund) || die "npm ci failed in bench/peer"
+fi
+go build -o bin/casegraph ./cmd/casegraph
+go build -o bin/casegraph-bench ./bench
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/casegraph-bench.XXXXXX")
+pids=()
+stop() {
+  local pid
+  for pid in "${pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+}
+trap stop EXIT
+
+# W3 asks for 10 roots x 10 x 10: over Casegraph's default complexity limit
+# (5000). Warnings only: the peer logs nothing a request either.
+CASEGRAPH_ADDR=127.0.0.1:$cg_port CASEGRAPH_MAX_COMPLEXITY=100000 CASEGRAPH_LOG_LEVEL=warn \
+  bin/casegraph serve >"$logs/casegraph.log" 2>&1 &
+pids+=($!)
+(cd bench/peer && PORT=$peer_port exec node server.js) >"$logs/peer.log" 2>&1 &
+pids+=($!)
+say "Casegraph on :$cg_port, the peer on :$peer_port, Neo4j at $NEO4J_URI; logs in $logs"
+
+bin/casegraph-bench \
+  -casegraph "http://127.0.0.1:$cg_port/graphql" \
+  -peer "http://127.0.0.1:$peer_port/graphql" \
+  "$@"
