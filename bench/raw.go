@@ -16,11 +16,9 @@ import (
 // store on the Go driver, in this process, without HTTP and GraphQL.
 //
 // Each workload is one small method below that calls the store the way
-// Casegraph's resolvers and loaders do for that query (one call a level, ids
-// batched as the loaders batch them) and returns the normalized answer. It
-// is the seam for a new store API: when the store can answer a whole
-// selection in one compiled statement, replace the body of the method with
-// that call; nothing else in the benchmark changes.
+// Casegraph's resolvers do for that query (the compiled read for W2 and W3,
+// the search and the path search for W4 and W5) and returns the normalized
+// answer.
 type rawStore struct {
 	driver  neo4j.DriverWithContext
 	store   *cypher.Store
@@ -59,30 +57,6 @@ func (r *rawStore) Close() {
 // RoundTrips is how many statements the raw system has sent to Neo4j.
 func (r *rawStore) RoundTrips() int64 { return r.store.RoundTrips() }
 
-// entities looks up the ids not in known (as a request's loader looks up
-// only what it has not seen) and adds them to it.
-func (r *rawStore) entities(ctx context.Context, ids []string, known map[string]casegraph.Entity) error {
-	var missing []string
-	seen := map[string]bool{}
-	for _, id := range ids {
-		if _, ok := known[id]; !ok && !seen[id] {
-			seen[id] = true
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	found, err := r.store.EntitiesByID(ctx, missing)
-	if err != nil {
-		return err
-	}
-	for id, e := range found {
-		known[id] = e
-	}
-	return nil
-}
-
 // entityByID is W1: entity(id) { id name aliases }.
 func (r *rawStore) entityByID(ctx context.Context, id string) (w1Answer, error) {
 	e, err := r.store.Entity(ctx, id)
@@ -93,86 +67,80 @@ func (r *rawStore) entityByID(ctx context.Context, id string) (w1Answer, error) 
 }
 
 // entityWithRelations is W2: the entity, its first 20 relations (either
-// way, in id order) and the names of both ends of each.
+// way, in id order) and the names of both ends of each, in one compiled
+// read, as the entity resolver asks for it.
 func (r *rawStore) entityWithRelations(ctx context.Context, id string) (w2Answer, error) {
-	known := map[string]casegraph.Entity{}
-	if err := r.entities(ctx, []string{id}, known); err != nil {
-		return w2Answer{}, err
-	}
-	e, ok := known[id]
-	if !ok {
-		return w2Answer{}, fmt.Errorf("no entity %q", id)
-	}
-	pages, err := r.store.RelationsOf(ctx, []string{e.ID}, casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, casegraph.Page{First: 20})
+	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{
+		Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 20},
+		Ends: &casegraph.EntityRead{},
+	}}}
+	res, err := r.store.ReadEntities(ctx, []string{id}, read)
 	if err != nil {
 		return w2Answer{}, err
 	}
-	rels := pages[e.ID].Relations
-	var ends []string
-	for _, rel := range rels {
-		ends = append(ends, rel.FromID, rel.ToID)
+	e, ok := res.Roots[id]
+	if !ok {
+		return w2Answer{}, fmt.Errorf("no entity %q", id)
 	}
-	known[e.ID] = e
-	if err := r.entities(ctx, ends, known); err != nil {
-		return w2Answer{}, err
+	names := map[string]string{}
+	for _, x := range res.Entities {
+		names[x.ID] = x.Name
 	}
 	out := w2Answer{ID: e.ID, Name: e.Name, Relations: []w2Relation{}}
-	for _, rel := range rels {
+	for _, rel := range pageOf(res, e.ID) {
 		out.Relations = append(out.Relations, w2Relation{
 			ID: rel.ID, Type: string(rel.Type),
-			From: entityRef{rel.FromID, known[rel.FromID].Name}, To: entityRef{rel.ToID, known[rel.ToID].Name},
+			From: entityRef{rel.FromID, names[rel.FromID]}, To: entityRef{rel.ToID, names[rel.ToID]},
 		})
 	}
 	return out, nil
 }
 
+// pageOf returns the relations read for an entity (the reads here ask for
+// one page an entity).
+func pageOf(res casegraph.ReadResult, id string) []casegraph.Relation {
+	for _, p := range res.Pages {
+		if p.EntityID == id {
+			return p.Result.Relations
+		}
+	}
+	return nil
+}
+
 // depthTwo is W3: for each root, the other ends of its first 10 outgoing
-// relations (in relation id order), and theirs: level by level, one
-// RelationsOf and one EntitiesByID a level, as the loaders batch them.
+// relations (in relation id order), and theirs, in one compiled read, as
+// the aliased entity fields ask for it.
 func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, error) {
-	known := map[string]casegraph.Entity{}
-	if err := r.entities(ctx, roots, known); err != nil {
+	window := func(ends *casegraph.EntityRead) casegraph.RelationsRead {
+		return casegraph.RelationsRead{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing}, Page: casegraph.Page{First: 10}, Ends: ends}
+	}
+	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{
+		window(&casegraph.EntityRead{Relations: []casegraph.RelationsRead{window(&casegraph.EntityRead{})}}),
+	}}
+	res, err := r.store.ReadEntities(ctx, dedupe(roots), read)
+	if err != nil {
 		return nil, err
+	}
+	names := map[string]string{}
+	for _, x := range res.Entities {
+		names[x.ID] = x.Name
+	}
+	var tree func(id string, depth int) treeNode
+	tree = func(id string, depth int) treeNode {
+		n := treeNode{ID: id, Name: names[id]}
+		if depth < 2 {
+			n.Children = []treeNode{}
+			for _, rel := range pageOf(res, id) {
+				n.Children = append(n.Children, tree(rel.ToID, depth+1))
+			}
+		}
+		return n
 	}
 	out := w3Answer{}
 	for _, id := range roots {
-		if e, ok := known[id]; ok {
-			out = append(out, treeNode{ID: e.ID, Name: e.Name})
+		if e, ok := res.Roots[id]; ok {
+			out = append(out, tree(e.ID, 0))
 		}
-	}
-	level := make([]*treeNode, len(out))
-	for i := range out {
-		level[i] = &out[i]
-	}
-	for depth := 0; depth < 2; depth++ {
-		ids := make([]string, 0, len(level))
-		for _, n := range level {
-			ids = append(ids, n.ID)
-		}
-		pages, err := r.store.RelationsOf(ctx, dedupe(ids), casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing}, casegraph.Page{First: 10})
-		if err != nil {
-			return nil, err
-		}
-		var ends []string
-		for _, id := range ids {
-			for _, rel := range pages[id].Relations {
-				ends = append(ends, rel.ToID)
-			}
-		}
-		if err := r.entities(ctx, ends, known); err != nil {
-			return nil, err
-		}
-		var next []*treeNode
-		for _, n := range level {
-			n.Children = []treeNode{}
-			for _, rel := range pages[n.ID].Relations {
-				n.Children = append(n.Children, treeNode{ID: rel.ToID, Name: known[rel.ToID].Name})
-			}
-			for i := range n.Children {
-				next = append(next, &n.Children[i])
-			}
-		}
-		level = next
 	}
 	return out.sorted(), nil
 }

@@ -116,6 +116,17 @@ func TestRoundTripsDoNotDependOnLoad(t *testing.T) {
 			relations(first: 10) { totalCount edges { node { id from { id name } to { id name
 				relations(first: 10) { edges { node { id to { id name } } } } } sources { id title } } } } } } } }`,
 			map[string]any{"ds": ds}, 2},
+		{"ten aliased entities, depth 2", `query($a: ID!, $b: ID!) { ` + func() string {
+			var b strings.Builder
+			for i := range 10 {
+				id := "$a"
+				if i%2 == 1 {
+					id = "$b"
+				}
+				fmt.Fprintf(&b, "e%d: entity(id: %s) { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } } } } } } } ", i, id)
+			}
+			return b.String()
+		}() + `nobody: entity(id: "nobody") { id } }`, map[string]any{"a": ds + ":p01", "b": ds + ":p02"}, 1},
 		{"search with relations", `query { search(text: "person", first: 10) { edges { node { id
 			relations(first: 4) { edges { node { to { name } } } } } } } }`, nil, 2},
 	}

@@ -220,19 +220,64 @@ func intArg(v any) (*int, bool) {
 	return &i, true
 }
 
-// readEntity answers entity(id) with everything selected under it, in one
-// round trip; nil when there is no such entity.
+// readEntity answers entity(id) with everything selected under it. Every
+// entity field at the root of the operation (aliases, each with its id and
+// selection) is read by one statement, run by whichever of them comes
+// first, with the union of their selections; nil when there is no such
+// entity.
 func (r *Resolver) readEntity(ctx context.Context, id string) (model.Entity, error) {
-	res, err := r.Store.ReadEntities(ctx, []string{id}, readHere(ctx))
+	op := graphql.GetOperationContext(ctx)
+	l := loaders.For(ctx)
+	res, err := l.Reads.Do(rootRead{op: op, field: "entity"}, func() (casegraph.ReadResult, error) {
+		ids, read := entityRoots(op)
+		if len(ids) == 0 { // not at the root (cannot happen: entity is a Query field)
+			ids, read = []string{id}, readHere(ctx)
+		}
+		res, err := r.Store.ReadEntities(ctx, ids, read)
+		if err == nil {
+			l.Hold(res)
+		}
+		return res, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	loaders.For(ctx).Hold(res)
 	e, ok := res.Roots[id]
 	if !ok {
 		return nil, nil
 	}
 	return toEntity(e), nil
+}
+
+// rootRead names the read that one operation's root fields of one name
+// share.
+type rootRead struct {
+	op    *graphql.OperationContext
+	field string
+}
+
+// entityRoots collects the ids and the selections of the operation's root
+// entity fields.
+func entityRoots(op *graphql.OperationContext) ([]string, *casegraph.EntityRead) {
+	var ids []string
+	seen := map[string]bool{}
+	read := &casegraph.EntityRead{}
+	for _, f := range graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"}) {
+		if f.Name != "entity" {
+			continue
+		}
+		id, ok := f.ArgumentMap(op.Variables)["id"].(string)
+		if !ok {
+			continue
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		read.Merge(entityRead(op, []ast.SelectionSet{f.Selections}, 0))
+	}
+	read.ShareTotals()
+	return ids, read
 }
 
 // readUnder gives the request's loaders the entities a list field found,

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vikstrous/dataloadgen"
@@ -60,6 +61,41 @@ type Loaders struct {
 	Entity    *dataloadgen.Loader[string, casegraph.Entity]
 	Source    *dataloadgen.Loader[string, casegraph.Source]
 	Relations *dataloadgen.Loader[RelationsKey, casegraph.RelationPage]
+	// Reads runs each compiled read of the request once.
+	Reads *Reads
+}
+
+// Reads runs each of a request's compiled reads once, however many
+// resolvers need its result: the aliased root fields of one operation
+// (ten `entity(id:)` fields, say) share one statement, formed from the
+// document rather than from a time window, so the batch is the same on a
+// busy machine as on an idle one.
+type Reads struct {
+	mu   sync.Mutex
+	runs map[any]*readRun
+}
+
+type readRun struct {
+	once sync.Once
+	res  casegraph.ReadResult
+	err  error
+}
+
+// Do returns the result of the read named key, running run for it the
+// first time it is asked for; key is any comparable value.
+func (r *Reads) Do(key any, run func() (casegraph.ReadResult, error)) (casegraph.ReadResult, error) {
+	r.mu.Lock()
+	if r.runs == nil {
+		r.runs = map[any]*readRun{}
+	}
+	x, ok := r.runs[key]
+	if !ok {
+		x = &readRun{}
+		r.runs[key] = x
+	}
+	r.mu.Unlock()
+	x.once.Do(func() { x.res, x.err = run() })
+	return x.res, x.err
 }
 
 // wait is how long a loader gathers keys before it sends them. gqlgen
@@ -77,6 +113,7 @@ func New(store Store) *Loaders {
 		Relations: dataloadgen.NewMappedLoader(func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
 			return relationPages(ctx, store, keys)
 		}, dataloadgen.WithWait(wait)),
+		Reads: &Reads{},
 	}
 }
 
