@@ -10,6 +10,9 @@ import "slices"
 type EntityRead struct {
 	Sources   bool
 	Relations []RelationsRead
+	// Properties, on the read's root only: what to return of every entity
+	// and relation (nil: everything).
+	Properties *Properties
 }
 
 // RelationsRead is one page of an entity's relations, as one `relations`
@@ -158,3 +161,21 @@ func (r *EntityRead) ShareTotals() {
 	}
 	mark(r)
 }
+
+// Properties names what a read returns of every entity and relation it
+// reads: the properties some field of the operation shows, so that a hub's
+// thousand neighbours do not bring their descriptions along when only their
+// names are asked for. Ids, kinds, types and ends always come. Nil means
+// everything.
+type Properties struct {
+	Entity   []string // of EntityProperties
+	Relation []string // of RelationProperties
+}
+
+// EntityProperties and RelationProperties are the properties a read may
+// return besides those that always come.
+var (
+	EntityProperties = []string{"name", "aliases", "description", "dataset", "sourceIds", "category", "startDate", "endDate",
+		"publishedAt", "pageCount", "url", "nationality", "version", "createdAt", "updatedAt"}
+	RelationProperties = []string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"}
+)

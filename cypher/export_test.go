@@ -93,7 +93,10 @@ func (s *Store) Profile(ctx context.Context, name string, params map[string]any)
 // ExplainRead returns the plan of the statement ReadEntities renders for a
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
-	level, shape, params := compileRead(read)
+	level, shape, params, err := compileRead(read)
+	if err != nil {
+		return "", err
+	}
 	text, err := s.reads.get(shape, level)
 	if err != nil {
 		return "", err

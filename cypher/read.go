@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,9 +76,10 @@ func newReadStatements() *readStatements {
 // readLevel is an entity variable and what to read with it, as the
 // template sees it.
 type readLevel struct {
-	Var     string // e0, e1, ...
-	Sources bool
-	Pages   []readPage
+	Var        string // e0, e1, ...
+	Projection string // what is returned of the entity
+	Sources    bool
+	Pages      []readPage
 }
 
 // readPage is one page of relations read from a level.
@@ -87,6 +89,7 @@ type readPage struct {
 	Rel         string // relationship variable: r1, r2, ...
 	Left, Right string // the pattern's arrows: "-", "->" or "<-", "-"
 	Types       string // AUTHORED|FUNDS|...
+	Projection  string // what is returned of each relation
 	Total       bool
 	Sources     bool
 	Ends        *readLevel
@@ -94,13 +97,29 @@ type readPage struct {
 
 // compileRead turns a read into the template's levels, its shape (the
 // cache key: everything but the values) and the values as parameters.
-func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any) {
+func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any, error) {
 	params := map[string]any{}
 	var shape strings.Builder
+	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
+	if p := read.Properties; p != nil {
+		entityProps, relationProps = p.Entity, p.Relation
+		fmt.Fprintf(&shape, "%v%v", p.Entity, p.Relation)
+	}
+	for _, p := range entityProps {
+		if !slices.Contains(casegraph.EntityProperties, p) {
+			return readLevel{}, "", nil, fmt.Errorf("no entity property %q", p)
+		}
+	}
+	for _, p := range relationProps {
+		if !slices.Contains(casegraph.RelationProperties, p) {
+			return readLevel{}, "", nil, fmt.Errorf("no relation property %q", p)
+		}
+	}
 	var level func(r *casegraph.EntityRead, depth int, path string) readLevel
 	level = func(r *casegraph.EntityRead, depth int, path string) readLevel {
 		v := "e" + strconv.Itoa(depth)
-		l := readLevel{Var: v, Sources: r.Sources}
+		l := readLevel{Var: v, Sources: r.Sources, Projection: projection(v, append([]string{"id"}, entityProps...),
+			"kind: [l IN labels("+v+") WHERE l <> 'Entity'][0]")}
 		fmt.Fprintf(&shape, "{s%t", r.Sources)
 		for i, p := range r.Relations {
 			param := "p" + strconv.Itoa(i)
@@ -122,9 +141,12 @@ func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any)
 			for j, t := range types {
 				names[j] = string(t) // validated: only vocabulary types reach here
 			}
+			rel := "r" + strconv.Itoa(depth+1)
 			pg := readPage{
-				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: "r" + strconv.Itoa(depth+1),
+				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources,
+				Projection: projection(rel, append([]string{"id"}, relationProps...),
+					"type: type("+rel+"), from: startNode("+rel+").id, to: endNode("+rel+").id"),
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t", left, pg.Types, right, p.Total, p.Sources)
 			params[param+"_after"] = p.Page.After
@@ -140,7 +162,19 @@ func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any)
 		return l
 	}
 	root := level(read, 0, "")
-	return root, shape.String(), params
+	return root, shape.String(), params, nil
+}
+
+// projection is a map projection of a variable: the properties (checked
+// against the vocabulary's lists, never a client's text) and an extra.
+func projection(v string, props []string, extra string) string {
+	var b strings.Builder
+	b.WriteString(v + " {")
+	for _, p := range props {
+		b.WriteString("." + p + ", ")
+	}
+	b.WriteString(extra + "}")
+	return b.String()
 }
 
 // ReadEntities reads the entities with the given ids (an id merged away
@@ -158,7 +192,10 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 			}
 		}
 	}
-	level, shape, params := compileRead(read)
+	level, shape, params, err := compileRead(read)
+	if err != nil {
+		return casegraph.ReadResult{}, internalError("ReadEntities", err)
+	}
 	text, err := s.reads.get(shape, level)
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)

@@ -123,3 +123,53 @@ func TestReadEntitiesAgreesWithTheLoaders(t *testing.T) {
 		}
 	}
 }
+
+// A read brings only the properties asked for, besides ids, kinds, types
+// and ends.
+func TestReadEntitiesBringsTheAskedProperties(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	src := casegraph.Source{ID: ds + ":s", Title: "A source", Dataset: ds}
+	a := casegraph.Entity{ID: ds + ":a", Kind: casegraph.KindPerson, Name: "A", Aliases: []string{"Alpha"}, Description: "the first",
+		Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "GB"}
+	b := casegraph.Entity{ID: ds + ":b", Kind: casegraph.KindPlace, Name: "B", Description: "the second", Dataset: ds, SourceIDs: []string{src.ID}}
+	conf := 0.5
+	r := casegraph.Relation{ID: ds + ":r", Type: "LOCATED_IN", FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported,
+		Confidence: &conf, Quote: "there", Dataset: ds, SourceIDs: []string{src.ID}}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.WriteBatch(ctx, nil, nil, []casegraph.Relation{r}); err != nil {
+		t.Fatal(err)
+	}
+	read := &casegraph.EntityRead{
+		Relations: []casegraph.RelationsRead{{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth},
+			Page: casegraph.Page{First: 5}, Ends: &casegraph.EntityRead{}}},
+		Properties: &casegraph.Properties{Entity: []string{"name"}, Relation: []string{"confidence"}},
+	}
+	got, err := s.ReadEntities(ctx, []string{a.ID}, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []casegraph.Entity{
+		{ID: a.ID, Kind: casegraph.KindPerson, Name: "A", Version: 1},
+		{ID: b.ID, Kind: casegraph.KindPlace, Name: "B", Version: 1},
+	}
+	if diff := cmp.Diff(want, got.Entities); diff != "" {
+		t.Errorf("entities (-want +got):\n%s", diff)
+	}
+	wantRel := casegraph.Relation{ID: r.ID, Type: r.Type, FromID: a.ID, ToID: b.ID, Confidence: &conf}
+	if len(got.Pages) != 1 || len(got.Pages[0].Result.Relations) != 1 {
+		t.Fatalf("pages: %+v", got.Pages)
+	}
+	if diff := cmp.Diff(wantRel, got.Pages[0].Result.Relations[0]); diff != "" {
+		t.Errorf("relation (-want +got):\n%s", diff)
+	}
+
+	read.Properties = &casegraph.Properties{Entity: []string{"name", "description; MATCH (n) DETACH DELETE n"}}
+	if _, err := s.ReadEntities(ctx, []string{a.ID}, read); casegraph.ErrorCode(err) != casegraph.CodeInternal {
+		t.Errorf("a property outside the vocabulary: err %v, want INTERNAL", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -49,7 +50,73 @@ func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
 		return nil
 	}
 	read.ShareTotals()
+	read.Properties = operationProperties(op)
 	return read
+}
+
+// Entity and relation fields and the properties they show; the others
+// (relations, from, to, kind, id, ...) need none beyond those every read
+// returns.
+var (
+	entityFieldProperty = map[string]string{
+		"name": "name", "aliases": "aliases", "description": "description", "dataset": "dataset", "sources": "sourceIds",
+		"category": "category", "startDate": "startDate", "endDate": "endDate", "publishedAt": "publishedAt",
+		"pageCount": "pageCount", "url": "url", "nationality": "nationality", "version": "version",
+		"createdAt": "createdAt", "updatedAt": "updatedAt",
+	}
+	relationFieldProperty = map[string]string{
+		"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
+		"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
+	}
+)
+
+// operationProperties is what the whole operation shows of any entity and
+// any relation. A compiled read returns those properties only, and its
+// entities go into the request's loaders: every field that can meet one of
+// them, anywhere in the operation, finds what it shows.
+func operationProperties(op *graphql.OperationContext) *casegraph.Properties {
+	entity, relation := map[string]bool{}, map[string]bool{}
+	seen := map[string]bool{} // fragments, walked once however often spread
+	var walk func(set ast.SelectionSet)
+	walk = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				if s.ObjectDefinition != nil {
+					if slices.Contains(entityTypes, s.ObjectDefinition.Name) {
+						if p, ok := entityFieldProperty[s.Name]; ok {
+							entity[p] = true
+						}
+					} else if s.ObjectDefinition.Name == "Relation" {
+						if p, ok := relationFieldProperty[s.Name]; ok {
+							relation[p] = true
+						}
+					}
+				}
+				walk(s.SelectionSet)
+			case *ast.InlineFragment:
+				walk(s.SelectionSet)
+			case *ast.FragmentSpread:
+				if s.Definition != nil && !seen[s.Name] {
+					seen[s.Name] = true
+					walk(s.Definition.SelectionSet)
+				}
+			}
+		}
+	}
+	walk(op.Operation.SelectionSet)
+	props := &casegraph.Properties{Entity: []string{}, Relation: []string{}}
+	for _, p := range casegraph.EntityProperties {
+		if entity[p] {
+			props.Entity = append(props.Entity, p)
+		}
+	}
+	for _, p := range casegraph.RelationProperties {
+		if relation[p] {
+			props.Relation = append(props.Relation, p)
+		}
+	}
+	return props
 }
 
 // fieldsNamed returns the selection sets of every field called name (any
@@ -277,6 +344,7 @@ func entityRoots(op *graphql.OperationContext) ([]string, *casegraph.EntityRead)
 		read.Merge(entityRead(op, []ast.SelectionSet{f.Selections}, 0))
 	}
 	read.ShareTotals()
+	read.Properties = operationProperties(op)
 	return ids, read
 }
 

@@ -63,6 +63,15 @@ type Loaders struct {
 	Relations *dataloadgen.Loader[RelationsKey, casegraph.RelationPage]
 	// Reads runs each compiled read of the request once.
 	Reads *Reads
+
+	store Store
+}
+
+// Fresh returns a new, empty set of loaders over the same store: for an
+// operation run inside another (a saved query's run), whose compiled reads
+// hold what its own fields show.
+func (l *Loaders) Fresh() *Loaders {
+	return New(l.store)
 }
 
 // Reads runs each of a request's compiled reads once, however many
@@ -114,6 +123,7 @@ func New(store Store) *Loaders {
 			return relationPages(ctx, store, keys)
 		}, dataloadgen.WithWait(wait)),
 		Reads: &Reads{},
+		store: store,
 	}
 }
 
@@ -167,6 +177,12 @@ type ctxKey struct{}
 // With returns ctx carrying the loaders.
 func With(ctx context.Context, l *Loaders) context.Context {
 	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// From returns the request's loaders, if it has any.
+func From(ctx context.Context) (*Loaders, bool) {
+	l, ok := ctx.Value(ctxKey{}).(*Loaders)
+	return l, ok
 }
 
 // For returns the request's loaders. It panics when the request did not go

@@ -17,6 +17,7 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
+	"github.com/casegraph/casegraph/loaders"
 )
 
 // Runner checks and runs saved queries in-process, with the same executor
@@ -117,6 +118,11 @@ func (r *Runner) Run(ctx context.Context, document string, variables json.RawMes
 		}
 	}
 	ctx = graph.WithSavedRun(ctx)
+	if l, ok := loaders.From(ctx); ok {
+		// The run's reads hold what its own operation shows, not the
+		// outer request's (graph.operationProperties).
+		ctx = loaders.With(ctx, l.Fresh())
+	}
 	ctx = graphql.StartOperationTrace(ctx)
 	params := &graphql.RawParams{Query: document, Variables: vars, ReadTime: graphql.TraceTiming{Start: graphql.Now(), End: graphql.Now()}}
 	opCtx, errs := r.exec.CreateOperationContext(ctx, params)
