@@ -148,6 +148,7 @@ var templateVariants = map[string]func() []variant{
 	"ExportSources":   datasetVariants("ExportSources"),
 	"ExportEntities":  datasetVariants("ExportEntities"),
 	"ExportRelations": datasetVariants("ExportRelations"),
+	"BackfillDegree":  datasetVariants("BackfillDegree"),
 }
 
 // datasetVariants renders a statement twice: for all data (NAME/all), and
