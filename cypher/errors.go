@@ -42,9 +42,11 @@ func mapError(ctx context.Context, name string, err error) error {
 		case "Neo.ClientError.Schema.ConstraintValidationFailed":
 			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
 		case "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
-			"Neo.TransientError.General.TransactionMemoryLimit",
-			"Neo.TransientError.Transaction.DeadlockDetected":
+			"Neo.TransientError.General.TransactionMemoryLimit":
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
+		case "Neo.TransientError.Transaction.DeadlockDetected":
+			// Retried by the driver until its retry budget ran out.
+			return coded(casegraph.CodeTimeout, "the write kept meeting concurrent writes to the same entities; try it again")
 		case "Neo.ClientError.Database.DatabaseNotFound",
 			"Neo.TransientError.General.DatabaseUnavailable",
 			"Neo.TransientError.Database.DatabaseUnavailable",

@@ -17,6 +17,7 @@ import (
 var (
 	PathParams        = pathParams
 	PathStatementName = pathStatementName
+	MapError          = mapError
 )
 
 // Explain returns the plan of a named statement, one operator a line.
