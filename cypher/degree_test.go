@@ -49,6 +49,9 @@ func newDegreeGraph(t *testing.T) degreeGraph {
 		{g.ds, "r6", "p2", "FUNDS", "p1"}, // between the two a merge folds together
 		{g.other, "r7", "q", "MEMBER_OF", "hub"},
 		{g.ds, "r8", "hub", "LOCATED_IN", "qplace"},
+		// A self-loop counts once. The service refuses them (Validate,
+		// Link), but WriteBatch and the statements must not miscount one.
+		{g.ds, "r10", "place", "LOCATED_IN", "place"},
 	} {
 		g.relations = append(g.relations, casegraph.Relation{ID: g.id(r.id), Type: r.typ, FromID: g.id(r.from), ToID: g.id(r.to),
 			Status: casegraph.StatusReported, Dataset: r.ds, SourceIDs: []string{g.src.ID}})
@@ -113,6 +116,10 @@ func TestDegreeKeptByEveryWrite(t *testing.T) {
 		}},
 		{"unlink", func() error {
 			_, err := s.Unlink(ctx, linked.ID)
+			return err
+		}},
+		{"unlink a self-loop", func() error {
+			_, err := s.Unlink(ctx, g.id("r10"))
 			return err
 		}},
 		{"merge", func() error {
