@@ -25,6 +25,15 @@ const (
 	maxFilterList       = 50
 )
 
+// PathOptions say what a path search returns besides its entities and
+// relations.
+type PathOptions struct {
+	// WithSources asks for the sources its entities and relations cite,
+	// read in the same statement; without it the statement reads none
+	// (a client that does not select them pays nothing for them).
+	WithSources bool
+}
+
 // PathFilter narrows a path search. Every filter applies during the search:
 // a path that would need an excluded entity or relation is not "found and
 // dropped", the search goes around it.

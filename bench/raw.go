@@ -170,7 +170,7 @@ func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer,
 	if err := f.Normalize(); err != nil {
 		return w5Answer{}, err
 	}
-	paths, _, err := r.store.Paths(ctx, from, to, 1, f)
+	paths, _, err := r.store.Paths(ctx, from, to, 1, f, casegraph.PathOptions{}) // W5 selects no sources
 	if err != nil {
 		return w5Answer{}, err
 	}

@@ -10,30 +10,38 @@ import (
 
 // DeleteDataset removes every entity (with its relations) and source of a
 // dataset, and returns how many nodes it removed. It commits in batches
-// (CALL ... IN TRANSACTIONS, which runs only in an auto-commit transaction),
-// so it is not one transaction: run it again if it is interrupted.
+// (CALL ... IN TRANSACTIONS), so it is not one transaction: run it again if
+// it is interrupted.
 func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error) {
 	if err := casegraph.ValidateID("dataset", dataset); err != nil {
 		return 0, err
 	}
+	params := map[string]any{"dataset": dataset}
+	if _, err := s.inBatches(ctx, "DeleteDatasetRelations", "deleted", params); err != nil {
+		return 0, err
+	}
+	return s.inBatches(ctx, "DeleteDatasetNodes", "deleted", params)
+}
+
+// inBatches runs a statement that commits as it goes (CALL ... IN
+// TRANSACTIONS, which runs only in an auto-commit transaction, so neither
+// retried nor all-or-nothing) and returns the column of its one row.
+func (s *Store) inBatches(ctx context.Context, name, column string, params map[string]any) (int64, error) {
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
-
-	var n int64
-	for _, name := range []string{"DeleteDatasetRelations", "DeleteDatasetNodes"} {
-		done := s.roundTrip(name)
-		res, err := session.Run(ctx, s.statement(name), map[string]any{"dataset": dataset}, neo4j.WithTxTimeout(remaining(ctx)))
-		var rec *neo4j.Record
-		if err == nil {
-			rec, err = res.Single(ctx)
-		}
-		done(err)
-		if err != nil {
-			return 0, mapError(ctx, name, err)
-		}
-		if n, err = getInt(rec, "deleted"); err != nil {
-			return 0, internalError(name, err)
-		}
+	done := s.roundTrip(name)
+	res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))
+	var rec *neo4j.Record
+	if err == nil {
+		rec, err = res.Single(ctx)
+	}
+	done(err)
+	if err != nil {
+		return 0, mapError(ctx, name, err)
+	}
+	n, err := getInt(rec, column)
+	if err != nil {
+		return 0, internalError(name, err)
 	}
 	return n, nil
 }

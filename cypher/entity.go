@@ -132,7 +132,9 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	casegraph.OrderByID:        {"e.id", "$afterKey"},
 	casegraph.OrderByName:      {"e.name", "$afterKey"},
 	casegraph.OrderByUpdatedAt: {"e.updatedAt", "datetime($afterKey)"},
-	casegraph.OrderByDegree:    {"COUNT { (e)--(:Entity) }", "toInteger($afterKey)"},
+	// The degree every write keeps (see degree.go); 0 for an entity that
+	// migrate has not counted yet, as a cursor's key is never null.
+	casegraph.OrderByDegree: {"coalesce(e.degree, 0)", "toInteger($afterKey)"},
 }
 
 func entityOrderName(o casegraph.EntityOrder, datasets []string) string {

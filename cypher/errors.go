@@ -45,7 +45,8 @@ func mapError(ctx context.Context, name string, err error) error {
 			"Neo.TransientError.General.TransactionMemoryLimit":
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
 		case "Neo.TransientError.Transaction.DeadlockDetected":
-			return coded(casegraph.CodeConflict, "the change collided with concurrent changes and was not made; retry it")
+			// Retried by the driver until its retry budget ran out.
+			return coded(casegraph.CodeTimeout, "the write kept meeting concurrent writes to the same entities; try it again")
 		case "Neo.ClientError.Database.DatabaseNotFound",
 			"Neo.TransientError.General.DatabaseUnavailable",
 			"Neo.TransientError.Database.DatabaseUnavailable",

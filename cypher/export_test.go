@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"reflect"
 	"strings"
@@ -18,6 +19,7 @@ import (
 var (
 	PathParams        = pathParams
 	PathStatementName = pathStatementName
+	MapError          = mapError
 )
 
 // Explain returns the plan of a named statement, one operator a line.
@@ -108,4 +110,19 @@ func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.E
 		return "", err
 	}
 	return describePlan(res.Summary.Plan()), nil
+}
+
+//go:embed testdata/*.cypher
+var testStatements embed.FS
+
+// RunTestStatement runs testdata/NAME.cypher in a write transaction: states
+// of the graph that the service itself never writes.
+func (s *Store) RunTestStatement(ctx context.Context, name string, params map[string]any) error {
+	text, err := testStatements.ReadFile("testdata/" + name + ".cypher")
+	if err != nil {
+		return err
+	}
+	_, err = neo4j.ExecuteQuery(ctx, s.driver, string(text), params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
+	return err
 }

@@ -140,12 +140,13 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 					"relation %q exists as %s from %q to %q; an id names one relation", r.ID, old.Type, old.FromID, old.ToID)
 			}
 		}
-		recs, err = run("UpsertRelation", relationParams(r))
+		upsert := "UpsertRelation/" + string(r.Type)
+		recs, err = run(upsert, relationParams(r))
 		if err != nil {
 			return err
 		}
 		if len(recs) != 1 {
-			return internalError("UpsertRelation", errNoRow)
+			return internalError(upsert, errNoRow)
 		}
 		out, err = relationFromRecord(recs[0])
 		return err

@@ -22,9 +22,10 @@ var pathFiles embed.FS
 var pathKs = []int{1, 3, 5, 10, 20}
 
 type pathVariant struct {
-	Depth int
-	Arrow string // "" (either way) or ">" (outgoing only)
-	K     int
+	Depth   int
+	Arrow   string // "" (either way) or ">" (outgoing only)
+	K       int
+	Sources bool // read the sources the result cites
 }
 
 func arrowOf(d casegraph.PathDirection) string {
@@ -42,6 +43,15 @@ func pathStatementName(stmt string, depth int, d casegraph.PathDirection, k int)
 	return name
 }
 
+// withSources names the variant of a path statement that reads the sources
+// its result cites (NAME), or the one that reads none (NAME/nosources).
+func withSources(name string, o casegraph.PathOptions) string {
+	if o.WithSources {
+		return name
+	}
+	return name + "/nosources"
+}
+
 // loadPathStatements renders every variant of the path statements.
 func loadPathStatements(into map[string]string) error {
 	set, err := template.New("paths").Option("missingkey=error").ParseFS(pathFiles, "paths/*.tmpl")
@@ -49,25 +59,28 @@ func loadPathStatements(into map[string]string) error {
 		return fmt.Errorf("path templates: %w", err)
 	}
 	render := func(file, name string, v pathVariant) error {
-		var b strings.Builder
-		if err := set.ExecuteTemplate(&b, file, v); err != nil {
-			return fmt.Errorf("path template %s: %w", name, err)
+		for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+			v.Sources = o.WithSources
+			var b strings.Builder
+			if err := set.ExecuteTemplate(&b, file, v); err != nil {
+				return fmt.Errorf("path template %s: %w", name, err)
+			}
+			into[withSources(name, o)] = strings.TrimSpace(b.String())
 		}
-		into[name] = strings.TrimSpace(b.String())
 		return nil
 	}
 	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
 		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
 			for _, k := range pathKs {
-				if err := render("Paths.cypher.tmpl", pathStatementName("Paths", depth, d, k), pathVariant{depth, arrowOf(d), k}); err != nil {
+				if err := render("Paths.cypher.tmpl", pathStatementName("Paths", depth, d, k), pathVariant{Depth: depth, Arrow: arrowOf(d), K: k}); err != nil {
 					return err
 				}
 			}
-			if err := render("Connections.cypher.tmpl", pathStatementName("Connections", depth, d, 0), pathVariant{depth, arrowOf(d), 0}); err != nil {
+			if err := render("Connections.cypher.tmpl", pathStatementName("Connections", depth, d, 0), pathVariant{Depth: depth, Arrow: arrowOf(d)}); err != nil {
 				return err
 			}
 			if depth <= casegraph.MaxNeighborhood {
-				if err := render("Neighborhood.cypher.tmpl", pathStatementName("Neighborhood", depth, d, 0), pathVariant{depth, arrowOf(d), 0}); err != nil {
+				if err := render("Neighborhood.cypher.tmpl", pathStatementName("Neighborhood", depth, d, 0), pathVariant{Depth: depth, Arrow: arrowOf(d)}); err != nil {
 					return err
 				}
 			}
@@ -124,9 +137,10 @@ func (s *Store) pathError(err error) error {
 }
 
 // Paths returns up to k shortest simple paths from one entity to another
-// that pass the filter, shortest first, and the sources their entities and
-// relations cite. Unknown ends are NOT_FOUND. f must be normalized.
-func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter) ([]casegraph.Path, []casegraph.Source, error) {
+// that pass the filter, shortest first, and (with o.WithSources) the
+// sources their entities and relations cite. Unknown ends are NOT_FOUND. f
+// must be normalized.
+func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter, o casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	rendered := pathKs[len(pathKs)-1]
@@ -138,7 +152,7 @@ func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.P
 	}
 	params := pathParams(f)
 	params["from"], params["to"], params["k"] = from, to, int64(k)
-	name := pathStatementName("Paths", f.MaxDepth, f.Direction, rendered)
+	name := withSources(pathStatementName("Paths", f.MaxDepth, f.Direction, rendered), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, s.pathError(err)
@@ -179,15 +193,16 @@ const relationsPerEntity = 5
 // Neighborhood returns the entities within depth hops of id through
 // relations that pass the filter (nearest first, at most limit besides
 // id), the relations among them that pass it (at most 5 per entity), and
-// their sources. Truncated says that either limit cut the answer.
-func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error) {
+// (with o.WithSources) their sources. Truncated says that either limit cut
+// the answer.
+func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(f)
 	params["id"], params["limit"], params["limitPlusOne"] = id, int64(limit), int64(limit+1)
 	relationLimit := relationsPerEntity * limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
-	name := pathStatementName("Neighborhood", depth, f.Direction, 0)
+	name := withSources(pathStatementName("Neighborhood", depth, f.Direction, 0), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -219,9 +234,9 @@ func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f
 }
 
 // Connections returns the union of the shortest paths between every pair
-// of ids that pass the filter, and the pairs with no such path. Unknown ids
-// are NOT_FOUND.
-func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error) {
+// of ids that pass the filter, (with o.WithSources) the sources they cite,
+// and the pairs with no such path. Unknown ids are NOT_FOUND.
+func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	var pairs [][]string
@@ -232,7 +247,7 @@ func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathF
 	}
 	params := pathParams(f)
 	params["ids"], params["pairs"] = ids, pairs
-	name := pathStatementName("Connections", f.MaxDepth, f.Direction, 0)
+	name := withSources(pathStatementName("Connections", f.MaxDepth, f.Direction, 0), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)

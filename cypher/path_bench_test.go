@@ -218,7 +218,7 @@ func BenchmarkStorePathsVsDriver(b *testing.B) {
 			start := time.Now()
 			ctx, cancel := context.WithTimeout(ctx, 15*time.Second) // as a request has
 			defer cancel()
-			if _, _, err := h.Store.Paths(ctx, a, c, 1, f); err != nil {
+			if _, _, err := h.Store.Paths(ctx, a, c, 1, f, casegraph.PathOptions{WithSources: true}); err != nil {
 				b.Fatal(err)
 			}
 			store = append(store, time.Since(start))

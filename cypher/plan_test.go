@@ -38,6 +38,12 @@ func TestPathPlans(t *testing.T) {
 		{cypher.PathStatementName("Paths", 8, casegraph.PathOutgoing, 20), []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Connections", 4, casegraph.PathAny, 0), []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Neighborhood", 2, casegraph.PathAny, 0), []string{"StatefulShortestPath", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
+		// Without sources, and for k = 1 without the whole-path "simple"
+		// predicate (a shortest path is simple), the search plans the same.
+		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 1) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "inlined predicates"}, []string{"AllNodesScan", "all(i IN range"}},
+		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 3) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "all(i IN range"}, []string{"AllNodesScan"}},
+		{cypher.PathStatementName("Connections", 4, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
+		{cypher.PathStatementName("Neighborhood", 2, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

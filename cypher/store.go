@@ -150,6 +150,8 @@ var templateVariants = map[string]func() []variant{
 	"ExportSources":   datasetVariants("ExportSources"),
 	"ExportEntities":  datasetVariants("ExportEntities"),
 	"ExportRelations": datasetVariants("ExportRelations"),
+	"BackfillDegree":  datasetVariants("BackfillDegree"),
+	"UpsertRelation":  typeVariants("UpsertRelation"),
 }
 
 // datasetVariants renders a statement twice: for all data (NAME/all), and
@@ -172,6 +174,19 @@ func byDatasets(name string, datasets []string) string {
 		return name + "/datasets"
 	}
 	return name + "/all"
+}
+
+// typeVariants renders a statement for every relation type (NAME/TYPE),
+// over that type's typeData: Cypher plans an index lookup by a
+// relationship's id only when its type is written in the statement.
+func typeVariants(name string) func() []variant {
+	return func() []variant {
+		var out []variant
+		for _, t := range vocabularyData().Types {
+			out = append(out, variant{Name: name + "/" + t.Type, Data: t})
+		}
+		return out
+	}
 }
 
 // typeData is one relation type as templates see it.

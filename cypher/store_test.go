@@ -129,3 +129,57 @@ func TestMigrateTwiceAndSchemaApplied(t *testing.T) {
 		t.Errorf("after Migrate, missing %v", missing)
 	}
 }
+
+// TestWriteBatchRelations writes relations as an import does: created, left
+// alone when unchanged, updated when changed (a field left out is cleared),
+// and refused when an id names a relation between other ends.
+func TestWriteBatchRelations(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	g := newDegreeGraph(t)
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, nil); err != nil {
+		t.Fatal(err)
+	}
+	first := g.relations[0]
+	withRole := first
+	withRole.Role = "chair"
+	moved := first
+	moved.FromID = g.id("p3")
+
+	tests := []struct {
+		name      string
+		relations []casegraph.Relation
+		changed   int
+		code      casegraph.Code
+		want      casegraph.Relation // how the first relation reads afterwards
+	}{
+		{"create", g.relations, len(g.relations), "", first},
+		{"the same again", g.relations, 0, "", first},
+		{"one changed", []casegraph.Relation{withRole, g.relations[1]}, 1, "", withRole},
+		{"given twice, the last wins", []casegraph.Relation{withRole, first}, 1, "", first},
+		{"an id between other ends", []casegraph.Relation{moved}, 0, casegraph.CodeConflict, first},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			changed, err := s.WriteBatch(ctx, nil, nil, tt.relations)
+			switch {
+			case tt.code == "" && err != nil:
+				t.Fatalf("WriteBatch: %v", err)
+			case tt.code != "" && casegraph.ErrorCode(err) != tt.code:
+				t.Fatalf("code = %q, want %q (err %v)", casegraph.ErrorCode(err), tt.code, err)
+			}
+			if changed != tt.changed {
+				t.Errorf("changed = %d, want %d", changed, tt.changed)
+			}
+			got, err := s.RelationsByID(ctx, []string{first.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got[first.ID]); diff != "" {
+				t.Errorf("relation (-want +got):\n%s", diff)
+			}
+			cyphertest.CheckDegrees(t, s, g.ds, g.other)
+		})
+	}
+}

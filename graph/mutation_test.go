@@ -33,6 +33,9 @@ func newFixture(t *testing.T) fixture {
 	h := servertest.New(t, servertest.Options{})
 	ds := cyphertest.Dataset(t)
 	f := fixture{h: h, ds: ds, src: ds + ":article"}
+	// Whatever a test writes, the degrees must still be right at its end
+	// (cleanups run last first: this one before the dataset goes).
+	t.Cleanup(func() { cyphertest.CheckDegrees(t, h.Store, ds) })
 	h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
 		map[string]any{"in": map[string]any{"id": f.src, "title": "The article", "dataset": ds, "url": "https://example.org/a"}})
 	for _, e := range []struct{ id, kind, name string }{

@@ -4,6 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
@@ -52,6 +55,29 @@ func pathFilterOf(in *model.PathFilter) (casegraph.PathFilter, error) {
 		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDepth must be between 1 and %d, not 0", casegraph.MaxMaxDepth)
 	}
 	return f, f.Normalize()
+}
+
+// pathOptions says what the path search of the root field being resolved
+// must read for its selection: the sources its entities and relations cite
+// only when a field named sources is selected somewhere under it (in any
+// fragment, whatever its type condition: reading them when not needed
+// costs time, not reading them when needed costs round trips).
+func pathOptions(ctx context.Context) casegraph.PathOptions {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return casegraph.PathOptions{WithSources: true}
+	}
+	return casegraph.PathOptions{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources")}
+}
+
+// selects reports whether a field called name is selected in set or below.
+func selects(op *graphql.OperationContext, set ast.SelectionSet, name string) bool {
+	for _, f := range graphql.CollectFields(op, set, nil) {
+		if f.Name == name || selects(op, f.Selections, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // prime puts what a search returned into the request's loaders.

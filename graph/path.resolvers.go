@@ -53,7 +53,7 @@ func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string
 	if from == to {
 		return samePath(ctx, from)
 	}
-	found, sources, err := r.Store.Paths(ctx, from, to, 1, f)
+	found, sources, err := r.Store.Paths(ctx, from, to, 1, f, pathOptions(ctx))
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 		}
 		return []model.Path{*p}, nil
 	}
-	found, sources, err := r.Store.Paths(ctx, from, to, n, f)
+	found, sources, err := r.Store.Paths(ctx, from, to, n, f, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int,
 	if err != nil {
 		return nil, err
 	}
-	g, sources, err := r.Store.Neighborhood(ctx, id, d, n, f)
+	g, sources, err := r.Store.Neighborhood(ctx, id, d, n, f, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *m
 	if err != nil {
 		return nil, err
 	}
-	g, sources, err := r.Store.Connections(ctx, ids, f)
+	g, sources, err := r.Store.Connections(ctx, ids, f, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}

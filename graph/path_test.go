@@ -271,3 +271,65 @@ func TestNeighborhoodAndConnections(t *testing.T) {
 		t.Errorf("connections with an unknown id: %s", truncate(miss.Raw))
 	}
 }
+
+// TestPathSourcesOnlyWhenSelected: a path search reads the sources of its
+// entities and relations in the same statement when the query selects
+// sources anywhere under it (fragments included), and reads none when it
+// does not; either way the request is one round trip.
+func TestPathSourcesOnlyWhenSelected(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	vars := map[string]any{"a": s.id("geoffrey-nice"), "b": s.id("qatar-government"), "f": s.filter(nil)}
+	tests := []struct {
+		name, query string
+		sources     bool
+	}{
+		{"path without sources", `query($a: ID!, $b: ID!, $f: PathFilter) { shortestPath(from: $a, to: $b, filter: $f) { length nodes { id } steps { relation { id } } } }`, false},
+		{"path with relation sources", `query($a: ID!, $b: ID!, $f: PathFilter) { shortestPath(from: $a, to: $b, filter: $f) { steps { relation { sources { id } } } } }`, true},
+		{"sources in a fragment", `query($a: ID!, $b: ID!, $f: PathFilter) { paths(from: $a, to: $b, k: 2, filter: $f) { nodes { ...E } } }
+			fragment E on Entity { id sources { title } }`, true},
+		{"sources skipped", `query($a: ID!, $b: ID!, $f: PathFilter) { paths(from: $a, to: $b, filter: $f) { nodes { id sources @skip(if: true) { id } } } }`, false},
+		{"neighborhood without sources", `query($a: ID!, $f: PathFilter) { neighborhood(id: $a, filter: $f) { nodes { id } relations { id } } }`, false},
+		{"neighborhood with sources", `query($a: ID!, $f: PathFilter) { neighborhood(id: $a, filter: $f) { nodes { sources { id } } } }`, true},
+		{"connections without sources", `query($a: ID!, $b: ID!, $f: PathFilter) { connections(ids: [$a, $b], filter: $f) { nodes { id } } }`, false},
+		{"connections with sources", `query($a: ID!, $b: ID!, $f: PathFilter) { connections(ids: [$a, $b], filter: $f) { relations { sources { id } } } }`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, trips := pathStatements(t, s.h), s.h.Store.RoundTrips()
+			s.h.MustPost(tt.query, vars)
+			if trips := s.h.Store.RoundTrips() - trips; trips != 1 {
+				t.Errorf("%d round trips, want 1", trips)
+			}
+			after := pathStatements(t, s.h)
+			with, without := after[true]-before[true], after[false]-before[false]
+			if tt.sources && (with != 1 || without != 0) || !tt.sources && (with != 0 || without != 1) {
+				t.Errorf("%v statements with sources and %v without, want the one %s", with, without, map[bool]string{true: "with", false: "without"}[tt.sources])
+			}
+		})
+	}
+}
+
+// pathStatements counts the path statements the server has run, from its
+// metrics: those that read sources and those that do not.
+func pathStatements(t *testing.T, h *servertest.Harness) map[bool]float64 {
+	t.Helper()
+	res := h.Get("/metrics")
+	out := map[bool]float64{}
+	for _, line := range strings.Split(res.Raw, "\n") {
+		rest, ok := strings.CutPrefix(line, `casegraph_cypher_queries_total{query="`)
+		if !ok {
+			continue
+		}
+		name, count, _ := strings.Cut(rest, `"} `)
+		if !strings.HasPrefix(name, "Paths/") && !strings.HasPrefix(name, "Neighborhood/") && !strings.HasPrefix(name, "Connections/") {
+			continue
+		}
+		var n float64
+		if _, err := fmt.Sscan(count, &n); err != nil {
+			t.Fatalf("metrics line %q: %v", line, err)
+		}
+		out[!strings.HasSuffix(name, "/nosources")] += n
+	}
+	return out
+}

@@ -33,9 +33,9 @@ type Store interface {
 	Unlink(ctx context.Context, id string) (casegraph.Relation, error)
 	UpsertSource(ctx context.Context, s casegraph.Source) (casegraph.Source, error)
 
-	Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter) ([]casegraph.Path, []casegraph.Source, error)
-	Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
-	Connections(ctx context.Context, ids []string, f casegraph.PathFilter) (casegraph.Subgraph, []casegraph.Source, error)
+	Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter, o casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error)
+	Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error)
+	Connections(ctx context.Context, ids []string, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error)
 
 	Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
 	Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)

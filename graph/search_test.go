@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -237,5 +239,46 @@ func TestTimeline(t *testing.T) {
 	}
 	if res := s.h.Post(q, map[string]any{"id": s.id("caesar"), "from": "2014", "to": "2013"}); res.Code() != "BAD_USER_INPUT" {
 		t.Errorf("to before from: %s", truncate(res.Raw))
+	}
+}
+
+// TestDegreeIgnoresTombstones: an entity that others were merged into ranks
+// by its relations, not by the tombstones that point at it (a count of its
+// relationships took those in), in search and sorted by degree.
+func TestDegreeIgnoresTombstones(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, e := range []struct{ id, name string }{
+		{"alpha", "Foundation Alpha"}, {"beta", "Foundation Beta"}, {"gamma", "Gamma Trust"}, {"delta", "Delta Trust"},
+	} {
+		f.upsert(t, map[string]any{"id": f.id(e.id), "kind": "ORGANIZATION", "name": e.name})
+	}
+	for _, l := range []struct{ id, from, to string }{
+		{"r1", "nice", "alpha"}, {"r2", "firm", "alpha"}, {"r3", "nice", "beta"},
+	} {
+		if res := f.link(t, map[string]any{"id": f.id(l.id), "type": "MEMBER_OF", "from": f.id(l.from), "to": f.id(l.to)}); len(res.Errors) > 0 {
+			t.Fatal(res.Raw)
+		}
+	}
+	f.h.MustPost(`mutation($into: ID!, $from: [ID!]!) { mergeEntities(into: $into, from: $from) { id } }`,
+		map[string]any{"into": f.id("beta"), "from": []string{f.id("gamma"), f.id("delta")}})
+
+	want := []string{f.id("alpha"), f.id("beta")} // 2 relations, then 1 (and 2 tombstones)
+	var searched []string
+	res := f.h.MustPost(searchQuery, map[string]any{"text": "foundation", "ds": []string{f.ds}})
+	for _, e := range field(res, "search", "edges").([]any) {
+		searched = append(searched, e.(map[string]any)["node"].(map[string]any)["id"].(string))
+	}
+	if diff := cmp.Diff(want, searched); diff != "" {
+		t.Errorf("search (-want +got):\n%s", diff)
+	}
+	var sorted []string
+	res = f.h.MustPost(listQuery, map[string]any{"f": map[string]any{"datasets": []string{f.ds}, "kinds": []string{"ORGANIZATION"}},
+		"o": map[string]any{"field": "DEGREE", "direction": "DESC"}, "first": 2})
+	for _, e := range field(res, "entities", "edges").([]any) {
+		sorted = append(sorted, e.(map[string]any)["node"].(map[string]any)["id"].(string))
+	}
+	if diff := cmp.Diff(want, sorted); diff != "" {
+		t.Errorf("entities by degree (-want +got):\n%s", diff)
 	}
 }

@@ -118,6 +118,13 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if n > 0 {
 			fmt.Fprintf(e.stdout, "wrote the search fields of %d entities\n", n)
 		}
+		counted, err := store.BackfillDegree(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: degrees: %w", describe(err))
+		}
+		if counted > 0 {
+			fmt.Fprintf(e.stdout, "counted the relations (degree) of %d entities\n", counted)
+		}
 		return nil
 	})
 }

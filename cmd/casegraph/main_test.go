@@ -98,8 +98,10 @@ func TestMigrateTwice(t *testing.T) {
 		if err != nil {
 			t.Fatalf("migrate: %v\n%s", err, errOut)
 		}
+		// The first line is the schema's; the lines after it report data
+		// backfills, which other packages' tests may leave work for.
 		want := fmt.Sprintf("schema: 0 of %d constraints and indexes created, %d already present\n", n, n)
-		if out != want {
+		if !strings.HasPrefix(out, want) {
 			t.Errorf("migrate output:\n got %q\nwant %q", out, want)
 		}
 	}

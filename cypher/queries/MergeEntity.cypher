@@ -4,6 +4,12 @@
 // leaves a tombstone so the old id resolves to $into (and repoints older
 // tombstones), then deletes $from. The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
+//
+// Degrees: a neighbour keeps its count (its relation with $from is now one
+// with $into), so only $into's changes: it is counted again once the
+// relations have moved. The caller has locked both entities (LockEntity),
+// so a link or unlink of $into that commits meanwhile is either in the count
+// or adjusts it afterwards.
 MATCH (into:Entity {id: $into}), (f:Entity {id: $from})
 CALL (into, f) {
   MATCH (f)-[r]-(into)
@@ -34,7 +40,8 @@ SET into.aliases = $aliases,
     into.searchAliases = $searchAliases,
     into.sourceIds = $sourceIds,
     into.version = coalesce(into.version, 0) + 1,
-    into.updatedAt = datetime()
+    into.updatedAt = datetime(),
+    into.degree = COUNT { (into)--(:Entity) }
 WITH f
 DETACH DELETE f
 RETURN count(*) AS merged

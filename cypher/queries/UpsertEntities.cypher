@@ -3,11 +3,12 @@
 // even the version), so loading the same data twice is a no-op. The kind
 // label comes from the validated vocabulary, never from free text. An
 // existing entity of another kind is not touched: its id comes back in
-// kindConflicts and the caller rolls back. Returns how many rows changed
-// something.
+// kindConflicts and the caller rolls back. A new entity has no relations
+// yet: its degree starts at 0 (the writes of relations keep it). Returns how
+// many rows changed something.
 UNWIND $rows AS row
 MERGE (e:Entity {id: row.id})
-  ON CREATE SET e:$(row.kind), e.createdAt = datetime(), e.version = 0
+  ON CREATE SET e:$(row.kind), e.createdAt = datetime(), e.version = 0, e.degree = 0
 WITH e, row, row.kind IN labels(e) AS sameKind
 WITH e, row, sameKind, sameKind AND (e.contentHash IS NULL OR e.contentHash <> row.hash) AS changes
 CALL (e, row, changes) {

@@ -1,0 +1,229 @@
+package cypher_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+)
+
+// degreeGraph is a small graph across two datasets: a hub organization with
+// members, a place, and, in the other dataset, a person and a place linked
+// to the hub both ways.
+type degreeGraph struct {
+	ds, other string
+	src       casegraph.Source
+	entities  []casegraph.Entity
+	relations []casegraph.Relation
+}
+
+func newDegreeGraph(t *testing.T) degreeGraph {
+	g := degreeGraph{ds: cyphertest.Dataset(t), other: cyphertest.Dataset(t)}
+	g.src = casegraph.Source{ID: g.ds + ":src", Title: "A source", Dataset: g.ds}
+	entity := func(ds, id string, kind casegraph.Kind) {
+		g.entities = append(g.entities, casegraph.Entity{ID: g.id(id), Kind: kind, Name: id, Dataset: ds, SourceIDs: []string{g.src.ID}})
+	}
+	entity(g.ds, "hub", casegraph.KindOrganization)
+	entity(g.ds, "p1", casegraph.KindPerson)
+	entity(g.ds, "p2", casegraph.KindPerson)
+	entity(g.ds, "p3", casegraph.KindPerson)
+	entity(g.ds, "place", casegraph.KindPlace)
+	entity(g.other, "q", casegraph.KindPerson)
+	entity(g.other, "qplace", casegraph.KindPlace)
+	for _, r := range []struct {
+		ds, id, from string
+		typ          casegraph.RelationType
+		to           string
+	}{
+		{g.ds, "r1", "p1", "MEMBER_OF", "hub"},
+		{g.ds, "r2", "p2", "MEMBER_OF", "hub"},
+		{g.ds, "r3", "p3", "MEMBER_OF", "hub"},
+		{g.ds, "r4", "p1", "EMPLOYED_BY", "hub"}, // a second relation between the same two
+		{g.ds, "r5", "hub", "LOCATED_IN", "place"},
+		{g.ds, "r6", "p2", "FUNDS", "p1"}, // between the two a merge folds together
+		{g.other, "r7", "q", "MEMBER_OF", "hub"},
+		{g.ds, "r8", "hub", "LOCATED_IN", "qplace"},
+		// A self-loop counts once. The service refuses them (Validate,
+		// Link), but WriteBatch and the statements must not miscount one.
+		{g.ds, "r10", "place", "LOCATED_IN", "place"},
+	} {
+		g.relations = append(g.relations, casegraph.Relation{ID: g.id(r.id), Type: r.typ, FromID: g.id(r.from), ToID: g.id(r.to),
+			Status: casegraph.StatusReported, Dataset: r.ds, SourceIDs: []string{g.src.ID}})
+	}
+	return g
+}
+
+func (g degreeGraph) id(s string) string { return g.ds + ":" + s }
+
+// TestDegreeKeptByEveryWrite writes the graph in every way the service can,
+// and after each write checks that every entity's degree is the number of
+// its relations.
+func TestDegreeKeptByEveryWrite(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	g := newDegreeGraph(t)
+	relation := func(id string) casegraph.Relation {
+		for _, r := range g.relations {
+			if r.ID == g.id(id) {
+				return r
+			}
+		}
+		t.Fatalf("no relation %s", id)
+		return casegraph.Relation{}
+	}
+	changedRole := relation("r1")
+	changedRole.Role = "chair"
+	linked := casegraph.Relation{ID: g.id("r9"), Type: "EMPLOYED_BY", FromID: g.id("p2"), ToID: g.id("hub"),
+		Status: casegraph.StatusReported, Dataset: g.ds, SourceIDs: []string{g.src.ID}}
+	relinked := linked
+	relinked.Role = "clerk"
+
+	steps := []struct {
+		name  string
+		write func() error
+	}{
+		{"import entities", func() error {
+			_, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, nil)
+			return err
+		}},
+		// One batch, several rows on the hub and two between p1 and the hub.
+		{"import relations", func() error {
+			_, err := s.WriteBatch(ctx, nil, nil, g.relations)
+			return err
+		}},
+		{"import the same relations again", func() error {
+			_, err := s.WriteBatch(ctx, nil, nil, g.relations)
+			return err
+		}},
+		{"import a changed relation", func() error {
+			_, err := s.WriteBatch(ctx, nil, nil, []casegraph.Relation{changedRole})
+			return err
+		}},
+		{"link", func() error {
+			_, err := s.Link(ctx, linked)
+			return err
+		}},
+		{"link again with the same id", func() error {
+			_, err := s.Link(ctx, relinked)
+			return err
+		}},
+		{"unlink", func() error {
+			_, err := s.Unlink(ctx, linked.ID)
+			return err
+		}},
+		{"unlink a self-loop", func() error {
+			_, err := s.Unlink(ctx, g.id("r10"))
+			return err
+		}},
+		{"merge", func() error {
+			_, err := s.MergeEntities(ctx, g.id("p1"), []string{g.id("p2")})
+			return err
+		}},
+		{"delete an entity", func() error {
+			_, err := s.DeleteEntity(ctx, g.id("p3"))
+			return err
+		}},
+		{"delete the other dataset", func() error {
+			_, err := s.DeleteDataset(ctx, g.other)
+			return err
+		}},
+	}
+	for _, step := range steps {
+		if err := step.write(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		t.Run(step.name, func(t *testing.T) {
+			cyphertest.CheckDegrees(t, s, g.ds, g.other)
+		})
+	}
+}
+
+// TestDegreeUnderConcurrentLinks links and unlinks many entities to one hub
+// at once: every increment and decrement must count.
+func TestDegreeUnderConcurrentLinks(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ds := cyphertest.Dataset(t)
+	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	const spokes, rounds = 16, 4
+	entities := []casegraph.Entity{{ID: ds + ":hub", Kind: casegraph.KindOrganization, Name: "Hub", Dataset: ds, SourceIDs: []string{src.ID}}}
+	for i := range spokes {
+		entities = append(entities, casegraph.Entity{ID: fmt.Sprintf("%s:p%d", ds, i), Kind: casegraph.KindPerson,
+			Name: fmt.Sprintf("Person %d", i), Dataset: ds, SourceIDs: []string{src.ID}})
+	}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, entities, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, spokes)
+	for i := range spokes {
+		wg.Go(func() {
+			errs <- churn(ctx, s, ds, i, rounds)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	cyphertest.CheckDegrees(t, s, ds)
+}
+
+// churn links spoke i to the hub two ways each round and unlinks one of
+// them, so that the hub ends with rounds relations from it.
+func churn(ctx context.Context, s *cypher.Store, ds string, i, rounds int) error {
+	for round := range rounds {
+		for _, typ := range []casegraph.RelationType{"MEMBER_OF", "EMPLOYED_BY"} {
+			r := casegraph.Relation{ID: fmt.Sprintf("%s:r%d-%d-%s", ds, i, round, typ), Type: typ,
+				FromID: fmt.Sprintf("%s:p%d", ds, i), ToID: ds + ":hub", Status: casegraph.StatusReported, Dataset: ds,
+				SourceIDs: []string{ds + ":src"}}
+			if _, err := s.Link(ctx, r); err != nil {
+				return fmt.Errorf("link %s: %w", r.ID, err)
+			}
+		}
+		id := fmt.Sprintf("%s:r%d-%d-EMPLOYED_BY", ds, i, round)
+		if _, err := s.Unlink(ctx, id); err != nil {
+			return fmt.Errorf("unlink %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// TestBackfillDegree counts the relations of entities written before
+// degrees were kept, and leaves them alone when run again.
+func TestBackfillDegree(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	g := newDegreeGraph(t)
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, g.relations); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunTestStatement(ctx, "ForgetDegrees", map[string]any{"dataset": g.ds}); err != nil {
+		t.Fatal(err)
+	}
+	if wrong, err := s.WrongDegrees(ctx, []string{g.ds}); err != nil || len(wrong) != 5 {
+		t.Fatalf("before the backfill: %d entities without a degree (err %v), want 5", len(wrong), err)
+	}
+	for i, want := range []int64{5, 0} {
+		n, err := s.BackfillDegree(ctx, []string{g.ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("backfill %d counted %d entities, want %d", i+1, n, want)
+		}
+	}
+	cyphertest.CheckDegrees(t, s, g.ds, g.other)
+}
