@@ -168,7 +168,7 @@ func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, erro
 		if out, err = relationFromRecord(recs[0]); err != nil {
 			return err
 		}
-		_, err = run("DeleteRelation", map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
+		_, err = run("DeleteRelation/"+string(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
 		return err
 	})
 	return out, err

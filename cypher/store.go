@@ -152,6 +152,7 @@ var templateVariants = map[string]func() []variant{
 	"ExportRelations": datasetVariants("ExportRelations"),
 	"BackfillDegree":  datasetVariants("BackfillDegree"),
 	"UpsertRelation":  typeVariants("UpsertRelation"),
+	"DeleteRelation":  typeVariants("DeleteRelation"),
 }
 
 // datasetVariants renders a statement twice: for all data (NAME/all), and
