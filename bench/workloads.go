@@ -7,9 +7,9 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
-	"unicode/utf8"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
 )
 
 // input is one request's arguments; which fields are set depends on the
@@ -174,7 +174,7 @@ var workloads = []workload{
 		},
 		peer: func(in input) graphQLRequest {
 			return graphQLRequest{`query W4($q: String!) { searchEntities(phrase: $q, first: 20) { edges { score node { id name } } } }`,
-				map[string]any{"q": searchQuery(casegraph.Words(in.Text))}}
+				map[string]any{"q": cypher.SearchQuery(casegraph.Words(in.Text))}}
 		},
 		raw: func(ctx context.Context, r *rawStore, in input) (any, error) {
 			return r.search(ctx, in.Text)
@@ -221,28 +221,4 @@ func workloadByKey(key string) (workload, bool) {
 		}
 	}
 	return workload{}, false
-}
-
-// searchQuery is the Lucene query Casegraph's search sends to the
-// entity_search index for the folded words of a text (a copy of the
-// unexported cypher.searchQuery; keep the two the same). The peer is given
-// this query as its @fulltext phrase, so that both search the same index
-// for the same terms.
-func searchQuery(words []string) string {
-	clauses := make([]string, len(words))
-	for i, w := range words {
-		parts := []string{
-			fmt.Sprintf("searchName:%s^8", w), fmt.Sprintf("searchAliases:%s^6", w),
-			fmt.Sprintf("searchName:%s*^3", w), fmt.Sprintf("searchAliases:%s*^2", w),
-			fmt.Sprintf("searchDescription:%s", w),
-		}
-		if utf8.RuneCountInString(w) >= 4 {
-			parts = append(parts, fmt.Sprintf("searchName:%s~1^2", w), fmt.Sprintf("searchAliases:%s~1", w))
-		}
-		clauses[i] = "(" + strings.Join(parts, " OR ") + ")"
-	}
-	if len(clauses) == 1 {
-		return clauses[0]
-	}
-	return "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
 }

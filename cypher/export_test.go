@@ -67,7 +67,6 @@ func (s *Store) Statement(name string) string { return s.statement(name) }
 func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
 
 var (
-	SearchQuery  = searchQuery
 	SuggestQuery = suggestQuery
 	Scoped       = scoped
 )

@@ -17,10 +17,10 @@ import (
 // Lucene syntax, and lower-case words are never operators (Lucene's are
 // upper case).
 
-// searchQuery matches entities that have every word (ranked first) or some
+// SearchQuery matches entities that have every word (ranked first) or some
 // of them, as a whole word, the start of a word, or one typo away, in the
 // name, an alias or the description; names weigh most.
-func searchQuery(words []string) string {
+func SearchQuery(words []string) string {
 	clauses := make([]string, len(words))
 	for i, w := range words {
 		parts := []string{
@@ -60,7 +60,7 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 // Search returns up to window candidates for the words, with their scores
 // and degrees, unranked.
 func (s *Store) Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(searchQuery(words), f), f, window)
+	return s.fullText(ctx, scoped(SearchQuery(words), f), f, window)
 }
 
 // Suggest returns up to window type-ahead candidates for the words.
