@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -25,6 +26,13 @@ type Store interface {
 type Options struct {
 	// BatchSize is the number of rows written in one transaction.
 	BatchSize int
+	// Writers is how many transactions are written at once (default 2):
+	// while one commits, the next is sent, and Neo4j uses more than one
+	// core. Batches of one phase hold distinct ids (Check refuses an id
+	// given twice), so they cannot overwrite each other; sources, entities
+	// and relations are still written one phase after the other, as
+	// relations need their ends.
+	Writers int
 	// Progress, when set, is told after each batch how many rows of all
 	// are written.
 	Progress func(done, total int)
@@ -42,6 +50,44 @@ type Stats struct {
 	Took                                              time.Duration
 	CheckTook                                         time.Duration
 	EntitiesTook, RelationsTook                       time.Duration
+}
+
+// inParallel calls do(0) ... do(n-1) from at most workers goroutines and
+// returns the first error; after an error no further call starts, and the
+// context of those still running is cancelled.
+func inParallel(ctx context.Context, workers, n int, do func(ctx context.Context, k int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				if ctx.Err() != nil {
+					continue // failed or cancelled: start nothing more
+				}
+				if err := do(ctx, k); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+feed:
+	for k := range n {
+		select {
+		case next <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
+		return err
+	}
+	return nil
 }
 
 // lookupChunk bounds the ids sent in one lookup.
@@ -199,15 +245,19 @@ func sortLines(lines []*LineError) {
 }
 
 // Import checks a batch against the graph and, when it is sound, writes it:
-// sources, then entities, then relations, BatchSize rows a transaction.
-// Nothing is written when any line is bad, whether Read or Check found it. Each transaction commits whole
-// or not at all; an import that fails midway (the database went away)
-// leaves the batches before it written, and running it again finishes it:
+// sources, then entities, then relations, BatchSize rows a transaction,
+// Writers transactions at a time. Nothing is written when any line is bad,
+// whether Read or Check found it. Each transaction commits whole or not at
+// all; an import that fails midway (the database went away) leaves the
+// batches that committed written, and running it again finishes it:
 // writing the same rows twice changes nothing.
 func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, error) {
 	start := time.Now()
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = 5000
+	}
+	if opts.Writers <= 0 {
+		opts.Writers = 2
 	}
 	if err := Check(ctx, b, store); err != nil {
 		return Stats{}, err
@@ -221,33 +271,36 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		}
 	}
 	n := opts.BatchSize
-	write := func(what string, rows int, lines []int, count, changed *int, batch func(i, j int) (int, error)) error {
-		for i := 0; i < rows; i += n {
-			j := min(i+n, rows)
-			c, err := batch(i, j)
+	var mu sync.Mutex // guards st and progress
+	write := func(what string, rows int, lines []int, count, changed *int, batch func(ctx context.Context, i, j int) (int, error)) error {
+		return inParallel(ctx, opts.Writers, (rows+n-1)/n, func(ctx context.Context, k int) error {
+			i, j := k*n, min(k*n+n, rows)
+			c, err := batch(ctx, i, j)
 			if err != nil {
 				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			*count += j - i
 			*changed += c
 			st.Batches++
 			progress()
-		}
-		return nil
+			return nil
+		})
 	}
-	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(i, j int) (int, error) {
+	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(ctx context.Context, i, j int) (int, error) {
 		return store.WriteBatch(ctx, b.Sources[i:j], nil, nil)
 	}); err != nil {
 		return st, err
 	}
 	entitiesStart := time.Now()
-	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(i, j int) (int, error) {
+	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(ctx context.Context, i, j int) (int, error) {
 		return store.WriteBatch(ctx, nil, b.Entities[i:j], nil)
 	}); err != nil {
 		return st, err
 	}
 	relationsStart := time.Now()
-	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, &st.RelationsChanged, func(i, j int) (int, error) {
+	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, &st.RelationsChanged, func(ctx context.Context, i, j int) (int, error) {
 		return store.WriteBatch(ctx, nil, nil, b.Relations[i:j])
 	}); err != nil {
 		return st, err

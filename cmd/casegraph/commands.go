@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/graph"
@@ -208,15 +210,11 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 // describe adds the cause of a coded error to its message: the command line
 // is an operator's tool, and the operator may read what clients may not.
 func describe(err error) error {
-	var cause error
-	type unwrapper interface{ Unwrap() error }
-	if u, ok := err.(unwrapper); ok {
-		cause = u.Unwrap()
+	var coded *casegraph.Error
+	if errors.As(err, &coded) && coded.Cause != nil {
+		return fmt.Errorf("%w (%v)", err, coded.Cause)
 	}
-	if cause == nil {
-		return err
-	}
-	return fmt.Errorf("%v (%v)", err, cause)
+	return err
 }
 
 func openStore(cfg server.Neo4jConfig, opts cypher.Options) (neo4j.DriverWithContext, *cypher.Store, error) {

@@ -22,9 +22,10 @@ import (
 func commandTakesFile(name string) bool { return name == "import" }
 
 func runImport(ctx context.Context, args []string, e env) error {
-	var batchSize int
+	var batchSize, writers int
 	flags := func(fs *flag.FlagSet) {
 		fs.IntVar(&batchSize, "batch-size", 5000, "rows written in one transaction")
+		fs.IntVar(&writers, "writers", 2, "transactions written at once")
 	}
 	return withStore(ctx, "import", args, e, flags, func(ctx context.Context, store *cypher.Store, rest []string) error {
 		if len(rest) != 1 {
@@ -32,6 +33,9 @@ func runImport(ctx context.Context, args []string, e env) error {
 		}
 		if batchSize < 1 || batchSize > 100000 {
 			return usagef("import: batch-size must be between 1 and 100000")
+		}
+		if writers < 1 || writers > 16 {
+			return usagef("import: writers must be between 1 and 16")
 		}
 		in, closeIn, err := openInput(rest[0])
 		if err != nil {
@@ -49,7 +53,7 @@ func runImport(ctx context.Context, args []string, e env) error {
 		fmt.Fprintf(e.stderr, "read %d sources, %d entities, %d relations in %s; checking against the graph\n",
 			len(b.Sources), len(b.Entities), len(b.Relations), time.Since(start).Round(time.Millisecond))
 		bar := newProgress(e.stderr)
-		st, err := dataset.Import(ctx, b, store, dataset.Options{BatchSize: batchSize, Progress: bar.update})
+		st, err := dataset.Import(ctx, b, store, dataset.Options{BatchSize: batchSize, Writers: writers, Progress: bar.update})
 		bar.done()
 		if err != nil {
 			return describeLines(describe(err))
@@ -163,12 +167,25 @@ func printStats(w io.Writer, what string, st dataset.Stats) {
 	changed := st.SourcesChanged + st.EntitiesChanged + st.RelationsChanged
 	fmt.Fprintf(w, "%s %d sources, %d entities, %d relations in %d batches, %s (%.0f rows/s)\n",
 		what, st.Sources, st.Entities, st.Relations, st.Batches, st.Took.Round(time.Millisecond), float64(rows)/max(st.Took.Seconds(), 1e-9))
+	if rows > 0 {
+		fmt.Fprintf(w, "  took:           %s checking, %s entities (%s), %s relations (%s)\n",
+			st.CheckTook.Round(time.Millisecond), st.EntitiesTook.Round(time.Millisecond), perSecond(st.Entities, st.EntitiesTook),
+			st.RelationsTook.Round(time.Millisecond), perSecond(st.Relations, st.RelationsTook))
+	}
 	fmt.Fprintf(w, "  new or changed: %d sources, %d entities, %d relations\n", st.SourcesChanged, st.EntitiesChanged, st.RelationsChanged)
 	fmt.Fprintf(w, "  unchanged:      %d sources, %d entities, %d relations\n",
 		st.Sources-st.SourcesChanged, st.Entities-st.EntitiesChanged, st.Relations-st.RelationsChanged)
 	if rows > 0 && changed == 0 {
 		fmt.Fprintln(w, "  nothing changed: the graph already held every row as it is in the file")
 	}
+}
+
+// perSecond is a rate for the took line, or "-" when nothing was written.
+func perSecond(n int, took time.Duration) string {
+	if n == 0 || took <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f/s", float64(n)/took.Seconds())
 }
 
 // describeLines keeps a bad file's line list readable on a terminal.
