@@ -185,7 +185,7 @@ var workloads = []workload{
 	{
 		Key:      "W5",
 		Title:    "shortest path, at most 4 hops",
-		PeerNote: "a @cypher Query field with Casegraph's SHORTEST 1 pattern, without its (unset) filters",
+		PeerNote: "a @cypher Query field with Casegraph's shortestPath() pattern, without its (unset) filters",
 		inputs: func(rng *rand.Rand, sample []sampleEntity, n int) []input {
 			out := make([]input, n)
 			for i := range out {

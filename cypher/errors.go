@@ -41,8 +41,7 @@ func mapError(ctx context.Context, name string, err error) error {
 			return coded(casegraph.CodeTimeout, "the query ran out of time")
 		case "Neo.ClientError.Schema.ConstraintValidationFailed":
 			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
-		case "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
-			"Neo.TransientError.General.TransactionMemoryLimit":
+		case memoryLimitCodes[0], memoryLimitCodes[1]:
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
 		case "Neo.TransientError.Transaction.DeadlockDetected":
 			// Retried by the driver until its retry budget ran out.
@@ -63,6 +62,20 @@ func mapError(ctx context.Context, name string, err error) error {
 	// What is left comes from below the server: refused or broken
 	// connections, pool timeouts, retries given up on.
 	return coded(casegraph.CodeDatabaseUnavailable, "the database is unavailable")
+}
+
+// memoryLimitCodes are Neo4j's refusals of a transaction that needed more
+// memory than it may use (db.memory.transaction.max and the global pool).
+var memoryLimitCodes = [...]string{"Neo.TransientError.General.MemoryPoolOutOfMemoryError", "Neo.TransientError.General.TransactionMemoryLimit"}
+
+// isMemoryLimit reports whether err (mapped or not) is such a refusal.
+func isMemoryLimit(err error) bool {
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) && len(limit.Errors) > 0 {
+		err = limit.Errors[len(limit.Errors)-1]
+	}
+	var dbErr *neo4j.Neo4jError
+	return errors.As(err, &dbErr) && (dbErr.Code == memoryLimitCodes[0] || dbErr.Code == memoryLimitCodes[1])
 }
 
 // internalError reports a record that does not have the shape its statement

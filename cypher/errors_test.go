@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -28,6 +29,34 @@ func TestMapError(t *testing.T) {
 			err := cypher.MapError(context.Background(), "Statement", &neo4j.Neo4jError{Code: tt.neo4jCode, Msg: "MATCH (n) secret"})
 			if got := casegraph.ErrorCode(err); got != tt.code {
 				t.Errorf("code = %s, want %s", got, tt.code)
+			}
+			if msg := casegraph.ErrorMessage(err); !strings.Contains(msg, tt.message) || strings.Contains(msg, "secret") {
+				t.Errorf("message %q, want one saying %q and no Cypher", msg, tt.message)
+			}
+		})
+	}
+}
+
+func TestPathError(t *testing.T) {
+	mapped := func(code string) error {
+		return cypher.MapError(context.Background(), "Paths", &neo4j.Neo4jError{Code: code, Msg: "MATCH (n) secret"})
+	}
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		err     error
+		message string
+	}{
+		{"out of its budget", 10 * time.Second, mapped("Neo.ClientError.Transaction.TransactionTimedOut"), "ran out of its time budget (10s)"},
+		{"no budget set", 0, mapped("Neo.ClientError.Transaction.TransactionTimedOut"), "ran out of time: narrow it"},
+		{"out of memory", 10 * time.Second, mapped("Neo.TransientError.General.TransactionMemoryLimit"), "needed more memory than one query may use"},
+		{"not a timeout", 10 * time.Second, mapped("Neo.ClientError.Schema.ConstraintValidationFailed"), "conflicts with existing data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := cypher.PathError(tt.timeout, tt.err)
+			if got, want := casegraph.ErrorCode(err), casegraph.ErrorCode(tt.err); got != want {
+				t.Errorf("code = %s, want %s", got, want)
 			}
 			if msg := casegraph.ErrorMessage(err); !strings.Contains(msg, tt.message) || strings.Contains(msg, "secret") {
 				t.Errorf("message %q, want one saying %q and no Cypher", msg, tt.message)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -20,6 +21,7 @@ var (
 	PathParams        = pathParams
 	PathStatementName = pathStatementName
 	MapError          = mapError
+	PathError         = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
 )
 
 // Explain returns the plan of a named statement, one operator a line.

@@ -126,14 +126,20 @@ func (s *Store) withPathBudget(ctx context.Context) (context.Context, context.Ca
 	return context.WithTimeout(ctx, s.pathTimeout)
 }
 
-// pathError explains a search that ran out of time.
+// pathError explains a search that ran out of time or of memory.
 func (s *Store) pathError(err error) error {
 	if casegraph.ErrorCode(err) != casegraph.CodeTimeout {
 		return err
 	}
-	return &casegraph.Error{Code: casegraph.CodeTimeout, Cause: err, Message: fmt.Sprintf(
-		"the path search ran out of its time budget (%s): narrow it with a lower maxDepth, relationTypes, or excludeIds for the busiest entities",
-		s.pathTimeout)}
+	const narrow = "narrow it with a lower maxDepth, relationTypes, maxDegree, or excludeIds for the busiest entities"
+	msg := "the path search ran out of time: " + narrow
+	switch {
+	case isMemoryLimit(err):
+		msg = "the path search needed more memory than one query may use: " + narrow
+	case s.pathTimeout > 0:
+		msg = fmt.Sprintf("the path search ran out of its time budget (%s): %s", s.pathTimeout, narrow)
+	}
+	return &casegraph.Error{Code: casegraph.CodeTimeout, Cause: err, Message: msg}
 }
 
 // Paths returns up to k shortest simple paths from one entity to another

@@ -15,8 +15,9 @@ import (
 
 // TestPathPlans checks with EXPLAIN what the comments of the path
 // statements claim: ends found by unique-index seeks, single-pair searches
-// planned as bidirectional (StatefulShortestPath(Into)), the filters
-// inlined into the search, and no scan of every node.
+// planned as bidirectional (ShortestPath for one path, with the filters in
+// the operator and no exhaustive fallback; StatefulShortestPath(Into) for
+// more), the filters inlined into the search, and no scan of every node.
 func TestPathPlans(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	f := casegraph.PathFilter{Datasets: []string{"d"}, ExcludeIDs: []string{"x"}}
@@ -29,18 +30,22 @@ func TestPathPlans(t *testing.T) {
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(50), int64(51)
 	params["ids"], params["pairs"] = []string{"a", "b"}, [][]string{{"a", "b"}}
 
+	// One shortest path: no exhaustive search behind the shortestPath()
+	// operator (the fallback the planner adds when it cannot check a
+	// predicate during the search), and not the other path operator.
+	oneShortestNot := []string{"AllNodesScan", "VarLengthExpand", "AntiConditionalApply", "StatefulShortestPath"}
 	tests := []struct {
 		name    string
 		want    []string
 		notWant []string
 	}{
-		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 1), []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "inlined predicates"}, []string{"AllNodesScan"}},
+		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 1), []string{"ShortestPath@", "WHERE all(y IN nodes(p)", "all(r IN relationships(p)", "NodeUniqueIndexSeek"}, oneShortestNot},
+		{cypher.PathStatementName("Paths", 6, casegraph.PathOutgoing, 1), []string{"ShortestPath@", "]->(b) WHERE all(", "NodeUniqueIndexSeek"}, oneShortestNot},
 		{cypher.PathStatementName("Paths", 8, casegraph.PathOutgoing, 20), []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Connections", 4, casegraph.PathAny, 0), []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Neighborhood", 2, casegraph.PathAny, 0), []string{"StatefulShortestPath", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
-		// Without sources, and for k = 1 without the whole-path "simple"
-		// predicate (a shortest path is simple), the search plans the same.
-		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 1) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "inlined predicates"}, []string{"AllNodesScan", "all(i IN range"}},
+		// Without sources the search plans the same.
+		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 1) + "/nosources", []string{"ShortestPath@", "WHERE all(y IN nodes(p)", "NodeUniqueIndexSeek"}, oneShortestNot},
 		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 3) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "all(i IN range"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Connections", 4, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Neighborhood", 2, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},

@@ -31,7 +31,9 @@ type Options struct {
 	// core. Batches of one phase hold distinct ids (Check refuses an id
 	// given twice), so they cannot overwrite each other; sources, entities
 	// and relations are still written one phase after the other, as
-	// relations need their ends.
+	// relations need their ends. Batches of relations that share entities
+	// can deadlock in Neo4j; a batch that fails so (TIMEOUT, after the
+	// driver's own retries) is written again alone, while no other runs.
 	Writers int
 	// Progress, when set, is told after each batch how many rows of all
 	// are written.
@@ -271,11 +273,21 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		}
 	}
 	n := opts.BatchSize
-	var mu sync.Mutex // guards st and progress
+	var mu sync.Mutex      // guards st and progress
+	var alone sync.RWMutex // held to write a batch while no other is written
 	write := func(what string, rows int, lines []int, count, changed *int, batch func(ctx context.Context, i, j int) (int, error)) error {
 		return inParallel(ctx, opts.Writers, (rows+n-1)/n, func(ctx context.Context, k int) error {
 			i, j := k*n, min(k*n+n, rows)
+			alone.RLock()
 			c, err := batch(ctx, i, j)
+			alone.RUnlock()
+			if opts.Writers > 1 && casegraph.ErrorCode(err) == casegraph.CodeTimeout && ctx.Err() == nil {
+				// Rolled back, most likely by a deadlock with another
+				// batch: write it again with nothing beside it.
+				alone.Lock()
+				c, err = batch(ctx, i, j)
+				alone.Unlock()
+			}
 			if err != nil {
 				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
 			}

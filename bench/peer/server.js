@@ -18,8 +18,8 @@
 //     a @relationship field has one type and one direction, so relations
 //     and neighbors are @cypher fields on EntityNode, one node type over
 //     the :Entity label (typedefs.js says why not the Entity interface);
-//   - shortest paths: a @cypher field on Query with Casegraph's SHORTEST 1
-//     pattern (maxDepth 4).
+//   - shortest paths: a @cypher field on Query with Casegraph's
+//     shortestPath() pattern (maxDepth 4).
 // Full-text search is the library's own @fulltext, over Casegraph's
 // entity_search index, on EntityNode too.
 import { createServer } from "node:http";

@@ -106,20 +106,17 @@ LIMIT $first
 RETURN other`;
 
 // Casegraph's Paths statement (cypher/paths/Paths.cypher.tmpl) for
-// maxDepth 4, any direction, k 1, without its filters: SHORTEST 1 over a
-// quantified path pattern, simple paths only, both ends by their ids.
+// maxDepth 4, any direction, k 1, without its filters: shortestPath() from
+// both ends by their ids (what a user of the library would write for a
+// @cypher field, and what Casegraph runs).
 const shortestPathStatement = `
 OPTIONAL MATCH (a:Entity {id: $from})
 OPTIONAL MATCH (b:Entity {id: $to})
 OPTIONAL CALL (a, b) {
   WITH a, b WHERE a IS NOT NULL AND b IS NOT NULL AND a <> b
-  MATCH p = SHORTEST 1 (
-    (a)((x)-[r]-(y:Entity)){1,4}(b)
-    WHERE all(i IN range(0, size(y) - 2) WHERE NOT y[i] IN y[i + 1..]) AND NOT a IN y
-  )
+  MATCH p = shortestPath((a)-[*1..4]-(b))
+  WHERE all(y IN nodes(p) WHERE y:Entity)
   RETURN p
-  ORDER BY length(p), [n IN nodes(p) | n.id]
-  LIMIT 1
 }
 RETURN CASE WHEN p IS NULL THEN NULL
        ELSE {length: length(p), nodes: [n IN nodes(p) | n {.id, .name}]} END AS path`;
