@@ -174,7 +174,7 @@ func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Value
 		}
 		v, err := coerceParam(schema, def.Type, values)
 		if err != nil {
-			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "%s: %s", key, casegraph.ErrorMessage(err))
+			return nil, casegraph.InField(key, err)
 		}
 		vars[key] = v
 	}
