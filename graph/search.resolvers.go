@@ -87,9 +87,8 @@ func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []mode
 	}
 	ranked := casegraph.RankSuggestions(words, hits)
 	out := make([]model.Suggestion, 0, min(n, len(ranked)))
-	l := loaders.For(ctx)
 	for _, s := range ranked[:min(n, len(ranked))] {
-		l.Entity.Prime(s.Entity.ID, s.Entity)
+		loaders.Prime(ctx, []casegraph.Entity{s.Entity}, nil)
 		out = append(out, model.Suggestion{Entity: toEntity(s.Entity), Text: s.Text})
 	}
 	return out, nil
@@ -125,6 +124,6 @@ func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.Par
 			out[i].Relation = toRelation(*it.Relation)
 		}
 	}
-	prime(ctx, events, sources)
+	loaders.Prime(ctx, events, sources)
 	return out, nil
 }

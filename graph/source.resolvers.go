@@ -7,12 +7,10 @@ package graph
 
 import (
 	"context"
-	"errors"
 
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
-	"github.com/vikstrous/dataloadgen"
 )
 
 // UpsertSource is the resolver for the upsertSource field.
@@ -31,11 +29,8 @@ func (r *mutationResolver) UpsertSource(ctx context.Context, input model.SourceI
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id string) (*model.Source, error) {
-	s, err := loaders.For(ctx).Source.Load(ctx, id)
-	if errors.Is(err, dataloadgen.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	s, found, err := loaders.Source(ctx, id)
+	if !found {
 		return nil, err
 	}
 	out := toSource(s)
