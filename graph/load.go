@@ -86,19 +86,12 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.RelationConnection{
-		Edges:      make([]model.RelationEdge, len(p.Relations)),
-		TotalCount: int(p.Total),
-		PageInfo:   &model.PageInfo{HasNextPage: p.HasNext},
-	}
 	cs := newCursors("relations", cursorFilter)
-	for i, r := range p.Relations {
-		conn.Edges[i] = model.RelationEdge{Cursor: cs.after(r.ID), Node: toRelation(r)}
-	}
-	if n := len(p.Relations); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(p.Relations, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
+		c := cs.after(r.ID)
+		return c, model.RelationEdge{Cursor: c, Node: toRelation(r)}
+	})
+	return &model.RelationConnection{Edges: edges, TotalCount: int(p.Total), PageInfo: info}, nil
 }
 
 // relationEnds loads the entities at the ends of many relations or steps in

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
@@ -47,15 +48,12 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SourceConnection{Edges: make([]model.SourceEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}}
 	cs := newCursors("sources", nil)
-	for i, s := range found {
-		conn.Edges[i] = model.SourceEdge{Cursor: cs.after(s.ID), Node: new(toSource(s))}
-	}
-	if n := len(found); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(found, hasNext, func(_ int, s casegraph.Source) (string, model.SourceEdge) {
+		c := cs.after(s.ID)
+		return c, model.SourceEdge{Cursor: c, Node: new(toSource(s))}
+	})
+	return &model.SourceConnection{Edges: edges, PageInfo: info}, nil
 }
 
 // TotalCount is the resolver for the totalCount field.
