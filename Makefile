@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test build generate check-generated fmt-check vet shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
+.PHONY: run test build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
 
 ## run: Neo4j up, apply the schema, load the seed dataset, serve the API (foreground)
 run: neo4j-up build
@@ -15,7 +15,7 @@ run: neo4j-up build
 	exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it
-test: neo4j-up fmt-check vet shellcheck
+test: neo4j-up fmt-check vet staticcheck shellcheck
 	$(GO) test -race -count=1 ./...
 
 build:
@@ -34,6 +34,10 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+## staticcheck: the Go linter, pinned in go.mod as a tool (nothing to install)
+staticcheck:
+	$(GO) tool staticcheck ./...
 
 ## shellcheck: lint the shell scripts (.ci/run installs shellcheck; apt-get install shellcheck)
 SHELL_SCRIPTS := .ci/run neo4j-local/neo4j.sh

@@ -136,12 +136,12 @@ func ValidateDateRange(startField, start, endField, end string) error {
 	var err error
 	if start != "" {
 		if s, err = ParsePartialDate(start); err != nil {
-			return inField(startField, err)
+			return InField(startField, err)
 		}
 	}
 	if end != "" {
 		if e, err = ParsePartialDate(end); err != nil {
-			return inField(endField, err)
+			return InField(endField, err)
 		}
 	}
 	if !s.IsZero() && !e.IsZero() && e.Latest() < s.Earliest() {
@@ -156,7 +156,7 @@ func ValidateDate(field, value string) error {
 		return nil
 	}
 	if _, err := ParsePartialDate(value); err != nil {
-		return inField(field, err)
+		return InField(field, err)
 	}
 	return nil
 }

@@ -120,7 +120,7 @@ func TestNewID(t *testing.T) {
 			t.Errorf("NewID(%q) = %q, want a valid id starting %q", name, id, prefix)
 		}
 	}
-	if casegraph.NewID("x", "a") == casegraph.NewID("x", "a") {
-		t.Error("two new ids are equal")
+	if a, b := casegraph.NewID("x", "a"), casegraph.NewID("x", "a"); a == b {
+		t.Errorf("two new ids are equal: %q", a)
 	}
 }

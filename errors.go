@@ -67,9 +67,9 @@ func ErrorMessage(err error) string {
 	return "internal error"
 }
 
-// inField returns err with the field's name before its message, keeping
-// its code.
-func inField(field string, err error) error {
+// InField returns err with the field's name before its message, keeping
+// its code and cause.
+func InField(field string, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return &Error{Code: e.Code, Message: field + ": " + e.Message, Cause: e.Cause}

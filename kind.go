@@ -19,12 +19,15 @@ const (
 	KindPlace        Kind = "Place"
 )
 
-// Kinds lists every entity kind, in a stable order.
-var Kinds = []Kind{KindPerson, KindOrganization, KindEvent, KindDocument, KindPlace}
+// Kinds returns every entity kind, in a stable order; the slice is the
+// caller's to change.
+func Kinds() []Kind {
+	return []Kind{KindPerson, KindOrganization, KindEvent, KindDocument, KindPlace}
+}
 
 // ParseKind returns the Kind named s, or a BAD_USER_INPUT error.
 func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if string(k) == s {
 			return k, nil
 		}

@@ -45,6 +45,11 @@ const (
 	MaxQuoteLength = 5000
 )
 
+var (
+	roleRule  = TextRule{Max: MaxRoleLength}
+	quoteRule = TextRule{Max: MaxQuoteLength, Multiline: true}
+)
+
 // Validate checks what can be checked of a relation without the graph: the
 // kinds of its ends, and that they and its sources exist, are the store's
 // to check.
@@ -64,7 +69,7 @@ func (r Relation) Validate() error {
 	if r.FromID == r.ToID {
 		return Errorf(CodeBadUserInput, "a relation joins two different entities; from and to are both %q", r.FromID)
 	}
-	if err := ValidateText("role", r.Role, MaxRoleLength, false, false); err != nil {
+	if err := roleRule.Check("role", r.Role); err != nil {
 		return err
 	}
 	if err := ValidateDateRange("startDate", r.StartDate, "endDate", r.EndDate); err != nil {
@@ -76,7 +81,7 @@ func (r Relation) Validate() error {
 	if err := ValidateConfidence(r.Confidence); err != nil {
 		return err
 	}
-	if err := ValidateText("quote", r.Quote, MaxQuoteLength, false, true); err != nil {
+	if err := quoteRule.Check("quote", r.Quote); err != nil {
 		return err
 	}
 	if err := ValidateID("dataset", r.Dataset); err != nil {

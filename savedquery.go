@@ -28,6 +28,8 @@ const (
 	MaxTags               = 20
 )
 
+var documentRule = TextRule{Max: MaxSavedQueryDocument, Required: true, Multiline: true}
+
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // ValidateSlug checks a saved query's name: 1 to 64 lower-case letters,
@@ -45,13 +47,13 @@ func (q SavedQuery) Validate() error {
 	if err := ValidateSlug("name", q.Name); err != nil {
 		return err
 	}
-	if err := ValidateText("title", q.Title, MaxNameLength, true, false); err != nil {
+	if err := nameRule.Check("title", q.Title); err != nil {
 		return err
 	}
-	if err := ValidateText("description", q.Description, MaxDescriptionLength, false, true); err != nil {
+	if err := descriptionRule.Check("description", q.Description); err != nil {
 		return err
 	}
-	if err := ValidateText("document", q.Document, MaxSavedQueryDocument, true, true); err != nil {
+	if err := documentRule.Check("document", q.Document); err != nil {
 		return err
 	}
 	if len(q.Tags) > MaxTags {

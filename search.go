@@ -17,10 +17,12 @@ const (
 	MaxSuggest   = 25
 )
 
+var searchTextRule = TextRule{Max: MaxSearchLength, Required: true}
+
 // ValidateSearchText checks a search's text: 2 to 200 characters with at
 // least one letter or digit. Any other character is plain text.
 func ValidateSearchText(field, text string) ([]string, error) {
-	if err := ValidateText(field, text, MaxSearchLength, true, false); err != nil {
+	if err := searchTextRule.Check(field, text); err != nil {
 		return nil, err
 	}
 	if n := utf8.RuneCountInString(strings.TrimSpace(text)); n < MinSearchLength {

@@ -19,6 +19,14 @@ const (
 	MaxURLLength         = 2048
 )
 
+// The rules of the free-text fields that several types share.
+var (
+	nameRule         = TextRule{Max: MaxNameLength, Required: true}
+	optionalNameRule = TextRule{Max: MaxNameLength}
+	descriptionRule  = TextRule{Max: MaxDescriptionLength, Multiline: true}
+	urlRule          = TextRule{Max: MaxURLLength}
+)
+
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 
 // ValidateID checks an id: 1 to MaxIDLength characters of letters, digits
@@ -33,12 +41,23 @@ func ValidateID(field, id string) error {
 	return nil
 }
 
-// ValidateText checks free text: valid UTF-8, no control characters (NUL
-// included; tab and newline only where multiline is true), at most max
-// characters, and present when required.
-func ValidateText(field, s string, max int, required, multiline bool) error {
+// TextRule says what a free-text field may hold. The zero rule's Max of 0
+// allows only the empty string.
+type TextRule struct {
+	// Max is the most characters (runes) the text may have.
+	Max int
+	// Required refuses an empty or blank text.
+	Required bool
+	// Multiline allows tab, newline and carriage return.
+	Multiline bool
+}
+
+// Check checks free text s, named field in errors: valid UTF-8, no control
+// characters (NUL included; tab and newline only where the rule is
+// Multiline), at most Max characters, and present when Required.
+func (rule TextRule) Check(field, s string) error {
 	if s == "" {
-		if required {
+		if rule.Required {
 			return Errorf(CodeBadUserInput, "%s is required", field)
 		}
 		return nil
@@ -46,18 +65,18 @@ func ValidateText(field, s string, max int, required, multiline bool) error {
 	if !utf8.ValidString(s) {
 		return Errorf(CodeBadUserInput, "%s is not valid UTF-8", field)
 	}
-	if n := utf8.RuneCountInString(s); n > max {
-		return Errorf(CodeBadUserInput, "%s is %d characters long; the limit is %d", field, n, max)
+	if n := utf8.RuneCountInString(s); n > rule.Max {
+		return Errorf(CodeBadUserInput, "%s is %d characters long; the limit is %d", field, n, rule.Max)
 	}
 	for _, r := range s {
-		if multiline && (r == '\n' || r == '\t' || r == '\r') {
+		if rule.Multiline && (r == '\n' || r == '\t' || r == '\r') {
 			continue
 		}
 		if unicode.IsControl(r) {
 			return Errorf(CodeBadUserInput, "%s contains the control character %U", field, r)
 		}
 	}
-	if required && isBlank(s) {
+	if rule.Required && isBlank(s) {
 		return Errorf(CodeBadUserInput, "%s is blank", field)
 	}
 	return nil
@@ -71,18 +90,18 @@ func (e Entity) Validate() error {
 	if _, err := ParseKind(string(e.Kind)); err != nil {
 		return err
 	}
-	if err := ValidateText("name", e.Name, MaxNameLength, true, false); err != nil {
+	if err := nameRule.Check("name", e.Name); err != nil {
 		return err
 	}
 	if len(e.Aliases) > MaxAliases {
 		return Errorf(CodeBadUserInput, "%d aliases; the limit is %d", len(e.Aliases), MaxAliases)
 	}
 	for i, a := range e.Aliases {
-		if err := ValidateText(fmt.Sprintf("aliases[%d]", i), a, MaxNameLength, true, false); err != nil {
+		if err := nameRule.Check(fmt.Sprintf("aliases[%d]", i), a); err != nil {
 			return err
 		}
 	}
-	if err := ValidateText("description", e.Description, MaxDescriptionLength, false, true); err != nil {
+	if err := descriptionRule.Check("description", e.Description); err != nil {
 		return err
 	}
 	if err := ValidateID("dataset", e.Dataset); err != nil {
@@ -99,13 +118,13 @@ func (s Source) Validate() error {
 	if err := ValidateID("id", s.ID); err != nil {
 		return err
 	}
-	if err := ValidateText("title", s.Title, MaxNameLength, true, false); err != nil {
+	if err := nameRule.Check("title", s.Title); err != nil {
 		return err
 	}
 	if err := ValidateID("dataset", s.Dataset); err != nil {
 		return err
 	}
-	if err := ValidateText("publisher", s.Publisher, MaxNameLength, false, false); err != nil {
+	if err := optionalNameRule.Check("publisher", s.Publisher); err != nil {
 		return err
 	}
 	if err := ValidateURL("url", s.URL); err != nil {
@@ -122,7 +141,7 @@ func ValidateURL(field, s string) error {
 	if s == "" {
 		return nil
 	}
-	if err := ValidateText(field, s, MaxURLLength, false, false); err != nil {
+	if err := urlRule.Check(field, s); err != nil {
 		return err
 	}
 	u, err := url.Parse(s)

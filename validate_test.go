@@ -55,3 +55,35 @@ func TestEntityValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestTextRuleCheck(t *testing.T) {
+	tests := []struct {
+		name string
+		rule casegraph.TextRule
+		text string
+		want string // part of the message; "" means valid
+	}{
+		{"optional and empty", casegraph.TextRule{Max: 5}, "", ""},
+		{"required and empty", casegraph.TextRule{Max: 5, Required: true}, "", "f is required"},
+		{"required and blank", casegraph.TextRule{Max: 5, Required: true}, "  ", "f is blank"},
+		{"at the limit", casegraph.TextRule{Max: 5}, "héllo", ""},
+		{"over the limit", casegraph.TextRule{Max: 5}, "hello!", "the limit is 5"},
+		{"newline in one line", casegraph.TextRule{Max: 5}, "a\nb", "control character U+000A"},
+		{"newline in multiline", casegraph.TextRule{Max: 5, Multiline: true}, "a\nb", ""},
+		{"NUL in multiline", casegraph.TextRule{Max: 5, Multiline: true}, "a\x00b", "control character U+0000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.rule.Check("f", tt.text)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("Check() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Check() = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -20,7 +20,7 @@ type RelationSpec struct {
 
 var (
 	actors   = []Kind{KindPerson, KindOrganization}
-	anyKind  = []Kind{KindPerson, KindOrganization, KindEvent, KindDocument, KindPlace}
+	anyKind  = Kinds()
 	agencies = []Kind{KindOrganization}
 )
 

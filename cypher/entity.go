@@ -44,7 +44,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 	}
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
-	params["limit"] = int64(page.First + 1)
+	params["limit"] = pageLimit(page)
 	name := entityOrderName(order, f.Datasets)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
@@ -63,10 +63,9 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 		}
 		out, keys = append(out, e), append(keys, key)
 	}
-	if len(out) > page.First {
-		return out[:page.First], keys[:page.First], true, nil
-	}
-	return out, keys, false, nil
+	out, hasNext := trimPage(out, page)
+	keys, _ = trimPage(keys, page)
+	return out, keys, hasNext, nil
 }
 
 // CountEntities counts the entities that match the filter.

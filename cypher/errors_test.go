@@ -13,20 +13,28 @@ import (
 )
 
 func TestMapError(t *testing.T) {
+	dbErr := func(code string) error { return &neo4j.Neo4jError{Code: code, Msg: "MATCH (n) secret"} }
 	tests := []struct {
-		neo4jCode string
-		code      casegraph.Code
-		message   string
+		name    string
+		err     error
+		code    casegraph.Code
+		message string
 	}{
-		{"Neo.TransientError.Transaction.DeadlockDetected", casegraph.CodeTimeout, "concurrent writes"},
-		{"Neo.TransientError.General.TransactionMemoryLimit", casegraph.CodeTimeout, "more memory"},
-		{"Neo.ClientError.Schema.ConstraintValidationFailed", casegraph.CodeConflict, "conflicts"},
-		{"Neo.ClientError.Transaction.TransactionTimedOut", casegraph.CodeTimeout, "out of time"},
-		{"Neo.ClientError.Statement.SyntaxError", casegraph.CodeInternal, "internal error"},
+		{"deadlock", dbErr("Neo.TransientError.Transaction.DeadlockDetected"), casegraph.CodeTimeout, "concurrent writes"},
+		// What the driver returns once its retries ran out: the last
+		// failure counts, and a deadlock never blames memory.
+		{"deadlock after retries", &neo4j.TransactionExecutionLimit{Cause: "timeout", Errors: []error{
+			dbErr("Neo.TransientError.General.TransactionMemoryLimit"),
+			dbErr("Neo.TransientError.Transaction.DeadlockDetected"),
+		}}, casegraph.CodeTimeout, "concurrent writes"},
+		{"memory", dbErr("Neo.TransientError.General.TransactionMemoryLimit"), casegraph.CodeTimeout, "more memory"},
+		{"constraint", dbErr("Neo.ClientError.Schema.ConstraintValidationFailed"), casegraph.CodeConflict, "conflicts"},
+		{"timed out", dbErr("Neo.ClientError.Transaction.TransactionTimedOut"), casegraph.CodeTimeout, "out of time"},
+		{"syntax", dbErr("Neo.ClientError.Statement.SyntaxError"), casegraph.CodeInternal, "internal error"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.neo4jCode, func(t *testing.T) {
-			err := cypher.MapError(context.Background(), "Statement", &neo4j.Neo4jError{Code: tt.neo4jCode, Msg: "MATCH (n) secret"})
+		t.Run(tt.name, func(t *testing.T) {
+			err := cypher.MapError(context.Background(), "Statement", tt.err)
 			if got := casegraph.ErrorCode(err); got != tt.code {
 				t.Errorf("code = %s, want %s", got, tt.code)
 			}

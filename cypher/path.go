@@ -270,8 +270,11 @@ func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathF
 			return g, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", missing[0])
 		}
 		pair, err := getStrings(rec, "pair")
-		if err != nil || len(pair) != 2 {
-			return g, nil, internalError(name, fmt.Errorf("pair %v: %v", pair, err))
+		if err != nil {
+			return g, nil, internalError(name, fmt.Errorf("pair: %w", err))
+		}
+		if len(pair) != 2 {
+			return g, nil, internalError(name, fmt.Errorf("pair %v: want two ids", pair))
 		}
 		m, err := getMap(rec, "path")
 		if err != nil {

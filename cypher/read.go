@@ -150,7 +150,7 @@ func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any,
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t", left, pg.Types, right, p.Total, p.Sources)
 			params[param+"_after"] = p.Page.After
-			params[param+"_limit"] = int64(p.Page.First + 1) // one more says there is a next page
+			params[param+"_limit"] = pageLimit(p.Page)
 			if p.Ends != nil {
 				ends := level(p.Ends, depth+1, param)
 				pg.Ends = &ends
@@ -308,9 +308,7 @@ func (d *readDecoder) node(m map[string]any, read *casegraph.EntityRead) (casegr
 				}
 			}
 		}
-		if len(page.Relations) > pr.Page.First {
-			page.Relations, page.HasNext = page.Relations[:pr.Page.First], true
-		}
+		page.Relations, page.HasNext = trimPage(page.Relations, pr.Page)
 		if pr.Total {
 			total, ok := pm["total"].(int64)
 			if !ok {

@@ -35,7 +35,7 @@ func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.Relat
 	}
 	res, err := s.read(ctx, "RelationsOf", map[string]any{
 		"ids": ids, "types": types, "direction": string(dir),
-		"after": page.After, "limit": int64(page.First + 1),
+		"after": page.After, "limit": pageLimit(page),
 	})
 	if err != nil {
 		return nil, err
@@ -62,9 +62,7 @@ func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.Relat
 			}
 			p.Relations = append(p.Relations, r)
 		}
-		if len(p.Relations) > page.First {
-			p.Relations, p.HasNext = p.Relations[:page.First], true
-		}
+		p.Relations, p.HasNext = trimPage(p.Relations, page)
 		out[key] = p
 	}
 	return out, nil

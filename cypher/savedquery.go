@@ -79,7 +79,7 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 // SavedQueries returns one page of saved queries (latest versions) in name
 // order, those with the tag when it is set, and whether there are more.
 func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
-	res, err := s.read(ctx, "SavedQueries", map[string]any{"tag": nullable(tag), "after": page.After, "limit": int64(page.First + 1)})
+	res, err := s.read(ctx, "SavedQueries", map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -95,10 +95,8 @@ func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Pag
 		}
 		out = append(out, q)
 	}
-	if len(out) > page.First {
-		return out[:page.First], true, nil
-	}
-	return out, false, nil
+	out, hasNext := trimPage(out, page)
+	return out, hasNext, nil
 }
 
 // DeleteSavedQuery removes a saved query and all its versions, and returns

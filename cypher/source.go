@@ -27,7 +27,7 @@ func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]caseg
 
 // Sources returns one page of sources in id order, and whether there are more.
 func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error) {
-	res, err := s.read(ctx, "Sources", map[string]any{"after": page.After, "limit": int64(page.First + 1)})
+	res, err := s.read(ctx, "Sources", map[string]any{"after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -39,10 +39,8 @@ func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.S
 		}
 		out = append(out, src)
 	}
-	if len(out) > page.First {
-		return out[:page.First], true, nil
-	}
-	return out, false, nil
+	out, hasNext := trimPage(out, page)
+	return out, hasNext, nil
 }
 
 // CountSources counts every source.

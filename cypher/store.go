@@ -37,6 +37,9 @@ type Options struct {
 	// Database is the Neo4j database name; it is always sent, so the
 	// driver never has to ask the server for a home database.
 	Database string
+	// Logger is not read: the Store returns its errors and logs nothing
+	// (the server logs a request's unknown error once). Left until the
+	// binary's wiring stops passing it.
 	Logger   zerolog.Logger
 	Observer Observer
 	// PathTimeout bounds every path search (0: only the request's
@@ -48,7 +51,6 @@ type Options struct {
 type Store struct {
 	driver      neo4j.DriverWithContext
 	database    string
-	log         zerolog.Logger
 	observer    Observer
 	statements  map[string]string
 	pathTimeout time.Duration
@@ -72,7 +74,6 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 	return &Store{
 		driver:      driver,
 		database:    opts.Database,
-		log:         opts.Logger,
 		observer:    opts.Observer,
 		statements:  statements,
 		pathTimeout: opts.PathTimeout,

@@ -156,7 +156,7 @@ func (b *Batch) add(text []byte, line int) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "not a valid record: %v", err)
+		return &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: "not a valid record: " + err.Error(), Cause: err}
 	}
 	if dec.More() {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")

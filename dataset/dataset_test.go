@@ -28,7 +28,7 @@ func TestSeedIsValid(t *testing.T) {
 			t.Errorf("%s: dataset %q, want %q", e.ID, e.Dataset, dataset.SeedName)
 		}
 	}
-	for _, k := range casegraph.Kinds {
+	for _, k := range casegraph.Kinds() {
 		if kinds[k] == 0 {
 			t.Errorf("seed has no %s", k)
 		}

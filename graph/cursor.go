@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
 )
 
 // Cursors are opaque to clients: base64 of the list they belong to, a
@@ -89,4 +90,19 @@ func pageOf(list string, filter any, first *int, after *string) (casegraph.Page,
 		return casegraph.Page{}, err
 	}
 	return casegraph.Page{First: n, After: c.After, AfterKey: c.Key}, nil
+}
+
+// connection builds the edges and page info of one page of items: edge
+// returns item i's cursor and its edge; the end cursor is the last edge's.
+func connection[T, E any](items []T, hasNext bool, edge func(i int, item T) (string, E)) ([]E, *model.PageInfo) {
+	edges := make([]E, len(items))
+	info := &model.PageInfo{HasNextPage: hasNext}
+	for i, item := range items {
+		cursor, e := edge(i, item)
+		edges[i] = e
+		if i == len(items)-1 {
+			info.EndCursor = &cursor
+		}
+	}
+	return edges, info
 }

@@ -23,35 +23,26 @@ func kindFromModel(k model.EntityKind) casegraph.Kind {
 
 // toEntity turns a domain entity into the GraphQL type of its kind.
 func toEntity(e casegraph.Entity) model.Entity {
-	desc := optional(e.Description)
-	kind := kindToModel(e.Kind)
-	aliases := nonNil(e.Aliases)
-	version := int(e.Version)
+	common := model.EntityFields{ID: e.ID, Kind: kindToModel(e.Kind), Name: e.Name, Aliases: nonNil(e.Aliases),
+		Description: optional(e.Description), Dataset: e.Dataset, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+		Version: int(e.Version), SourceIDs: e.SourceIDs}
 	switch e.Kind {
 	case casegraph.KindPerson:
-		return &model.Person{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Nationality: optional(e.Nationality)}
+		return &model.Person{EntityFields: common, Nationality: optional(e.Nationality)}
 	case casegraph.KindOrganization:
-		return &model.Organization{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.Category](e.Category)}
+		return &model.Organization{EntityFields: common, Category: enumPtr[model.Category](e.Category)}
 	case casegraph.KindEvent:
-		return &model.Event{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.Category](e.Category), StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
+		return &model.Event{EntityFields: common, Category: enumPtr[model.Category](e.Category),
+			StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
 	case casegraph.KindDocument:
 		var pages *int
 		if e.PageCount > 0 {
 			pages = &e.PageCount
 		}
-		return &model.Document{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs,
-			Category: enumPtr[model.Category](e.Category), PublishedAt: datePtr(e.PublishedAt), PageCount: pages,
-			URL: optional(e.URL)}
+		return &model.Document{EntityFields: common, Category: enumPtr[model.Category](e.Category),
+			PublishedAt: datePtr(e.PublishedAt), PageCount: pages, URL: optional(e.URL)}
 	default: // casegraph.KindPlace; the store only returns known kinds.
-		return &model.Place{ID: e.ID, Kind: kind, Name: e.Name, Aliases: aliases, Description: desc, Dataset: e.Dataset,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Version: version, SourceIDs: e.SourceIDs}
+		return &model.Place{EntityFields: common}
 	}
 }
 

@@ -136,15 +136,12 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 	if err := r.readUnder(ctx, found, "edges", "node"); err != nil {
 		return nil, err
 	}
-	conn := &model.EntityConnection{Edges: make([]model.EntityEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}, Filter: f}
 	cs := newCursors("entities", cursorKey)
-	for i, e := range found {
-		conn.Edges[i] = model.EntityEdge{Cursor: cs.after(e.ID, keys[i]), Node: toEntity(e)}
-	}
-	if n := len(found); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(found, hasNext, func(i int, e casegraph.Entity) (string, model.EntityEdge) {
+		c := cs.after(e.ID, keys[i])
+		return c, model.EntityEdge{Cursor: c, Node: toEntity(e)}
+	})
+	return &model.EntityConnection{Edges: edges, PageInfo: info, Filter: f}, nil
 }
 
 // Document returns generated.DocumentResolver implementation.

@@ -41,7 +41,7 @@ func entityFilterOf(in *model.EntityFilter) (casegraph.EntityFilter, error) {
 		f.HasRelation = append(f.HasRelation, casegraph.RelationType(t))
 	}
 	if in.NameContains != nil {
-		if err := casegraph.ValidateText("filter.nameContains", *in.NameContains, casegraph.MaxNameLength, false, false); err != nil {
+		if err := (casegraph.TextRule{Max: casegraph.MaxNameLength}).Check("filter.nameContains", *in.NameContains); err != nil {
 			return f, err
 		}
 		f.NameContains = *in.NameContains

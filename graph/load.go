@@ -2,10 +2,8 @@ package graph
 
 import (
 	"context"
-	"errors"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/vikstrous/dataloadgen"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
@@ -17,11 +15,8 @@ import (
 // entity loads one entity (or the one it was merged into); nil when there
 // is none.
 func entity(ctx context.Context, id string) (model.Entity, error) {
-	e, err := loaders.For(ctx).Entity.Load(ctx, id)
-	if errors.Is(err, dataloadgen.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	e, found, err := loaders.Entity(ctx, id)
+	if !found {
 		return nil, err
 	}
 	return toEntity(e), nil
@@ -39,28 +34,15 @@ func relationEnd(ctx context.Context, id string) (model.Entity, error) {
 // sources loads the sources with the ids, in their order; ids without a
 // source (deleted since they were cited) are left out.
 func sources(ctx context.Context, ids []string) ([]model.Source, error) {
-	if len(ids) == 0 {
-		return []model.Source{}, nil
-	}
-	found, err := loaders.For(ctx).Source.LoadAll(ctx, ids)
-	out := make([]model.Source, 0, len(ids))
-	var errs dataloadgen.ErrorSlice
-	if errors.As(err, &errs) {
-		for i, e := range errs {
-			if e != nil && !errors.Is(e, dataloadgen.ErrNotFound) {
-				return nil, e
-			}
-			if e == nil {
-				out = append(out, toSource(found[i]))
-			}
-		}
-		return out, nil
-	}
+	byID, err := loaders.Sources(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range found {
-		out = append(out, toSource(s))
+	out := make([]model.Source, 0, len(ids))
+	for _, id := range ids {
+		if s, ok := byID[id]; ok {
+			out = append(out, toSource(s))
+		}
 	}
 	return out, nil
 }
@@ -100,49 +82,36 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 		return nil, err
 	}
 	cursorFilter := relationsCursorKey(f)
-	p, err := loaders.For(ctx).Relations.Load(ctx, loaders.NewRelationsKey(entityID, f, page))
+	p, err := loaders.Relations(ctx, entityID, f, page)
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.RelationConnection{
-		Edges:      make([]model.RelationEdge, len(p.Relations)),
-		TotalCount: int(p.Total),
-		PageInfo:   &model.PageInfo{HasNextPage: p.HasNext},
-	}
 	cs := newCursors("relations", cursorFilter)
-	for i, r := range p.Relations {
-		conn.Edges[i] = model.RelationEdge{Cursor: cs.after(r.ID), Node: toRelation(r)}
-	}
-	if n := len(p.Relations); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(p.Relations, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
+		c := cs.after(r.ID)
+		return c, model.RelationEdge{Cursor: c, Node: toRelation(r)}
+	})
+	return &model.RelationConnection{Edges: edges, TotalCount: int(p.Total), PageInfo: info}, nil
 }
 
 // relationEnds loads the entities at the ends of many relations or steps in
 // one call (gqlgen batch resolvers hand the whole list over at once). A
 // missing end is an error for its item only.
 func relationEnds(ctx context.Context, ids []string) ([]model.Entity, error) {
-	found, err := loaders.For(ctx).Entity.LoadAll(ctx, ids)
 	out := make([]model.Entity, len(ids))
-	var itemErrs dataloadgen.ErrorSlice
-	if err != nil && !errors.As(err, &itemErrs) {
-		return nil, err
-	}
 	var batchErrs graphql.BatchErrorList
-	for i, id := range ids {
-		if len(itemErrs) > i && itemErrs[i] != nil {
-			if batchErrs == nil {
-				batchErrs = make(graphql.BatchErrorList, len(ids))
-			}
-			if errors.Is(itemErrs[i], dataloadgen.ErrNotFound) {
-				batchErrs[i] = casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", id)
-			} else {
-				batchErrs[i] = itemErrs[i]
-			}
+	for i, r := range loaders.Entities(ctx, ids) {
+		if r.Found {
+			out[i] = toEntity(r.Value)
 			continue
 		}
-		out[i] = toEntity(found[i])
+		if batchErrs == nil {
+			batchErrs = make(graphql.BatchErrorList, len(ids))
+		}
+		batchErrs[i] = r.Err
+		if r.Err == nil {
+			batchErrs[i] = casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", ids[i])
+		}
 	}
 	if batchErrs != nil {
 		return out, batchErrs
@@ -163,29 +132,16 @@ func sourceLists(ctx context.Context, lists [][]string) ([][]model.Source, error
 			}
 		}
 	}
-	byID := make(map[string]model.Source, len(ids))
-	if len(ids) > 0 {
-		found, err := loaders.For(ctx).Source.LoadAll(ctx, ids)
-		var itemErrs dataloadgen.ErrorSlice
-		if err != nil && !errors.As(err, &itemErrs) {
-			return nil, err
-		}
-		for i, id := range ids {
-			if len(itemErrs) > i && itemErrs[i] != nil {
-				if !errors.Is(itemErrs[i], dataloadgen.ErrNotFound) {
-					return nil, itemErrs[i]
-				}
-				continue
-			}
-			byID[id] = toSource(found[i])
-		}
+	byID, err := loaders.Sources(ctx, ids)
+	if err != nil {
+		return nil, err
 	}
 	out := make([][]model.Source, len(lists))
 	for i, l := range lists {
 		out[i] = make([]model.Source, 0, len(l))
 		for _, id := range l {
 			if s, ok := byID[id]; ok {
-				out[i] = append(out[i], s)
+				out[i] = append(out[i], toSource(s))
 			}
 		}
 	}

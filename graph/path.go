@@ -9,7 +9,6 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
-	"github.com/casegraph/casegraph/loaders"
 )
 
 // Glue for path searches: filters in, paths and subgraphs out. What a
@@ -78,17 +77,6 @@ func selects(op *graphql.OperationContext, set ast.SelectionSet, name string) bo
 		}
 	}
 	return false
-}
-
-// prime puts what a search returned into the request's loaders.
-func prime(ctx context.Context, entities []casegraph.Entity, sources []casegraph.Source) {
-	l := loaders.For(ctx)
-	for _, e := range entities {
-		l.Entity.Prime(e.ID, e)
-	}
-	for _, s := range sources {
-		l.Source.Prime(s.ID, s)
-	}
 }
 
 func toPath(p casegraph.Path) model.Path {

@@ -11,6 +11,7 @@ import (
 	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
 )
 
 // A is the resolver for the a field.
@@ -57,7 +58,7 @@ func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
-	prime(ctx, found[0].Nodes, sources)
+	loaders.Prime(ctx, found[0].Nodes, sources)
 	p := toPath(found[0])
 	return &p, nil
 }
@@ -91,7 +92,7 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 	}
 	out := make([]model.Path, len(found))
 	for i, p := range found {
-		prime(ctx, p.Nodes, sources)
+		loaders.Prime(ctx, p.Nodes, sources)
 		out[i] = toPath(p)
 	}
 	return out, nil
@@ -123,7 +124,7 @@ func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int,
 	if err != nil {
 		return nil, err
 	}
-	prime(ctx, g.Nodes, sources)
+	loaders.Prime(ctx, g.Nodes, sources)
 	return toSubgraph(g), nil
 }
 
@@ -140,7 +141,7 @@ func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *m
 	if err != nil {
 		return nil, err
 	}
-	prime(ctx, g.Nodes, sources)
+	loaders.Prime(ctx, g.Nodes, sources)
 	return toSubgraph(g), nil
 }
 

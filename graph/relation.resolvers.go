@@ -7,13 +7,11 @@ package graph
 
 import (
 	"context"
-	"errors"
 
 	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
-	"github.com/vikstrous/dataloadgen"
 )
 
 // Link is the resolver for the link field.
@@ -23,12 +21,12 @@ func (r *mutationResolver) Link(ctx context.Context, input model.LinkInput) (*mo
 		if err := casegraph.ValidateID("from", input.From); err != nil {
 			return nil, err
 		}
-		from, err := loaders.For(ctx).Entity.Load(ctx, input.From)
-		if errors.Is(err, dataloadgen.ErrNotFound) {
-			return nil, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", input.From)
-		}
+		from, found, err := loaders.Entity(ctx, input.From)
 		if err != nil {
 			return nil, err
+		}
+		if !found {
+			return nil, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", input.From)
 		}
 		dataset = from.Dataset
 	}

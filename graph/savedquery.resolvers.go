@@ -57,15 +57,12 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SavedQueryConnection{Edges: make([]model.SavedQueryEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}}
 	cs := newCursors("savedQueries", t)
-	for i, q := range found {
-		conn.Edges[i] = model.SavedQueryEdge{Cursor: cs.after(q.Name), Node: toSavedQuery(q)}
-	}
-	if n := len(found); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(found, hasNext, func(_ int, q casegraph.SavedQuery) (string, model.SavedQueryEdge) {
+		c := cs.after(q.Name)
+		return c, model.SavedQueryEdge{Cursor: c, Node: toSavedQuery(q)}
+	})
+	return &model.SavedQueryConnection{Edges: edges, PageInfo: info}, nil
 }
 
 // SavedQuery is the resolver for the savedQuery field.

@@ -42,26 +42,20 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	}
 	ranked := casegraph.Rank(words, hits)
 	end := min(offset+page.First, len(ranked))
-	shown := make([]casegraph.Entity, 0, max(0, end-offset))
-	for i := offset; i < end; i++ {
-		shown = append(shown, ranked[i].Entity)
+	window := ranked[min(offset, end):end] // empty when the cursor is past the end
+	shown := make([]casegraph.Entity, len(window))
+	for i, res := range window {
+		shown[i] = res.Entity
 	}
 	if err := r.readUnder(ctx, shown, "edges", "node"); err != nil {
 		return nil, err
 	}
-	conn := &model.SearchConnection{PageInfo: &model.PageInfo{HasNextPage: end < len(ranked)}, Edges: []model.SearchEdge{}}
 	cs := newCursors("search", cursorKey)
-	for i := offset; i < end; i++ {
-		res := ranked[i]
-		conn.Edges = append(conn.Edges, model.SearchEdge{
-			Cursor: cs.after(strconv.Itoa(i + 1)), Node: toEntity(res.Entity),
-			Score: res.Score, MatchedField: model.MatchField(res.Field),
-		})
-	}
-	if n := len(conn.Edges); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(window, end < len(ranked), func(i int, res casegraph.SearchResult) (string, model.SearchEdge) {
+		c := cs.after(strconv.Itoa(offset + i + 1))
+		return c, model.SearchEdge{Cursor: c, Node: toEntity(res.Entity), Score: res.Score, MatchedField: model.MatchField(res.Field)}
+	})
+	return &model.SearchConnection{Edges: edges, PageInfo: info}, nil
 }
 
 // Suggest is the resolver for the suggest field.
@@ -87,9 +81,8 @@ func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []mode
 	}
 	ranked := casegraph.RankSuggestions(words, hits)
 	out := make([]model.Suggestion, 0, min(n, len(ranked)))
-	l := loaders.For(ctx)
 	for _, s := range ranked[:min(n, len(ranked))] {
-		l.Entity.Prime(s.Entity.ID, s.Entity)
+		loaders.Prime(ctx, []casegraph.Entity{s.Entity}, nil)
 		out = append(out, model.Suggestion{Entity: toEntity(s.Entity), Text: s.Text})
 	}
 	return out, nil
@@ -125,6 +118,6 @@ func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.Par
 			out[i].Relation = toRelation(*it.Relation)
 		}
 	}
-	prime(ctx, events, sources)
+	loaders.Prime(ctx, events, sources)
 	return out, nil
 }

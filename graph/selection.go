@@ -294,17 +294,12 @@ func intArg(v any) (*int, bool) {
 // entity.
 func (r *Resolver) readEntity(ctx context.Context, id string) (model.Entity, error) {
 	op := graphql.GetOperationContext(ctx)
-	l := loaders.For(ctx)
-	res, err := l.Reads.Do(rootRead{op: op, field: "entity"}, func() (casegraph.ReadResult, error) {
+	res, err := loaders.Read(ctx, rootRead{op: op, field: "entity"}, func() (casegraph.ReadResult, error) {
 		ids, read := entityRoots(op)
 		if len(ids) == 0 { // not at the root (cannot happen: entity is a Query field)
 			ids, read = []string{id}, readHere(ctx)
 		}
-		res, err := r.Store.ReadEntities(ctx, ids, read)
-		if err == nil {
-			l.Hold(res)
-		}
-		return res, err
+		return r.Store.ReadEntities(ctx, ids, read)
 	})
 	if err != nil {
 		return nil, err
@@ -352,10 +347,7 @@ func entityRoots(op *graphql.OperationContext) ([]string, *casegraph.EntityRead)
 // and, when the selection under them (at path) asks for more, reads it for
 // all of them in one more round trip.
 func (r *Resolver) readUnder(ctx context.Context, found []casegraph.Entity, path ...string) error {
-	l := loaders.For(ctx)
-	for _, e := range found {
-		l.Entity.Prime(e.ID, e)
-	}
+	loaders.Prime(ctx, found, nil)
 	read := readHere(ctx, path...)
 	if read == nil || len(found) == 0 {
 		return nil
@@ -368,6 +360,6 @@ func (r *Resolver) readUnder(ctx context.Context, found []casegraph.Entity, path
 	if err != nil {
 		return err
 	}
-	l.Hold(res)
+	loaders.Hold(ctx, res)
 	return nil
 }

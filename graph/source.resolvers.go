@@ -7,12 +7,11 @@ package graph
 
 import (
 	"context"
-	"errors"
 
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
-	"github.com/vikstrous/dataloadgen"
 )
 
 // UpsertSource is the resolver for the upsertSource field.
@@ -31,11 +30,8 @@ func (r *mutationResolver) UpsertSource(ctx context.Context, input model.SourceI
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id string) (*model.Source, error) {
-	s, err := loaders.For(ctx).Source.Load(ctx, id)
-	if errors.Is(err, dataloadgen.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	s, found, err := loaders.Source(ctx, id)
+	if !found {
 		return nil, err
 	}
 	out := toSource(s)
@@ -52,15 +48,12 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string) 
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SourceConnection{Edges: make([]model.SourceEdge, len(found)), PageInfo: &model.PageInfo{HasNextPage: hasNext}}
 	cs := newCursors("sources", nil)
-	for i, s := range found {
-		conn.Edges[i] = model.SourceEdge{Cursor: cs.after(s.ID), Node: new(toSource(s))}
-	}
-	if n := len(found); n > 0 {
-		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
-	}
-	return conn, nil
+	edges, info := connection(found, hasNext, func(_ int, s casegraph.Source) (string, model.SourceEdge) {
+		c := cs.after(s.ID)
+		return c, model.SourceEdge{Cursor: c, Node: new(toSource(s))}
+	})
+	return &model.SourceConnection{Edges: edges, PageInfo: info}, nil
 }
 
 // TotalCount is the resolver for the totalCount field.

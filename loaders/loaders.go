@@ -56,13 +56,16 @@ func (k RelationsKey) filter() (casegraph.RelationFilter, casegraph.Page) {
 	return f, casegraph.Page{First: k.First, After: k.After}
 }
 
-// Loaders are one request's batch loaders.
+// Loaders are one request's batch loaders. Resolvers reach them through
+// this package's functions (Entity, Sources, Relations, ...), which take
+// the request's context, so that the batching library's types and errors
+// stay in this package.
 type Loaders struct {
-	Entity    *dataloadgen.Loader[string, casegraph.Entity]
-	Source    *dataloadgen.Loader[string, casegraph.Source]
-	Relations *dataloadgen.Loader[RelationsKey, casegraph.RelationPage]
-	// Reads runs each compiled read of the request once.
-	Reads *Reads
+	entity    *dataloadgen.Loader[string, casegraph.Entity]
+	source    *dataloadgen.Loader[string, casegraph.Source]
+	relations *dataloadgen.Loader[RelationsKey, casegraph.RelationPage]
+	// reads runs each compiled read of the request once.
+	reads *reads
 
 	store Store
 }
@@ -74,12 +77,12 @@ func (l *Loaders) Fresh() *Loaders {
 	return New(l.store)
 }
 
-// Reads runs each of a request's compiled reads once, however many
+// reads runs each of a request's compiled reads once, however many
 // resolvers need its result: the aliased root fields of one operation
 // (ten `entity(id:)` fields, say) share one statement, formed from the
 // document rather than from a time window, so the batch is the same on a
 // busy machine as on an idle one.
-type Reads struct {
+type reads struct {
 	mu   sync.Mutex
 	runs map[any]*readRun
 }
@@ -90,9 +93,9 @@ type readRun struct {
 	err  error
 }
 
-// Do returns the result of the read named key, running run for it the
+// do returns the result of the read named key, running run for it the
 // first time it is asked for; key is any comparable value.
-func (r *Reads) Do(key any, run func() (casegraph.ReadResult, error)) (casegraph.ReadResult, error) {
+func (r *reads) do(key any, run func() (casegraph.ReadResult, error)) (casegraph.ReadResult, error) {
 	r.mu.Lock()
 	if r.runs == nil {
 		r.runs = map[any]*readRun{}
@@ -117,12 +120,12 @@ const wait = time.Millisecond
 // New returns a fresh set of loaders over the store.
 func New(store Store) *Loaders {
 	return &Loaders{
-		Entity: dataloadgen.NewMappedLoader(store.EntitiesByID, dataloadgen.WithWait(wait)),
-		Source: dataloadgen.NewMappedLoader(store.SourcesByID, dataloadgen.WithWait(wait)),
-		Relations: dataloadgen.NewMappedLoader(func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
+		entity: dataloadgen.NewMappedLoader(store.EntitiesByID, dataloadgen.WithWait(wait)),
+		source: dataloadgen.NewMappedLoader(store.SourcesByID, dataloadgen.WithWait(wait)),
+		relations: dataloadgen.NewMappedLoader(func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
 			return relationPages(ctx, store, keys)
 		}, dataloadgen.WithWait(wait)),
-		Reads: &Reads{},
+		reads: &reads{},
 		store: store,
 	}
 }
@@ -152,23 +155,27 @@ func relationPages(ctx context.Context, store Store, keys []RelationsKey) (map[R
 	return out, nil
 }
 
-// Hold keeps what one compiled read returned, so that the resolvers under
+// hold keeps what one compiled read returned, so that the resolvers under
 // the field that ran it find everything in the request's cache and send
 // nothing more to Neo4j. A page counted without its total is not held
 // where a counted one is wanted: the compiled read asks for totals
 // everywhere a window's total is selected anywhere (graph.entityRead).
-func (l *Loaders) Hold(r casegraph.ReadResult) {
+func (l *Loaders) hold(r casegraph.ReadResult) {
 	for key, e := range r.Roots {
-		l.Entity.Prime(key, e)
-	}
-	for _, e := range r.Entities {
-		l.Entity.Prime(e.ID, e)
+		l.entity.Prime(key, e)
 	}
 	for _, p := range r.Pages {
-		l.Relations.Prime(NewRelationsKey(p.EntityID, p.Filter, p.Page), p.Result)
+		l.relations.Prime(NewRelationsKey(p.EntityID, p.Filter, p.Page), p.Result)
 	}
-	for _, s := range r.Sources {
-		l.Source.Prime(s.ID, s)
+	l.prime(r.Entities, r.Sources)
+}
+
+func (l *Loaders) prime(entities []casegraph.Entity, sources []casegraph.Source) {
+	for _, e := range entities {
+		l.entity.Prime(e.ID, e)
+	}
+	for _, s := range sources {
+		l.source.Prime(s.ID, s)
 	}
 }
 
@@ -185,9 +192,9 @@ func From(ctx context.Context) (*Loaders, bool) {
 	return l, ok
 }
 
-// For returns the request's loaders. It panics when the request did not go
-// through Middleware: that is a wiring bug, found by the first test.
-func For(ctx context.Context) *Loaders {
+// forRequest returns the request's loaders. It panics when the request did
+// not go through Middleware: that is a wiring bug, found by the first test.
+func forRequest(ctx context.Context) *Loaders {
 	l, ok := ctx.Value(ctxKey{}).(*Loaders)
 	if !ok {
 		panic("loaders: no loaders in the context; wrap the handler with loaders.Middleware")

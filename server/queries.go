@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -62,10 +63,13 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	doc, gqlErr := gqlparser.LoadQuery(s.runner.schema.Schema(), saved.Document)
-	if gqlErr != nil || len(doc.Operations) != 1 {
+	doc, gqlErr := gqlparser.LoadQueryWithRules(s.runner.schema.Schema(), saved.Document, rules.NewDefaultRules())
+	if gqlErr == nil && len(doc.Operations) != 1 {
+		gqlErr = gqlerror.List{gqlerror.Errorf("%d operations, want 1", len(doc.Operations))}
+	}
+	if gqlErr != nil {
 		fail(&casegraph.Error{Code: casegraph.CodeInternal, Message: "internal error",
-			Cause: fmt.Errorf("saved query %s@%d no longer validates: %v", name, saved.Version, gqlErr)})
+			Cause: fmt.Errorf("saved query %s@%d no longer validates: %w", name, saved.Version, gqlErr)})
 		return
 	}
 	op := doc.Operations[0]
@@ -170,7 +174,7 @@ func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Value
 		}
 		v, err := coerceParam(schema, def.Type, values)
 		if err != nil {
-			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "%s: %s", key, casegraph.ErrorMessage(err))
+			return nil, casegraph.InField(key, err)
 		}
 		vars[key] = v
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
@@ -150,11 +150,10 @@ func (queriesOnly) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 }
 
 func gqlMessage(err error) string {
-	if e, ok := err.(*gqlerror.Error); ok {
+	// A gqlerror.List answers errors.As with its first *gqlerror.Error.
+	var e *gqlerror.Error
+	if errors.As(err, &e) {
 		return e.Message
 	}
-	if l, ok := err.(gqlerror.List); ok && len(l) > 0 {
-		return l[0].Message
-	}
-	return fmt.Sprint(err)
+	return err.Error()
 }

@@ -29,25 +29,6 @@ type DeleteSavedQueryPayload struct {
 	Versions int `json:"versions"`
 }
 
-type Document struct {
-	ID          string       `json:"id"`
-	Kind        EntityKind   `json:"kind"`
-	Name        string       `json:"name"`
-	Aliases     []string     `json:"aliases"`
-	Description *string      `json:"description,omitempty"`
-	Dataset     string       `json:"dataset"`
-	CreatedAt   time.Time    `json:"createdAt"`
-	UpdatedAt   time.Time    `json:"updatedAt"`
-	Version     int          `json:"version"`
-	Category    *Category    `json:"category,omitempty"`
-	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
-	PageCount   *int         `json:"pageCount,omitempty"`
-	URL         *string      `json:"url,omitempty"`
-	SourceIDs   []string     `json:"-"`
-}
-
-func (Document) IsEntity() {}
-
 type EntityConnection struct {
 	Edges    []EntityEdge           `json:"edges"`
 	PageInfo *PageInfo              `json:"pageInfo"`
@@ -112,24 +93,6 @@ type EntityPair struct {
 	BID string `json:"-"`
 }
 
-type Event struct {
-	ID          string       `json:"id"`
-	Kind        EntityKind   `json:"kind"`
-	Name        string       `json:"name"`
-	Aliases     []string     `json:"aliases"`
-	Description *string      `json:"description,omitempty"`
-	Dataset     string       `json:"dataset"`
-	CreatedAt   time.Time    `json:"createdAt"`
-	UpdatedAt   time.Time    `json:"updatedAt"`
-	Version     int          `json:"version"`
-	Category    *Category    `json:"category,omitempty"`
-	StartDate   *PartialDate `json:"startDate,omitempty"`
-	EndDate     *PartialDate `json:"endDate,omitempty"`
-	SourceIDs   []string     `json:"-"`
-}
-
-func (Event) IsEntity() {}
-
 // A relation to create. With an id, linking again with the same id, type and
 // ends updates that relation instead of adding one (safe to retry).
 type LinkInput struct {
@@ -153,22 +116,6 @@ type LinkInput struct {
 
 type Mutation struct {
 }
-
-type Organization struct {
-	ID          string     `json:"id"`
-	Kind        EntityKind `json:"kind"`
-	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
-	Description *string    `json:"description,omitempty"`
-	Dataset     string     `json:"dataset"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
-	Version     int        `json:"version"`
-	Category    *Category  `json:"category,omitempty"`
-	SourceIDs   []string   `json:"-"`
-}
-
-func (Organization) IsEntity() {}
 
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
@@ -219,38 +166,6 @@ type PathStep struct {
 	FromID  string `json:"-"`
 	ToID    string `json:"-"`
 }
-
-type Person struct {
-	ID          string     `json:"id"`
-	Kind        EntityKind `json:"kind"`
-	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
-	Description *string    `json:"description,omitempty"`
-	Dataset     string     `json:"dataset"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
-	Version     int        `json:"version"`
-	// ISO 3166-1 alpha-2 country code.
-	Nationality *string  `json:"nationality,omitempty"`
-	SourceIDs   []string `json:"-"`
-}
-
-func (Person) IsEntity() {}
-
-type Place struct {
-	ID          string     `json:"id"`
-	Kind        EntityKind `json:"kind"`
-	Name        string     `json:"name"`
-	Aliases     []string   `json:"aliases"`
-	Description *string    `json:"description,omitempty"`
-	Dataset     string     `json:"dataset"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
-	Version     int        `json:"version"`
-	SourceIDs   []string   `json:"-"`
-}
-
-func (Place) IsEntity() {}
 
 type Query struct {
 }
