@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
+.PHONY: run test test-unit build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
 
 ## run: Neo4j up, apply the schema, load the seed dataset, serve the API (foreground)
 run: neo4j-up build
@@ -17,6 +17,15 @@ run: neo4j-up build
 ## test: Neo4j up, then the whole suite (race detector on) against it
 test: neo4j-up fmt-check vet staticcheck shellcheck
 	$(GO) test -race -count=1 ./...
+
+## test-unit: the tests that need no database (the HTTP edge over a refusing store, the domain, config, CSV ...); no Java, no Neo4j
+# cyphertest skips, by name, every test that needs Neo4j when CASEGRAPH_TEST_UNIT is set; the summary counts them.
+test-unit:
+	@out=$$(mktemp); \
+	CASEGRAPH_TEST_UNIT=1 NEO4J_URI=bolt://127.0.0.1:1 $(GO) test -count=1 -v ./... >$$out 2>&1; rc=$$?; \
+	grep -E '^(ok|FAIL|panic|--- FAIL)|^\s+--- FAIL|_test\.go:[0-9]+: ' $$out | grep -v 'needs Neo4j'; \
+	echo "test-unit: $$(grep -cE '^\s*--- PASS' $$out) passed, $$(grep -cE '^\s*--- SKIP' $$out) skipped because they need Neo4j (make test runs them)"; \
+	rm -f $$out; exit $$rc
 
 build:
 	$(GO) build -o $(BIN) ./cmd/casegraph

@@ -41,7 +41,7 @@ func openRaw(ctx context.Context, cfg config) (*rawStore, error) {
 	store, err := cypher.NewStore(driver, cypher.Options{
 		Database:    cfg.Database,
 		Logger:      zerolog.Nop(),
-		PathTimeout: 10 * time.Second, // Casegraph's default CASEGRAPH_PATH_TIMEOUT
+		PathTimeout: cypher.DefaultPathTimeout,
 	})
 	if err != nil {
 		driver.Close(ctx)

@@ -15,7 +15,6 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
-	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -160,7 +159,7 @@ func BenchmarkPathQueries(b *testing.B) {
 }
 
 // servertestPathBudget is the service's default path budget.
-var servertestPathBudget = server.DefaultConfig().PathTimeout
+var servertestPathBudget = cypher.DefaultPathTimeout
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

@@ -47,6 +47,10 @@ type Options struct {
 	PathTimeout time.Duration
 }
 
+// DefaultPathTimeout is the path budget `casegraph serve` gives a store
+// unless told otherwise (CASEGRAPH_PATH_TIMEOUT).
+const DefaultPathTimeout = 10 * time.Second
+
 // Store runs Casegraph's statements against Neo4j.
 type Store struct {
 	driver      neo4j.DriverWithContext

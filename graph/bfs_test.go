@@ -10,7 +10,6 @@ import (
 
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
-	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -88,7 +87,7 @@ func TestPathsOnAGeneratedGraph(t *testing.T) {
 	// says how to narrow it, while the server goes on answering others.
 	// The largest neighbourhood of the busiest entity takes some 300 ms
 	// here; the budget is 20 ms.
-	tight := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.PathTimeout = 20 * time.Millisecond }})
+	tight := servertest.New(t, servertest.Options{PathTimeout: 20 * time.Millisecond})
 	hub := batch.Entities[0].ID
 	const heavy = `query($id: ID!, $f: PathFilter) { neighborhood(id: $id, depth: 3, limit: 1000, filter: $f) { truncated } }`
 	var wg sync.WaitGroup

@@ -63,6 +63,8 @@ type Resolver struct {
 
 // NewSchema returns the executable schema over the store, with the
 // complexity of list fields weighted by the page size they ask for.
+// queries may be nil in the schema a saved query runs on: a run neither
+// saves queries (it runs queries only) nor runs another saved query.
 func NewSchema(store Store, queries QueryRunner) graphql.ExecutableSchema {
 	return generated.NewExecutableSchema(generated.Config{
 		Resolvers:  &Resolver{Store: store, Queries: queries},

@@ -83,46 +83,12 @@ func TestSaveRunAndVersionQueries(t *testing.T) {
 	}
 }
 
-func TestSaveQueryRefusals(t *testing.T) {
+func TestSavedQueriesNotFound(t *testing.T) {
 	t.Parallel()
 	s := newSeedPaths(t)
 	name := queryName(t, s.h, "refused")
 	ok := `query($id: ID!) { entity(id: $id) { name } }`
-	tests := []struct {
-		name string
-		in   map[string]any
-		msg  string
-	}{
-		{"invalid slug", map[string]any{"name": "Not A Slug", "document": ok}, "not a valid name"},
-		{"syntax error", map[string]any{"document": `query { entity(id: "x" { name } }`}, "document"},
-		{"unknown field", map[string]any{"document": `query { entity(id: "x") { nope } }`}, "Cannot query field"},
-		{"a mutation", map[string]any{"document": `mutation { deleteEntity(id: "x") { id } }`}, "only queries"},
-		{"a subscription", map[string]any{"document": `subscription { x }`}, "document"},
-		{"two operations", map[string]any{"document": `query A { relationTypes { type } } query B { relationTypes { label } }`}, "2 operations"},
-		{"undeclared variable", map[string]any{"document": `query { entity(id: $id) { name } }`}, "Variable \"$id\" is not defined"},
-		{"default of an undeclared variable", map[string]any{"document": ok, "defaultVariables": map[string]any{"other": 1}}, "$other is not declared"},
-		{"ill-typed default", map[string]any{"document": ok, "defaultVariables": map[string]any{"id": map[string]any{"a": 1}}}, "defaultVariables"},
-		{"defaults not an object", map[string]any{"document": ok, "defaultVariables": []any{1}}, "JSON object"},
-		{"too deep", map[string]any{"document": `query { entities { edges { node { relations { edges { node { from { relations { edges { node { to { relations { edges { node { id } } } } } } } } } } } } } } }`}, "deeper than"},
-		{"too complex", map[string]any{"document": `query { entities(first: 100) { edges { node { relations(first: 100) { edges { node { from { id } to { id } } } } } } } }`}, "complexity"},
-		{"running a saved query", map[string]any{"document": `query { runSavedQuery(name: "x") { data } }`}, "cannot select runSavedQuery"},
-		{"running a saved query from a fragment", map[string]any{"document": `query { ...on Query { a: runSavedQuery(name: "x") { data } } }`}, "cannot select runSavedQuery"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := map[string]any{"name": name, "title": "A query", "document": ok}
-			for k, v := range tt.in {
-				in[k] = v
-			}
-			res := s.h.Post(saveMutation, map[string]any{"in": in})
-			if res.Code() != "BAD_USER_INPUT" || !strings.Contains(res.Errors[0].Message, tt.msg) {
-				t.Errorf("got %s, want BAD_USER_INPUT saying %q", truncate(res.Raw), tt.msg)
-			}
-			if got := s.h.Post(`query($n: String!) { savedQuery(name: $n) { version } }`, map[string]any{"n": name}); got.Code() != "NOT_FOUND" {
-				t.Errorf("something was stored: %s", truncate(got.Raw))
-			}
-		})
-	}
+	// Documents refused before anything is stored: TestSaveQueryRefusedDocuments.
 	for _, q := range []string{
 		`query { savedQuery(name: "no-such-query-anywhere") { version } }`,
 		`query { runSavedQuery(name: "no-such-query-anywhere") { data } }`,

@@ -88,16 +88,7 @@ func TestSearchTextIsNeverSyntax(t *testing.T) {
 	if id, _ := s.firstHit(t, `"caesar*`); id != "caesar" {
 		t.Errorf(`"caesar*: first hit %s`, id)
 	}
-	for _, text := range []string{"", "a", " é ", strings.Repeat("x", 201), `"*?~`} {
-		if res := s.h.Post(searchQuery, map[string]any{"text": text}); res.Code() != "BAD_USER_INPUT" {
-			t.Errorf("%q: %s, want BAD_USER_INPUT", text, truncate(res.Raw))
-		}
-	}
-	for _, first := range []int{0, -1, 1000000000} {
-		if res := s.h.Post(searchQuery, map[string]any{"text": "caesar", "first": first}); res.Code() != "BAD_USER_INPUT" {
-			t.Errorf("first %d: %s, want BAD_USER_INPUT", first, truncate(res.Raw))
-		}
-	}
+	// Text or pages refused before the search: TestSearchArgumentsRefused.
 }
 
 func TestSearchPagesAndCursors(t *testing.T) {

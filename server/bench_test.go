@@ -7,12 +7,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/rs/zerolog"
 
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
-	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -26,8 +24,7 @@ func benchHandler(b *testing.B, configure func(*server.Config)) (http.Handler, *
 	}
 	metrics := server.NewMetrics()
 	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), Observer: metrics})
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
-	srv, err := server.New(cfg, zerolog.Nop(), metrics, deps)
+	srv, err := server.New(cfg, zerolog.Nop(), store, metrics)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,11 +19,6 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
 )
-
-// SavedQueries is what GET /queries/{name} reads; *cypher.Store has it.
-type SavedQueries interface {
-	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
-}
 
 // runSaved serves GET and POST /queries/{name}: runs a saved query with
 // variables from the query string (GET: ?name=value, repeated for a list,
@@ -58,7 +52,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		}
 		version = n
 	}
-	saved, err := s.saved.SavedQuery(r.Context(), name, version)
+	saved, err := s.store.SavedQuery(r.Context(), name, version)
 	if err != nil {
 		fail(err)
 		return

@@ -29,9 +29,12 @@ type Runner struct {
 	exec   *executor.Executor
 }
 
-// NewRunner returns a runner over schema with cfg's limits (the server
-// makes its own; `casegraph seed` uses one to check the example queries).
-func NewRunner(cfg Config, schema graphql.ExecutableSchema) *Runner {
+// NewRunner returns a runner with cfg's limits over a schema of its own
+// over store (New makes the server's; `casegraph seed` makes one to check
+// the example queries). That schema has no runner: a saved query's run
+// refuses runSavedQuery before it would need one.
+func NewRunner(cfg Config, store graph.Store) *Runner {
+	schema := graph.NewSchema(store, nil)
 	exec := executor.New(schema)
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	exec.SetParserTokenLimit(cfg.MaxTokens)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/rs/zerolog"
 
@@ -16,14 +15,10 @@ import (
 	"github.com/casegraph/casegraph/loaders"
 )
 
-// lateRunner lets the schema hold the runner before the runner, which
-// needs the schema, exists.
-type lateRunner struct{ *Runner }
-
 // Server is Casegraph's HTTP service.
 type Server struct {
 	runner  *Runner
-	saved   SavedQueries
+	store   Store
 	cfg     Config
 	log     zerolog.Logger
 	metrics *Metrics
@@ -31,41 +26,49 @@ type Server struct {
 	handler http.Handler
 }
 
-// Checker is what readiness asks of the database; *cypher.Store has it.
+// Store is everything the service asks of the database: what the
+// resolvers, the per-request loaders, readiness and the saved-query routes
+// read and write. *cypher.Store has it; the edge tests plug in one that
+// refuses every call (servertest.Refusing).
+type Store interface {
+	graph.Store
+	loaders.Store
+	Checker
+	SavedDocuments
+}
+
+// Checker is what readiness asks of the database.
 type Checker interface {
 	Ping(ctx context.Context) error
 	SchemaApplied(ctx context.Context) (missing []string, err error)
 }
 
-// Deps are what the server serves: the executable schema (made over the
-// server's saved-query runner, which needs the schema in turn), the store
-// the per-request loaders read from, and the database readiness asks.
-type Deps struct {
-	NewSchema func(graph.QueryRunner) graphql.ExecutableSchema
-	Loaders   loaders.Store
-	DB        Checker
-	Saved     SavedQueries
-	Documents SavedDocuments
-}
-
-// New builds the service's routes. It fails only on a bad trusted-hashes
-// file.
-func New(cfg Config, log zerolog.Logger, metrics *Metrics, deps Deps) (*Server, error) {
-	s := &Server{cfg: cfg, log: log, metrics: metrics, ready: newReadiness(deps.DB)}
-	runner := &lateRunner{}
-	schema := deps.NewSchema(runner)
-	runner.Runner = NewRunner(cfg, schema)
-	s.runner, s.saved = runner.Runner, deps.Saved
+// New builds the whole service over store: the saved-query runner, the
+// executable schema (whose runSavedQuery runs on that runner), the gqlgen
+// handler with its limits, and the routes. It is the one wiring: `casegraph
+// serve` and the tests' harness both call it. metrics may be nil (New makes
+// its own); pass the store's observer to see its round trips at /metrics.
+// It fails only on a bad trusted-hashes file.
+func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server, error) {
+	if metrics == nil {
+		metrics = NewMetrics()
+	}
+	// The runner runs saved queries on a schema of its own, which cannot
+	// run saved queries (a run never starts another), so it needs nothing
+	// of the schema built here: no cycle to close after construction.
+	runner := NewRunner(cfg, store)
+	schema := graph.NewSchema(store, runner)
+	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(store)}
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)
 		if err != nil {
 			return nil, err
 		}
-		trusted = &trustedDocuments{registered: hashes, saved: deps.Documents, known: map[string]time.Time{}}
+		trusted = &trustedDocuments{registered: hashes, saved: store, known: map[string]time.Time{}}
 	}
-	gql := loaders.Middleware(deps.Loaders, newGraphQL(cfg, schema, trusted))
-	saved := loaders.Middleware(deps.Loaders, http.HandlerFunc(s.runSaved))
+	gql := loaders.Middleware(store, newGraphQL(cfg, schema, trusted))
+	saved := loaders.Middleware(store, http.HandlerFunc(s.runSaved))
 
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))

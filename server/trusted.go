@@ -16,8 +16,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// SavedDocuments says whether a document (by SHA-256) is a saved query's;
-// *cypher.Store has it.
+// SavedDocuments says whether a document (by SHA-256) is a saved query's.
 type SavedDocuments interface {
 	SavedDocument(ctx context.Context, hash string) (bool, error)
 }

@@ -16,9 +16,10 @@ func sha(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// TestPersistedQueries needs no database: relationTypes is the vocabulary.
 func TestPersistedQueries(t *testing.T) {
 	t.Parallel()
-	h := servertest.New(t, servertest.Options{})
+	h := servertest.Edge(t, servertest.Options{})
 	const doc = `query Types { relationTypes { type } }`
 	ext := map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": sha(doc)}}
 	post := func(body map[string]any) servertest.Response {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/mattn/go-isatty"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
@@ -17,20 +16,19 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/dataset"
-	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/server"
 )
 
 func runServe(ctx context.Context, args []string, e env) error {
-	cfg := server.DefaultConfig()
+	cfg := defaultServeConfig()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	if err := cfg.Bind(fs, e.getenv); err != nil {
+	if err := cfg.bind(fs, e.getenv); err != nil {
 		return usageError{err}
 	}
 	if err := parseFlags(fs, args, e, summaryOf("serve"), 0); err != nil {
 		return err
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validate(); err != nil {
 		return usageError{err}
 	}
 	log := newLogger(cfg.Log, e.stderr)
@@ -43,8 +41,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(store, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
-	srv, err := server.New(cfg, log, metrics, deps)
+	srv, err := server.New(cfg.Server, log, store, metrics)
 	if err != nil {
 		return usageError{err}
 	}
@@ -147,7 +144,7 @@ func runSeed(ctx context.Context, args []string, e env) error {
 			return err
 		}
 		// The examples are checked as saveQuery checks any query.
-		runner := server.NewRunner(server.DefaultConfig(), graph.NewSchema(store, nil))
+		runner := server.NewRunner(server.DefaultConfig(), store)
 		for _, q := range queries {
 			if err := runner.Check(ctx, q.Document, q.DefaultVariables); err != nil {
 				return fmt.Errorf("seed query %s: %w", q.Name, err)
@@ -168,13 +165,12 @@ func runSeed(ctx context.Context, args []string, e env) error {
 func withStore(ctx context.Context, name string, args []string, e env, flags func(*flag.FlagSet),
 	fn func(ctx context.Context, store *cypher.Store, args []string) error,
 ) error {
-	def := server.DefaultConfig()
-	neo, logCfg := def.Neo4j, def.Log
+	neo, logCfg := defaultNeo4j(), defaultLog()
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	if err := neo.Bind(fs, e.getenv); err != nil {
+	if err := neo.bind(fs, e.getenv); err != nil {
 		return usageError{err}
 	}
-	if err := logCfg.Bind(fs, e.getenv); err != nil {
+	if err := logCfg.bind(fs, e.getenv); err != nil {
 		return usageError{err}
 	}
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for Neo4j to answer")
@@ -189,7 +185,7 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 	if err := parseFlags(fs, args, e, summaryOf(name), maxArgs); err != nil {
 		return err
 	}
-	if err := logCfg.Validate(); err != nil {
+	if err := logCfg.validate(); err != nil {
 		return usageError{err}
 	}
 	log := newLogger(logCfg, e.stderr)
@@ -217,7 +213,7 @@ func describe(err error) error {
 	return err
 }
 
-func openStore(cfg server.Neo4jConfig, opts cypher.Options) (neo4j.DriverWithContext, *cypher.Store, error) {
+func openStore(cfg neo4jConfig, opts cypher.Options) (neo4j.DriverWithContext, *cypher.Store, error) {
 	auth := neo4j.NoAuth()
 	if cfg.User != "" {
 		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
@@ -237,7 +233,7 @@ func openStore(cfg server.Neo4jConfig, opts cypher.Options) (neo4j.DriverWithCon
 
 // newLogger builds the process's one logger: console output on a terminal,
 // JSON lines otherwise (or as configured).
-func newLogger(cfg server.LogConfig, w io.Writer) zerolog.Logger {
+func newLogger(cfg logConfig, w io.Writer) zerolog.Logger {
 	level, err := zerolog.ParseLevel(cfg.Level)
 	if err != nil {
 		level = zerolog.InfoLevel

@@ -1,6 +1,8 @@
 // Package cyphertest connects tests to the real Neo4j that `make test`
 // starts, and gives each test a dataset of its own that it cleans up. A
-// Neo4j that cannot be reached fails the test: it never skips.
+// Neo4j that cannot be reached fails the test: it never skips, except
+// under `make test-unit`, which runs only the tests that need no database
+// and names the others as skipped.
 package cyphertest
 
 import (
@@ -38,10 +40,20 @@ func URI() string {
 	return "bolt://127.0.0.1:7687"
 }
 
+// UnitEnv is the environment variable `make test-unit` sets: the tests
+// that need Neo4j say so and skip, and every other test runs. Nothing else
+// sets it, so under `make test` and in CI a Neo4j that cannot be reached
+// fails the test.
+const UnitEnv = "CASEGRAPH_TEST_UNIT"
+
 // Driver returns the test process's one driver, connected and with the
-// schema applied, or fails the test.
+// schema applied, or fails the test. Under `make test-unit` (UnitEnv set)
+// it skips the test instead, saying that it needs Neo4j.
 func Driver(t testing.TB) neo4j.DriverWithContext {
 	t.Helper()
+	if os.Getenv(UnitEnv) != "" {
+		t.Skipf("needs Neo4j (%s is set: make test-unit); make test runs it", UnitEnv)
+	}
 	driverOnce.Do(func() {
 		auth := neo4j.NoAuth()
 		if u := os.Getenv("NEO4J_USER"); u != "" {

@@ -1,6 +1,8 @@
-// Package servertest runs the real Casegraph handler over the real Neo4j
-// for tests: every request goes through the same middleware, limits,
-// loaders and resolvers as in production.
+// Package servertest runs the real Casegraph handler for tests, built by
+// server.New as `casegraph serve` builds it: every request goes through the
+// same middleware, limits, loaders and resolvers as in production. New
+// serves it over the real Neo4j; Edge over a store that refuses every call,
+// for tests of the HTTP edge that need no database.
 package servertest
 
 import (
@@ -12,65 +14,93 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
-	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/server"
 )
 
 // Options change the server a test gets.
 type Options struct {
 	Config func(*server.Config)
-	// Store wraps the store the resolvers see (the loaders see the real one).
-	Store func(graph.Store) graph.Store
+	// PathTimeout is the store's time budget for one path search (default
+	// cypher.DefaultPathTimeout, as `casegraph serve`'s).
+	PathTimeout time.Duration
+	// Store wraps the store the server sees.
+	Store func(server.Store) server.Store
 	// Driver points the server at another database (default: the test one).
 	Driver neo4j.DriverWithContext
 }
 
 // Harness is a running server and what a test needs to talk to it.
 type Harness struct {
-	t      testing.TB
-	URL    string
-	Store  *cypher.Store
-	Logs   *SyncBuffer
-	client *http.Client
+	t   testing.TB
+	URL string
+	// Store is the real store (New), or nil (Edge).
+	Store *cypher.Store
+	// Refusing is the store that refuses every call (Edge), or nil (New).
+	Refusing *Refusing
+	Logs     *SyncBuffer
+	client   *http.Client
 }
 
-// New starts a server for the test; it stops when the test ends.
+// New starts a server over the test Neo4j (or opts.Driver's) for the test;
+// it stops when the test ends. A Neo4j that cannot be reached fails the
+// test (cyphertest.Driver).
 func New(t testing.TB, opts Options) *Harness {
+	t.Helper()
+	driver := opts.Driver
+	if driver == nil {
+		driver = cyphertest.Driver(t)
+	}
+	pathTimeout := opts.PathTimeout
+	if pathTimeout == 0 {
+		pathTimeout = cypher.DefaultPathTimeout
+	}
+	logs := &SyncBuffer{}
+	metrics := server.NewMetrics()
+	store, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, opts, store, logs, metrics)
+	h.Store = store
+	return h
+}
+
+// Edge starts a server over a store that refuses every call (Refusing), for
+// tests of the HTTP edge that never reach the data: limits, refusals,
+// transports, body size, error shape. It needs no Neo4j.
+func Edge(t testing.TB, opts Options) *Harness {
+	t.Helper()
+	refusing := NewRefusing(t)
+	h := start(t, opts, refusing, &SyncBuffer{}, nil)
+	h.Refusing = refusing
+	return h
+}
+
+// start serves the real handler, built by server.New as `casegraph serve`
+// builds it, over store.
+func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, metrics *server.Metrics) *Harness {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	if opts.Config != nil {
 		opts.Config(&cfg)
 	}
-	logs := &SyncBuffer{}
-	log := zerolog.New(logs)
-	metrics := server.NewMetrics()
-	driver := opts.Driver
-	if driver == nil {
-		driver = cyphertest.Driver(t)
-	}
-	store, err := cypher.NewStore(driver, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var resolverStore graph.Store = store
 	if opts.Store != nil {
-		resolverStore = opts.Store(store)
+		store = opts.Store(store)
 	}
-	deps := server.Deps{NewSchema: func(q graph.QueryRunner) graphql.ExecutableSchema { return graph.NewSchema(resolverStore, q) }, Loaders: store, DB: store, Saved: store, Documents: store}
-	srv, err := server.New(cfg, log, metrics, deps)
+	srv, err := server.New(cfg, zerolog.New(logs), store, metrics)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &Harness{t: t, URL: ts.URL, Store: store, Logs: logs, client: ts.Client()}
+	return &Harness{t: t, URL: ts.URL, Logs: logs, client: ts.Client()}
 }
 
 // Response is a GraphQL response as clients see it.

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/server"
+)
+
+// neo4jConfig says where the database is.
+type neo4jConfig struct {
+	URI      string
+	User     string
+	Password string
+	Database string
+}
+
+// logConfig says how to log.
+type logConfig struct {
+	Level  string // trace, debug, info, warn, error
+	Format string // auto (console on a terminal, JSON otherwise), console, json
+}
+
+// serveConfig is the serve command's whole configuration: the binary's own
+// settings (the database, the log, the store's path budget, whether to
+// migrate) and the server's.
+type serveConfig struct {
+	Neo4j       neo4jConfig
+	Log         logConfig
+	PathTimeout time.Duration
+	Migrate     bool
+	Server      server.Config
+}
+
+func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687", Database: "neo4j"} }
+func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
+
+func defaultServeConfig() serveConfig {
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Server: server.DefaultConfig()}
+}
+
+// bind registers the Neo4j settings on fs, with defaults taken from the
+// environment, so that a flag overrides its variable.
+func (c *neo4jConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
+	b := binder{fs: fs, getenv: getenv}
+	b.str(&c.URI, "neo4j-uri", "NEO4J_URI", "Neo4j URI (bolt://, neo4j://, neo4j+s:// ...)")
+	b.str(&c.User, "neo4j-user", "NEO4J_USER", "Neo4j user; empty for a database without auth")
+	b.str(&c.Password, "neo4j-password", "NEO4J_PASSWORD", "Neo4j password")
+	b.str(&c.Database, "neo4j-database", "NEO4J_DATABASE", "Neo4j database name")
+	return b.err
+}
+
+// bind registers the log settings on fs.
+func (c *logConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
+	b := binder{fs: fs, getenv: getenv}
+	b.str(&c.Level, "log-level", "CASEGRAPH_LOG_LEVEL", "log level: trace, debug, info, warn or error")
+	b.str(&c.Format, "log-format", "CASEGRAPH_LOG_FORMAT", "log format: auto (console on a terminal, else JSON), console or json")
+	return b.err
+}
+
+// validate checks the log settings.
+func (c logConfig) validate() error {
+	switch c.Format {
+	case "auto", "console", "json":
+	default:
+		return fmt.Errorf("log-format %q: want auto, console or json", c.Format)
+	}
+	switch c.Level {
+	case "trace", "debug", "info", "warn", "error":
+	default:
+		return fmt.Errorf("log-level %q: want trace, debug, info, warn or error", c.Level)
+	}
+	return nil
+}
+
+// bind registers every serve setting on fs.
+func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
+	if err := c.Neo4j.bind(fs, getenv); err != nil {
+		return err
+	}
+	if err := c.Log.bind(fs, getenv); err != nil {
+		return err
+	}
+	b := binder{fs: fs, getenv: getenv}
+	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections)")
+	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema once Neo4j answers")
+	s := &c.Server
+	b.str(&s.Addr, "addr", "CASEGRAPH_ADDR", "address to listen on")
+	b.duration(&s.RequestTimeout, "request-timeout", "CASEGRAPH_REQUEST_TIMEOUT", "deadline for every request")
+	b.duration(&s.ShutdownTimeout, "shutdown-timeout", "CASEGRAPH_SHUTDOWN_TIMEOUT", "how long shutdown waits for requests in flight")
+	b.int64(&s.MaxBodyBytes, "max-body-bytes", "CASEGRAPH_MAX_BODY_BYTES", "largest request body; larger ones get 413")
+	b.int(&s.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
+	b.int(&s.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection nesting (introspection excepted)")
+	b.int(&s.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "largest query complexity (rows read: objects, times list sizes; see the README)")
+	b.int(&s.QueryCacheSize, "query-cache-size", "CASEGRAPH_QUERY_CACHE_SIZE", "parsed documents kept in the query cache")
+	b.bool(&s.Introspection, "introspection", "CASEGRAPH_INTROSPECTION", "allow schema introspection")
+	b.bool(&s.GraphiQL, "graphiql", "CASEGRAPH_GRAPHIQL", "serve GraphiQL at /")
+	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
+	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
+	return b.err
+}
+
+// validate checks values that parse but make no sense.
+func (c serveConfig) validate() error {
+	if c.PathTimeout <= 0 {
+		return fmt.Errorf("path-timeout must be positive")
+	}
+	if err := c.Server.Validate(); err != nil {
+		return err
+	}
+	return c.Log.validate()
+}
+
+// binder registers flags whose defaults come from environment variables,
+// keeping the first bad variable as its error.
+type binder struct {
+	fs     *flag.FlagSet
+	getenv func(string) string
+	err    error
+}
+
+func (b *binder) env(name string, parse func(string) error) {
+	v := b.getenv(name)
+	if v == "" || b.err != nil {
+		return
+	}
+	if err := parse(v); err != nil {
+		b.err = fmt.Errorf("%s=%q: %v", name, v, err)
+	}
+}
+
+func (b *binder) str(p *string, flagName, envName, usage string) {
+	b.env(envName, func(v string) error { *p = v; return nil })
+	b.fs.StringVar(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+func (b *binder) int(p *int, flagName, envName, usage string) {
+	b.env(envName, func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("want an integer")
+		}
+		*p = n
+		return nil
+	})
+	b.fs.IntVar(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+func (b *binder) int64(p *int64, flagName, envName, usage string) {
+	b.env(envName, func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want an integer")
+		}
+		*p = n
+		return nil
+	})
+	b.fs.Int64Var(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+func (b *binder) bool(p *bool, flagName, envName, usage string) {
+	b.env(envName, func(v string) error {
+		x, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("want true or false")
+		}
+		*p = x
+		return nil
+	})
+	b.fs.BoolVar(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+func (b *binder) duration(p *time.Duration, flagName, envName, usage string) {
+	b.env(envName, func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("want a duration such as 15s")
+		}
+		*p = d
+		return nil
+	})
+	b.fs.DurationVar(p, flagName, *p, usage+" ($"+envName+")")
+}

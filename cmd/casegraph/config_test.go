@@ -1,0 +1,41 @@
+package main
+
+import (
+	"flag"
+	"testing"
+	"time"
+)
+
+func TestConfigPrecedence(t *testing.T) {
+	env := map[string]string{
+		"NEO4J_URI":                 "neo4j://db:7687",
+		"CASEGRAPH_MAX_DEPTH":       "7",
+		"CASEGRAPH_REQUEST_TIMEOUT": "3s",
+		"CASEGRAPH_INTROSPECTION":   "false",
+		"CASEGRAPH_PATH_TIMEOUT":    "4s",
+	}
+	cfg := defaultServeConfig()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	if err := cfg.bind(fs, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse([]string{"--max-depth", "9"}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Neo4j.URI != "neo4j://db:7687" {
+		t.Errorf("URI = %q, want the environment's", cfg.Neo4j.URI)
+	}
+	if cfg.Server.MaxDepth != 9 {
+		t.Errorf("MaxDepth = %d, want the flag's 9 over the environment's 7", cfg.Server.MaxDepth)
+	}
+	if cfg.Server.RequestTimeout != 3*time.Second || cfg.Server.Introspection || cfg.PathTimeout != 4*time.Second {
+		t.Errorf("RequestTimeout %s, Introspection %v, PathTimeout %s: want 3s, false, 4s from the environment",
+			cfg.Server.RequestTimeout, cfg.Server.Introspection, cfg.PathTimeout)
+	}
+	if cfg.Neo4j.Database != "neo4j" || cfg.Server.Addr != "127.0.0.1:8080" || cfg.Log.Level != "info" {
+		t.Errorf("defaults lost: database %q, addr %q, log level %q", cfg.Neo4j.Database, cfg.Server.Addr, cfg.Log.Level)
+	}
+	if err := cfg.validate(); err != nil {
+		t.Errorf("validate: %v", err)
+	}
+}

@@ -1,0 +1,174 @@
+package servertest
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/server"
+)
+
+// Refusing is a store that refuses every call: each method returns a
+// DATABASE_UNAVAILABLE error and fails the test, unless the test allowed
+// that method beforehand (Allow), as a test of /readyz allows Ping. A test
+// of the HTTP edge (limits, refusals, transports, error shape) runs the real
+// handler over it: a request that reaches the data is a failure, which is a
+// stronger check than counting round trips, and no Neo4j is needed.
+type Refusing struct {
+	t testing.TB
+
+	mu      sync.Mutex
+	allowed map[string]bool
+	calls   []string
+}
+
+var _ server.Store = (*Refusing)(nil)
+
+// NewRefusing returns a store that fails t when called.
+func NewRefusing(t testing.TB) *Refusing {
+	return &Refusing{t: t, allowed: map[string]bool{}}
+}
+
+// Allow lets the named methods be called: they still return the error, but
+// do not fail the test.
+func (r *Refusing) Allow(methods ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range methods {
+		r.allowed[m] = true
+	}
+}
+
+// Calls are the methods called so far, in order.
+func (r *Refusing) Calls() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.calls)
+}
+
+func (r *Refusing) refuse(method string) error {
+	r.mu.Lock()
+	r.calls = append(r.calls, method)
+	allowed := r.allowed[method]
+	r.mu.Unlock()
+	if !allowed {
+		r.t.Errorf("store.%s was called: this request should not reach the data", method)
+	}
+	return casegraph.Errorf(casegraph.CodeDatabaseUnavailable, "the database is unavailable (a test's refusing store, %s)", method)
+}
+
+// The methods of server.Store, each refused.
+
+func (r *Refusing) Entities(context.Context, casegraph.EntityFilter, casegraph.EntityOrder, casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
+	return nil, nil, false, r.refuse("Entities")
+}
+
+func (r *Refusing) CountEntities(context.Context, casegraph.EntityFilter) (int64, error) {
+	return 0, r.refuse("CountEntities")
+}
+
+func (r *Refusing) Sources(context.Context, casegraph.Page) ([]casegraph.Source, bool, error) {
+	return nil, false, r.refuse("Sources")
+}
+
+func (r *Refusing) CountSources(context.Context) (int64, error) {
+	return 0, r.refuse("CountSources")
+}
+
+func (r *Refusing) RelationsByID(context.Context, []string) (map[string]casegraph.Relation, error) {
+	return nil, r.refuse("RelationsByID")
+}
+
+func (r *Refusing) ReadEntities(context.Context, []string, *casegraph.EntityRead) (casegraph.ReadResult, error) {
+	return casegraph.ReadResult{}, r.refuse("ReadEntities")
+}
+
+func (r *Refusing) UpsertEntity(context.Context, casegraph.Entity, *int64) (casegraph.Entity, error) {
+	return casegraph.Entity{}, r.refuse("UpsertEntity")
+}
+
+func (r *Refusing) DeleteEntity(context.Context, string) (int64, error) {
+	return 0, r.refuse("DeleteEntity")
+}
+
+func (r *Refusing) MergeEntities(context.Context, string, []string) (casegraph.Entity, error) {
+	return casegraph.Entity{}, r.refuse("MergeEntities")
+}
+
+func (r *Refusing) Link(context.Context, casegraph.Relation) (casegraph.Relation, error) {
+	return casegraph.Relation{}, r.refuse("Link")
+}
+
+func (r *Refusing) Unlink(context.Context, string) (casegraph.Relation, error) {
+	return casegraph.Relation{}, r.refuse("Unlink")
+}
+
+func (r *Refusing) UpsertSource(context.Context, casegraph.Source) (casegraph.Source, error) {
+	return casegraph.Source{}, r.refuse("UpsertSource")
+}
+
+func (r *Refusing) Paths(context.Context, string, string, int, casegraph.PathFilter, casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error) {
+	return nil, nil, r.refuse("Paths")
+}
+
+func (r *Refusing) Neighborhood(context.Context, string, int, int, casegraph.PathFilter, casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+	return casegraph.Subgraph{}, nil, r.refuse("Neighborhood")
+}
+
+func (r *Refusing) Connections(context.Context, []string, casegraph.PathFilter, casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+	return casegraph.Subgraph{}, nil, r.refuse("Connections")
+}
+
+func (r *Refusing) Search(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
+	return nil, r.refuse("Search")
+}
+
+func (r *Refusing) Suggest(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
+	return nil, r.refuse("Suggest")
+}
+
+func (r *Refusing) Timeline(context.Context, string, casegraph.PartialDate, casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+	return nil, nil, r.refuse("Timeline")
+}
+
+func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.SavedQuery, error) {
+	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
+}
+
+func (r *Refusing) SavedQuery(context.Context, string, int64) (casegraph.SavedQuery, error) {
+	return casegraph.SavedQuery{}, r.refuse("SavedQuery")
+}
+
+func (r *Refusing) SavedQueries(context.Context, string, casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
+	return nil, false, r.refuse("SavedQueries")
+}
+
+func (r *Refusing) DeleteSavedQuery(context.Context, string) (int64, error) {
+	return 0, r.refuse("DeleteSavedQuery")
+}
+
+func (r *Refusing) SavedDocument(context.Context, string) (bool, error) {
+	return false, r.refuse("SavedDocument")
+}
+
+func (r *Refusing) EntitiesByID(context.Context, []string) (map[string]casegraph.Entity, error) {
+	return nil, r.refuse("EntitiesByID")
+}
+
+func (r *Refusing) SourcesByID(context.Context, []string) (map[string]casegraph.Source, error) {
+	return nil, r.refuse("SourcesByID")
+}
+
+func (r *Refusing) RelationsOf(context.Context, []string, casegraph.RelationFilter, casegraph.Page) (map[string]casegraph.RelationPage, error) {
+	return nil, r.refuse("RelationsOf")
+}
+
+func (r *Refusing) Ping(context.Context) error {
+	return r.refuse("Ping")
+}
+
+func (r *Refusing) SchemaApplied(context.Context) ([]string, error) {
+	return nil, r.refuse("SchemaApplied")
+}
