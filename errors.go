@@ -16,6 +16,7 @@ type Code string
 // these codes is reported as INTERNAL, without its message.
 const (
 	CodeBadUserInput        Code = "BAD_USER_INPUT"
+	CodeUnauthenticated     Code = "UNAUTHENTICATED"
 	CodeNotFound            Code = "NOT_FOUND"
 	CodeForbidden           Code = "FORBIDDEN"
 	CodeConflict            Code = "CONFLICT"

@@ -1,0 +1,132 @@
+package casegraph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Role says what a principal may do with the datasets granted to it.
+type Role string
+
+// The roles, from least to most.
+const (
+	// RoleReader reads the datasets granted to it.
+	RoleReader Role = "reader"
+	// RoleEditor also writes them.
+	RoleEditor Role = "editor"
+	// RoleAdmin may do everything: every dataset, keys, the audit log.
+	RoleAdmin Role = "admin"
+)
+
+// Roles returns the roles, from least to most.
+func Roles() []Role { return []Role{RoleReader, RoleEditor, RoleAdmin} }
+
+// ParseRole returns the role named s.
+func ParseRole(s string) (Role, error) {
+	if r := Role(s); slices.Contains(Roles(), r) {
+		return r, nil
+	}
+	return "", Errorf(CodeBadUserInput, "role %q: want reader, editor or admin", s)
+}
+
+// AllDatasets in a grant stands for every dataset, present and future.
+const AllDatasets = "*"
+
+// Principal is who makes a request: the holder of an API key, the subject
+// of a token, or an anonymous caller. Its rights are checked inside every
+// statement (see Scope), never by filtering results afterwards.
+type Principal struct {
+	// ID is stable and unique across kinds: "key:<id>", "jwt:<issuer>#<subject>"
+	// or "anonymous". It is what the audit log records.
+	ID string
+	// Name is for people: the key's name or the token's subject.
+	Name string
+	Role Role
+	// Datasets are the datasets granted (AllDatasets: every one).
+	Datasets []string
+	// Cleared may see protected people.
+	Cleared bool
+}
+
+// AnonymousID is the ID of every anonymous principal.
+const AnonymousID = "anonymous"
+
+// Anonymous is the principal of a request without credentials: a reader of
+// the datasets anonymous callers may read (none, unless configured).
+func Anonymous(datasets []string) Principal {
+	return Principal{ID: AnonymousID, Name: AnonymousID, Role: RoleReader, Datasets: datasets}
+}
+
+// IsAnonymous says whether the request came without credentials.
+func (p Principal) IsAnonymous() bool { return p.ID == AnonymousID }
+
+// IsAdmin says whether p may do everything.
+func (p Principal) IsAdmin() bool { return p.Role == RoleAdmin }
+
+func (p Principal) everyDataset() bool {
+	return p.IsAdmin() || slices.Contains(p.Datasets, AllDatasets)
+}
+
+// CanRead says whether p may read the dataset.
+func (p Principal) CanRead(dataset string) bool {
+	return p.everyDataset() || slices.Contains(p.Datasets, dataset)
+}
+
+// CanWrite says whether p may write the dataset.
+func (p Principal) CanWrite(dataset string) bool {
+	return (p.Role == RoleEditor || p.Role == RoleAdmin) && p.CanRead(dataset)
+}
+
+// Scope is what a statement needs of its caller's rights, passed as
+// parameters and applied inside the match.
+func (p Principal) Scope() Scope {
+	if p.everyDataset() {
+		return Scope{Cleared: p.Cleared || p.IsAdmin()}
+	}
+	return Scope{Datasets: slices.Clone(p.Datasets), Limited: true, Cleared: p.Cleared}
+}
+
+// String names p for logs.
+func (p Principal) String() string {
+	return fmt.Sprintf("%s (%s)", p.ID, p.Role)
+}
+
+// Scope is the part of a caller's rights that every read applies inside
+// its statement: the datasets it may read, and whether it may see
+// protected people.
+type Scope struct {
+	// Limited says that only Datasets may be read; otherwise every
+	// dataset may.
+	Limited  bool
+	Datasets []string
+	Cleared  bool
+}
+
+// FullScope is the scope of the operator's commands (import, export,
+// migrate) and of a store used without a principal.
+var FullScope = Scope{Cleared: true}
+
+type principalKey struct{}
+
+// WithPrincipal returns a context that carries the principal of a request.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the principal of a request, if the context has one.
+func PrincipalFrom(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(Principal)
+	return p, ok
+}
+
+// ScopeFrom returns the scope of the request's principal, or FullScope when
+// the context carries none (the operator's commands, which reach the
+// database directly). The HTTP server gives every request a principal
+// before anything reads data.
+func ScopeFrom(ctx context.Context) Scope {
+	if p, ok := PrincipalFrom(ctx); ok {
+		return p.Scope()
+	}
+	return FullScope
+}

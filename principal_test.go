@@ -1,0 +1,60 @@
+package casegraph
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPrincipalRights(t *testing.T) {
+	tests := []struct {
+		name          string
+		p             Principal
+		readA, writeA bool
+		readB, writeB bool
+		scope         Scope
+	}{
+		{"anonymous of A", Anonymous([]string{"a"}), true, false, false, false, Scope{Limited: true, Datasets: []string{"a"}}},
+		{"anonymous of nothing", Anonymous(nil), false, false, false, false, Scope{Limited: true}},
+		{"reader of A", Principal{ID: "key:1", Role: RoleReader, Datasets: []string{"a"}}, true, false, false, false, Scope{Limited: true, Datasets: []string{"a"}}},
+		{"editor of A", Principal{ID: "key:2", Role: RoleEditor, Datasets: []string{"a"}}, true, true, false, false, Scope{Limited: true, Datasets: []string{"a"}}},
+		{"cleared editor of every dataset", Principal{ID: "key:3", Role: RoleEditor, Datasets: []string{AllDatasets}, Cleared: true}, true, true, true, true, Scope{Cleared: true}},
+		{"reader of every dataset", Principal{ID: "key:4", Role: RoleReader, Datasets: []string{AllDatasets}}, true, false, true, false, Scope{}},
+		{"admin without grants", Principal{ID: "key:5", Role: RoleAdmin}, true, true, true, true, Scope{Cleared: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := [4]bool{tt.p.CanRead("a"), tt.p.CanWrite("a"), tt.p.CanRead("b"), tt.p.CanWrite("b")}
+			if want := [4]bool{tt.readA, tt.writeA, tt.readB, tt.writeB}; got != want {
+				t.Errorf("read a, write a, read b, write b = %v, want %v", got, want)
+			}
+			if diff := cmp.Diff(tt.scope, tt.p.Scope()); diff != "" {
+				t.Errorf("scope (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestScopeFrom(t *testing.T) {
+	if got := ScopeFrom(context.Background()); !cmp.Equal(got, FullScope) {
+		t.Errorf("without a principal: %+v, want the full scope", got)
+	}
+	ctx := WithPrincipal(context.Background(), Anonymous([]string{"seed"}))
+	if got, want := ScopeFrom(ctx), (Scope{Limited: true, Datasets: []string{"seed"}}); !cmp.Equal(got, want) {
+		t.Errorf("anonymous: %+v, want %+v", got, want)
+	}
+}
+
+func TestParseRole(t *testing.T) {
+	for _, r := range Roles() {
+		if got, err := ParseRole(string(r)); err != nil || got != r {
+			t.Errorf("ParseRole(%q) = %q, %v", r, got, err)
+		}
+	}
+	for _, s := range []string{"", "Admin", "root", "reader "} {
+		if _, err := ParseRole(s); ErrorCode(err) != CodeBadUserInput {
+			t.Errorf("ParseRole(%q): %v, want BAD_USER_INPUT", s, err)
+		}
+	}
+}
