@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -349,73 +348,4 @@ func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []caseg
 		rs = append(rs, r)
 	}
 	return es, rs, nil
-}
-
-func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
-	maps, err := getMaps(rec, "sources")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]casegraph.Source, 0, len(maps))
-	for _, m := range maps {
-		src, err := sourceFromMap(m)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, src)
-	}
-	return out, nil
-}
-
-// entityFromMap reads an entity from a map projection n {.*, kind: ...}.
-func entityFromMap(m map[string]any) (casegraph.Entity, error) {
-	var e casegraph.Entity
-	var err error
-	var kind string
-	for key, dst := range map[string]*string{
-		"id": &e.ID, "kind": &kind, "name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
-		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
-		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
-	} {
-		if *dst, err = mapString(m, key); err != nil {
-			return e, err
-		}
-	}
-	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
-		return e, err
-	}
-	if e.Aliases, err = mapStrings(m, "aliases"); err != nil {
-		return e, err
-	}
-	if e.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
-		return e, err
-	}
-	if pages, ok := m["pageCount"].(int64); ok {
-		e.PageCount = int(pages)
-	}
-	e.Version = 1
-	if v, ok := m["version"].(int64); ok {
-		e.Version = v
-	}
-	if t, ok := m["createdAt"].(time.Time); ok {
-		e.CreatedAt = t.UTC()
-	}
-	if t, ok := m["updatedAt"].(time.Time); ok {
-		e.UpdatedAt = t.UTC()
-	}
-	return e, nil
-}
-
-func mapMaps(m map[string]any, key string) ([]map[string]any, error) {
-	raw, ok := m[key].([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: want a list, got %T", key, m[key])
-	}
-	out := make([]map[string]any, len(raw))
-	for i, v := range raw {
-		if out[i], ok = v.(map[string]any); !ok {
-			return nil, fmt.Errorf("%s[%d]: want a map, got %T", key, i, v)
-		}
-	}
-	return out, nil
 }

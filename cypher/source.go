@@ -112,3 +112,48 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	}
 	return src, nil
 }
+
+// checkSources refuses (BAD_USER_INPUT) when a cited source does not exist.
+func checkSources(run txRunner, ids []string) error {
+	recs, err := run("MissingSources", map[string]any{"ids": ids})
+	if err != nil {
+		return err
+	}
+	missing, err := getStrings(recs[0], "missing")
+	if err != nil {
+		return internalError("MissingSources", err)
+	}
+	if len(missing) > 0 {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it with upsertSource first)", missing[0])
+	}
+	return nil
+}
+
+func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
+	maps, err := getMaps(rec, "sources")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.Source, 0, len(maps))
+	for _, m := range maps {
+		src, err := sourceFromMap(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+// MissingSources returns the ids among ids that name no source.
+func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
+	res, err := s.read(ctx, "MissingSources", map[string]any{"ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	missing, err := getStrings(res.Records[0], "missing")
+	if err != nil {
+		return nil, internalError("MissingSources", err)
+	}
+	return missing, nil
+}

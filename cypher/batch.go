@@ -2,10 +2,6 @@ package cypher
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -201,76 +197,6 @@ func (s *Store) EntityKinds(ctx context.Context, ids []string) (map[string]caseg
 	return kinds, merged, nil
 }
 
-// MissingSources returns the ids among ids that name no source.
-func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
-	res, err := s.read(ctx, "MissingSources", map[string]any{"ids": ids})
-	if err != nil {
-		return nil, err
-	}
-	missing, err := getStrings(res.Records[0], "missing")
-	if err != nil {
-		return nil, internalError("MissingSources", err)
-	}
-	return missing, nil
-}
-
-func entityParams(e casegraph.Entity) map[string]any {
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	var pageCount any
-	if e.PageCount > 0 {
-		pageCount = int64(e.PageCount)
-	}
-	return map[string]any{
-		// The search fields are derived, so they are not in the hash; the
-		// version tag is, so that a change in how they are derived rewrites
-		// every entity once.
-		"hash": contentHash(searchVersion, e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
-			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
-		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
-		"searchDescription": nullable(casegraph.Fold(e.Description)),
-		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
-		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
-		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
-		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
-		"publishedAt": nullable(e.PublishedAt), "pageCount": pageCount, "url": nullable(e.URL),
-		"nationality": nullable(e.Nationality),
-	}
-}
-
 func relationHash(r casegraph.Relation) string {
 	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset)
-}
-
-// nullable stores an empty string as an absent property.
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// contentHash fingerprints the fields a write sets, so that writing the
-// same content again can be recognised and skipped.
-func contentHash(fields ...any) string {
-	h := sha256.New()
-	if err := json.NewEncoder(h).Encode(fields); err != nil {
-		panic(err) // strings, numbers and string slices always encode
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-// searchVersion tags how the search fields are derived (see Fold).
-const searchVersion = "search-2"
-
-// searchAliases is the folded aliases, one a line, as the full-text index
-// sees them.
-func searchAliases(aliases []string) string {
-	folded := make([]string, len(aliases))
-	for i, a := range aliases {
-		folded[i] = casegraph.Fold(a)
-	}
-	return strings.Join(folded, "\n")
 }
