@@ -8,6 +8,14 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtExistingRelations statement = "ExistingRelations"
+	stmtCreateRelations   statement = "CreateRelations"
+	stmtUpdateRelations   statement = "UpdateRelations"
+	stmtEntityKinds       statement = "EntityKinds"
+)
+
 // WriteBatch writes sources, entities and relations in one transaction,
 // with one statement per kind of row (UNWIND). The rows must be validated
 // and checked against the graph (dataset.Check) first; as a last guard, an
@@ -33,7 +41,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			for i, src := range sources {
 				rows[i] = sourceParams(src)
 			}
-			recs, err := run("UpsertSources", map[string]any{"rows": rows})
+			recs, err := run(stmtUpsertSources, map[string]any{"rows": rows})
 			if err != nil {
 				return err
 			}
@@ -46,7 +54,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			for i, e := range entities {
 				rows[i] = entityParams(e)
 			}
-			recs, err := run("UpsertEntities", map[string]any{"rows": rows})
+			recs, err := run(stmtUpsertEntities, map[string]any{"rows": rows})
 			if err != nil {
 				return err
 			}
@@ -95,7 +103,7 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 		rows[k] = relationRow(r)
 	}
-	recs, err := run("ExistingRelations", map[string]any{"ids": ids})
+	recs, err := run(stmtExistingRelations, map[string]any{"ids": ids})
 	if err != nil {
 		return 0, err
 	}
@@ -127,10 +135,10 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 	}
 	for _, w := range []struct {
-		stmt string
+		stmt statement
 		rows any
 		n    int
-	}{{"CreateRelations", creates, len(creates)}, {"UpdateRelations", updates, len(updates)}} {
+	}{{stmtCreateRelations, creates, len(creates)}, {stmtUpdateRelations, updates, len(updates)}} {
 		if w.n == 0 {
 			continue
 		}
@@ -140,7 +148,7 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 		n, err := getInt(recs[0], "written")
 		if err != nil {
-			return 0, internalError(w.stmt, err)
+			return 0, internalError(string(w.stmt), err)
 		}
 		written += int(n)
 		changed += int(n)
@@ -169,7 +177,7 @@ func relationRow(r casegraph.Relation) map[string]any {
 // EntityKinds returns the kinds of the live entities among ids, and for ids
 // merged away, their survivor.
 func (s *Store) EntityKinds(ctx context.Context, ids []string) (map[string]casegraph.Kind, map[string]string, error) {
-	res, err := s.read(ctx, "EntityKinds", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtEntityKinds, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,11 +12,22 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtEntitiesByID   statement = "EntitiesByID"
+	stmtEntities       statement = "Entities"
+	stmtCountEntities  statement = "CountEntities"
+	stmtLockEntity     statement = "LockEntity"
+	stmtUpsertEntities statement = "UpsertEntities"
+	stmtDeleteEntity   statement = "DeleteEntity"
+	stmtMergeEntity    statement = "MergeEntity"
+)
+
 // EntitiesByID returns the entities with the given ids, in one round trip,
 // keyed by the id asked for: an id merged into another entity maps to the
 // survivor. Ids with no entity are absent.
 func (s *Store) EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error) {
-	res, err := s.read(ctx, "EntitiesByID", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtEntitiesByID, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +83,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 
 // CountEntities counts the entities that match the filter.
 func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error) {
-	res, err := s.read(ctx, byDatasets("CountEntities", f.Datasets), entityFilterParams(f))
+	res, err := s.read(ctx, stmtCountEntities.byDatasets(f.Datasets), entityFilterParams(f))
 	if err != nil {
 		return 0, err
 	}
@@ -130,8 +141,9 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	casegraph.OrderByDegree: {"coalesce(e.degree, 0)", "toInteger($afterKey)"},
 }
 
-func entityOrderName(o casegraph.EntityOrder, datasets []string) string {
-	return byDatasets(fmt.Sprintf("Entities/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())), datasets)
+// entityOrderName names the variant of Entities for a sort order.
+func entityOrderName(o casegraph.EntityOrder, datasets []string) statement {
+	return (stmtEntities + statement(fmt.Sprintf("/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())))).byDatasets(datasets)
 }
 
 func entityOrderVariants() []variant {
@@ -169,7 +181,7 @@ func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
 func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error) {
 	var out casegraph.Entity
 	err := s.inWrite(ctx, "UpsertEntity", func(run txRunner) error {
-		recs, err := run("LockEntity", map[string]any{"id": e.ID})
+		recs, err := run(stmtLockEntity, map[string]any{"id": e.ID})
 		if err != nil {
 			return err
 		}
@@ -198,7 +210,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := checkSources(run, e.SourceIDs); err != nil {
 			return err
 		}
-		recs, err = run("UpsertEntities", map[string]any{"rows": []map[string]any{entityParams(e)}})
+		recs, err = run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
 		if err != nil {
 			return err
 		}
@@ -221,7 +233,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 	var n int64
 	err := s.inWrite(ctx, "DeleteEntity", func(run txRunner) error {
-		recs, err := run("DeleteEntity", map[string]any{"id": id})
+		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return err
 		}
@@ -249,11 +261,11 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		locks := slices.Clone(ids)
 		slices.Sort(locks)
 		for _, id := range locks {
-			if _, err := run("LockEntity", map[string]any{"id": id}); err != nil {
+			if _, err := run(stmtLockEntity, map[string]any{"id": id}); err != nil {
 				return err
 			}
 		}
-		recs, err := run("EntitiesByID", map[string]any{"ids": ids})
+		recs, err := run(stmtEntitiesByID, map[string]any{"ids": ids})
 		if err != nil {
 			return err
 		}
@@ -285,7 +297,7 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		}
 		sources = uniqueExcept(sources, "")
 		for _, id := range fromIDs {
-			if _, err := run("MergeEntity", map[string]any{"into": into, "from": id, "aliases": aliases,
+			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": aliases,
 				"searchAliases": searchAliases(aliases), "sourceIds": sources}); err != nil {
 				return err
 			}
@@ -297,7 +309,7 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 }
 
 func readEntity(run txRunner, id string) (casegraph.Entity, error) {
-	recs, err := run("EntitiesByID", map[string]any{"ids": []string{id}})
+	recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{id}})
 	if err != nil {
 		return casegraph.Entity{}, err
 	}

@@ -9,9 +9,17 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtRelationsByID  statement = "RelationsByID"
+	stmtRelationsOf    statement = "RelationsOf"
+	stmtUpsertRelation statement = "UpsertRelation"
+	stmtDeleteRelation statement = "DeleteRelation"
+)
+
 // RelationsByID returns the relations with the given ids, in one round trip.
 func (s *Store) RelationsByID(ctx context.Context, ids []string) (map[string]casegraph.Relation, error) {
-	res, err := s.read(ctx, "RelationsByID", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtRelationsByID, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +43,7 @@ func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.Relat
 	if dir == "" {
 		dir = casegraph.DirectionBoth
 	}
-	res, err := s.read(ctx, "RelationsOf", map[string]any{
+	res, err := s.read(ctx, stmtRelationsOf, map[string]any{
 		"ids": ids, "types": types, "direction": string(dir),
 		"after": page.After, "limit": pageLimit(page),
 	})
@@ -119,7 +127,7 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 	}
 	var out casegraph.Relation
 	err = s.inWrite(ctx, "Link", func(run txRunner) error {
-		recs, err := run("EntitiesByID", map[string]any{"ids": []string{r.FromID, r.ToID}})
+		recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{r.FromID, r.ToID}})
 		if err != nil {
 			return err
 		}
@@ -145,7 +153,7 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		if err := checkSources(run, r.SourceIDs); err != nil {
 			return err
 		}
-		recs, err = run("RelationsByID", map[string]any{"ids": []string{r.ID}})
+		recs, err = run(stmtRelationsByID, map[string]any{"ids": []string{r.ID}})
 		if err != nil {
 			return err
 		}
@@ -159,7 +167,7 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 					"relation %q exists as %s from %q to %q; an id names one relation", r.ID, old.Type, old.FromID, old.ToID)
 			}
 		}
-		upsert := "UpsertRelation/" + string(r.Type)
+		upsert := stmtUpsertRelation.ofType(r.Type)
 		recs, err = run(upsert, relationParams(r))
 		if err != nil {
 			return err
@@ -177,7 +185,7 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, error) {
 	var out casegraph.Relation
 	err := s.inWrite(ctx, "Unlink", func(run txRunner) error {
-		recs, err := run("RelationsByID", map[string]any{"ids": []string{id}})
+		recs, err := run(stmtRelationsByID, map[string]any{"ids": []string{id}})
 		if err != nil {
 			return err
 		}
@@ -187,7 +195,7 @@ func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, erro
 		if out, err = relationFromRecord(recs[0]); err != nil {
 			return err
 		}
-		_, err = run("DeleteRelation/"+string(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
+		_, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
 		return err
 	})
 	return out, err

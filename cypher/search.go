@@ -9,6 +9,11 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtSearch statement = "Search"
+)
+
 // The full-text query is built here, from words that are runs of letters
 // and digits (casegraph.Words): no character of the user's text can be
 // Lucene syntax, and lower-case words are never operators (Lucene's are
@@ -93,7 +98,7 @@ func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFi
 	params := searchParams(f)
 	params["query"], params["window"] = query, int64(window)
 	params["candidates"] = int64(window)
-	res, err := s.read(ctx, "Search", params)
+	res, err := s.read(ctx, stmtSearch, params)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package cypher is everything in Casegraph that speaks to Neo4j: the Store
-// and its statements (one per .cypher file, embedded), schema migrations,
-// the mapping of records to domain types and of driver errors to coded
-// errors. No other package builds Cypher or reads records.
+// and its statements (one per file of queries/, embedded; see
+// statement.go), one file per noun with its reads, writes and mapper,
+// schema migrations, the mapping of records to domain types and of driver
+// errors to coded errors. No other package builds Cypher or reads records.
 package cypher
 
 import (
@@ -47,7 +48,7 @@ type Store struct {
 	driver      neo4j.DriverWithContext
 	database    string
 	observer    Observer
-	statements  map[string]string
+	statements  map[statement]string
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
 	reads       *readStatements
@@ -56,11 +57,8 @@ type Store struct {
 // NewStore returns a Store over driver. It reads every embedded statement
 // up front, so a missing or empty one fails at start-up, not mid-request.
 func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
-	statements, err := loadStatements(queryFiles, "queries")
+	statements, err := loadStatements()
 	if err != nil {
-		return nil, err
-	}
-	if err := loadPathStatements(statements); err != nil {
 		return nil, err
 	}
 	if opts.Database == "" {
@@ -94,12 +92,12 @@ func DriverConfig(c *config.Config) {
 }
 
 // read runs the named statement in a read transaction, routed to a reader.
-func (s *Store) read(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+func (s *Store) read(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
 	return s.executeText(ctx, name, s.statement(name), params, readRouting)
 }
 
 // write runs the named statement in a write transaction.
-func (s *Store) write(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+func (s *Store) write(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
 	return s.executeText(ctx, name, s.statement(name), params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
@@ -107,14 +105,14 @@ var readRouting = neo4j.ExecuteQueryWithReadersRouting()
 
 // executeText runs a statement (named for metrics and errors) in its own
 // transaction.
-func (s *Store) executeText(ctx context.Context, name, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
-	done := s.roundTrip(name)
+func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	done := s.roundTrip(string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
 		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
 	done(err)
 	if err != nil {
-		return nil, mapError(ctx, name, err)
+		return nil, mapError(ctx, string(name), err)
 	}
 	return res, nil
 }
@@ -205,7 +203,7 @@ func alreadyExists(err error) bool {
 }
 
 // txRunner runs named statements inside one transaction.
-type txRunner func(name string, params map[string]any) ([]*neo4j.Record, error)
+type txRunner func(name statement, params map[string]any) ([]*neo4j.Record, error)
 
 // inWrite runs fn in one write transaction: everything it runs commits
 // together or not at all. fn may be retried on transient errors, so it must
@@ -218,8 +216,8 @@ func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) 
 	defer session.Close(ctx)
 
 	_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		return nil, fn(func(stmt string, params map[string]any) ([]*neo4j.Record, error) {
-			done := s.roundTrip(stmt)
+		return nil, fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
+			done := s.roundTrip(string(stmt))
 			res, err := tx.Run(ctx, s.statement(stmt), params)
 			var recs []*neo4j.Record
 			if err == nil {

@@ -8,6 +8,11 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtTimeline statement = "Timeline"
+)
+
 // TimelineLimit bounds the relations, and the events, a timeline reads.
 const TimelineLimit = 2000
 
@@ -17,7 +22,7 @@ const TimelineLimit = 2000
 // more is a BAD_USER_INPUT asking for a narrower range. An unknown id is
 // NOT_FOUND.
 func (s *Store) Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
-	res, err := s.read(ctx, "Timeline", map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
+	res, err := s.read(ctx, stmtTimeline, map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
 	if err != nil {
 		return nil, nil, err
 	}
