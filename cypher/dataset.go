@@ -8,6 +8,13 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtDeleteDatasetRelations statement = "DeleteDatasetRelations"
+	stmtDeleteDatasetNodes     statement = "DeleteDatasetNodes"
+	stmtMissingDatasets        statement = "MissingDatasets"
+)
+
 // DeleteDataset removes every entity (with its relations) and source of a
 // dataset, and returns how many nodes it removed. It commits in batches
 // (CALL ... IN TRANSACTIONS), so it is not one transaction: run it again if
@@ -17,19 +24,19 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 		return 0, err
 	}
 	params := map[string]any{"dataset": dataset}
-	if _, err := s.inBatches(ctx, "DeleteDatasetRelations", "deleted", params); err != nil {
+	if _, err := s.inBatches(ctx, stmtDeleteDatasetRelations, "deleted", params); err != nil {
 		return 0, err
 	}
-	return s.inBatches(ctx, "DeleteDatasetNodes", "deleted", params)
+	return s.inBatches(ctx, stmtDeleteDatasetNodes, "deleted", params)
 }
 
 // inBatches runs a statement that commits as it goes (CALL ... IN
 // TRANSACTIONS, which runs only in an auto-commit transaction, so neither
 // retried nor all-or-nothing) and returns the column of its one row.
-func (s *Store) inBatches(ctx context.Context, name, column string, params map[string]any) (int64, error) {
+func (s *Store) inBatches(ctx context.Context, name statement, column string, params map[string]any) (int64, error) {
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
-	done := s.roundTrip(name)
+	done := s.roundTrip(string(name))
 	res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))
 	var rec *neo4j.Record
 	if err == nil {
@@ -37,11 +44,11 @@ func (s *Store) inBatches(ctx context.Context, name, column string, params map[s
 	}
 	done(err)
 	if err != nil {
-		return 0, mapError(ctx, name, err)
+		return 0, mapError(ctx, string(name), err)
 	}
 	n, err := getInt(rec, column)
 	if err != nil {
-		return 0, internalError(name, err)
+		return 0, internalError(string(name), err)
 	}
 	return n, nil
 }
@@ -49,7 +56,7 @@ func (s *Store) inBatches(ctx context.Context, name, column string, params map[s
 // MissingDatasets returns the names among datasets that nothing in the
 // graph belongs to: a misspelt name, or one that was deleted.
 func (s *Store) MissingDatasets(ctx context.Context, datasets []string) ([]string, error) {
-	res, err := s.read(ctx, "MissingDatasets", map[string]any{"datasets": datasets})
+	res, err := s.read(ctx, stmtMissingDatasets, map[string]any{"datasets": datasets})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,12 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtBackfillDegree statement = "BackfillDegree"
+	stmtWrongDegrees   statement = "WrongDegrees"
+)
+
 // Every entity keeps its degree, the number of its relations, as a
 // property, so that search ranking, sorting by degree and the hub cap of
 // path searches read one property instead of counting relationships. Every
@@ -18,7 +24,7 @@ import (
 // schema: quick when there is nothing to do, and safe to run again or while
 // others write.
 func (s *Store) BackfillDegree(ctx context.Context, datasets []string) (int64, error) {
-	return s.inBatches(ctx, byDatasets("BackfillDegree", datasets), "counted", map[string]any{"datasets": listParam(datasets)})
+	return s.inBatches(ctx, stmtBackfillDegree.byDatasets(datasets), "counted", map[string]any{"datasets": listParam(datasets)})
 }
 
 // DegreeMismatch is an entity whose degree property is not the number of
@@ -32,7 +38,7 @@ type DegreeMismatch struct {
 // WrongDegrees returns the entities of the datasets whose degree is missing
 // or wrong, in id order: none, when every write kept it.
 func (s *Store) WrongDegrees(ctx context.Context, datasets []string) ([]DegreeMismatch, error) {
-	res, err := s.read(ctx, "WrongDegrees", map[string]any{"datasets": datasets})
+	res, err := s.read(ctx, stmtWrongDegrees, map[string]any{"datasets": datasets})
 	if err != nil {
 		return nil, err
 	}

@@ -3,18 +3,31 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtEntitiesByID   statement = "EntitiesByID"
+	stmtEntities       statement = "Entities"
+	stmtCountEntities  statement = "CountEntities"
+	stmtLockEntity     statement = "LockEntity"
+	stmtUpsertEntities statement = "UpsertEntities"
+	stmtDeleteEntity   statement = "DeleteEntity"
+	stmtMergeEntity    statement = "MergeEntity"
+)
+
 // EntitiesByID returns the entities with the given ids, in one round trip,
 // keyed by the id asked for: an id merged into another entity maps to the
 // survivor. Ids with no entity are absent.
 func (s *Store) EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error) {
-	res, err := s.read(ctx, "EntitiesByID", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtEntitiesByID, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +83,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 
 // CountEntities counts the entities that match the filter.
 func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error) {
-	res, err := s.read(ctx, byDatasets("CountEntities", f.Datasets), entityFilterParams(f))
+	res, err := s.read(ctx, stmtCountEntities.byDatasets(f.Datasets), entityFilterParams(f))
 	if err != nil {
 		return 0, err
 	}
@@ -112,14 +125,6 @@ func entitiesByKey(stmt string, recs []*neo4j.Record) (map[string]casegraph.Enti
 	return out, nil
 }
 
-// Ping checks that Neo4j answers, within ctx.
-func (s *Store) Ping(ctx context.Context) error {
-	if err := s.driver.VerifyConnectivity(ctx); err != nil {
-		return mapError(ctx, "ping", err)
-	}
-	return nil
-}
-
 // entityOrder is how Entities sorts: the key, and how a cursor's key is
 // read back.
 type entityOrder struct {
@@ -136,8 +141,9 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	casegraph.OrderByDegree: {"coalesce(e.degree, 0)", "toInteger($afterKey)"},
 }
 
-func entityOrderName(o casegraph.EntityOrder, datasets []string) string {
-	return byDatasets(fmt.Sprintf("Entities/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())), datasets)
+// entityOrderName names the variant of Entities for a sort order.
+func entityOrderName(o casegraph.EntityOrder, datasets []string) statement {
+	return (stmtEntities + statement(fmt.Sprintf("/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())))).byDatasets(datasets)
 }
 
 func entityOrderVariants() []variant {
@@ -165,4 +171,233 @@ func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
 		return casegraph.Entity{}, err
 	}
 	return entityFromMap(m)
+}
+
+// UpsertEntity creates the entity, or updates the one with its id. A
+// change of kind is refused (CONFLICT), as is an id that was merged into
+// another entity. When expected is set, the stored version must equal it
+// (optimistic concurrency: CONFLICT when it does not, NOT_FOUND when there
+// is nothing to update).
+func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error) {
+	var out casegraph.Entity
+	err := s.inWrite(ctx, "UpsertEntity", func(run txRunner) error {
+		recs, err := run(stmtLockEntity, map[string]any{"id": e.ID})
+		if err != nil {
+			return err
+		}
+		kind, err := getString(recs[0], "kind")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		version, err := getInt(recs[0], "version")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		mergedInto, err := getString(recs[0], "mergedInto")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		switch {
+		case mergedInto != "":
+			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was merged into %q; update that one", e.ID, mergedInto)
+		case kind == "" && expected != nil:
+			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q to update at version %d", e.ID, *expected)
+		case kind != "" && kind != string(e.Kind):
+			return casegraph.Errorf(casegraph.CodeConflict, "entity %q is a %s; the kind of an entity never changes", e.ID, kind)
+		case expected != nil && *expected != version:
+			return casegraph.Errorf(casegraph.CodeConflict, "entity %q is at version %d, not %d: reload it and apply the change again", e.ID, version, *expected)
+		}
+		if err := checkSources(run, e.SourceIDs); err != nil {
+			return err
+		}
+		recs, err = run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
+		if err != nil {
+			return err
+		}
+		// A concurrent create of the same id may have won with another kind.
+		conflicts, err := getStrings(recs[0], "kindConflicts")
+		if err != nil {
+			return internalError("UpsertEntities", err)
+		}
+		if len(conflicts) > 0 {
+			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
+		}
+		out, err = readEntity(run, e.ID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteEntity removes the entity and its relations, and returns how many
+// relations went with it.
+func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
+	var n int64
+	err := s.inWrite(ctx, "DeleteEntity", func(run txRunner) error {
+		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+		}
+		if n, err = getInt(recs[0], "relations"); err != nil {
+			return internalError("DeleteEntity", err)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// MergeEntities folds the entities fromIDs into the entity into: their
+// relations move to it, their names and aliases become its aliases, their
+// sources its sources, and their ids resolve to it from then on. All must
+// exist and be of one kind.
+func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string) (casegraph.Entity, error) {
+	var out casegraph.Entity
+	err := s.inWrite(ctx, "MergeEntities", func(run txRunner) error {
+		ids := append([]string{into}, fromIDs...)
+		// Lock in id order, so two merges over the same entities cannot
+		// deadlock each other.
+		locks := slices.Clone(ids)
+		slices.Sort(locks)
+		for _, id := range locks {
+			if _, err := run(stmtLockEntity, map[string]any{"id": id}); err != nil {
+				return err
+			}
+		}
+		recs, err := run(stmtEntitiesByID, map[string]any{"ids": ids})
+		if err != nil {
+			return err
+		}
+		found, err := entitiesByKey("EntitiesByID", recs)
+		if err != nil {
+			return err
+		}
+		survivor, ok := found[into]
+		if !ok || survivor.ID != into {
+			return casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
+		}
+		aliases := slices.Clone(survivor.Aliases)
+		sources := slices.Clone(survivor.SourceIDs)
+		for _, id := range fromIDs {
+			f, ok := found[id]
+			if !ok || f.ID != id {
+				return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
+			}
+			if f.Kind != survivor.Kind {
+				return casegraph.Errorf(casegraph.CodeBadUserInput, "cannot merge %s %q into %s %q: entities of different kinds", f.Kind, id, survivor.Kind, into)
+			}
+			aliases = append(aliases, f.Name)
+			aliases = append(aliases, f.Aliases...)
+			sources = append(sources, f.SourceIDs...)
+		}
+		aliases = uniqueExcept(aliases, survivor.Name)
+		if len(aliases) > casegraph.MaxAliases {
+			return casegraph.Errorf(casegraph.CodeBadUserInput, "the merged entity would have %d aliases; the limit is %d", len(aliases), casegraph.MaxAliases)
+		}
+		sources = uniqueExcept(sources, "")
+		for _, id := range fromIDs {
+			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": aliases,
+				"searchAliases": searchAliases(aliases), "sourceIds": sources}); err != nil {
+				return err
+			}
+		}
+		out, err = readEntity(run, into)
+		return err
+	})
+	return out, err
+}
+
+func readEntity(run txRunner, id string) (casegraph.Entity, error) {
+	recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{id}})
+	if err != nil {
+		return casegraph.Entity{}, err
+	}
+	found, err := entitiesByKey("EntitiesByID", recs)
+	if err != nil {
+		return casegraph.Entity{}, err
+	}
+	e, ok := found[id]
+	if !ok {
+		return casegraph.Entity{}, internalError("readEntity", errNoRow)
+	}
+	return e, nil
+}
+
+// uniqueExcept keeps the first of each value, in order, and drops skip.
+func uniqueExcept(values []string, skip string) []string {
+	seen := map[string]bool{skip: true}
+	out := values[:0:0]
+	for _, v := range values {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// entityFromMap reads an entity from a map projection n {.*, kind: ...}.
+func entityFromMap(m map[string]any) (casegraph.Entity, error) {
+	var e casegraph.Entity
+	var err error
+	var kind string
+	for key, dst := range map[string]*string{
+		"id": &e.ID, "kind": &kind, "name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
+		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
+		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
+	} {
+		if *dst, err = mapString(m, key); err != nil {
+			return e, err
+		}
+	}
+	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
+		return e, err
+	}
+	if e.Aliases, err = mapStrings(m, "aliases"); err != nil {
+		return e, err
+	}
+	if e.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
+		return e, err
+	}
+	if pages, ok := m["pageCount"].(int64); ok {
+		e.PageCount = int(pages)
+	}
+	e.Version = 1
+	if v, ok := m["version"].(int64); ok {
+		e.Version = v
+	}
+	if t, ok := m["createdAt"].(time.Time); ok {
+		e.CreatedAt = t.UTC()
+	}
+	if t, ok := m["updatedAt"].(time.Time); ok {
+		e.UpdatedAt = t.UTC()
+	}
+	return e, nil
+}
+
+func entityParams(e casegraph.Entity) map[string]any {
+	aliases := e.Aliases
+	if aliases == nil {
+		aliases = []string{}
+	}
+	var pageCount any
+	if e.PageCount > 0 {
+		pageCount = int64(e.PageCount)
+	}
+	return map[string]any{
+		// The search fields are derived, so they are not in the hash; the
+		// version tag is, so that a change in how they are derived rewrites
+		// every entity once.
+		"hash": contentHash(searchVersion, e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
+			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
+		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
+		"searchDescription": nullable(casegraph.Fold(e.Description)),
+		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
+		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
+		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
+		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
+		"publishedAt": nullable(e.PublishedAt), "pageCount": pageCount, "url": nullable(e.URL),
+		"nationality": nullable(e.Nationality),
+	}
 }

@@ -80,7 +80,7 @@ func isMemoryLimit(err error) bool {
 
 // internalError reports a record that does not have the shape its statement
 // promises: a bug, logged with its cause and shown to clients as INTERNAL.
-func internalError(name string, err error) error {
+func internalError[N ~string](name N, err error) error {
 	return &casegraph.Error{Code: casegraph.CodeInternal, Message: "internal error", Cause: fmt.Errorf("cypher %s: %w", name, err)}
 }
 

@@ -8,6 +8,13 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtExportSources   statement = "ExportSources"
+	stmtExportEntities  statement = "ExportEntities"
+	stmtExportRelations statement = "ExportRelations"
+)
+
 // Exporter receives what Export reads, one item at a time.
 type Exporter struct {
 	Source   func(casegraph.Source) error
@@ -33,10 +40,11 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	}
 	defer tx.Close(ctx)
 
-	stream := func(name string, each func(*neo4j.Record) error) error {
-		name = byDatasets(name, datasets)
+	stream := func(stmt statement, each func(*neo4j.Record) error) error {
+		stmt = stmt.byDatasets(datasets)
+		name := string(stmt)
 		done := s.roundTrip(name)
-		res, err := tx.Run(ctx, s.statement(name), params)
+		res, err := tx.Run(ctx, s.statement(stmt), params)
 		if err != nil {
 			done(err)
 			return mapError(ctx, name, err)
@@ -54,7 +62,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 		}
 		return nil
 	}
-	if err := stream("ExportSources", func(rec *neo4j.Record) error {
+	if err := stream(stmtExportSources, func(rec *neo4j.Record) error {
 		src, err := sourceFrom(rec)
 		if err != nil {
 			return internalError("ExportSources", err)
@@ -63,7 +71,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	}); err != nil {
 		return err
 	}
-	if err := stream("ExportEntities", func(rec *neo4j.Record) error {
+	if err := stream(stmtExportEntities, func(rec *neo4j.Record) error {
 		e, err := entityFrom(rec)
 		if err != nil {
 			return internalError("ExportEntities", err)
@@ -72,7 +80,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	}); err != nil {
 		return err
 	}
-	return stream("ExportRelations", func(rec *neo4j.Record) error {
+	return stream(stmtExportRelations, func(rec *neo4j.Record) error {
 		r, err := relationFromRecord(rec)
 		if err != nil {
 			return err

@@ -19,14 +19,16 @@ import (
 
 var (
 	PathParams        = pathParams
-	PathStatementName = pathStatementName
-	MapError          = mapError
-	PathError         = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
+	PathStatementName = func(stmt string, depth int, d casegraph.PathDirection, k int) string {
+		return string(pathStatementName(statement(stmt), depth, d, k))
+	}
+	MapError  = mapError
+	PathError = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
 )
 
 // Explain returns the plan of a named statement, one operator a line.
 func (s *Store) Explain(ctx context.Context, name string, params map[string]any) (string, error) {
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+s.statement(name), params, neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+s.statement(statement(name)), params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
 		return "", err
@@ -63,7 +65,7 @@ func writePlan(b *strings.Builder, p *db.Plan, depth int) {
 }
 
 // Statement returns the text of a named statement.
-func (s *Store) Statement(name string) string { return s.statement(name) }
+func (s *Store) Statement(name string) string { return s.statement(statement(name)) }
 
 // Driver returns the store's driver.
 func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
@@ -76,7 +78,7 @@ var (
 // Profile runs a named statement with PROFILE and returns its plan with
 // rows and database hits, one operator a line.
 func (s *Store) Profile(ctx context.Context, name string, params map[string]any) (string, error) {
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(name), params, neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(statement(name)), params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
 		return "", err

@@ -76,6 +76,13 @@ func Migrations() ([]Migration, error) {
 	return out, nil
 }
 
+// The statements of readiness and the search backfill.
+const (
+	stmtSchemaState           statement = "SchemaState"
+	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
+	stmtSetSearchFields       statement = "SetSearchFields"
+)
+
 // Applied is one schema statement that Migrate ran, and whether it created
 // its constraint or index or found it already there.
 type Applied struct {
@@ -114,7 +121,7 @@ func (s *Store) SchemaApplied(ctx context.Context) (missing []string, err error)
 	for i, m := range migrations {
 		names[i] = m.Name
 	}
-	res, err := s.read(ctx, "SchemaState", map[string]any{"names": names})
+	res, err := s.read(ctx, stmtSchemaState, map[string]any{"names": names})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +153,7 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 	const batch = 5000
 	total, after := 0, ""
 	for {
-		res, err := s.read(ctx, "EntitiesWithoutSearch", map[string]any{"limit": int64(batch), "after": after})
+		res, err := s.read(ctx, stmtEntitiesWithoutSearch, map[string]any{"limit": int64(batch), "after": after})
 		if err != nil {
 			return total, err
 		}
@@ -184,7 +191,7 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 				"searchAliases": searchAliases(aliases), "searchDescription": nullable(casegraph.Fold(desc)),
 				"searchScope": casegraph.SearchScope(dataset, casegraph.Kind(kind))})
 		}
-		if _, err := s.write(ctx, "SetSearchFields", map[string]any{"rows": rows}); err != nil {
+		if _, err := s.write(ctx, stmtSetSearchFields, map[string]any{"rows": rows}); err != nil {
 			return total, err
 		}
 		total += len(rows)

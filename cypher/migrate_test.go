@@ -24,14 +24,14 @@ func TestMigrationsAreNamedForWhatTheyCreate(t *testing.T) {
 }
 
 func TestStatementsLoad(t *testing.T) {
-	stmts, err := loadStatements(queryFiles, "queries")
+	stmts, err := loadStatements()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState",
 		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc/all", "Entities/degree/asc/datasets", "CountEntities/all", "ExportRelations/datasets",
 		"RelationsByID", "Search", "Timeline"} {
-		if stmts[name] == "" {
+		if stmts[statement(name)] == "" {
 			t.Errorf("statement %s is missing", name)
 		}
 	}

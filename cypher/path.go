@@ -2,19 +2,13 @@ package cypher
 
 import (
 	"context"
-	"embed"
 	"fmt"
 	"strings"
-	"text/template"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 )
-
-//go:embed paths/*.tmpl
-var pathFiles embed.FS
 
 // pathKs are the k that Paths is rendered for: Cypher's SHORTEST takes a
 // literal, so a request for k paths runs the smallest rendered k >= k and
@@ -35,58 +29,60 @@ func arrowOf(d casegraph.PathDirection) string {
 	return ""
 }
 
-func pathStatementName(stmt string, depth int, d casegraph.PathDirection, k int) string {
-	name := fmt.Sprintf("%s/d%d/%s", stmt, depth, strings.ToLower(string(d)))
+// The path statements, each rendered for every depth and direction (and
+// Paths for every k of pathKs), with and without sources.
+const (
+	stmtPaths        statement = "Paths"
+	stmtNeighborhood statement = "Neighborhood"
+	stmtConnections  statement = "Connections"
+)
+
+// pathStatementName names the variant of a path statement for a depth, a
+// direction and (Paths) a rendered k.
+func pathStatementName(stmt statement, depth int, d casegraph.PathDirection, k int) statement {
+	name := stmt + statement(fmt.Sprintf("/d%d/%s", depth, strings.ToLower(string(d))))
 	if k > 0 {
-		name += fmt.Sprintf("/k%d", k)
+		name += statement(fmt.Sprintf("/k%d", k))
 	}
 	return name
 }
 
 // withSources names the variant of a path statement that reads the sources
 // its result cites (NAME), or the one that reads none (NAME/nosources).
-func withSources(name string, o casegraph.PathOptions) string {
+func withSources(name statement, o casegraph.PathOptions) statement {
 	if o.WithSources {
 		return name
 	}
 	return name + "/nosources"
 }
 
-// loadPathStatements renders every variant of the path statements.
-func loadPathStatements(into map[string]string) error {
-	set, err := template.New("paths").Option("missingkey=error").ParseFS(pathFiles, "paths/*.tmpl")
-	if err != nil {
-		return fmt.Errorf("path templates: %w", err)
-	}
-	render := func(file, name string, v pathVariant) error {
-		for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
-			v.Sources = o.WithSources
-			var b strings.Builder
-			if err := set.ExecuteTemplate(&b, file, v); err != nil {
-				return fmt.Errorf("path template %s: %w", name, err)
-			}
-			into[withSources(name, o)] = strings.TrimSpace(b.String())
+// pathVariants renders a path statement for every depth (Neighborhood up
+// to casegraph.MaxNeighborhood) and direction, Paths for every k of
+// pathKs, each with and without sources.
+func pathVariants(stmt statement) func() []variant {
+	return func() []variant {
+		ks, maxDepth := []int{0}, casegraph.MaxMaxDepth
+		switch stmt {
+		case stmtPaths:
+			ks = pathKs
+		case stmtNeighborhood:
+			maxDepth = casegraph.MaxNeighborhood
 		}
-		return nil
-	}
-	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
-		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
-			for _, k := range pathKs {
-				if err := render("Paths.cypher.tmpl", pathStatementName("Paths", depth, d, k), pathVariant{Depth: depth, Arrow: arrowOf(d), K: k}); err != nil {
-					return err
-				}
-			}
-			if err := render("Connections.cypher.tmpl", pathStatementName("Connections", depth, d, 0), pathVariant{Depth: depth, Arrow: arrowOf(d)}); err != nil {
-				return err
-			}
-			if depth <= casegraph.MaxNeighborhood {
-				if err := render("Neighborhood.cypher.tmpl", pathStatementName("Neighborhood", depth, d, 0), pathVariant{Depth: depth, Arrow: arrowOf(d)}); err != nil {
-					return err
+		var out []variant
+		for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
+			for depth := 1; depth <= maxDepth; depth++ {
+				for _, k := range ks {
+					for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+						out = append(out, variant{
+							Name: withSources(pathStatementName(stmt, depth, d, k), o),
+							Data: pathVariant{Depth: depth, Arrow: arrowOf(d), K: k, Sources: o.WithSources},
+						})
+					}
 				}
 			}
 		}
+		return out
 	}
-	return nil
 }
 
 // pathParams are the filter's statement parameters; null where the filter
@@ -158,7 +154,7 @@ func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.P
 	}
 	params := pathParams(f)
 	params["from"], params["to"], params["k"] = from, to, int64(k)
-	name := withSources(pathStatementName("Paths", f.MaxDepth, f.Direction, rendered), o)
+	name := withSources(pathStatementName(stmtPaths, f.MaxDepth, f.Direction, rendered), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, s.pathError(err)
@@ -208,7 +204,7 @@ func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f
 	params["id"], params["limit"], params["limitPlusOne"] = id, int64(limit), int64(limit+1)
 	relationLimit := relationsPerEntity * limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
-	name := withSources(pathStatementName("Neighborhood", depth, f.Direction, 0), o)
+	name := withSources(pathStatementName(stmtNeighborhood, depth, f.Direction, 0), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -253,7 +249,7 @@ func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathF
 	}
 	params := pathParams(f)
 	params["ids"], params["pairs"] = ids, pairs
-	name := withSources(pathStatementName("Connections", f.MaxDepth, f.Direction, 0), o)
+	name := withSources(pathStatementName(stmtConnections, f.MaxDepth, f.Direction, 0), o)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -349,73 +345,4 @@ func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []caseg
 		rs = append(rs, r)
 	}
 	return es, rs, nil
-}
-
-func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
-	maps, err := getMaps(rec, "sources")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]casegraph.Source, 0, len(maps))
-	for _, m := range maps {
-		src, err := sourceFromMap(m)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, src)
-	}
-	return out, nil
-}
-
-// entityFromMap reads an entity from a map projection n {.*, kind: ...}.
-func entityFromMap(m map[string]any) (casegraph.Entity, error) {
-	var e casegraph.Entity
-	var err error
-	var kind string
-	for key, dst := range map[string]*string{
-		"id": &e.ID, "kind": &kind, "name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
-		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
-		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
-	} {
-		if *dst, err = mapString(m, key); err != nil {
-			return e, err
-		}
-	}
-	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
-		return e, err
-	}
-	if e.Aliases, err = mapStrings(m, "aliases"); err != nil {
-		return e, err
-	}
-	if e.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
-		return e, err
-	}
-	if pages, ok := m["pageCount"].(int64); ok {
-		e.PageCount = int(pages)
-	}
-	e.Version = 1
-	if v, ok := m["version"].(int64); ok {
-		e.Version = v
-	}
-	if t, ok := m["createdAt"].(time.Time); ok {
-		e.CreatedAt = t.UTC()
-	}
-	if t, ok := m["updatedAt"].(time.Time); ok {
-		e.UpdatedAt = t.UTC()
-	}
-	return e, nil
-}
-
-func mapMaps(m map[string]any, key string) ([]map[string]any, error) {
-	raw, ok := m[key].([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: want a list, got %T", key, m[key])
-	}
-	out := make([]map[string]any, len(raw))
-	for i, v := range raw {
-		if out[i], ok = v.(map[string]any); !ok {
-			return nil, fmt.Errorf("%s[%d]: want a map, got %T", key, i, v)
-		}
-	}
-	return out, nil
 }

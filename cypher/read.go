@@ -2,31 +2,17 @@ package cypher
 
 import (
 	"context"
-	"embed"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"text/template"
 
 	casegraph "github.com/casegraph/casegraph"
 )
 
-//go:embed reads/*.tmpl
-var readFiles embed.FS
-
-// readTemplates are the templates of the compiled reads, parsed once.
-var readTemplates = sync.OnceValues(func() (*template.Template, error) {
-	t, err := template.New("reads").Option("missingkey=error").ParseFS(pathFiles, "paths/filters.tmpl")
-	if err == nil {
-		t, err = t.ParseFS(readFiles, "reads/*.tmpl")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read templates: %w", err)
-	}
-	return t, nil
-})
+// stmtReadEntities is rendered for each shape of read (see compileRead).
+const stmtReadEntities statement = "ReadEntities"
 
 // maxReadShapes bounds the statements kept rendered: shapes come from
 // clients' selections, so their number is the clients' to choose. Past the
@@ -61,15 +47,11 @@ func (c *readStatements) get(shape string, level readLevel) (string, error) {
 
 func newReadStatements() *readStatements {
 	return &readStatements{byKey: map[string]string{}, render: func(level readLevel) (string, error) {
-		t, err := readTemplates()
+		set, err := templates()
 		if err != nil {
 			return "", err
 		}
-		var b strings.Builder
-		if err := t.ExecuteTemplate(&b, "ReadEntities.cypher.tmpl", level); err != nil {
-			return "", fmt.Errorf("template ReadEntities: %w", err)
-		}
-		return strings.TrimSpace(b.String()), nil
+		return execute(set, string(stmtReadEntities)+".cypher.tmpl", level)
 	}}
 }
 
@@ -201,7 +183,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}
 	params["ids"] = ids
-	res, err := s.executeText(ctx, "ReadEntities", text, params, readRouting)
+	res, err := s.executeText(ctx, stmtReadEntities, text, params, readRouting)
 	if err != nil {
 		return casegraph.ReadResult{}, err
 	}

@@ -1,6 +1,9 @@
 package cypher
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -139,4 +142,36 @@ func listParam[T ~string](xs []T) any {
 		out[i] = string(x)
 	}
 	return out
+}
+
+func mapMaps(m map[string]any, key string) ([]map[string]any, error) {
+	raw, ok := m[key].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a list, got %T", key, m[key])
+	}
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		if out[i], ok = v.(map[string]any); !ok {
+			return nil, fmt.Errorf("%s[%d]: want a map, got %T", key, i, v)
+		}
+	}
+	return out, nil
+}
+
+// nullable stores an empty string as an absent property.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// contentHash fingerprints the fields a write sets, so that writing the
+// same content again can be recognised and skipped.
+func contentHash(fields ...any) string {
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(fields); err != nil {
+		panic(err) // strings, numbers and string slices always encode
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

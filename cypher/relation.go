@@ -4,12 +4,22 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtRelationsByID  statement = "RelationsByID"
+	stmtRelationsOf    statement = "RelationsOf"
+	stmtUpsertRelation statement = "UpsertRelation"
+	stmtDeleteRelation statement = "DeleteRelation"
 )
 
 // RelationsByID returns the relations with the given ids, in one round trip.
 func (s *Store) RelationsByID(ctx context.Context, ids []string) (map[string]casegraph.Relation, error) {
-	res, err := s.read(ctx, "RelationsByID", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtRelationsByID, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +43,7 @@ func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.Relat
 	if dir == "" {
 		dir = casegraph.DirectionBoth
 	}
-	res, err := s.read(ctx, "RelationsOf", map[string]any{
+	res, err := s.read(ctx, stmtRelationsOf, map[string]any{
 		"ids": ids, "types": types, "direction": string(dir),
 		"after": page.After, "limit": pageLimit(page),
 	})
@@ -104,4 +114,101 @@ func relationParams(r casegraph.Relation) map[string]any {
 		"status": string(r.Status), "confidence": confidence, "quote": nullable(r.Quote),
 		"sourceIds": r.SourceIDs, "dataset": r.Dataset,
 	}
+}
+
+// Link creates a relation, or updates the one with its id when that one has
+// the same type and ends (a client that retries with its id gets one
+// relation). Ends must exist (an id merged away resolves to its survivor),
+// their kinds must be ones the type may join, and the sources must exist.
+func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relation, error) {
+	spec, err := casegraph.Spec(r.Type)
+	if err != nil {
+		return casegraph.Relation{}, err
+	}
+	var out casegraph.Relation
+	err = s.inWrite(ctx, "Link", func(run txRunner) error {
+		recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{r.FromID, r.ToID}})
+		if err != nil {
+			return err
+		}
+		ends, err := entitiesByKey("EntitiesByID", recs)
+		if err != nil {
+			return err
+		}
+		from, ok := ends[r.FromID]
+		if !ok {
+			return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
+		}
+		to, ok := ends[r.ToID]
+		if !ok {
+			return casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
+		}
+		r.FromID, r.ToID = from.ID, to.ID // survivors of merges
+		if r.FromID == r.ToID {
+			return casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity, %q", r.FromID)
+		}
+		if err := spec.CheckKinds(from.Kind, to.Kind); err != nil {
+			return err
+		}
+		if err := checkSources(run, r.SourceIDs); err != nil {
+			return err
+		}
+		recs, err = run(stmtRelationsByID, map[string]any{"ids": []string{r.ID}})
+		if err != nil {
+			return err
+		}
+		if len(recs) > 0 {
+			old, err := relationFromRecord(recs[0])
+			if err != nil {
+				return err
+			}
+			if old.Type != r.Type || old.FromID != r.FromID || old.ToID != r.ToID {
+				return casegraph.Errorf(casegraph.CodeConflict,
+					"relation %q exists as %s from %q to %q; an id names one relation", r.ID, old.Type, old.FromID, old.ToID)
+			}
+		}
+		upsert := stmtUpsertRelation.ofType(r.Type)
+		recs, err = run(upsert, relationParams(r))
+		if err != nil {
+			return err
+		}
+		if len(recs) != 1 {
+			return internalError(upsert, errNoRow)
+		}
+		out, err = relationFromRecord(recs[0])
+		return err
+	})
+	return out, err
+}
+
+// Unlink removes the relation with the id and returns it as it was.
+func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, error) {
+	var out casegraph.Relation
+	err := s.inWrite(ctx, "Unlink", func(run txRunner) error {
+		recs, err := run(stmtRelationsByID, map[string]any{"ids": []string{id}})
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+		}
+		if out, err = relationFromRecord(recs[0]); err != nil {
+			return err
+		}
+		_, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
+		return err
+	})
+	return out, err
+}
+
+func relationFromRecord(rec *neo4j.Record) (casegraph.Relation, error) {
+	m, err := getMap(rec, "relation")
+	if err != nil {
+		return casegraph.Relation{}, internalError("relation", err)
+	}
+	r, err := relationFromMap(m)
+	if err != nil {
+		return r, internalError("relation", err)
+	}
+	return r, nil
 }

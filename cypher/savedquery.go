@@ -9,6 +9,15 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtSaveQuery           statement = "SaveQuery"
+	stmtSavedQueryVersion   statement = "SavedQueryVersion"
+	stmtSavedQueries        statement = "SavedQueries"
+	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
+	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
+)
+
 // SaveQuery stores a saved query as its next version (version 1 for a new
 // name), unless its latest version has the same content, and returns the
 // version that is now the latest. The query must be validated.
@@ -28,7 +37,7 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	}
 	var out casegraph.SavedQuery
 	err := s.inWrite(ctx, "SaveQuery", func(run txRunner) error {
-		recs, err := run("SaveQuery", params)
+		recs, err := run(stmtSaveQuery, params)
 		if err != nil {
 			return err
 		}
@@ -55,7 +64,7 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 	if version > 0 {
 		v = version
 	}
-	res, err := s.read(ctx, "SavedQueryVersion", map[string]any{"name": name, "version": v})
+	res, err := s.read(ctx, stmtSavedQueryVersion, map[string]any{"name": name, "version": v})
 	if err != nil {
 		return casegraph.SavedQuery{}, err
 	}
@@ -79,7 +88,7 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 // SavedQueries returns one page of saved queries (latest versions) in name
 // order, those with the tag when it is set, and whether there are more.
 func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
-	res, err := s.read(ctx, "SavedQueries", map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSavedQueries, map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -104,7 +113,7 @@ func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Pag
 func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error) {
 	var n int64
 	err := s.inWrite(ctx, "DeleteSavedQuery", func(run txRunner) error {
-		recs, err := run("DeleteSavedQuery", map[string]any{"name": name})
+		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})
 		if err != nil {
 			return err
 		}
@@ -121,7 +130,7 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 
 // SavedDocument reports whether a document with this SHA-256 is saved.
 func (s *Store) SavedDocument(ctx context.Context, hash string) (bool, error) {
-	res, err := s.read(ctx, "SavedQueryHashKnown", map[string]any{"hash": hash})
+	res, err := s.read(ctx, stmtSavedQueryHashKnown, map[string]any{"hash": hash})
 	if err != nil {
 		return false, err
 	}

@@ -2,14 +2,16 @@ package cypher
 
 import (
 	"context"
-
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtSearch statement = "Search"
 )
 
 // The full-text query is built here, from words that are runs of letters
@@ -96,7 +98,7 @@ func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFi
 	params := searchParams(f)
 	params["query"], params["window"] = query, int64(window)
 	params["candidates"] = int64(window)
-	res, err := s.read(ctx, "Search", params)
+	res, err := s.read(ctx, stmtSearch, params)
 	if err != nil {
 		return nil, err
 	}
@@ -123,44 +125,15 @@ func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFi
 	return hits, nil
 }
 
-// TimelineLimit bounds the relations, and the events, a timeline reads.
-const TimelineLimit = 2000
+// searchVersion tags how the search fields are derived (see Fold).
+const searchVersion = "search-2"
 
-// Timeline returns an entity's dated relations and events between from
-// and to (zero: open), ordered by casegraph.Timeline, and the sources the
-// events cite. At most TimelineLimit relations and as many events are read;
-// more is a BAD_USER_INPUT asking for a narrower range. An unknown id is
-// NOT_FOUND.
-func (s *Store) Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
-	res, err := s.read(ctx, "Timeline", map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
-	if err != nil {
-		return nil, nil, err
+// searchAliases is the folded aliases, one a line, as the full-text index
+// sees them.
+func searchAliases(aliases []string) string {
+	folded := make([]string, len(aliases))
+	for i, a := range aliases {
+		folded[i] = casegraph.Fold(a)
 	}
-	if len(res.Records) == 0 {
-		return nil, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
-	}
-	rec := res.Records[0]
-	if cut, _, err := neo4j.GetRecordValue[bool](rec, "truncated"); err != nil {
-		return nil, nil, internalError("Timeline", err)
-	} else if cut && from.IsZero() && to.IsZero() {
-		return nil, nil, casegraph.Errorf(casegraph.CodeBadUserInput,
-			"%q has more than %d dated relations or events: ask for a range with from and to", id, TimelineLimit)
-	}
-	relMaps, err := getMaps(rec, "relations")
-	if err != nil {
-		return nil, nil, internalError("Timeline", err)
-	}
-	eventMaps, err := getMaps(rec, "events")
-	if err != nil {
-		return nil, nil, internalError("Timeline", err)
-	}
-	events, relations, err := subgraphFromMaps(eventMaps, relMaps)
-	if err != nil {
-		return nil, nil, internalError("Timeline", err)
-	}
-	sources, err := sourcesFromRecord(rec)
-	if err != nil {
-		return nil, nil, internalError("Timeline", err)
-	}
-	return casegraph.Timeline(relations, events, from, to), sources, nil
+	return strings.Join(folded, "\n")
 }

@@ -8,9 +8,18 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtSourcesByID    statement = "SourcesByID"
+	stmtSources        statement = "Sources"
+	stmtCountSources   statement = "CountSources"
+	stmtUpsertSources  statement = "UpsertSources"
+	stmtMissingSources statement = "MissingSources"
+)
+
 // SourcesByID returns the sources with the given ids, in one round trip.
 func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]casegraph.Source, error) {
-	res, err := s.read(ctx, "SourcesByID", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtSourcesByID, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +36,7 @@ func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]caseg
 
 // Sources returns one page of sources in id order, and whether there are more.
 func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error) {
-	res, err := s.read(ctx, "Sources", map[string]any{"after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSources, map[string]any{"after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -45,7 +54,7 @@ func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.S
 
 // CountSources counts every source.
 func (s *Store) CountSources(ctx context.Context) (int64, error) {
-	res, err := s.read(ctx, "CountSources", nil)
+	res, err := s.read(ctx, stmtCountSources, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -60,10 +69,10 @@ func (s *Store) CountSources(ctx context.Context) (int64, error) {
 func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegraph.Source, error) {
 	var out casegraph.Source
 	err := s.inWrite(ctx, "UpsertSource", func(run txRunner) error {
-		if _, err := run("UpsertSources", map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
+		if _, err := run(stmtUpsertSources, map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
 			return err
 		}
-		recs, err := run("SourcesByID", map[string]any{"ids": []string{src.ID}})
+		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
 			return err
 		}
@@ -111,4 +120,49 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 		*dst = v
 	}
 	return src, nil
+}
+
+// checkSources refuses (BAD_USER_INPUT) when a cited source does not exist.
+func checkSources(run txRunner, ids []string) error {
+	recs, err := run(stmtMissingSources, map[string]any{"ids": ids})
+	if err != nil {
+		return err
+	}
+	missing, err := getStrings(recs[0], "missing")
+	if err != nil {
+		return internalError("MissingSources", err)
+	}
+	if len(missing) > 0 {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it with upsertSource first)", missing[0])
+	}
+	return nil
+}
+
+func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
+	maps, err := getMaps(rec, "sources")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.Source, 0, len(maps))
+	for _, m := range maps {
+		src, err := sourceFromMap(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+// MissingSources returns the ids among ids that name no source.
+func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
+	res, err := s.read(ctx, stmtMissingSources, map[string]any{"ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	missing, err := getStrings(res.Records[0], "missing")
+	if err != nil {
+		return nil, internalError("MissingSources", err)
+	}
+	return missing, nil
 }

@@ -1,19 +1,14 @@
 // Package cypher is everything in Casegraph that speaks to Neo4j: the Store
-// and its statements (one per .cypher file, embedded), schema migrations,
-// the mapping of records to domain types and of driver errors to coded
-// errors. No other package builds Cypher or reads records.
+// and its statements (one per file of queries/, embedded; see
+// statement.go), one file per noun with its reads, writes and mapper,
+// schema migrations, the mapping of records to domain types and of driver
+// errors to coded errors. No other package builds Cypher or reads records.
 package cypher
 
 import (
 	"context"
-	"embed"
 	"errors"
-	"fmt"
-	"io/fs"
-	"path"
-	"strings"
 	"sync/atomic"
-	"text/template"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -22,9 +17,6 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 )
-
-//go:embed queries/*.cypher queries/*.cypher.tmpl
-var queryFiles embed.FS
 
 // Observer is told of every round trip to Neo4j, by statement name. The
 // server counts them in Prometheus; tests use them to prove batching.
@@ -56,7 +48,7 @@ type Store struct {
 	driver      neo4j.DriverWithContext
 	database    string
 	observer    Observer
-	statements  map[string]string
+	statements  map[statement]string
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
 	reads       *readStatements
@@ -65,11 +57,8 @@ type Store struct {
 // NewStore returns a Store over driver. It reads every embedded statement
 // up front, so a missing or empty one fails at start-up, not mid-request.
 func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
-	statements, err := loadStatements(queryFiles, "queries")
+	statements, err := loadStatements()
 	if err != nil {
-		return nil, err
-	}
-	if err := loadPathStatements(statements); err != nil {
 		return nil, err
 	}
 	if opts.Database == "" {
@@ -102,147 +91,13 @@ func DriverConfig(c *config.Config) {
 	c.ConnectionLivenessCheckTimeout = 30 * time.Second
 }
 
-// loadStatements reads every NAME.cypher file of dir, and renders every
-// NAME.cypher.tmpl over the relation vocabulary (for statements that must
-// name each relationship type, such as per-type index lookups).
-func loadStatements(fsys fs.FS, dir string) (map[string]string, error) {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, fmt.Errorf("read statements: %w", err)
-	}
-	out := make(map[string]string, len(entries))
-	for _, e := range entries {
-		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
-		if err != nil {
-			return nil, fmt.Errorf("read statement %s: %w", e.Name(), err)
-		}
-		name, text := e.Name(), string(b)
-		if !strings.HasSuffix(name, ".tmpl") {
-			if text = strings.TrimSpace(text); text == "" {
-				return nil, fmt.Errorf("statement %s is empty", name)
-			}
-			out[strings.TrimSuffix(name, ".cypher")] = text
-			continue
-		}
-		base := strings.TrimSuffix(name, ".cypher.tmpl")
-		variants := []variant{{Name: base, Data: vocabularyData()}}
-		if more, ok := templateVariants[base]; ok {
-			variants = more()
-		}
-		for _, v := range variants {
-			rendered, err := render(name, text, v.Data)
-			if err != nil {
-				return nil, err
-			}
-			out[v.Name] = strings.TrimSpace(rendered)
-		}
-	}
-	return out, nil
-}
-
-// variant is one rendering of a statement template: its name and data.
-type variant struct {
-	Name string
-	Data any
-}
-
-// templateVariants lists the statements rendered more than once (one for
-// each sort order, say); any other template is rendered once, over the
-// relation vocabulary.
-var templateVariants = map[string]func() []variant{
-	"Entities":        entityOrderVariants,
-	"CountEntities":   datasetVariants("CountEntities"),
-	"ExportSources":   datasetVariants("ExportSources"),
-	"ExportEntities":  datasetVariants("ExportEntities"),
-	"ExportRelations": datasetVariants("ExportRelations"),
-	"BackfillDegree":  datasetVariants("BackfillDegree"),
-	"UpsertRelation":  typeVariants("UpsertRelation"),
-	"DeleteRelation":  typeVariants("DeleteRelation"),
-}
-
-// datasetVariants renders a statement twice: for all data (NAME/all), and
-// for the data of $datasets (NAME/datasets), which finds it by the dataset
-// index. One statement for both would hold "$datasets IS NULL OR ...",
-// which the planner cannot answer from an index: every lookup would scan
-// every entity.
-func datasetVariants(name string) func() []variant {
-	return func() []variant {
-		return []variant{
-			{Name: name + "/all", Data: map[string]any{"Datasets": false}},
-			{Name: name + "/datasets", Data: map[string]any{"Datasets": true}},
-		}
-	}
-}
-
-// byDatasets names the variant of a datasetVariants statement.
-func byDatasets(name string, datasets []string) string {
-	if len(datasets) > 0 {
-		return name + "/datasets"
-	}
-	return name + "/all"
-}
-
-// typeVariants renders a statement for every relation type (NAME/TYPE),
-// over that type's typeData: Cypher plans an index lookup by a
-// relationship's id only when its type is written in the statement.
-func typeVariants(name string) func() []variant {
-	return func() []variant {
-		var out []variant
-		for _, t := range vocabularyData().Types {
-			out = append(out, variant{Name: name + "/" + t.Type, Data: t})
-		}
-		return out
-	}
-}
-
-// typeData is one relation type as templates see it.
-type typeData struct {
-	Type  string // AUTHORED
-	Lower string // authored
-}
-
-func vocabularyData() struct{ Types []typeData } {
-	var d struct{ Types []typeData }
-	for _, t := range casegraph.RelationTypes() {
-		d.Types = append(d.Types, typeData{Type: string(t), Lower: strings.ToLower(string(t))})
-	}
-	return d
-}
-
-// render executes a statement template, which may use the shared
-// definitions of paths/filters.tmpl (such as the entity projection).
-func render(name, text string, data any) (string, error) {
-	t, err := template.New(name).Option("missingkey=error").ParseFS(pathFiles, "paths/filters.tmpl")
-	if err == nil {
-		t, err = t.New(name).Parse(text)
-	}
-	if err != nil {
-		return "", fmt.Errorf("template %s: %w", name, err)
-	}
-	var b strings.Builder
-	if err := t.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("template %s: %w", name, err)
-	}
-	return b.String(), nil
-}
-
-func (s *Store) statement(name string) string {
-	text, ok := s.statements[name]
-	if !ok {
-		// Statement names are constants in this package; a test runs every
-		// one of them, so this is a programming error caught before release.
-		panic("cypher: no statement named " + name)
-	}
-	return text
-}
-
 // read runs the named statement in a read transaction, routed to a reader.
-func (s *Store) read(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+func (s *Store) read(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
 	return s.executeText(ctx, name, s.statement(name), params, readRouting)
 }
 
 // write runs the named statement in a write transaction.
-func (s *Store) write(ctx context.Context, name string, params map[string]any) (*neo4j.EagerResult, error) {
+func (s *Store) write(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
 	return s.executeText(ctx, name, s.statement(name), params, neo4j.ExecuteQueryWithWritersRouting())
 }
 
@@ -250,14 +105,14 @@ var readRouting = neo4j.ExecuteQueryWithReadersRouting()
 
 // executeText runs a statement (named for metrics and errors) in its own
 // transaction.
-func (s *Store) executeText(ctx context.Context, name, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
-	done := s.roundTrip(name)
+func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	done := s.roundTrip(string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
 		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
 	done(err)
 	if err != nil {
-		return nil, mapError(ctx, name, err)
+		return nil, mapError(ctx, string(name), err)
 	}
 	return res, nil
 }
@@ -348,7 +203,7 @@ func alreadyExists(err error) bool {
 }
 
 // txRunner runs named statements inside one transaction.
-type txRunner func(name string, params map[string]any) ([]*neo4j.Record, error)
+type txRunner func(name statement, params map[string]any) ([]*neo4j.Record, error)
 
 // inWrite runs fn in one write transaction: everything it runs commits
 // together or not at all. fn may be retried on transient errors, so it must
@@ -361,8 +216,8 @@ func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) 
 	defer session.Close(ctx)
 
 	_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		return nil, fn(func(stmt string, params map[string]any) ([]*neo4j.Record, error) {
-			done := s.roundTrip(stmt)
+		return nil, fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
+			done := s.roundTrip(string(stmt))
 			res, err := tx.Run(ctx, s.statement(stmt), params)
 			var recs []*neo4j.Record
 			if err == nil {
@@ -392,4 +247,12 @@ func (s *Store) roundTrip(name string) func(error) {
 			s.observer.ObserveQuery(name, time.Since(start), err)
 		}
 	}
+}
+
+// Ping checks that Neo4j answers, within ctx.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.driver.VerifyConnectivity(ctx); err != nil {
+		return mapError(ctx, "ping", err)
+	}
+	return nil
 }

@@ -2,14 +2,18 @@ package cypher
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtExistingRelations statement = "ExistingRelations"
+	stmtCreateRelations   statement = "CreateRelations"
+	stmtUpdateRelations   statement = "UpdateRelations"
+	stmtEntityKinds       statement = "EntityKinds"
 )
 
 // WriteBatch writes sources, entities and relations in one transaction,
@@ -37,7 +41,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			for i, src := range sources {
 				rows[i] = sourceParams(src)
 			}
-			recs, err := run("UpsertSources", map[string]any{"rows": rows})
+			recs, err := run(stmtUpsertSources, map[string]any{"rows": rows})
 			if err != nil {
 				return err
 			}
@@ -50,7 +54,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			for i, e := range entities {
 				rows[i] = entityParams(e)
 			}
-			recs, err := run("UpsertEntities", map[string]any{"rows": rows})
+			recs, err := run(stmtUpsertEntities, map[string]any{"rows": rows})
 			if err != nil {
 				return err
 			}
@@ -99,7 +103,7 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 		rows[k] = relationRow(r)
 	}
-	recs, err := run("ExistingRelations", map[string]any{"ids": ids})
+	recs, err := run(stmtExistingRelations, map[string]any{"ids": ids})
 	if err != nil {
 		return 0, err
 	}
@@ -131,10 +135,10 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 	}
 	for _, w := range []struct {
-		stmt string
+		stmt statement
 		rows any
 		n    int
-	}{{"CreateRelations", creates, len(creates)}, {"UpdateRelations", updates, len(updates)}} {
+	}{{stmtCreateRelations, creates, len(creates)}, {stmtUpdateRelations, updates, len(updates)}} {
 		if w.n == 0 {
 			continue
 		}
@@ -144,7 +148,7 @@ func writeRelations(run txRunner, relations []casegraph.Relation) (changed int, 
 		}
 		n, err := getInt(recs[0], "written")
 		if err != nil {
-			return 0, internalError(w.stmt, err)
+			return 0, internalError(string(w.stmt), err)
 		}
 		written += int(n)
 		changed += int(n)
@@ -173,7 +177,7 @@ func relationRow(r casegraph.Relation) map[string]any {
 // EntityKinds returns the kinds of the live entities among ids, and for ids
 // merged away, their survivor.
 func (s *Store) EntityKinds(ctx context.Context, ids []string) (map[string]casegraph.Kind, map[string]string, error) {
-	res, err := s.read(ctx, "EntityKinds", map[string]any{"ids": ids})
+	res, err := s.read(ctx, stmtEntityKinds, map[string]any{"ids": ids})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,76 +205,6 @@ func (s *Store) EntityKinds(ctx context.Context, ids []string) (map[string]caseg
 	return kinds, merged, nil
 }
 
-// MissingSources returns the ids among ids that name no source.
-func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
-	res, err := s.read(ctx, "MissingSources", map[string]any{"ids": ids})
-	if err != nil {
-		return nil, err
-	}
-	missing, err := getStrings(res.Records[0], "missing")
-	if err != nil {
-		return nil, internalError("MissingSources", err)
-	}
-	return missing, nil
-}
-
-func entityParams(e casegraph.Entity) map[string]any {
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	var pageCount any
-	if e.PageCount > 0 {
-		pageCount = int64(e.PageCount)
-	}
-	return map[string]any{
-		// The search fields are derived, so they are not in the hash; the
-		// version tag is, so that a change in how they are derived rewrites
-		// every entity once.
-		"hash": contentHash(searchVersion, e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
-			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
-		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
-		"searchDescription": nullable(casegraph.Fold(e.Description)),
-		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
-		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
-		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
-		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
-		"publishedAt": nullable(e.PublishedAt), "pageCount": pageCount, "url": nullable(e.URL),
-		"nationality": nullable(e.Nationality),
-	}
-}
-
 func relationHash(r casegraph.Relation) string {
 	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset)
-}
-
-// nullable stores an empty string as an absent property.
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// contentHash fingerprints the fields a write sets, so that writing the
-// same content again can be recognised and skipped.
-func contentHash(fields ...any) string {
-	h := sha256.New()
-	if err := json.NewEncoder(h).Encode(fields); err != nil {
-		panic(err) // strings, numbers and string slices always encode
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
-}
-
-// searchVersion tags how the search fields are derived (see Fold).
-const searchVersion = "search-2"
-
-// searchAliases is the folded aliases, one a line, as the full-text index
-// sees them.
-func searchAliases(aliases []string) string {
-	folded := make([]string, len(aliases))
-	for i, a := range aliases {
-		folded[i] = casegraph.Fold(a)
-	}
-	return strings.Join(folded, "\n")
 }

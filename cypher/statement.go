@@ -1,0 +1,206 @@
+package cypher
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	"text/template"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Every statement is a file of queries/: NAME.cypher as it runs, or
+// NAME.cypher.tmpl, a template over the definitions of queries/shared.tmpl
+// (the projections and filters every statement shares), rendered once at
+// start-up for each of its variants (or, for ReadEntities, for each shape
+// of read). Go names a statement by a constant of type statement, declared
+// in the file of its noun, whose value is the file's NAME; a variant is
+// named NAME/... (see the methods of statement). statement_test.go proves
+// that every constant names a file and every file a constant.
+
+//go:embed queries
+var queryFiles embed.FS
+
+// sharedFile holds the definitions the statement templates share.
+const sharedFile = "shared.tmpl"
+
+// statement names a statement: a file of queries/ (a constant), or one
+// rendering of its template (a variant).
+type statement string
+
+// templates is every template of queries/ parsed into one set, once: the
+// one template loader, for statements, compiled reads and migrations.
+var templates = sync.OnceValues(func() (*template.Template, error) {
+	t, err := template.New("queries").Option("missingkey=error").ParseFS(queryFiles, "queries/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("statement templates: %w", err)
+	}
+	return t, nil
+})
+
+// loadStatements reads every NAME.cypher file of queries/, and renders
+// every NAME.cypher.tmpl for each of its variants (templateVariants; by
+// default once, over the relation vocabulary, for statements that must
+// name each relationship type, such as per-type index lookups).
+func loadStatements() (map[statement]string, error) {
+	entries, err := fs.ReadDir(queryFiles, "queries")
+	if err != nil {
+		return nil, fmt.Errorf("read statements: %w", err)
+	}
+	set, err := templates()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[statement]string, len(entries))
+	for _, e := range entries {
+		file := e.Name()
+		switch {
+		case file == sharedFile:
+		case strings.HasSuffix(file, ".cypher"):
+			b, err := fs.ReadFile(queryFiles, "queries/"+file)
+			if err != nil {
+				return nil, fmt.Errorf("read statement %s: %w", file, err)
+			}
+			text := strings.TrimSpace(string(b))
+			if text == "" {
+				return nil, fmt.Errorf("statement %s is empty", file)
+			}
+			out[statement(strings.TrimSuffix(file, ".cypher"))] = text
+		case strings.HasSuffix(file, ".cypher.tmpl"):
+			base := statement(strings.TrimSuffix(file, ".cypher.tmpl"))
+			variants := []variant{{Name: base, Data: vocabularyData()}}
+			if more, ok := templateVariants[base]; ok {
+				if more == nil {
+					continue // rendered for each read (ReadEntities)
+				}
+				variants = more()
+			}
+			for _, v := range variants {
+				text, err := execute(set, file, v.Data)
+				if err != nil {
+					return nil, err
+				}
+				out[v.Name] = text
+			}
+		default:
+			return nil, fmt.Errorf("queries/%s: neither NAME.cypher nor NAME.cypher.tmpl", file)
+		}
+	}
+	return out, nil
+}
+
+// execute renders one template of the set.
+func execute(set *template.Template, name string, data any) (string, error) {
+	var b strings.Builder
+	if err := set.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("template %s: %w", name, err)
+	}
+	return strings.TrimSpace(b.String()), nil
+}
+
+// render executes a template kept outside queries/ (a migration's) with
+// the shared definitions at hand.
+func render(name, text string, data any) (string, error) {
+	set, err := templates()
+	if err != nil {
+		return "", err
+	}
+	t, err := set.Clone()
+	if err == nil {
+		_, err = t.New(name).Parse(text)
+	}
+	if err != nil {
+		return "", fmt.Errorf("template %s: %w", name, err)
+	}
+	return execute(t, name, data)
+}
+
+// variant is one rendering of a statement template: its name and data.
+type variant struct {
+	Name statement
+	Data any
+}
+
+// templateVariants lists the statements rendered more than once (one for
+// each sort order, say), and (nil) the one rendered for each read; any
+// other template is rendered once, over the relation vocabulary.
+var templateVariants = map[statement]func() []variant{
+	stmtEntities:        entityOrderVariants,
+	stmtCountEntities:   datasetVariants(stmtCountEntities),
+	stmtExportSources:   datasetVariants(stmtExportSources),
+	stmtExportEntities:  datasetVariants(stmtExportEntities),
+	stmtExportRelations: datasetVariants(stmtExportRelations),
+	stmtBackfillDegree:  datasetVariants(stmtBackfillDegree),
+	stmtUpsertRelation:  typeVariants(stmtUpsertRelation),
+	stmtDeleteRelation:  typeVariants(stmtDeleteRelation),
+	stmtPaths:           pathVariants(stmtPaths),
+	stmtConnections:     pathVariants(stmtConnections),
+	stmtNeighborhood:    pathVariants(stmtNeighborhood),
+	stmtReadEntities:    nil,
+}
+
+// datasetVariants renders a statement twice: for all data (NAME/all), and
+// for the data of $datasets (NAME/datasets), which finds it by the dataset
+// index. One statement for both would hold "$datasets IS NULL OR ...",
+// which the planner cannot answer from an index: every lookup would scan
+// every entity.
+func datasetVariants(name statement) func() []variant {
+	return func() []variant {
+		return []variant{
+			{Name: name.byDatasets(nil), Data: map[string]any{"Datasets": false}},
+			{Name: name.byDatasets([]string{"any"}), Data: map[string]any{"Datasets": true}},
+		}
+	}
+}
+
+// byDatasets names the variant of a datasetVariants statement.
+func (name statement) byDatasets(datasets []string) statement {
+	if len(datasets) > 0 {
+		return name + "/datasets"
+	}
+	return name + "/all"
+}
+
+// typeVariants renders a statement for every relation type (NAME/TYPE),
+// over that type's typeData: Cypher plans an index lookup by a
+// relationship's id only when its type is written in the statement.
+func typeVariants(name statement) func() []variant {
+	return func() []variant {
+		var out []variant
+		for _, t := range vocabularyData().Types {
+			out = append(out, variant{Name: name.ofType(casegraph.RelationType(t.Type)), Data: t})
+		}
+		return out
+	}
+}
+
+// ofType names the variant of a typeVariants statement.
+func (name statement) ofType(t casegraph.RelationType) statement {
+	return name + "/" + statement(t)
+}
+
+// typeData is one relation type as templates see it.
+type typeData struct {
+	Type  string // AUTHORED
+	Lower string // authored
+}
+
+func vocabularyData() struct{ Types []typeData } {
+	var d struct{ Types []typeData }
+	for _, t := range casegraph.RelationTypes() {
+		d.Types = append(d.Types, typeData{Type: string(t), Lower: strings.ToLower(string(t))})
+	}
+	return d
+}
+
+func (s *Store) statement(name statement) string {
+	text, ok := s.statements[name]
+	if !ok {
+		// Statement names are constants in this package; a test runs every
+		// one of them, so this is a programming error caught before release.
+		panic("cypher: no statement named " + string(name))
+	}
+	return text
+}

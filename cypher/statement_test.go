@@ -1,0 +1,195 @@
+package cypher
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// statementConstants parses the package's Go files (not its tests) and
+// returns its constants of type statement (value by identifier), how often
+// each identifier is used besides its declaration, and the files.
+func statementConstants(t *testing.T) (map[string]statement, map[string]int, []*ast.File, *token.FileSet) {
+	t.Helper()
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]statement{}
+	decls := map[*ast.Ident]bool{}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if typ, ok := vs.Type.(*ast.Ident); !ok || typ.Name != "statement" {
+					continue
+				}
+				for i, name := range vs.Names {
+					lit, ok := vs.Values[i].(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						t.Fatalf("statement constant %s: want a string literal", name.Name)
+					}
+					consts[name.Name] = statement(strings.Trim(lit.Value, `"`))
+					decls[name] = true
+				}
+			}
+		}
+	}
+	uses := map[string]int{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && !decls[id] {
+				if _, isConst := consts[id.Name]; isConst {
+					uses[id.Name]++
+				}
+			}
+			return true
+		})
+	}
+	return consts, uses, files, fset
+}
+
+// TestStatementNames proves that every statement constant names a file of
+// queries/ and is used, that every file of queries/ is named by a
+// constant, and that Go names statements only by constants: no string
+// literal reaches a call that runs or looks up a statement.
+func TestStatementNames(t *testing.T) {
+	consts, uses, files, fset := statementConstants(t)
+	byValue := map[statement]string{}
+	for name, v := range consts {
+		if other, dup := byValue[v]; dup {
+			t.Errorf("%s and %s both name %s", name, other, v)
+		}
+		byValue[v] = name
+		if uses[name] == 0 {
+			t.Errorf("statement constant %s is never used", name)
+		}
+	}
+	entries, err := fs.ReadDir(queryFiles, "queries")
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk := map[statement]bool{}
+	for _, e := range entries {
+		if e.Name() == sharedFile {
+			continue
+		}
+		base := statement(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".tmpl"), ".cypher"))
+		onDisk[base] = true
+		if _, ok := byValue[base]; !ok {
+			t.Errorf("queries/%s: no statement constant names it, so nothing runs it", e.Name())
+		}
+	}
+	for v, name := range byValue {
+		if !onDisk[v] {
+			t.Errorf("statement constant %s: no file queries/%s.cypher or .cypher.tmpl", name, v)
+		}
+	}
+	// The argument that names the statement, by function.
+	nameArg := map[string]int{"read": 1, "write": 1, "executeText": 1, "inBatches": 1, "run": 0, "statement": 0}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var fn string
+			switch c := call.Fun.(type) {
+			case *ast.Ident:
+				fn = c.Name
+			case *ast.SelectorExpr:
+				fn = c.Sel.Name
+			}
+			i, ok := nameArg[fn]
+			if !ok || i >= len(call.Args) {
+				return true
+			}
+			if lit, ok := call.Args[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				t.Errorf("%s: %s(%s): name the statement by its constant", fset.Position(lit.Pos()), fn, lit.Value)
+			}
+			return true
+		})
+	}
+}
+
+// TestStatementVariants proves that every name Go builds for a statement
+// resolves to a loaded statement, and that every loaded statement is one
+// Go can build.
+func TestStatementVariants(t *testing.T) {
+	consts, _, _, _ := statementConstants(t)
+	loaded, err := loadStatements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := map[statement]bool{}
+	for _, stmt := range consts {
+		if _, hasVariants := templateVariants[stmt]; !hasVariants {
+			built[stmt] = true // rendered once, under its own name
+		}
+	}
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree} {
+		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
+	}
+	for field := range entityOrders {
+		for _, desc := range []bool{false, true} {
+			o := casegraph.EntityOrder{Field: field, Desc: desc}
+			built[entityOrderName(o, nil)], built[entityOrderName(o, []string{"d"})] = true, true
+		}
+	}
+	for _, typ := range casegraph.RelationTypes() {
+		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
+	}
+	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
+		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
+			for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+				for _, k := range pathKs {
+					built[withSources(pathStatementName(stmtPaths, depth, d, k), o)] = true
+				}
+				built[withSources(pathStatementName(stmtConnections, depth, d, 0), o)] = true
+				if depth <= casegraph.MaxNeighborhood {
+					built[withSources(pathStatementName(stmtNeighborhood, depth, d, 0), o)] = true
+				}
+			}
+		}
+	}
+	var missing, unbuilt []string
+	for name := range built {
+		if loaded[name] == "" {
+			missing = append(missing, string(name))
+		}
+	}
+	for name := range loaded {
+		if !built[name] {
+			unbuilt = append(unbuilt, string(name))
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(unbuilt)
+	if len(missing) > 0 {
+		t.Errorf("names Go builds that no statement has: %v", missing)
+	}
+	if len(unbuilt) > 0 {
+		t.Errorf("statements no name of Go reaches: %v", unbuilt)
+	}
+}
