@@ -179,7 +179,7 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 		flags(fs)
 	}
 	maxArgs := 0
-	if flags != nil && commandTakesFile(name) {
+	if flags != nil && commandArg(name) != "" {
 		maxArgs = 1
 	}
 	if err := parseFlags(fs, args, e, summaryOf(name), maxArgs); err != nil {

@@ -19,8 +19,6 @@ import (
 	"github.com/casegraph/casegraph/dataset"
 )
 
-func commandTakesFile(name string) bool { return name == "import" }
-
 func runImport(ctx context.Context, args []string, e env) error {
 	var batchSize, writers int
 	flags := func(fs *flag.FlagSet) {

@@ -4,6 +4,7 @@
 //	casegraph serve     serve the API (and /healthz, /readyz, /metrics)
 //	casegraph migrate   apply the schema: constraints and indexes (safe twice)
 //	casegraph seed      load the seed dataset (idempotent)
+//	casegraph key       create, list and revoke API keys
 //
 // Configuration comes from the environment; flags override it. Run
 // `casegraph COMMAND --help` for a command's settings.
@@ -68,6 +69,7 @@ func commands() []command {
 		{"export", "export datasets as NDJSON to standard output", runExport},
 		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
 		{"query", "saved queries on a running server: list | show NAME | run NAME", runQuery},
+		{"key", "API keys in the database: create | list | revoke ID", runKey},
 	}
 }
 
@@ -108,11 +110,11 @@ func parseFlags(fs *flag.FlagSet, args []string, e env, summary string, maxArgs 
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		file := ""
-		if commandTakesFile(fs.Name()) {
-			file = " FILE"
+		arg := ""
+		if a := commandArg(fs.Name()); a != "" {
+			arg = " " + a
 		}
-		fmt.Fprintf(e.stdout, "Usage: casegraph %s [flags]%s\n\n%s\n\n", fs.Name(), file, summary)
+		fmt.Fprintf(e.stdout, "Usage: casegraph %s [flags]%s\n\n%s\n\n", fs.Name(), arg, summary)
 		printFlags(e.stdout, fs)
 		return errHelp
 	}
@@ -163,5 +165,11 @@ func summaryOf(name string) string {
 			return c.summary
 		}
 	}
-	return ""
+	return keySummaries[name]
+}
+
+// commandArg names the one argument a command takes after its flags, if
+// any.
+func commandArg(name string) string {
+	return map[string]string{"import": "FILE", "key revoke": "ID"}[name]
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+)
+
+func TestKeyCommands(t *testing.T) {
+	vars := neo4jVars(t)
+	ds := cyphertest.Dataset(t)
+	name := "cli key " + ds
+	out, errOut, err := runWith(t, []string{"key", "create", "--name", name, "--role", "editor", "--datasets", ds + ", other", "--cleared"}, vars)
+	if err != nil {
+		t.Fatalf("create: %v\n%s", err, errOut)
+	}
+	token := strings.TrimSpace(out)
+	id, _, ok := casegraph.ParseKeyToken(token)
+	if !ok {
+		t.Fatalf("create printed %q, not a key's token", out)
+	}
+	if want := "created key " + id + " (" + name + ", editor of " + ds + ", other, cleared)"; !strings.Contains(errOut, want) {
+		t.Errorf("create said %q, want %q", errOut, want)
+	}
+	t.Cleanup(func() { runWith(t, []string{"key", "revoke", id}, vars) })
+
+	out, errOut, err = runWith(t, []string{"key", "list"}, vars)
+	if err != nil {
+		t.Fatalf("list: %v\n%s", err, errOut)
+	}
+	if !strings.HasPrefix(out, "ID ") || !strings.Contains(out, id+"  "+name) || strings.Contains(out, token) {
+		t.Errorf("list does not show the key %s as it should (or shows its token):\n%s", id, out)
+	}
+
+	out, errOut, err = runWith(t, []string{"key", "revoke", id}, vars)
+	if err != nil || !strings.HasPrefix(out, "revoked key "+id) {
+		t.Fatalf("revoke: %q, %v\n%s", out, err, errOut)
+	}
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"key", "create", "--name", "x", "--role", "owner", "--datasets", ds}, `role "owner"`},
+		{[]string{"key", "create", "--name", "x", "--role", "reader"}, "grant a reader at least one dataset"},
+		{[]string{"key", "revoke", "0000000000000000"}, "no API key"},
+		{[]string{"key", "revoke"}, "name the key's id"},
+		{[]string{"key", "rotate"}, `unknown subcommand "rotate"`},
+	} {
+		if _, _, err := runWith(t, tt.args, vars); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want an error saying %q", tt.args, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package cypher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtCreateAPIKey statement = "CreateAPIKey"
+	stmtAPIKeys      statement = "APIKeys"
+	stmtAPIKeyByID   statement = "APIKeyByID"
+	stmtRevokeAPIKey statement = "RevokeAPIKey"
+	stmtTouchAPIKey  statement = "TouchAPIKey"
+)
+
+// CreateAPIKey stores a new key, made by createdBy, and returns the token
+// its holder sends: shown this once, stored only as a hash.
+func (s *Store) CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error) {
+	if err := k.Validate(); err != nil {
+		return casegraph.APIKey{}, "", err
+	}
+	tok, err := casegraph.GenerateKeyToken()
+	if err != nil {
+		return casegraph.APIKey{}, "", err
+	}
+	datasets := k.Datasets
+	if datasets == nil {
+		datasets = []string{}
+	}
+	res, err := s.write(ctx, stmtCreateAPIKey, map[string]any{
+		"id": tok.ID, "name": k.Name, "hash": tok.Hash, "role": string(k.Role),
+		"datasets": datasets, "cleared": k.Cleared, "createdBy": createdBy,
+	})
+	if err != nil {
+		return casegraph.APIKey{}, "", err
+	}
+	key, err := apiKeyFrom(res.Records[0])
+	if err != nil {
+		return casegraph.APIKey{}, "", internalError(string(stmtCreateAPIKey), err)
+	}
+	return key, tok.Token, nil
+}
+
+// APIKeys returns every key, newest first.
+func (s *Store) APIKeys(ctx context.Context) ([]casegraph.APIKey, error) {
+	res, err := s.read(ctx, stmtAPIKeys, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.APIKey, 0, len(res.Records))
+	for _, rec := range res.Records {
+		k, err := apiKeyFrom(rec)
+		if err != nil {
+			return nil, internalError(string(stmtAPIKeys), err)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// APIKeyByID returns a key and the hash of its secret, for checking a
+// request's token; found is false when there is no such key.
+func (s *Store) APIKeyByID(ctx context.Context, id string) (key casegraph.APIKey, hash string, found bool, err error) {
+	res, err := s.read(ctx, stmtAPIKeyByID, map[string]any{"id": id})
+	if err != nil || len(res.Records) == 0 {
+		return casegraph.APIKey{}, "", false, err
+	}
+	if key, err = apiKeyFrom(res.Records[0]); err == nil {
+		hash, err = getString(res.Records[0], "hash")
+	}
+	if err != nil {
+		return casegraph.APIKey{}, "", false, internalError(string(stmtAPIKeyByID), err)
+	}
+	return key, hash, true, nil
+}
+
+// RevokeAPIKey revokes a key for good; NOT_FOUND when there is none.
+func (s *Store) RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, error) {
+	res, err := s.write(ctx, stmtRevokeAPIKey, map[string]any{"id": id})
+	if err != nil {
+		return casegraph.APIKey{}, err
+	}
+	if len(res.Records) == 0 {
+		return casegraph.APIKey{}, casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
+	}
+	k, err := apiKeyFrom(res.Records[0])
+	if err != nil {
+		return casegraph.APIKey{}, internalError(string(stmtRevokeAPIKey), err)
+	}
+	return k, nil
+}
+
+// TouchAPIKey records that a key was used (at most once a minute).
+func (s *Store) TouchAPIKey(ctx context.Context, id string) error {
+	_, err := s.write(ctx, stmtTouchAPIKey, map[string]any{"id": id})
+	return err
+}
+
+func apiKeyFrom(rec *neo4j.Record) (casegraph.APIKey, error) {
+	m, err := getMap(rec, "key")
+	if err != nil {
+		return casegraph.APIKey{}, err
+	}
+	var k casegraph.APIKey
+	var role string
+	for key, dst := range map[string]*string{"id": &k.ID, "name": &k.Name, "role": &role, "createdBy": &k.CreatedBy} {
+		if *dst, err = mapString(m, key); err != nil {
+			return casegraph.APIKey{}, err
+		}
+	}
+	if k.Role, err = casegraph.ParseRole(role); err != nil {
+		return casegraph.APIKey{}, fmt.Errorf("key %s: %w", k.ID, err)
+	}
+	if k.Datasets, err = mapStrings(m, "datasets"); err != nil {
+		return casegraph.APIKey{}, err
+	}
+	cleared, ok := m["cleared"].(bool)
+	if !ok {
+		return casegraph.APIKey{}, errors.New("key: cleared is not a boolean")
+	}
+	k.Cleared = cleared
+	for key, dst := range map[string]*time.Time{"createdAt": &k.CreatedAt, "lastUsedAt": &k.LastUsedAt, "revokedAt": &k.RevokedAt} {
+		if t, ok := m[key].(time.Time); ok {
+			*dst = t
+		}
+	}
+	return k, nil
+}
