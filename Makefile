@@ -8,11 +8,27 @@ export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
 .PHONY: run test test-unit build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
 
-## run: Neo4j up, apply the schema, load the seed dataset, serve the API (foreground)
+# The local admin key `make run` makes on its first run, kept beside the
+# local database (git-ignored) and made again when that database no longer
+# knows it.
+LOCAL_KEY := $(or $(NEO4J_HOME),neo4j-local/data)/local-admin.key
+# What anonymous requests may read under `make run`: the seed dataset, and
+# only while the server listens on loopback (the default address).
+RUN_ANONYMOUS := $(if $(filter 127.0.0.1:% localhost:% [::1]:%,$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)),caesar-report,none)
+
+## run: Neo4j up, apply the schema, load the seed dataset, make a local admin key (first run), serve the API (foreground)
 run: neo4j-up build
 	$(BIN) migrate
 	$(BIN) seed
-	exec $(BIN) serve
+	@id=$$(sed -n 's/^cgk_\([0-9a-f]*\)_.*/\1/p' "$(LOCAL_KEY)" 2>/dev/null); \
+	if [ -z "$$id" ] || ! $(BIN) key list --log-level warn | grep -q "^$$id "; then \
+	  $(BIN) key create --log-level warn --name "local admin (make run)" --role admin --cleared > "$(LOCAL_KEY).new" && mv "$(LOCAL_KEY).new" "$(LOCAL_KEY)"; \
+	fi; \
+	echo "make run: the local admin key is in $(LOCAL_KEY); for example:"; \
+	echo "  curl -H \"Authorization: Bearer \$$(cat $(LOCAL_KEY))\" -H 'Content-Type: application/json' \\"; \
+	echo "    -d '{\"query\": \"{ entity(id: \\\"caesar\\\") { name } }\"}' http://$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)/graphql"; \
+	echo "make run: anonymous requests may read: $(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))"
+	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it
 test: neo4j-up fmt-check vet staticcheck shellcheck

@@ -28,6 +28,16 @@ type Config struct {
 	// TrustedHashesFile run.
 	TrustedDocuments  bool
 	TrustedHashesFile string
+	// Anonymous are the datasets a request without credentials may read
+	// (casegraph.AllDatasets: every one); nil refuses such requests with
+	// 401, the default.
+	Anonymous []string
+	// Tokens checks bearer tokens that are not API keys (JWTs); nil
+	// accepts API keys only.
+	Tokens TokenVerifier
+	// KeyCacheTTL is how long a looked-up API key is trusted before it is
+	// read again: a revoked key stops working within it.
+	KeyCacheTTL time.Duration
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -44,6 +54,7 @@ func DefaultConfig() Config {
 		QueryCacheSize:  1000,
 		Introspection:   true,
 		GraphiQL:        true,
+		KeyCacheTTL:     10 * time.Second,
 	}
 }
 
@@ -58,6 +69,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
 	case c.QueryCacheSize < 1:
 		return fmt.Errorf("query-cache-size must be at least 1")
+	case c.KeyCacheTTL < 0 || c.KeyCacheTTL > time.Hour:
+		return fmt.Errorf("key-cache-ttl must be between 0 and 1h")
 	}
 	return nil
 }

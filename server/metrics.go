@@ -22,6 +22,8 @@ type Metrics struct {
 	queryTime  *prometheus.HistogramVec
 	queryFails *prometheus.CounterVec
 	operations *labelSet
+	// authFailures counts requests refused for missing or bad credentials.
+	authFailures prometheus.Counter
 }
 
 // NewMetrics registers the metrics, and Go and process collectors.
@@ -51,8 +53,12 @@ func NewMetrics() *Metrics {
 			Help: "Cypher round trips that failed, by statement name.",
 		}, []string{"query"}),
 		operations: newLabelSet(200),
+		authFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "casegraph_auth_failures_total",
+			Help: "Requests refused with 401: missing or bad credentials.",
+		}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails,
+	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -30,7 +30,7 @@ func saveQuery(t *testing.T, h *servertest.Harness, doc string, defaults map[str
 
 func get(t *testing.T, h *servertest.Harness, path string) (*http.Response, string) {
 	t.Helper()
-	res, err := http.Get(h.URL + path)
+	res, err := h.Client().Get(h.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestQueriesOverHTTP(t *testing.T) {
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, `"name":"Caesar"`) {
 		t.Errorf("json: %d %s", res.StatusCode, body)
 	}
-	post, err := http.Post(h.URL+"/queries/"+name+"?format=csv", "application/json", strings.NewReader(`{"types": ["OBTAINED"]}`))
+	post, err := h.Client().Post(h.URL+"/queries/"+name+"?format=csv", "application/json", strings.NewReader(`{"types": ["OBTAINED"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"io"
-	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func BenchmarkSavedQueryOverhead(b *testing.B) {
 	b.Cleanup(func() { h.Post(`mutation { deleteSavedQuery(name: "bench-saved-overhead") { versions } }`, nil) })
 
 	get := func(path string) {
-		res, err := http.Get(h.URL + path)
+		res, err := h.Client().Get(h.URL + path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -23,6 +23,7 @@ type Server struct {
 	log     zerolog.Logger
 	metrics *Metrics
 	ready   *readiness
+	auth    *authenticator
 	handler http.Handler
 }
 
@@ -35,6 +36,7 @@ type Store interface {
 	loaders.Store
 	Checker
 	SavedDocuments
+	Keys
 }
 
 // Checker is what readiness asks of the database.
@@ -58,7 +60,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	// of the schema built here: no cycle to close after construction.
 	runner := NewRunner(cfg, store)
 	schema := graph.NewSchema(store, runner)
-	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(store)}
+	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(store), auth: newAuthenticator(cfg, store, log)}
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)
@@ -71,12 +73,12 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	saved := loaders.Middleware(store, http.HandlerFunc(s.runSaved))
 
 	mux := http.NewServeMux()
-	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))
-	mux.Handle("GET /graphql", s.observe("/graphql", gql))
+	mux.Handle("POST /graphql", s.observe("/graphql", s.authenticate(s.limitBody(gql))))
+	mux.Handle("GET /graphql", s.observe("/graphql", s.authenticate(gql)))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", saved))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", saved))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", s.authenticate(saved)))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", s.authenticate(saved)))
 	mux.Handle("GET /metrics", metrics.Handler())
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))

@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/server"
 )
@@ -32,14 +34,17 @@ type serveConfig struct {
 	Log         logConfig
 	PathTimeout time.Duration
 	Migrate     bool
-	Server      server.Config
+	// Anonymous is what anonymous callers may read: "none", or datasets,
+	// comma-separated ("*": every one). Parsed into Server.Anonymous.
+	Anonymous string
+	Server    server.Config
 }
 
 func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687", Database: "neo4j"} }
 func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
 
 func defaultServeConfig() serveConfig {
-	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Server: server.DefaultConfig()}
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Anonymous: "none", Server: server.DefaultConfig()}
 }
 
 // bind registers the Neo4j settings on fs, with defaults taken from the
@@ -87,7 +92,9 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b := binder{fs: fs, getenv: getenv}
 	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections)")
 	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema once Neo4j answers")
+	b.str(&c.Anonymous, "anonymous", "CASEGRAPH_ANONYMOUS", "what requests without credentials may read: none, or datasets, comma-separated (* for every one)")
 	s := &c.Server
+	b.duration(&s.KeyCacheTTL, "key-cache-ttl", "CASEGRAPH_KEY_CACHE_TTL", "how long an API key is trusted before it is read again (a revoked key works for at most this long)")
 	b.str(&s.Addr, "addr", "CASEGRAPH_ADDR", "address to listen on")
 	b.duration(&s.RequestTimeout, "request-timeout", "CASEGRAPH_REQUEST_TIMEOUT", "deadline for every request")
 	b.duration(&s.ShutdownTimeout, "shutdown-timeout", "CASEGRAPH_SHUTDOWN_TIMEOUT", "how long shutdown waits for requests in flight")
@@ -103,11 +110,17 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	return b.err
 }
 
-// validate checks values that parse but make no sense.
-func (c serveConfig) validate() error {
+// validate checks values that parse but make no sense, and parses the
+// anonymous datasets into the server's settings.
+func (c *serveConfig) validate() error {
 	if c.PathTimeout <= 0 {
 		return fmt.Errorf("path-timeout must be positive")
 	}
+	anonymous, err := parseAnonymous(c.Anonymous)
+	if err != nil {
+		return err
+	}
+	c.Server.Anonymous = anonymous
 	if err := c.Server.Validate(); err != nil {
 		return err
 	}
@@ -183,4 +196,26 @@ func (b *binder) duration(p *time.Duration, flagName, envName, usage string) {
 		return nil
 	})
 	b.fs.DurationVar(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+// parseAnonymous reads the anonymous setting: "none" (nil: anonymous
+// requests are refused) or a comma-separated list of datasets.
+func parseAnonymous(v string) ([]string, error) {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, "none") {
+		return nil, nil
+	}
+	var out []string
+	for _, ds := range strings.Split(v, ",") {
+		ds = strings.TrimSpace(ds)
+		if ds == casegraph.AllDatasets {
+			out = append(out, ds)
+			continue
+		}
+		if err := casegraph.ValidateID("anonymous dataset", ds); err != nil {
+			return nil, fmt.Errorf("anonymous %q: want none, or datasets separated by commas (* for every one): %w", v, err)
+		}
+		out = append(out, ds)
+	}
+	return out, nil
 }

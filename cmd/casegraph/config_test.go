@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"slices"
 	"testing"
 	"time"
 )
@@ -37,5 +38,29 @@ func TestConfigPrecedence(t *testing.T) {
 	}
 	if err := cfg.validate(); err != nil {
 		t.Errorf("validate: %v", err)
+	}
+}
+
+func TestParseAnonymous(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		ok   bool
+	}{
+		{"none", nil, true},
+		{" none ", nil, true},
+		{"caesar-report", []string{"caesar-report"}, true},
+		{"a, b", []string{"a", "b"}, true},
+		{"*", []string{"*"}, true},
+		{"", nil, false},
+		{"a,,b", nil, false},
+		{"a b", nil, false},
+		{"None", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := parseAnonymous(tt.in)
+		if (err == nil) != tt.ok || !slices.Equal(got, tt.want) {
+			t.Errorf("parseAnonymous(%q) = %q, %v; want %q (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
 	}
 }

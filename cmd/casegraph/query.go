@@ -36,7 +36,8 @@ func runQuery(ctx context.Context, args []string, e env) error {
   casegraph query show NAME [--version N]
   casegraph query run NAME [--version N] [--var name=value ...] [--format json|csv|table]
 
-Saved queries on a running server (--url, or $CASEGRAPH_URL, default http://127.0.0.1:8080).
+Saved queries on a running server (--url, or $CASEGRAPH_URL, default http://127.0.0.1:8080),
+as the holder of $CASEGRAPH_TOKEN (an API key or a token; sent as Authorization: Bearer).
 A variable given twice is a list; an input object is given as JSON.`)
 		return nil
 	}
@@ -69,7 +70,7 @@ A variable given twice is a list; an input object is given as JSON.`)
 	if name == "" {
 		name = fs.Arg(0)
 	}
-	c := &httpClient{base: strings.TrimRight(base, "/"), client: &http.Client{Timeout: *timeout}}
+	c := &httpClient{base: strings.TrimRight(base, "/"), token: e.getenv("CASEGRAPH_TOKEN"), client: &http.Client{Timeout: *timeout}}
 	switch sub {
 	case "list":
 		return c.list(ctx, e.stdout, *tag)
@@ -92,7 +93,16 @@ A variable given twice is a list; an input object is given as JSON.`)
 
 type httpClient struct {
 	base   string
+	token  string // sent as a bearer token when set
 	client *http.Client
+}
+
+// do sends a request with the client's credentials.
+func (c *httpClient) do(req *http.Request) (*http.Response, error) {
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	return c.client.Do(req)
 }
 
 // graphql posts a query and decodes data into out, or returns the first
@@ -104,7 +114,7 @@ func (c *httpClient) graphql(ctx context.Context, query string, vars map[string]
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	res, err := c.client.Do(req)
+	res, err := c.do(req)
 	if err != nil {
 		return fmt.Errorf("the server at %s: %w", c.base, err)
 	}
@@ -205,7 +215,7 @@ func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version 
 	if err != nil {
 		return err
 	}
-	res, err := c.client.Do(req)
+	res, err := c.do(req)
 	if err != nil {
 		return fmt.Errorf("the server at %s: %w", c.base, err)
 	}

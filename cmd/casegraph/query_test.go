@@ -24,7 +24,7 @@ func TestQueryCommands(t *testing.T) {
 	t.Cleanup(func() {
 		h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": name})
 	})
-	vars := map[string]string{"CASEGRAPH_URL": h.URL}
+	vars := map[string]string{"CASEGRAPH_URL": h.URL, "CASEGRAPH_TOKEN": h.Token}
 
 	out, _, err := runWith(t, []string{"query", "list", "--tag", "cli-test"}, vars)
 	if err != nil || !strings.Contains(out, name) || !strings.Contains(out, "Authors") {

@@ -172,3 +172,11 @@ func (r *Refusing) Ping(context.Context) error {
 func (r *Refusing) SchemaApplied(context.Context) ([]string, error) {
 	return nil, r.refuse("SchemaApplied")
 }
+
+func (r *Refusing) APIKeyByID(context.Context, string) (casegraph.APIKey, string, bool, error) {
+	return casegraph.APIKey{}, "", false, r.refuse("APIKeyByID")
+}
+
+func (r *Refusing) TouchAPIKey(context.Context, string) error {
+	return r.refuse("TouchAPIKey")
+}

@@ -7,6 +7,7 @@ package servertest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server"
@@ -34,6 +36,10 @@ type Options struct {
 	Store func(server.Store) server.Store
 	// Driver points the server at another database (default: the test one).
 	Driver neo4j.DriverWithContext
+	// Key is who the harness's client is (New): the principal of an API
+	// key made for the test (default: an admin). Edge serves anonymous
+	// callers instead, as it has no database to hold keys.
+	Key *casegraph.NewAPIKey
 }
 
 // Harness is a running server and what a test needs to talk to it.
@@ -45,7 +51,10 @@ type Harness struct {
 	// Refusing is the store that refuses every call (Edge), or nil (New).
 	Refusing *Refusing
 	Logs     *SyncBuffer
-	client   *http.Client
+	// Token is the API key the client sends (New), unless a request sets
+	// its own Authorization header.
+	Token  string
+	client *http.Client
 }
 
 // New starts a server over the test Neo4j (or opts.Driver's) for the test;
@@ -67,10 +76,87 @@ func New(t testing.TB, opts Options) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if opts.Driver != nil {
+		// Another database (one that is down, say) holds no test key: the
+		// harness serves anonymous callers, as Edge does.
+		h := start(t, anonymousEverywhere(opts), store, logs, metrics)
+		h.Store = store
+		return h
+	}
+	token := testKey(t, driver, store, opts.Key)
+	// The key is read once and trusted for the whole test: its look-up is
+	// not a round trip the tests that count them see.
+	config := opts.Config
+	opts.Config = func(c *server.Config) {
+		c.KeyCacheTTL = time.Hour
+		if config != nil {
+			config(c)
+		}
+	}
 	h := start(t, opts, store, logs, metrics)
-	h.Store = store
+	h.Store, h.Token = store, token
+	h.client.Transport = bearer{token: token, next: h.client.Transport}
+	if res := h.Post(`{ __typename }`, nil); res.Status != http.StatusOK {
+		t.Fatalf("the harness's key does not work: %d %s", res.Status, res.Raw)
+	}
 	return h
 }
+
+// anonymousEverywhere lets anonymous callers read every dataset (before
+// the test's own configuration, which may say otherwise).
+func anonymousEverywhere(opts Options) Options {
+	config := opts.Config
+	opts.Config = func(c *server.Config) {
+		c.Anonymous = []string{casegraph.AllDatasets}
+		if config != nil {
+			config(c)
+		}
+	}
+	return opts
+}
+
+// testKey makes the API key a harness's client sends (an admin's unless
+// the test asks for another), deleted when the test ends.
+func testKey(t testing.TB, driver neo4j.DriverWithContext, store *cypher.Store, k *casegraph.NewAPIKey) string {
+	t.Helper()
+	key := casegraph.NewAPIKey{Name: "servertest " + t.Name(), Role: casegraph.RoleAdmin}
+	if k != nil {
+		key = *k
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	made, token, err := store.CreateAPIKey(ctx, key, "servertest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := neo4j.ExecuteQuery(ctx, driver, `MATCH (k:ApiKey {id: $id}) DELETE k`,
+			map[string]any{"id": made.ID}, neo4j.EagerResultTransformer); err != nil {
+			t.Errorf("delete the test's key: %v", err)
+		}
+	})
+	return token
+}
+
+// bearer sends a token with every request that does not carry its own
+// Authorization header.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("Authorization") == "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return b.next.RoundTrip(req)
+}
+
+// Client is the harness's HTTP client: it sends the harness's key.
+func (h *Harness) Client() *http.Client { return h.client }
 
 // Edge starts a server over a store that refuses every call (Refusing), for
 // tests of the HTTP edge that never reach the data: limits, refusals,
@@ -78,7 +164,7 @@ func New(t testing.TB, opts Options) *Harness {
 func Edge(t testing.TB, opts Options) *Harness {
 	t.Helper()
 	refusing := NewRefusing(t)
-	h := start(t, opts, refusing, &SyncBuffer{}, nil)
+	h := start(t, anonymousEverywhere(opts), refusing, &SyncBuffer{}, nil)
 	h.Refusing = refusing
 	return h
 }

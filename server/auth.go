@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Keys is what authentication asks of the database: the API key a token
+// names, and a note that it was used.
+type Keys interface {
+	APIKeyByID(ctx context.Context, id string) (key casegraph.APIKey, hash string, found bool, err error)
+	TouchAPIKey(ctx context.Context, id string) error
+}
+
+// TokenVerifier checks a bearer token that is not an API key (a JWT from
+// an OpenID Connect provider) and says whose it is.
+type TokenVerifier interface {
+	Verify(ctx context.Context, token string) (casegraph.Principal, error)
+}
+
+// authenticator turns a request's credentials into its principal. API keys
+// are looked up by id and kept for ttl, so that a busy client does not cost
+// a round trip a request; a revoked key stops working within that time on
+// every replica. A key's last use is recorded when it is read.
+type authenticator struct {
+	keys      Keys
+	tokens    TokenVerifier // nil: no tokens configured
+	anonymous []string      // datasets anonymous callers may read; nil: none, refused
+	ttl       time.Duration
+	log       zerolog.Logger
+	now       func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]cachedKey // by key id
+}
+
+// keyCacheMax bounds the cache (a flood of made-up ids is not cached:
+// only keys that exist are).
+const keyCacheMax = 10000
+
+type cachedKey struct {
+	key     casegraph.APIKey
+	hash    string
+	fetched time.Time
+}
+
+func newAuthenticator(cfg Config, keys Keys, log zerolog.Logger) *authenticator {
+	return &authenticator{keys: keys, tokens: cfg.Tokens, anonymous: cfg.Anonymous, ttl: cfg.KeyCacheTTL, log: log, now: time.Now, cache: map[string]cachedKey{}}
+}
+
+// errNoCredentials is the answer to a request without credentials where
+// anonymous callers may not read anything.
+var errNoCredentials = casegraph.Errorf(casegraph.CodeUnauthenticated,
+	"this server needs credentials: send Authorization: Bearer <API key or token>")
+
+// principal returns who makes the request. Bad credentials are refused
+// even where anonymous reads are allowed: a client that sends a key means
+// to be someone, and must learn that its key does not work.
+func (a *authenticator) principal(r *http.Request) (casegraph.Principal, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		if a.anonymous == nil {
+			return casegraph.Principal{}, errNoCredentials
+		}
+		return casegraph.Anonymous(a.anonymous), nil
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return casegraph.Principal{}, casegraph.Errorf(casegraph.CodeUnauthenticated,
+			"the Authorization header must be \"Bearer <API key or token>\"")
+	}
+	token = strings.TrimSpace(token)
+	if casegraph.IsKeyToken(token) {
+		return a.keyPrincipal(r.Context(), token)
+	}
+	if a.tokens == nil {
+		return casegraph.Principal{}, casegraph.Errorf(casegraph.CodeUnauthenticated,
+			"the bearer token is not an API key, and this server accepts no other tokens")
+	}
+	return a.tokens.Verify(r.Context(), token)
+}
+
+var errBadKey = casegraph.Errorf(casegraph.CodeUnauthenticated, "the API key is not valid (unknown, revoked or mistyped)")
+
+func (a *authenticator) keyPrincipal(ctx context.Context, token string) (casegraph.Principal, error) {
+	id, secret, ok := casegraph.ParseKeyToken(token)
+	if !ok {
+		return casegraph.Principal{}, errBadKey
+	}
+	now := a.now()
+	a.mu.Lock()
+	c, hit := a.cache[id]
+	a.mu.Unlock()
+	if !hit || now.Sub(c.fetched) > a.ttl {
+		key, hash, found, err := a.keys.APIKeyByID(ctx, id)
+		if err != nil {
+			return casegraph.Principal{}, err
+		}
+		if !found {
+			return casegraph.Principal{}, errBadKey
+		}
+		c = cachedKey{key: key, hash: hash, fetched: now}
+		if !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
+			return casegraph.Principal{}, errBadKey // not cached: a guess costs a round trip
+		}
+		a.remember(id, c)
+		// Last used is a note, not a condition: the request goes on
+		// whether or not it is written (the statement writes at most
+		// once a minute).
+		if err := a.keys.TouchAPIKey(ctx, id); err != nil {
+			a.log.Warn().Err(err).Str("key", id).Msg("could not record that an API key was used")
+		}
+	}
+	if !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
+		return casegraph.Principal{}, errBadKey
+	}
+	return c.key.Principal(), nil
+}
+
+func (a *authenticator) remember(id string, c cachedKey) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.cache) >= keyCacheMax {
+		clear(a.cache)
+	}
+	a.cache[id] = c
+}
+
+// authenticate gives every request its principal before anything reads
+// data, or answers 401 UNAUTHENTICATED.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.auth.principal(r)
+		if err != nil {
+			if casegraph.ErrorCode(err) != casegraph.CodeUnauthenticated {
+				// The database did not answer: not the caller's fault.
+				status := http.StatusServiceUnavailable
+				if casegraph.ErrorCode(err) == casegraph.CodeInternal {
+					status = http.StatusInternalServerError
+				}
+				zerolog.Ctx(r.Context()).Warn().Err(err).Msg("authentication failed")
+				writeError(w, status, casegraph.ErrorCode(err), "%s", casegraph.ErrorMessage(err))
+				return
+			}
+			s.metrics.authFailures.Inc()
+			zerolog.Ctx(r.Context()).Info().Str("reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
+			w.Header().Set("WWW-Authenticate", `Bearer realm="casegraph"`)
+			writeError(w, http.StatusUnauthorized, casegraph.CodeUnauthenticated, "%s", casegraph.ErrorMessage(err))
+			return
+		}
+		zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
+		next.ServeHTTP(w, r.WithContext(casegraph.WithPrincipal(r.Context(), p)))
+	})
+}
