@@ -14,7 +14,6 @@ const (
 	// SearchWindow is how many candidates a search ranks; pages go through
 	// these.
 	SearchWindow = 200
-	MaxSuggest   = 25
 )
 
 var searchTextRule = TextRule{Max: MaxSearchLength, Required: true}

@@ -277,28 +277,21 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		if !ok || survivor.ID != into {
 			return casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
 		}
-		aliases := slices.Clone(survivor.Aliases)
-		sources := slices.Clone(survivor.SourceIDs)
-		for _, id := range fromIDs {
+		merged := make([]casegraph.Entity, len(fromIDs))
+		for i, id := range fromIDs {
 			f, ok := found[id]
 			if !ok || f.ID != id {
 				return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
 			}
-			if f.Kind != survivor.Kind {
-				return casegraph.Errorf(casegraph.CodeBadUserInput, "cannot merge %s %q into %s %q: entities of different kinds", f.Kind, id, survivor.Kind, into)
-			}
-			aliases = append(aliases, f.Name)
-			aliases = append(aliases, f.Aliases...)
-			sources = append(sources, f.SourceIDs...)
+			merged[i] = f
 		}
-		aliases = uniqueExcept(aliases, survivor.Name)
-		if len(aliases) > casegraph.MaxAliases {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "the merged entity would have %d aliases; the limit is %d", len(aliases), casegraph.MaxAliases)
+		plan, err := casegraph.PlanMerge(survivor, merged)
+		if err != nil {
+			return err
 		}
-		sources = uniqueExcept(sources, "")
 		for _, id := range fromIDs {
-			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": aliases,
-				"searchAliases": searchAliases(aliases), "sourceIds": sources}); err != nil {
+			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
+				"searchAliases": searchAliases(plan.Aliases), "sourceIds": plan.SourceIDs}); err != nil {
 				return err
 			}
 		}
@@ -324,18 +317,6 @@ func readEntity(run txRunner, id string) (casegraph.Entity, error) {
 	return e, nil
 }
 
-// uniqueExcept keeps the first of each value, in order, and drops skip.
-func uniqueExcept(values []string, skip string) []string {
-	seen := map[string]bool{skip: true}
-	out := values[:0:0]
-	for _, v := range values {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
 
 // entityFromMap reads an entity from a map projection n {.*, kind: ...}.
 func entityFromMap(m map[string]any) (casegraph.Entity, error) {

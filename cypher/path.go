@@ -103,8 +103,8 @@ func pathParams(f casegraph.PathFilter) map[string]any {
 	if f.MinConfidence != nil {
 		p["minConfidence"] = *f.MinConfidence
 	}
-	if f.MaxDegree > 0 {
-		p["maxDegree"] = int64(f.MaxDegree)
+	if f.MaxDegree != nil {
+		p["maxDegree"] = int64(*f.MaxDegree)
 	}
 	if f.ValidAt != "" {
 		d := casegraph.MustPartialDate(f.ValidAt) // validated by Normalize

@@ -37,11 +37,11 @@ func BenchmarkPathQueries(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() string { return ids[rng.IntN(len(ids))] }
 
-	filter := casegraph.PathFilter{Datasets: []string{ds}}
+	filter := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
 	gqlFilter := map[string]any{"datasets": []string{ds}}
 	// CASEGRAPH_BENCH_MAX_DEGREE sets the filter's hub cap (maxDegree).
 	if n, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_MAX_DEGREE")); err == nil && n > 0 {
-		filter.MaxDegree, gqlFilter["maxDegree"] = n, n
+		filter.MaxDegree, gqlFilter["maxDegree"] = &n, n
 	}
 	if err := filter.Normalize(); err != nil {
 		b.Fatal(err)
@@ -201,7 +201,7 @@ func BenchmarkStorePathsVsDriver(b *testing.B) {
 	h := servertest.New(b, servertest.Options{})
 	ids := sampleIDs(b, h.Store, ds, 500)
 	rng := rand.New(rand.NewPCG(1, 2))
-	f := casegraph.PathFilter{Datasets: []string{ds}}
+	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
 	if err := f.Normalize(); err != nil {
 		b.Fatal(err)
 	}

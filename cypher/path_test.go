@@ -15,7 +15,7 @@ func TestPathsOnTheSeed(t *testing.T) {
 	ctx := testContext(t)
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	ds, id := cyphertest.LoadSeed(t, s)
-	f := casegraph.PathFilter{Datasets: []string{ds}}
+	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
 	if err := f.Normalize(); err != nil {
 		t.Fatal(err)
 	}

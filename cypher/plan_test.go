@@ -20,7 +20,7 @@ import (
 // more), the filters inlined into the search, and no scan of every node.
 func TestPathPlans(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	f := casegraph.PathFilter{Datasets: []string{"d"}, ExcludeIDs: []string{"x"}}
+	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{"d"}, ExcludeIDs: []string{"x"}}
 	if err := f.Normalize(); err != nil {
 		t.Fatal(err)
 	}

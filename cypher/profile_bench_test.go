@@ -22,7 +22,7 @@ func BenchmarkProfileSlowestShortestPath(b *testing.B) {
 	}
 	h := servertest.New(b, servertest.Options{})
 	ids := sampleIDs(b, h.Store, ds, 80)
-	f := casegraph.PathFilter{Datasets: []string{ds}}
+	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
 	if err := f.Normalize(); err != nil {
 		b.Fatal(err)
 	}

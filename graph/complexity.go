@@ -70,7 +70,7 @@ func complexity() generated.ComplexityRoot {
 		return statementCost + child*pageSize(first)
 	}
 	c.Query.Paths = func(child int, _, _ string, k *int, _ *model.PathFilter) int {
-		n := 3
+		n := casegraph.DefaultPaths
 		if k != nil && *k >= 1 && *k <= casegraph.MaxPaths {
 			n = *k
 		}
@@ -79,7 +79,7 @@ func complexity() generated.ComplexityRoot {
 	// A subgraph's lists are long, but flat: weigh them by a tenth of the
 	// limit, so a full neighbourhood of 1000 fits with a few fields each.
 	c.Query.Neighborhood = func(child int, _ string, _ *int, _ *model.PathFilter, limit *int) int {
-		n := 100
+		n := casegraph.DefaultNeighborhoodSize
 		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxNeighborhoodSize {
 			n = *limit
 		}

@@ -66,10 +66,11 @@ func (r *mutationResolver) DeleteEntity(ctx context.Context, id string) (*model.
 
 // MergeEntities is the resolver for the mergeEntities field.
 func (r *mutationResolver) MergeEntities(ctx context.Context, into string, from []string) (model.Entity, error) {
-	if err := validateMerge(into, from); err != nil {
+	m := casegraph.MergeRequest{Into: into, From: from}
+	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	e, err := r.Store.MergeEntities(ctx, into, from)
+	e, err := r.Store.MergeEntities(ctx, m.Into, m.From)
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +114,8 @@ func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, er
 
 // Entities is the resolver for the entities field.
 func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error) {
-	f, err := entityFilterOf(filter)
-	if err != nil {
+	f := entityFilterOf(filter)
+	if err := f.Validate(); err != nil {
 		return nil, err
 	}
 	order := entityOrderOf(orderBy)

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -15,45 +14,45 @@ import (
 // search returns primes the request's loaders, so nested fields on its
 // entities, relations and sources cost no further round trips.
 
-func pathFilterOf(in *model.PathFilter) (casegraph.PathFilter, error) {
-	var f casegraph.PathFilter
-	if in != nil {
-		if in.MaxDepth != nil {
-			f.MaxDepth = *in.MaxDepth
-			if f.MaxDepth == 0 {
-				f.MaxDepth = -1 // 0 is not "the default" when a client says it
-			}
-		}
-		for _, t := range in.RelationTypes {
-			f.RelationTypes = append(f.RelationTypes, casegraph.RelationType(t))
-		}
-		for _, t := range in.ExcludeRelationTypes {
-			f.ExcludeRelationTypes = append(f.ExcludeRelationTypes, casegraph.RelationType(t))
-		}
-		f.ExcludeIDs = in.ExcludeIds
-		for _, k := range in.Kinds {
-			f.Kinds = append(f.Kinds, kindFromModel(k))
-		}
-		f.Datasets = in.Datasets
-		f.ValidAt = dateString(in.ValidAt)
-		f.MinConfidence = in.MinConfidence
-		for _, s := range in.Statuses {
-			f.Statuses = append(f.Statuses, casegraph.Status(s))
-		}
-		if in.Direction != nil {
-			f.Direction = casegraph.PathDirection(*in.Direction)
-		}
-		if in.MaxDegree != nil {
-			if *in.MaxDegree < 1 {
-				return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDegree must be at least 1")
-			}
-			f.MaxDegree = *in.MaxDegree
-		}
+// pathFilterOf converts a filter; absent fields get the domain's defaults
+// (casegraph.DefaultPathFilter), the request's Normalize checks the rest.
+func pathFilterOf(in *model.PathFilter) casegraph.PathFilter {
+	f := casegraph.DefaultPathFilter()
+	if in == nil {
+		return f
 	}
-	if f.MaxDepth < 0 {
-		return f, casegraph.Errorf(casegraph.CodeBadUserInput, "maxDepth must be between 1 and %d, not 0", casegraph.MaxMaxDepth)
+	if in.MaxDepth != nil {
+		f.MaxDepth = *in.MaxDepth
 	}
-	return f, f.Normalize()
+	for _, t := range in.RelationTypes {
+		f.RelationTypes = append(f.RelationTypes, casegraph.RelationType(t))
+	}
+	for _, t := range in.ExcludeRelationTypes {
+		f.ExcludeRelationTypes = append(f.ExcludeRelationTypes, casegraph.RelationType(t))
+	}
+	f.ExcludeIDs = in.ExcludeIds
+	for _, k := range in.Kinds {
+		f.Kinds = append(f.Kinds, kindFromModel(k))
+	}
+	f.Datasets = in.Datasets
+	f.ValidAt = dateString(in.ValidAt)
+	f.MinConfidence = in.MinConfidence
+	for _, s := range in.Statuses {
+		f.Statuses = append(f.Statuses, casegraph.Status(s))
+	}
+	if in.Direction != nil {
+		f.Direction = casegraph.PathDirection(*in.Direction)
+	}
+	f.MaxDegree = in.MaxDegree
+	return f
+}
+
+// orDefault is an optional argument's value, or def when it is absent.
+func orDefault(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
 }
 
 // pathOptions says what the path search of the root field being resolved
@@ -110,14 +109,6 @@ func toSubgraph(g casegraph.Subgraph) *model.Subgraph {
 	return out
 }
 
-// validatePathEnds checks the ids of a path search.
-func validatePathEnds(from, to string) error {
-	if err := casegraph.ValidateID("from", from); err != nil {
-		return err
-	}
-	return casegraph.ValidateID("to", to)
-}
-
 // samePath answers a search from an entity to itself: the path of no steps.
 func samePath(ctx context.Context, id string) (*model.Path, error) {
 	e, err := entity(ctx, id)
@@ -128,21 +119,4 @@ func samePath(ctx context.Context, id string) (*model.Path, error) {
 		return nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 	}
 	return &model.Path{Length: 0, Nodes: []model.Entity{e}, Steps: []model.PathStep{}}, nil
-}
-
-// validateConnections checks the ids of a connections search.
-func validateConnections(ids []string) error {
-	if len(ids) < casegraph.MinConnections || len(ids) > casegraph.MaxConnections {
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "connections takes %d to %d ids, not %d",
-			casegraph.MinConnections, casegraph.MaxConnections, len(ids))
-	}
-	for i, id := range ids {
-		if err := casegraph.ValidateID("ids", id); err != nil {
-			return err
-		}
-		if slices.Contains(ids[:i], id) {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "ids: %q is named twice", id)
-		}
-	}
-	return nil
 }

@@ -44,17 +44,14 @@ func (r *pathStepResolver) To(ctx context.Context, objs []*model.PathStep) ([]mo
 
 // ShortestPath is the resolver for the shortestPath field.
 func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.Path, error) {
-	if err := validatePathEnds(from, to); err != nil {
+	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: pathFilterOf(filter)}
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	f, err := pathFilterOf(filter)
-	if err != nil {
-		return nil, err
+	if q.From == q.To {
+		return samePath(ctx, q.From)
 	}
-	if from == to {
-		return samePath(ctx, from)
-	}
-	found, sources, err := r.Store.Paths(ctx, from, to, 1, f, pathOptions(ctx))
+	found, sources, err := r.Store.Paths(ctx, q.From, q.To, q.K, q.Filter, pathOptions(ctx))
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
@@ -65,28 +62,18 @@ func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string
 
 // Paths is the resolver for the paths field.
 func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *int, filter *model.PathFilter) ([]model.Path, error) {
-	if err := validatePathEnds(from, to); err != nil {
+	q := casegraph.PathQuery{From: from, To: to, K: orDefault(k, casegraph.DefaultPaths), Filter: pathFilterOf(filter)}
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	n := 3
-	if k != nil {
-		n = *k
-	}
-	if n < 1 || n > casegraph.MaxPaths {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "k must be between 1 and %d, not %d", casegraph.MaxPaths, n)
-	}
-	f, err := pathFilterOf(filter)
-	if err != nil {
-		return nil, err
-	}
-	if from == to {
-		p, err := samePath(ctx, from)
+	if q.From == q.To {
+		p, err := samePath(ctx, q.From)
 		if err != nil {
 			return nil, err
 		}
 		return []model.Path{*p}, nil
 	}
-	found, sources, err := r.Store.Paths(ctx, from, to, n, f, pathOptions(ctx))
+	found, sources, err := r.Store.Paths(ctx, q.From, q.To, q.K, q.Filter, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -100,27 +87,12 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 
 // Neighborhood is the resolver for the neighborhood field.
 func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int, filter *model.PathFilter, limit *int) (*model.Subgraph, error) {
-	if err := casegraph.ValidateID("id", id); err != nil {
+	q := casegraph.NeighborhoodQuery{ID: id, Depth: orDefault(depth, casegraph.DefaultNeighborhoodDepth),
+		Limit: orDefault(limit, casegraph.DefaultNeighborhoodSize), Filter: pathFilterOf(filter)}
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	d, n := 1, 100
-	if depth != nil {
-		d = *depth
-	}
-	if limit != nil {
-		n = *limit
-	}
-	if d < 1 || d > casegraph.MaxNeighborhood {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "depth must be between 1 and %d, not %d", casegraph.MaxNeighborhood, d)
-	}
-	if n < 1 || n > casegraph.MaxNeighborhoodSize {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "limit must be between 1 and %d, not %d", casegraph.MaxNeighborhoodSize, n)
-	}
-	f, err := pathFilterOf(filter)
-	if err != nil {
-		return nil, err
-	}
-	g, sources, err := r.Store.Neighborhood(ctx, id, d, n, f, pathOptions(ctx))
+	g, sources, err := r.Store.Neighborhood(ctx, q.ID, q.Depth, q.Limit, q.Filter, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -130,14 +102,11 @@ func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int,
 
 // Connections is the resolver for the connections field.
 func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *model.PathFilter) (*model.Subgraph, error) {
-	if err := validateConnections(ids); err != nil {
+	q := casegraph.ConnectionsQuery{IDs: ids, Filter: pathFilterOf(filter)}
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	f, err := pathFilterOf(filter)
-	if err != nil {
-		return nil, err
-	}
-	g, sources, err := r.Store.Connections(ctx, ids, f, pathOptions(ctx))
+	g, sources, err := r.Store.Connections(ctx, q.IDs, q.Filter, pathOptions(ctx))
 	if err != nil {
 		return nil, err
 	}

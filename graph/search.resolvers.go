@@ -16,18 +16,14 @@ import (
 
 // Search is the resolver for the search field.
 func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) (*model.SearchConnection, error) {
-	words, err := casegraph.ValidateSearchText("text", text)
-	if err != nil {
-		return nil, err
-	}
-	f, err := searchFilterOf(kinds, datasets)
-	if err != nil {
+	q := casegraph.SearchQuery{Text: text, Filter: searchFilterOf(kinds, datasets)}
+	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
 	cursorKey := struct {
 		Words []string
 		F     casegraph.SearchFilter
-	}{words, f}
+	}{q.Words, q.Filter}
 	page, err := pageOf("search", cursorKey, first, after)
 	if err != nil {
 		return nil, err
@@ -36,11 +32,11 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.Search(ctx, words, f, casegraph.SearchWindow)
+	hits, err := r.Store.Search(ctx, q.Words, q.Filter, casegraph.SearchWindow)
 	if err != nil {
 		return nil, err
 	}
-	ranked := casegraph.Rank(words, hits)
+	ranked := casegraph.Rank(q.Words, hits)
 	end := min(offset+page.First, len(ranked))
 	window := ranked[min(offset, end):end] // empty when the cursor is past the end
 	shown := make([]casegraph.Entity, len(window))
@@ -60,28 +56,18 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 
 // Suggest is the resolver for the suggest field.
 func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []model.EntityKind, datasets []string, first *int) ([]model.Suggestion, error) {
-	words, err := casegraph.ValidateSearchText("prefix", prefix)
+	q := casegraph.SuggestQuery{Prefix: prefix, First: orDefault(first, casegraph.DefaultSuggest), Filter: searchFilterOf(kinds, datasets)}
+	if err := q.Normalize(); err != nil {
+		return nil, err
+	}
+	hits, err := r.Store.Suggest(ctx, q.Words, q.Filter, 4*q.First)
 	if err != nil {
 		return nil, err
 	}
-	n := 10
-	if first != nil {
-		n = *first
-	}
-	if n < 1 || n > casegraph.MaxSuggest {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "first must be between 1 and %d, not %d", casegraph.MaxSuggest, n)
-	}
-	f, err := searchFilterOf(kinds, datasets)
-	if err != nil {
-		return nil, err
-	}
-	hits, err := r.Store.Suggest(ctx, words, f, 4*n)
-	if err != nil {
-		return nil, err
-	}
-	ranked := casegraph.RankSuggestions(words, hits)
-	out := make([]model.Suggestion, 0, min(n, len(ranked)))
-	for _, s := range ranked[:min(n, len(ranked))] {
+	ranked := casegraph.RankSuggestions(q.Words, hits)
+	n := min(q.First, len(ranked))
+	out := make([]model.Suggestion, 0, n)
+	for _, s := range ranked[:n] {
 		loaders.Prime(ctx, []casegraph.Entity{s.Entity}, nil)
 		out = append(out, model.Suggestion{Entity: toEntity(s.Entity), Text: s.Text})
 	}

@@ -1,0 +1,49 @@
+package casegraph
+
+// MergePlan is what the survivor of a merge becomes. It keeps its id, kind
+// and name; the names and aliases of the entities folded into it become its
+// aliases, and their sources its sources.
+type MergePlan struct {
+	// Aliases are the survivor's aliases, then each merged entity's name
+	// and aliases, in the order the merge names them, each once and none
+	// equal to the survivor's name.
+	Aliases []string
+	// SourceIDs are the survivor's sources, then the merged entities', each
+	// once.
+	SourceIDs []string
+}
+
+// PlanMerge computes what survivor becomes when merged, the entities the
+// merge names (in its order), are folded into it. It refuses
+// (BAD_USER_INPUT) entities of another kind than the survivor's, and a
+// survivor that would have more than MaxAliases aliases.
+func PlanMerge(survivor Entity, merged []Entity) (MergePlan, error) {
+	aliases := append([]string(nil), survivor.Aliases...)
+	sources := append([]string(nil), survivor.SourceIDs...)
+	for _, m := range merged {
+		if m.Kind != survivor.Kind {
+			return MergePlan{}, Errorf(CodeBadUserInput, "cannot merge %s %q into %s %q: entities of different kinds", m.Kind, m.ID, survivor.Kind, survivor.ID)
+		}
+		aliases = append(aliases, m.Name)
+		aliases = append(aliases, m.Aliases...)
+		sources = append(sources, m.SourceIDs...)
+	}
+	aliases = uniqueExcept(aliases, survivor.Name)
+	if len(aliases) > MaxAliases {
+		return MergePlan{}, Errorf(CodeBadUserInput, "the merged entity would have %d aliases; the limit is %d", len(aliases), MaxAliases)
+	}
+	return MergePlan{Aliases: aliases, SourceIDs: uniqueExcept(sources, "")}, nil
+}
+
+// uniqueExcept keeps the first of each value, in order, and drops skip.
+func uniqueExcept(values []string, skip string) []string {
+	seen := map[string]bool{skip: true}
+	out := values[:0:0]
+	for _, v := range values {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
