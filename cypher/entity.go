@@ -317,7 +317,6 @@ func readEntity(run txRunner, id string) (casegraph.Entity, error) {
 	return e, nil
 }
 
-
 // entityFromMap reads an entity from a map projection n {.*, kind: ...}.
 func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	var e casegraph.Entity
