@@ -28,6 +28,10 @@ type Config struct {
 	// TrustedHashesFile run.
 	TrustedDocuments  bool
 	TrustedHashesFile string
+	// CORSOrigins are the origins (scheme://host[:port]) of the browser
+	// apps that may call the API from another origin; empty, only
+	// same-origin pages can, and no CORS header is ever sent.
+	CORSOrigins []string
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -59,5 +63,5 @@ func (c Config) Validate() error {
 	case c.QueryCacheSize < 1:
 		return fmt.Errorf("query-cache-size must be at least 1")
 	}
-	return nil
+	return validateOrigins(c.CORSOrigins)
 }

@@ -70,13 +70,22 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	gql := loaders.Middleware(store, newGraphQL(cfg, schema, trusted))
 	saved := loaders.Middleware(store, http.HandlerFunc(s.runSaved))
 
+	// Browser apps call /graphql and /queries; health and metrics are for
+	// probes and scrapers, which send no Origin.
+	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
-	mux.Handle("POST /graphql", s.observe("/graphql", s.limitBody(gql)))
-	mux.Handle("GET /graphql", s.observe("/graphql", gql))
+	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.limitBody(gql))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(gql)))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", saved))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", saved))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(saved)))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(saved)))
+	if len(cfg.CORSOrigins) > 0 {
+		// Without an allow-list OPTIONS stays unrouted (405), as no
+		// preflight can succeed.
+		mux.Handle("OPTIONS /graphql", s.observe("/graphql", cors(http.HandlerFunc(optionsAllowed))))
+		mux.Handle("OPTIONS /queries/{name}", s.observe("/queries", cors(http.HandlerFunc(optionsAllowed))))
+	}
 	mux.Handle("GET /metrics", metrics.Handler())
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
