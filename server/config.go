@@ -32,6 +32,9 @@ type Config struct {
 	// apps that may call the API from another origin; empty, only
 	// same-origin pages can, and no CORS header is ever sent.
 	CORSOrigins []string
+	// MetricsAddr, when set, serves /metrics on a listener of its own
+	// instead of Addr's.
+	MetricsAddr string
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -62,6 +65,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
 	case c.QueryCacheSize < 1:
 		return fmt.Errorf("query-cache-size must be at least 1")
+	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
+		return fmt.Errorf("metrics-addr must differ from addr")
 	}
 	return validateOrigins(c.CORSOrigins)
 }

@@ -29,6 +29,12 @@ func sendWithHeaders(t *testing.T, h *harness, method, path, body string, header
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	return roundTrip(t, req)
+}
+
+// roundTrip sends req and reads the whole response.
+func roundTrip(t *testing.T, req *http.Request) (*http.Response, string) {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

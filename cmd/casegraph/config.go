@@ -102,6 +102,7 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
 	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
 	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API; empty: same-origin only")
+	b.str(&s.MetricsAddr, "metrics-addr", "CASEGRAPH_METRICS_ADDR", "serve /metrics on this address instead of addr's (production: a private one)")
 	return b.err
 }
 
