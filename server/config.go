@@ -38,6 +38,13 @@ type Config struct {
 	// KeyCacheTTL is how long a looked-up API key is trusted before it is
 	// read again: a revoked key stops working within it.
 	KeyCacheTTL time.Duration
+	// CORSOrigins are the origins (scheme://host[:port]) of the browser
+	// apps that may call the API from another origin; empty, only
+	// same-origin pages can, and no CORS header is ever sent.
+	CORSOrigins []string
+	// MetricsAddr, when set, serves /metrics on a listener of its own
+	// instead of Addr's.
+	MetricsAddr string
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -71,6 +78,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("query-cache-size must be at least 1")
 	case c.KeyCacheTTL < 0 || c.KeyCacheTTL > time.Hour:
 		return fmt.Errorf("key-cache-ttl must be between 0 and 1h")
+	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
+		return fmt.Errorf("metrics-addr must differ from addr")
 	}
-	return nil
+	return validateOrigins(c.CORSOrigins)
 }

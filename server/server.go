@@ -72,14 +72,25 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	gql := loaders.Middleware(store, newGraphQL(cfg, schema, trusted))
 	saved := loaders.Middleware(store, http.HandlerFunc(s.runSaved))
 
+	// Browser apps call /graphql and /queries; health and metrics are for
+	// probes and scrapers, which send no Origin.
+	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
-	mux.Handle("POST /graphql", s.observe("/graphql", s.authenticate(s.limitBody(gql))))
-	mux.Handle("GET /graphql", s.observe("/graphql", s.authenticate(gql)))
+	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(s.limitBody(gql)))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(gql))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", s.authenticate(saved)))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", s.authenticate(saved)))
-	mux.Handle("GET /metrics", metrics.Handler())
+	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
+	if len(cfg.CORSOrigins) > 0 {
+		// Without an allow-list OPTIONS stays unrouted (405), as no
+		// preflight can succeed.
+		mux.Handle("OPTIONS /graphql", s.observe("/graphql", cors(http.HandlerFunc(optionsAllowed))))
+		mux.Handle("OPTIONS /queries/{name}", s.observe("/queries", cors(http.HandlerFunc(optionsAllowed))))
+	}
+	if cfg.MetricsAddr == "" {
+		mux.Handle("GET /metrics", metrics.Handler())
+	}
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
 	}
@@ -92,20 +103,52 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler.ServeHTTP(w, r)
 }
 
-// ListenAndServe serves on cfg.Addr until ctx ends, then shuts down
-// gracefully: it stops accepting, and lets requests in flight finish within
-// the shutdown timeout.
+// ListenAndServe serves on cfg.Addr, and /metrics on cfg.MetricsAddr when
+// it is set, until ctx ends, then shuts down gracefully: it stops
+// accepting, and lets requests in flight finish within the shutdown
+// timeout.
 func (s *Server) ListenAndServe(ctx context.Context) error {
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
 	}
-	return s.Serve(ctx, ln)
+	var metricsLn net.Listener
+	if s.cfg.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", s.cfg.MetricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on %s for metrics: %w", s.cfg.MetricsAddr, err)
+		}
+	}
+	return s.Serve(ctx, ln, metricsLn)
 }
 
-// Serve is ListenAndServe on a listener of the caller's.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{
+// MetricsHandler serves /metrics alone (and 404 elsewhere): the handler of
+// the metrics listener when cfg.MetricsAddr is set.
+func (s *Server) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	return mux
+}
+
+// Serve is ListenAndServe on listeners of the caller's: ln serves the API,
+// and metricsLn, which must be given exactly when cfg.MetricsAddr is set,
+// serves /metrics. When either server fails, both stop. On shutdown the
+// metrics server closes after the API has drained, so scrapes go on
+// meanwhile.
+func (s *Server) Serve(ctx context.Context, ln, metricsLn net.Listener) error {
+	if (metricsLn != nil) != (s.cfg.MetricsAddr != "") {
+		ln.Close()
+		if metricsLn != nil {
+			metricsLn.Close()
+		}
+		return fmt.Errorf("serve: a metrics listener goes with metrics-addr, and only with it")
+	}
+	type listener struct {
+		name string
+		hs   *http.Server
+		ln   net.Listener
+	}
+	all := []listener{{"serving", &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -113,24 +156,43 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          nil,
+	}, ln}}
+	if metricsLn != nil {
+		all = append(all, listener{"serving metrics", &http.Server{
+			Handler:           s.MetricsHandler(),
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    16 << 10,
+		}, metricsLn})
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	s.log.Info().Str("addr", ln.Addr().String()).Msg("serving")
+	errc := make(chan error, len(all))
+	for _, l := range all {
+		go func() { errc <- l.hs.Serve(l.ln) }()
+		s.log.Info().Str("addr", l.ln.Addr().String()).Msg(l.name)
+	}
 
+	var errs []error
+	running := len(all)
 	select {
-	case err := <-errc:
-		return err
+	case err := <-errc: // http.Server.Serve never returns nil
+		errs = append(errs, err)
+		running--
 	case <-ctx.Done():
 	}
 	s.log.Info().Msg("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	for _, l := range all {
+		if err := l.hs.Shutdown(shutdownCtx); err != nil {
+			errs = append(errs, fmt.Errorf("shutdown: %w", err))
+		}
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range running {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

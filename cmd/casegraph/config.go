@@ -107,6 +107,8 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.bool(&s.GraphiQL, "graphiql", "CASEGRAPH_GRAPHIQL", "serve GraphiQL at /")
 	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
 	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
+	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API; empty: same-origin only")
+	b.str(&s.MetricsAddr, "metrics-addr", "CASEGRAPH_METRICS_ADDR", "serve /metrics on this address instead of addr's (production: a private one)")
 	return b.err
 }
 
@@ -218,4 +220,33 @@ func parseAnonymous(v string) ([]string, error) {
 		out = append(out, ds)
 	}
 	return out, nil
+}
+
+// list binds a comma-separated list; blanks around items and empty items
+// are dropped.
+func (b *binder) list(p *[]string, flagName, envName, usage string) {
+	b.env(envName, func(v string) error { *p = splitList(v); return nil })
+	b.fs.Var(listFlag{p}, flagName, usage+" ($"+envName+")")
+}
+
+// listFlag is a comma-separated list flag; its default shows in --help.
+type listFlag struct{ p *[]string }
+
+func (f listFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return strings.Join(*f.p, ",")
+}
+
+func (f listFlag) Set(v string) error { *f.p = splitList(v); return nil }
+
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }

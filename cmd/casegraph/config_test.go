@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestConfigPrecedence(t *testing.T) {
@@ -62,5 +64,35 @@ func TestParseAnonymous(t *testing.T) {
 		if (err == nil) != tt.ok || !slices.Equal(got, tt.want) {
 			t.Errorf("parseAnonymous(%q) = %q, %v; want %q (ok %v)", tt.in, got, err, tt.want, tt.ok)
 		}
+	}
+}
+
+func TestCORSAndMetricsSettings(t *testing.T) {
+	env := map[string]string{
+		"CASEGRAPH_CORS_ORIGINS": " https://a.example.org, ,http://localhost:5173 ",
+		"CASEGRAPH_METRICS_ADDR": "127.0.0.1:9090",
+	}
+	cfg := defaultServeConfig()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	if err := cfg.bind(fs, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://a.example.org", "http://localhost:5173"}, cfg.Server.CORSOrigins); diff != "" {
+		t.Errorf("origins from the environment (-want +got):\n%s", diff)
+	}
+	if err := fs.Parse([]string{"--cors-origins", "https://b.example.org"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"https://b.example.org"}, cfg.Server.CORSOrigins); diff != "" {
+		t.Errorf("the flag replaces the environment's origins (-want +got):\n%s", diff)
+	}
+	if cfg.Server.MetricsAddr != "127.0.0.1:9090" {
+		t.Errorf("MetricsAddr = %q, want the environment's", cfg.Server.MetricsAddr)
+	}
+	if err := cfg.validate(); err != nil {
+		t.Errorf("validate: %v", err)
+	}
+	if def := defaultServeConfig(); def.Server.CORSOrigins != nil || def.Server.MetricsAddr != "" {
+		t.Errorf("defaults: origins %v, metrics addr %q; want none (same-origin only, /metrics on addr)", def.Server.CORSOrigins, def.Server.MetricsAddr)
 	}
 }

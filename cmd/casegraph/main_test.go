@@ -33,6 +33,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad environment value", []string{"serve"}, map[string]string{"CASEGRAPH_MAX_DEPTH": "deep"}, `CASEGRAPH_MAX_DEPTH="deep": want an integer`},
 		{"bad duration", []string{"serve"}, map[string]string{"CASEGRAPH_REQUEST_TIMEOUT": "soon"}, "want a duration"},
 		{"nonsense value", []string{"serve", "--request-timeout", "-1s"}, nil, "request-timeout must be positive"},
+		{"every origin", []string{"serve"}, map[string]string{"CASEGRAPH_CORS_ORIGINS": "*"}, `"*" (every origin) is refused`},
 		{"bad log format", []string{"migrate", "--log-format", "xml"}, nil, `log-format "xml"`},
 		{"stray argument", []string{"seed", "extra"}, nil, `unexpected argument "extra"`},
 		{"bad URI", []string{"migrate", "--neo4j-uri", "http://x"}, nil, `neo4j-uri "http://x"`},

@@ -1,0 +1,118 @@
+package server_test
+
+// /metrics on a listener of its own (CASEGRAPH_METRICS_ADDR): routing, and
+// both servers started and shut down together. No Neo4j.
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/server"
+	"github.com/casegraph/casegraph/server/servertest"
+)
+
+func TestMetricsLeaveTheMainListener(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, func(c *server.Config) { c.MetricsAddr = "127.0.0.1:9090" })
+	if res := h.Get("/metrics"); res.Status != http.StatusNotFound {
+		t.Errorf("/metrics on the main listener with metrics-addr set: %d, want 404", res.Status)
+	}
+	if res := h.Get("/healthz"); res.Status != http.StatusOK {
+		t.Errorf("/healthz: %d, want 200", res.Status)
+	}
+}
+
+func listenLocal(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+func getURL(t *testing.T, url string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := roundTrip(t, req)
+	return res.StatusCode, body
+}
+
+func TestServeMetricsOnItsOwnListener(t *testing.T) {
+	t.Parallel()
+	cfg := server.DefaultConfig()
+	cfg.MetricsAddr = "127.0.0.1:0" // any: Serve takes the listeners
+	srv, err := server.New(cfg, zerolog.Nop(), servertest.NewRefusing(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, metrics := listenLocal(t), listenLocal(t)
+	apiURL, metricsURL := "http://"+api.Addr().String(), "http://"+metrics.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, api, metrics) }()
+
+	if code, _ := getURL(t, apiURL+"/healthz"); code != http.StatusOK {
+		t.Errorf("API /healthz: %d, want 200", code)
+	}
+	if code, _ := getURL(t, apiURL+"/metrics"); code != http.StatusNotFound {
+		t.Errorf("API /metrics: %d, want 404", code)
+	}
+	code, body := getURL(t, metricsURL+"/metrics")
+	if code != http.StatusOK || !strings.Contains(body, `casegraph_http_requests_total{code="200",operation="",route="/healthz"} 1`) {
+		t.Errorf("metrics listener /metrics: %d, want 200 counting the API's request:\n%s", code, body)
+	}
+	for _, path := range []string{"/graphql", "/healthz", "/"} {
+		if code, _ := getURL(t, metricsURL+path); code != http.StatusNotFound {
+			t.Errorf("metrics listener %s: %d, want 404", path, code)
+		}
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve after shutdown: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after shutdown")
+	}
+	for _, ln := range []net.Listener{api, metrics} {
+		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+			c.Close()
+			t.Errorf("%s still accepts after shutdown", ln.Addr())
+		}
+	}
+}
+
+// TestServeWantsTheMetricsListener: a metrics listener goes with
+// metrics-addr, and only with it, so /metrics is never served nowhere.
+func TestServeWantsTheMetricsListener(t *testing.T) {
+	t.Parallel()
+	for name, metricsAddr := range map[string]string{"metrics-addr without its listener": "127.0.0.1:0", "a listener without metrics-addr": ""} {
+		t.Run(name, func(t *testing.T) {
+			cfg := server.DefaultConfig()
+			cfg.MetricsAddr = metricsAddr
+			srv, err := server.New(cfg, zerolog.Nop(), servertest.NewRefusing(t), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var metrics net.Listener
+			if metricsAddr == "" {
+				metrics = listenLocal(t)
+			}
+			if err := srv.Serve(context.Background(), listenLocal(t), metrics); err == nil || !strings.Contains(err.Error(), "metrics listener") {
+				t.Errorf("Serve: %v, want a refusal", err)
+			}
+		})
+	}
+}
