@@ -130,3 +130,50 @@ func ScopeFrom(ctx context.Context) Scope {
 	}
 	return FullScope
 }
+
+// CheckWrite says whether the request's principal may write each dataset:
+// nil, or FORBIDDEN naming the first it may not (a reader is told that it
+// may only read). Without a principal (the operator's commands) every
+// write is allowed. Use it after reading, inside the write's transaction,
+// the datasets a write touches, so that it judges what is stored.
+func CheckWrite(ctx context.Context, datasets ...string) error {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return nil
+	}
+	for _, ds := range datasets {
+		if p.CanWrite(ds) {
+			continue
+		}
+		if p.Role == RoleReader {
+			return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key to change dataset %q", ds)
+		}
+		return Errorf(CodeForbidden, "you may not write dataset %q", ds)
+	}
+	return nil
+}
+
+// CanReadIn says whether the request's principal may read the dataset
+// (always, without a principal).
+func CanReadIn(ctx context.Context, dataset string) bool {
+	p, ok := PrincipalFrom(ctx)
+	return !ok || p.CanRead(dataset)
+}
+
+// RequireAdmin refuses a request whose principal is not an admin (the
+// operator's commands, without a principal, pass).
+func RequireAdmin(ctx context.Context) error {
+	if p, ok := PrincipalFrom(ctx); ok && !p.IsAdmin() {
+		return Errorf(CodeForbidden, "only an admin may do this")
+	}
+	return nil
+}
+
+// RequireEditor refuses a request whose principal may not write at all (a
+// reader or an anonymous caller); the operator's commands pass.
+func RequireEditor(ctx context.Context) error {
+	if p, ok := PrincipalFrom(ctx); ok && p.Role != RoleEditor && p.Role != RoleAdmin {
+		return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key")
+	}
+	return nil
+}

@@ -197,6 +197,23 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err != nil {
 			return internalError("LockEntity", err)
 		}
+		stored, err := getString(recs[0], "dataset")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		if kind != "" {
+			if !casegraph.CanReadIn(ctx, stored) {
+				// Ids are one namespace: the caller learns that the id is
+				// taken, and nothing of what holds it.
+				return casegraph.Errorf(casegraph.CodeConflict, "the id %q is taken; choose another", e.ID)
+			}
+			if err := casegraph.CheckWrite(ctx, stored); err != nil {
+				return err
+			}
+		}
+		if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
+			return err
+		}
 		switch {
 		case mergedInto != "":
 			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was merged into %q; update that one", e.ID, mergedInto)
@@ -233,7 +250,25 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 	var n int64
 	err := s.inWrite(ctx, "DeleteEntity", func(run txRunner) error {
-		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
+		recs, err := run(stmtLockEntity, map[string]any{"id": id})
+		if err != nil {
+			return err
+		}
+		kind, err := getString(recs[0], "kind")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		stored, err := getString(recs[0], "dataset")
+		if err != nil {
+			return internalError("LockEntity", err)
+		}
+		if kind == "" || !casegraph.CanReadIn(ctx, stored) {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+		}
+		if err := casegraph.CheckWrite(ctx, stored); err != nil {
+			return err
+		}
+		recs, err = run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return err
 		}
@@ -274,16 +309,21 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 			return err
 		}
 		survivor, ok := found[into]
-		if !ok || survivor.ID != into {
+		if !ok || survivor.ID != into || !casegraph.CanReadIn(ctx, survivor.Dataset) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
 		}
 		merged := make([]casegraph.Entity, len(fromIDs))
 		for i, id := range fromIDs {
 			f, ok := found[id]
-			if !ok || f.ID != id {
+			if !ok || f.ID != id || !casegraph.CanReadIn(ctx, f.Dataset) {
 				return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
 			}
 			merged[i] = f
+		}
+		for _, e := range append([]casegraph.Entity{survivor}, merged...) {
+			if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
+				return err
+			}
 		}
 		plan, err := casegraph.PlanMerge(survivor, merged)
 		if err != nil {

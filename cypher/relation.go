@@ -136,12 +136,15 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 			return err
 		}
 		from, ok := ends[r.FromID]
-		if !ok {
+		if !ok || !casegraph.CanReadIn(ctx, from.Dataset) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
 		}
 		to, ok := ends[r.ToID]
-		if !ok {
+		if !ok || !casegraph.CanReadIn(ctx, to.Dataset) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
+		}
+		if err := casegraph.CheckWrite(ctx, r.Dataset); err != nil {
+			return err
 		}
 		r.FromID, r.ToID = from.ID, to.ID // survivors of merges
 		if r.FromID == r.ToID {
@@ -160,6 +163,12 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		if len(recs) > 0 {
 			old, err := relationFromRecord(recs[0])
 			if err != nil {
+				return err
+			}
+			if !casegraph.CanReadIn(ctx, old.Dataset) {
+				return casegraph.Errorf(casegraph.CodeConflict, "the relation id %q is taken; choose another", r.ID)
+			}
+			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
 				return err
 			}
 			if old.Type != r.Type || old.FromID != r.FromID || old.ToID != r.ToID {
@@ -193,6 +202,12 @@ func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, erro
 			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
 		}
 		if out, err = relationFromRecord(recs[0]); err != nil {
+			return err
+		}
+		if !casegraph.CanReadIn(ctx, out.Dataset) {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+		}
+		if err := casegraph.CheckWrite(ctx, out.Dataset); err != nil {
 			return err
 		}
 		_, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})

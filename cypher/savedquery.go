@@ -22,6 +22,9 @@ const (
 // name), unless its latest version has the same content, and returns the
 // version that is now the latest. The query must be validated.
 func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error) {
+	if err := casegraph.RequireEditor(ctx); err != nil {
+		return casegraph.SavedQuery{}, err
+	}
 	defaults := string(q.DefaultVariables)
 	if defaults == "" {
 		defaults = "{}"
@@ -111,6 +114,9 @@ func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Pag
 // DeleteSavedQuery removes a saved query and all its versions, and returns
 // how many versions it had.
 func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error) {
+	if err := casegraph.RequireEditor(ctx); err != nil {
+		return 0, err
+	}
 	var n int64
 	err := s.inWrite(ctx, "DeleteSavedQuery", func(run txRunner) error {
 		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})

@@ -69,10 +69,29 @@ func (s *Store) CountSources(ctx context.Context) (int64, error) {
 func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegraph.Source, error) {
 	var out casegraph.Source
 	err := s.inWrite(ctx, "UpsertSource", func(run txRunner) error {
+		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
+		if err != nil {
+			return err
+		}
+		if len(recs) == 1 {
+			old, err := sourceFrom(recs[0])
+			if err != nil {
+				return internalError("UpsertSource", err)
+			}
+			if !casegraph.CanReadIn(ctx, old.Dataset) {
+				return casegraph.Errorf(casegraph.CodeConflict, "the source id %q is taken; choose another", src.ID)
+			}
+			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
+				return err
+			}
+		}
+		if err := casegraph.CheckWrite(ctx, src.Dataset); err != nil {
+			return err
+		}
 		if _, err := run(stmtUpsertSources, map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
 			return err
 		}
-		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
+		recs, err = run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 // LockEntity: takes the write lock of an entity for the rest of the
 // transaction (so a version check and the write that follows it are one
-// step), and says what is there: its kind and version, or the survivor when
-// the id was merged away.
+// step), and says what is there: its kind, version and dataset, or the
+// survivor when the id was merged away.
 OPTIONAL MATCH (e:Entity {id: $id})
 OPTIONAL MATCH (:MergedEntity {id: $id})-[:MERGED_INTO]->(s:Entity)
 CALL (e) {
@@ -11,4 +11,5 @@ CALL (e) {
 }
 RETURN [l IN labels(e) WHERE l <> 'Entity'][0] AS kind,
        coalesce(e.version, 1) AS version,
+       e.dataset AS dataset,
        s.id AS mergedInto

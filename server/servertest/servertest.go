@@ -248,6 +248,38 @@ func (h *Harness) Post(query string, vars map[string]any) Response {
 	return h.PostRaw(body)
 }
 
+// PostAs sends a GraphQL request over POST with another bearer token ("":
+// with none at all, anonymously).
+func (h *Harness) PostAs(token, query string, vars map[string]any) Response {
+	h.t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, h.URL+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	if token == "" {
+		req.Header.Set("Authorization", " ") // sent but empty: the client adds no key
+	}
+	return h.Do(req)
+}
+
+// Key makes an API key for the test and returns its token.
+func (h *Harness) Key(k casegraph.NewAPIKey) string {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, token, err := h.Store.CreateAPIKey(ctx, k, "servertest")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return token
+}
+
 // MustPost is Post that fails the test on any GraphQL error.
 func (h *Harness) MustPost(query string, vars map[string]any) Response {
 	h.t.Helper()
