@@ -181,26 +181,11 @@ func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
 func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error) {
 	var out casegraph.Entity
 	err := s.inWrite(ctx, "UpsertEntity", func(run txRunner) error {
-		recs, err := run(stmtLockEntity, map[string]any{"id": e.ID})
+		lock, err := lockEntity(run, e.ID)
 		if err != nil {
 			return err
 		}
-		kind, err := getString(recs[0], "kind")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
-		version, err := getInt(recs[0], "version")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
-		mergedInto, err := getString(recs[0], "mergedInto")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
-		stored, err := getString(recs[0], "dataset")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
+		kind, version, mergedInto, stored := lock.kind, lock.version, lock.mergedInto, lock.dataset
 		if kind != "" {
 			if !casegraph.CanReadIn(ctx, stored) {
 				// Ids are one namespace: the caller learns that the id is
@@ -227,7 +212,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := checkSources(run, e.SourceIDs); err != nil {
 			return err
 		}
-		recs, err = run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
+		recs, err := run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
 		if err != nil {
 			return err
 		}
@@ -245,30 +230,50 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 	return out, err
 }
 
+// lockState is what LockEntity says of an id: the entity's kind (empty
+// when there is none), version and dataset, or its survivor when it was
+// merged away.
+type lockState struct {
+	kind, dataset, mergedInto string
+	version                   int64
+}
+
+// lockEntity takes an entity's write lock for the rest of the transaction
+// and says what is there.
+func lockEntity(run txRunner, id string) (lockState, error) {
+	recs, err := run(stmtLockEntity, map[string]any{"id": id})
+	if err != nil {
+		return lockState{}, err
+	}
+	var l lockState
+	for col, dst := range map[string]*string{"kind": &l.kind, "dataset": &l.dataset, "mergedInto": &l.mergedInto} {
+		if *dst, err = getString(recs[0], col); err != nil {
+			return lockState{}, internalError(string(stmtLockEntity), err)
+		}
+	}
+	if l.version, err = getInt(recs[0], "version"); err != nil {
+		return lockState{}, internalError(string(stmtLockEntity), err)
+	}
+	return l, nil
+}
+
 // DeleteEntity removes the entity and its relations, and returns how many
 // relations went with it.
 func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 	var n int64
 	err := s.inWrite(ctx, "DeleteEntity", func(run txRunner) error {
-		recs, err := run(stmtLockEntity, map[string]any{"id": id})
+		lock, err := lockEntity(run, id)
 		if err != nil {
 			return err
 		}
-		kind, err := getString(recs[0], "kind")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
-		stored, err := getString(recs[0], "dataset")
-		if err != nil {
-			return internalError("LockEntity", err)
-		}
+		kind, stored := lock.kind, lock.dataset
 		if kind == "" || !casegraph.CanReadIn(ctx, stored) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 		}
 		if err := casegraph.CheckWrite(ctx, stored); err != nil {
 			return err
 		}
-		recs, err = run(stmtDeleteEntity, map[string]any{"id": id})
+		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return err
 		}
