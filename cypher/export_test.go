@@ -98,7 +98,7 @@ func (s *Store) Profile(ctx context.Context, name string, params map[string]any)
 // ExplainRead returns the plan of the statement ReadEntities renders for a
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
-	level, shape, params, err := compileRead(read)
+	level, shape, params, err := compileRead(read, casegraph.ScopeFrom(ctx).Limited)
 	if err != nil {
 		return "", err
 	}

@@ -75,13 +75,17 @@ type readPage struct {
 	Total       bool
 	Sources     bool
 	Ends        *readLevel
+	// Scoped: the caller may not read every dataset, so the total counts
+	// relations one by one instead of reading the degree store.
+	Scoped bool
 }
 
 // compileRead turns a read into the template's levels, its shape (the
 // cache key: everything but the values) and the values as parameters.
-func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any, error) {
+func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, map[string]any, error) {
 	params := map[string]any{}
 	var shape strings.Builder
+	fmt.Fprintf(&shape, "scoped%t", scoped)
 	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
 	if p := read.Properties; p != nil {
 		entityProps, relationProps = p.Entity, p.Relation
@@ -126,7 +130,7 @@ func compileRead(read *casegraph.EntityRead) (readLevel, string, map[string]any,
 			rel := "r" + strconv.Itoa(depth+1)
 			pg := readPage{
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
-				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources,
+				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
 				Projection: projection(rel, append([]string{"id"}, relationProps...),
 					"type: type("+rel+"), from: startNode("+rel+").id, to: endNode("+rel+").id"),
 			}
@@ -174,7 +178,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 			}
 		}
 	}
-	level, shape, params, err := compileRead(read)
+	level, shape, params, err := compileRead(read, casegraph.ScopeFrom(ctx).Limited)
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}

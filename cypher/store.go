@@ -106,6 +106,7 @@ var readRouting = neo4j.ExecuteQueryWithReadersRouting()
 // executeText runs a statement (named for metrics and errors) in its own
 // transaction.
 func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	params = withScope(ctx, params)
 	done := s.roundTrip(string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
@@ -115,6 +116,29 @@ func (s *Store) executeText(ctx context.Context, name statement, text string, pa
 		return nil, mapError(ctx, string(name), err)
 	}
 	return res, nil
+}
+
+// withScope adds to a statement's parameters the caller's scope, which
+// every statement that reads the graph applies inside its match (the
+// "readable" definition of queries/shared.tmpl): $readable, the datasets
+// the caller may read, or null for every one.
+func withScope(ctx context.Context, params map[string]any) map[string]any {
+	return scopeParams(casegraph.ScopeFrom(ctx), params)
+}
+
+func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
+	if params == nil {
+		params = map[string]any{}
+	}
+	if scope.Limited {
+		// Never null: a scope of no datasets reads nothing, not everything.
+		readable := make([]string, len(scope.Datasets))
+		copy(readable, scope.Datasets)
+		params["readable"] = readable
+	} else {
+		params["readable"] = nil
+	}
+	return params
 }
 
 // txTimeout hands the request's remaining time to Neo4j, so the server stops
@@ -218,7 +242,11 @@ func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) 
 	_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		return nil, fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
 			done := s.roundTrip(string(stmt))
-			res, err := tx.Run(ctx, s.statement(stmt), params)
+			// A write reads what is stored, whoever asks: it checks the
+			// caller's rights against that in Go (casegraph.CheckWrite),
+			// so that an id in a dataset the caller cannot read is found
+			// taken, not overwritten.
+			res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
 			var recs []*neo4j.Record
 			if err == nil {
 				recs, err = res.Collect(ctx)

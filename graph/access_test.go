@@ -1,11 +1,14 @@
 package graph_test
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server/servertest"
 )
 
 // TestWriteRights: every mutation checks, inside its transaction, that the
@@ -91,4 +94,99 @@ func TestWriteRights(t *testing.T) {
 			t.Errorf("editor A, %s: %s", o.name, res.Raw)
 		}
 	}
+}
+
+// TestReadScope: a reader of one dataset reads the graph as if the others
+// did not exist: entities, relations and their totals, search, lists, and
+// paths (which find the way around what it may not read).
+func TestReadScope(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t) // dataset A
+	h := f.h
+	b := cyphertest.Dataset(t)
+	bsrc := b + ":src"
+	h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"id": bsrc, "title": "B's source", "dataset": b}})
+	broker := b + ":broker"
+	h.MustPost(upsert, map[string]any{"in": map[string]any{"id": broker, "kind": "ORGANIZATION", "name": "Hidden Broker Quillfeather", "dataset": b, "sourceIds": []string{bsrc}}})
+	for _, l := range []map[string]any{
+		{"id": f.id("a1"), "type": "MEMBER_OF", "from": f.id("nice"), "to": f.id("firm"), "dataset": f.ds},
+		{"id": f.id("a2"), "type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar"), "dataset": f.ds},
+		{"id": f.id("b1"), "type": "MEMBER_OF", "from": f.id("nice"), "to": f.id("qatar"), "dataset": b, "sourceIds": []string{bsrc}},
+		{"id": f.id("b2"), "type": "MEMBER_OF", "from": f.id("nice"), "to": broker, "dataset": b, "sourceIds": []string{bsrc}},
+	} {
+		if res := f.link(t, l); len(res.Errors) > 0 {
+			t.Fatal(res.Raw)
+		}
+	}
+	readerA := h.Key(casegraph.NewAPIKey{Name: "reader A", Role: casegraph.RoleReader, Datasets: []string{f.ds}})
+	nobody := h.Key(casegraph.NewAPIKey{Name: "reader of nothing here", Role: casegraph.RoleReader, Datasets: []string{"elsewhere"}})
+
+	tests := []struct {
+		name, query   string
+		vars          map[string]any
+		admin, reader string // the JSON each sees (the data)
+	}{
+		{"an entity of B", `query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": broker},
+			`{"entity":{"id":"` + broker + `"}}`, `{"entity":null}`},
+		{"relations and their total", `query($id: ID!) { entity(id: $id) { relations(first: 10) { totalCount edges { node { id } } } } }`, map[string]any{"id": f.id("nice")},
+			`{"entity":{"relations":{"edges":[{"node":{"id":"` + f.id("a1") + `"}},{"node":{"id":"` + f.id("b1") + `"}},{"node":{"id":"` + f.id("b2") + `"}}],"totalCount":3}}}`,
+			`{"entity":{"relations":{"edges":[{"node":{"id":"` + f.id("a1") + `"}}],"totalCount":1}}}`},
+		{"a relation of B by its end", `query($id: ID!) { entity(id: $id) { relations(first: 10, types: [MEMBER_OF], direction: INCOMING) { totalCount } } }`, map[string]any{"id": f.id("qatar")},
+			`{"entity":{"relations":{"totalCount":1}}}`, `{"entity":{"relations":{"totalCount":0}}}`},
+		{"search", `{ search(text: "Quillfeather") { edges { node { id } } } }`, nil,
+			`{"search":{"edges":[{"node":{"id":"` + broker + `"}}]}}`, `{"search":{"edges":[]}}`},
+		{"list B", `query($ds: [String!]) { entities(filter: {datasets: $ds}) { edges { node { id } } } }`, map[string]any{"ds": []string{b}},
+			`{"entities":{"edges":[{"node":{"id":"` + broker + `"}}]}}`, `{"entities":{"edges":[]}}`},
+		{"the shortest path avoids B", `query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b) { length nodes { id } } }`, map[string]any{"a": f.id("nice"), "b": f.id("qatar")},
+			`{"shortestPath":{"length":1,"nodes":[{"id":"` + f.id("nice") + `"},{"id":"` + f.id("qatar") + `"}]}}`,
+			`{"shortestPath":{"length":2,"nodes":[{"id":"` + f.id("nice") + `"},{"id":"` + f.id("firm") + `"},{"id":"` + f.id("qatar") + `"}]}}`},
+		{"no path to what it cannot read", `query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b) { length } }`, map[string]any{"a": f.id("nice"), "b": broker},
+			`{"shortestPath":{"length":1}}`, `{"shortestPath":null}`},
+		{"the neighbourhood", `query($id: ID!) { neighborhood(id: $id) { nodes { id } } }`, map[string]any{"id": f.id("nice")},
+			// (in id order: the neighbourhood's order is not part of its answer)
+			nodesJSON("neighborhood", f.id("nice"), f.id("firm"), f.id("qatar"), broker), nodesJSON("neighborhood", f.id("nice"), f.id("firm"))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, who := range []struct{ name, token, want string }{{"admin", h.Token, tt.admin}, {"reader A", readerA, tt.reader}} {
+				res := h.PostAs(who.token, tt.query, tt.vars)
+				if got := compactData(t, res); got != who.want {
+					t.Errorf("%s sees %s\nwant %s\n(%s)", who.name, got, who.want, res.Raw)
+				}
+			}
+		})
+	}
+	if res := h.PostAs(nobody, `query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": f.id("nice")}); compactData(t, res) != `{"entity":null}` {
+		t.Errorf("a reader of another dataset sees A: %s", res.Raw)
+	}
+}
+
+// nodesJSON is the data of a field whose nodes are the ids, in id order.
+func nodesJSON(field string, ids ...string) string {
+	slices.Sort(ids)
+	nodes := make([]map[string]string, len(ids))
+	for i, id := range ids {
+		nodes[i] = map[string]string{"id": id}
+	}
+	b, _ := json.Marshal(map[string]any{field: map[string]any{"nodes": nodes}})
+	return string(b)
+}
+
+// compactData is a response's data as compact JSON with sorted keys (and a
+// neighbourhood's nodes in id order).
+func compactData(t *testing.T, res servertest.Response) string {
+	t.Helper()
+	if n, ok := res.Data["neighborhood"].(map[string]any); ok {
+		if nodes, ok := n["nodes"].([]any); ok {
+			slices.SortFunc(nodes, func(a, b any) int {
+				return strings.Compare(a.(map[string]any)["id"].(string), b.(map[string]any)["id"].(string))
+			})
+		}
+	}
+	b, err := json.Marshal(res.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
