@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/auth"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/server"
@@ -41,6 +42,14 @@ func runServe(ctx context.Context, args []string, e env) error {
 
 	go connect(ctx, store, log, cfg.Migrate)
 
+	if cfg.JWT.Issuer != "" {
+		verifier, err := auth.NewJWTVerifier(cfg.JWT, nil, log) // each fetch is bounded by the config's FetchTimeout
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Server.Tokens = verifier
+		log.Info().Str("issuer", cfg.JWT.Issuer).Msg("accepting JWTs")
+	}
 	srv, err := server.New(cfg.Server, log, store, metrics)
 	if err != nil {
 		return usageError{err}

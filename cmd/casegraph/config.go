@@ -8,6 +8,7 @@ import (
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/auth"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/server"
 )
@@ -37,7 +38,10 @@ type serveConfig struct {
 	// Anonymous is what anonymous callers may read: "none", or datasets,
 	// comma-separated ("*": every one). Parsed into Server.Anonymous.
 	Anonymous string
-	Server    server.Config
+	// JWT, when its issuer is set, accepts bearer JWTs of that OpenID
+	// Connect provider beside API keys.
+	JWT    auth.JWTConfig
+	Server server.Config
 }
 
 func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687", Database: "neo4j"} }
@@ -93,6 +97,14 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections)")
 	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema once Neo4j answers")
 	b.str(&c.Anonymous, "anonymous", "CASEGRAPH_ANONYMOUS", "what requests without credentials may read: none, or datasets, comma-separated (* for every one)")
+	j := &c.JWT
+	b.str(&j.Issuer, "jwt-issuer", "CASEGRAPH_JWT_ISSUER", "accept JWTs of this OpenID Connect issuer (exactly the token's iss); empty: API keys only")
+	b.str(&j.Audience, "jwt-audience", "CASEGRAPH_JWT_AUDIENCE", "the audience a JWT must name (aud)")
+	b.str(&j.JWKSURL, "jwt-jwks-url", "CASEGRAPH_JWT_JWKS_URL", "the issuer's JWKS (jwks_uri): https, or http on loopback")
+	b.str(&j.JWKSFile, "jwt-jwks-file", "CASEGRAPH_JWT_JWKS_FILE", "a JWKS file instead of a URL")
+	b.str(&j.RoleClaim, "jwt-role-claim", "CASEGRAPH_JWT_ROLE_CLAIM", "the claim that holds the role (reader, editor, admin); default casegraph_role")
+	b.str(&j.DatasetsClaim, "jwt-datasets-claim", "CASEGRAPH_JWT_DATASETS_CLAIM", "the claim that holds the datasets granted; default casegraph_datasets")
+	b.str(&j.ClearanceClaim, "jwt-clearance-claim", "CASEGRAPH_JWT_CLEARANCE_CLAIM", "the claim that says whether protected people may be seen; default casegraph_clearance")
 	s := &c.Server
 	b.duration(&s.KeyCacheTTL, "key-cache-ttl", "CASEGRAPH_KEY_CACHE_TTL", "how long an API key is trusted before it is read again (a revoked key works for at most this long)")
 	b.str(&s.Addr, "addr", "CASEGRAPH_ADDR", "address to listen on")
@@ -123,6 +135,13 @@ func (c *serveConfig) validate() error {
 		return err
 	}
 	c.Server.Anonymous = anonymous
+	if c.JWT.Issuer != "" {
+		if err := c.JWT.Validate(); err != nil {
+			return fmt.Errorf("jwt: %w", err)
+		}
+	} else if c.JWT.Audience != "" || c.JWT.JWKSURL != "" || c.JWT.JWKSFile != "" {
+		return fmt.Errorf("jwt: set jwt-issuer too, or none of the jwt settings")
+	}
 	if err := c.Server.Validate(); err != nil {
 		return err
 	}
