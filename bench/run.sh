@@ -6,7 +6,8 @@
 # both servers when it ends, however it ends.
 #
 # Environment: NEO4J_URI (bolt://127.0.0.1:7687), BENCH_CASEGRAPH_PORT
-# (8090), BENCH_PEER_PORT (4090). Neo4j must hold a generated graph
+# (8090), BENCH_PEER_PORT (4090), BENCH_ANONYMOUS (*: what Casegraph lets
+# anonymous callers read). Neo4j must hold a generated graph
 # (bench/README.md says how); the servers' logs go to a temporary folder.
 set -euo pipefail
 
@@ -50,8 +51,9 @@ trap stop EXIT
 
 # Casegraph runs with its default limits (W3, 10 roots x 10 x 10, costs
 # about 3,500 of the 5,000 its complexity model allows). Warnings only: the
-# peer logs nothing a request either.
-CASEGRAPH_ADDR=127.0.0.1:$cg_port CASEGRAPH_LOG_LEVEL=warn \
+# peer logs nothing a request either. The peer has no access control, so
+# anonymous callers may read every dataset here (BENCH_ANONYMOUS).
+CASEGRAPH_ANONYMOUS=${BENCH_ANONYMOUS:-*} CASEGRAPH_ADDR=127.0.0.1:$cg_port CASEGRAPH_LOG_LEVEL=warn \
   bin/casegraph serve >"$logs/casegraph.log" 2>&1 &
 cg_pid=$!
 pids+=("$cg_pid")
