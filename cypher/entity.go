@@ -212,6 +212,14 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := checkSources(run, e.SourceIDs); err != nil {
 			return err
 		}
+		var before *casegraph.Entity // for the audit record
+		if kind != "" {
+			old, err := readEntity(run, e.ID)
+			if err != nil {
+				return err
+			}
+			before = &old
+		}
 		recs, err := run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
 		if err != nil {
 			return err
@@ -224,8 +232,10 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if len(conflicts) > 0 {
 			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
 		}
-		out, err = readEntity(run, e.ID)
-		return err
+		if out, err = readEntity(run, e.ID); err != nil {
+			return err
+		}
+		return recordChange(ctx, run, "upsertEntity", out.Dataset, []string{out.ID}, casegraph.Diff(before, &out))
 	})
 	return out, err
 }
@@ -273,6 +283,10 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 		if err := casegraph.CheckWrite(ctx, stored); err != nil {
 			return err
 		}
+		before, err := readEntity(run, id)
+		if err != nil {
+			return err
+		}
 		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return err
@@ -283,7 +297,7 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 		if n, err = getInt(recs[0], "relations"); err != nil {
 			return internalError("DeleteEntity", err)
 		}
-		return nil
+		return recordChange(ctx, run, "deleteEntity", before.Dataset, []string{id}, casegraph.Diff(&before, (*casegraph.Entity)(nil)))
 	})
 	return n, err
 }
@@ -340,8 +354,10 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 				return err
 			}
 		}
-		out, err = readEntity(run, into)
-		return err
+		if out, err = readEntity(run, into); err != nil {
+			return err
+		}
+		return recordChange(ctx, run, "mergeEntities", out.Dataset, ids, casegraph.Diff(&survivor, &out))
 	})
 	return out, err
 }

@@ -160,11 +160,13 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		if err != nil {
 			return err
 		}
+		var before *casegraph.Relation // for the audit record
 		if len(recs) > 0 {
 			old, err := relationFromRecord(recs[0])
 			if err != nil {
 				return err
 			}
+			before = &old
 			if !casegraph.CanReadIn(ctx, old.Dataset) {
 				return casegraph.Errorf(casegraph.CodeConflict, "the relation id %q is taken; choose another", r.ID)
 			}
@@ -184,8 +186,10 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		if len(recs) != 1 {
 			return internalError(upsert, errNoRow)
 		}
-		out, err = relationFromRecord(recs[0])
-		return err
+		if out, err = relationFromRecord(recs[0]); err != nil {
+			return err
+		}
+		return recordChange(ctx, run, "link", out.Dataset, []string{out.ID, out.FromID, out.ToID}, casegraph.Diff(before, &out))
 	})
 	return out, err
 }
@@ -210,8 +214,10 @@ func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, erro
 		if err := casegraph.CheckWrite(ctx, out.Dataset); err != nil {
 			return err
 		}
-		_, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID})
-		return err
+		if _, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID}); err != nil {
+			return err
+		}
+		return recordChange(ctx, run, "unlink", out.Dataset, []string{id, out.FromID, out.ToID}, casegraph.Diff(&out, (*casegraph.Relation)(nil)))
 	})
 	return out, err
 }

@@ -55,7 +55,8 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 		if err != nil {
 			return internalError("SaveQuery", err)
 		}
-		return nil
+		return recordChange(ctx, run, "saveQuery", "", []string{out.Name},
+			[]casegraph.FieldChange{{Field: "version", Old: "null", New: fmt.Sprint(out.Version)}})
 	})
 	return out, err
 }
@@ -129,7 +130,8 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 		if n, err = getInt(recs[0], "versions"); err != nil {
 			return internalError("DeleteSavedQuery", err)
 		}
-		return nil
+		return recordChange(ctx, run, "deleteSavedQuery", "", []string{name},
+			[]casegraph.FieldChange{{Field: "versions", Old: fmt.Sprint(n), New: "null"}})
 	})
 	return n, err
 }

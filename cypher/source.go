@@ -73,11 +73,13 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 		if err != nil {
 			return err
 		}
+		var before *casegraph.Source // for the audit record
 		if len(recs) == 1 {
 			old, err := sourceFrom(recs[0])
 			if err != nil {
 				return internalError("UpsertSource", err)
 			}
+			before = &old
 			if !casegraph.CanReadIn(ctx, old.Dataset) {
 				return casegraph.Errorf(casegraph.CodeConflict, "the source id %q is taken; choose another", src.ID)
 			}
@@ -102,7 +104,7 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 		if err != nil {
 			return internalError("UpsertSource", err)
 		}
-		return nil
+		return recordChange(ctx, run, "upsertSource", out.Dataset, []string{out.ID}, casegraph.Diff(before, &out))
 	})
 	return out, err
 }

@@ -190,3 +190,75 @@ func compactData(t *testing.T, res servertest.Response) string {
 	}
 	return string(b)
 }
+
+// TestAuditLog: every successful mutation leaves one change record, with
+// who made it and the fields it changed; a refused one leaves none; two
+// editors writing at once leave two; editors read their datasets' records,
+// readers none.
+func TestAuditLog(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t) // 1 source and 5 entities written by the harness's admin
+	h := f.h
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor A", Role: casegraph.RoleEditor, Datasets: []string{f.ds}})
+	other := h.Key(casegraph.NewAPIKey{Name: "editor B", Role: casegraph.RoleEditor, Datasets: []string{"elsewhere"}})
+	reader := h.Key(casegraph.NewAPIKey{Name: "reader A", Role: casegraph.RoleReader, Datasets: []string{f.ds}})
+	const changes = `query($f: ChangeFilter) { changes(filter: $f, first: 50) { edges { node { principal operation targets dataset fields { field old new } } } } }`
+	count := func(token string, filter map[string]any) (int, servertest.Response) {
+		res := h.PostAs(token, changes, map[string]any{"f": filter})
+		edges, _ := field(res, "changes", "edges").([]any)
+		return len(edges), res
+	}
+	if n, res := count(h.Token, map[string]any{"dataset": f.ds}); n != 6 {
+		t.Fatalf("the fixture's 6 writes left %d records: %s", n, res.Raw)
+	}
+
+	// An edit by the editor: one record naming it and the field it changed.
+	if res := h.PostAs(editor, upsert, map[string]any{"in": map[string]any{"id": f.id("nice"), "kind": "PERSON", "name": "Geoffrey Nice KC", "dataset": f.ds, "sourceIds": []string{f.src}}}); len(res.Errors) > 0 {
+		t.Fatal(res.Raw)
+	}
+	res := h.PostAs(editor, changes, map[string]any{"f": map[string]any{"entityId": f.id("nice")}})
+	edges, _ := field(res, "changes", "edges").([]any)
+	if len(edges) != 2 {
+		t.Fatalf("nice has %d records, want 2 (created, renamed): %s", len(edges), res.Raw)
+	}
+	newest := edges[0].(map[string]any)["node"].(map[string]any)
+	if newest["operation"] != "upsertEntity" || !strings.HasPrefix(newest["principal"].(string), "key:") {
+		t.Errorf("the newest record: %v", newest)
+	}
+	fields, _ := json.Marshal(newest["fields"])
+	if want := `[{"field":"name","new":"\"Geoffrey Nice KC\"","old":"\"Sir Geoffrey Nice\""}]`; string(fields) != want {
+		t.Errorf("fields %s, want %s", fields, want)
+	}
+
+	// Refused writes leave nothing.
+	before, _ := count(h.Token, map[string]any{"dataset": f.ds})
+	h.PostAs(reader, `mutation($id: ID!) { deleteEntity(id: $id) { id } }`, map[string]any{"id": f.id("geneva")})
+	h.PostAs(other, `mutation($id: ID!) { deleteEntity(id: $id) { id } }`, map[string]any{"id": f.id("geneva")})
+	if after, _ := count(h.Token, map[string]any{"dataset": f.ds}); after != before {
+		t.Errorf("refused writes left %d records", after-before)
+	}
+
+	// Two editors at once: two records.
+	done := make(chan servertest.Response, 2)
+	for _, tok := range []string{editor, h.Token} {
+		go func() {
+			done <- h.PostAs(tok, upsert, map[string]any{"in": map[string]any{"id": f.id("geneva"), "kind": "PLACE", "name": "Genève " + tok[:8], "dataset": f.ds, "sourceIds": []string{f.src}}})
+		}()
+	}
+	for range 2 {
+		if res := <-done; len(res.Errors) > 0 {
+			t.Errorf("a concurrent write: %s", res.Raw)
+		}
+	}
+	if n, res := count(h.Token, map[string]any{"entityId": f.id("geneva")}); n != 3 {
+		t.Errorf("geneva has %d records, want 3 (created, two concurrent edits): %s", n, res.Raw)
+	}
+
+	// Who may read the log.
+	if n, _ := count(other, map[string]any{"dataset": f.ds}); n != 0 {
+		t.Errorf("an editor of another dataset reads %d of A's records", n)
+	}
+	if _, res := count(reader, nil); res.Code() != "FORBIDDEN" {
+		t.Errorf("a reader reads the log: %s", res.Raw)
+	}
+}

@@ -63,6 +63,9 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Sources = func(child int, first *int, _ *string) int {
 		return statementCost + child*pageSize(first)
 	}
+	c.Query.Changes = func(child int, _ *model.ChangeFilter, first *int, _ *string) int {
+		return statementCost + child*pageSize(first)
+	}
 	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string) int {
 		return statementCost + child*pageSize(first)
 	}

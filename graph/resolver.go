@@ -45,6 +45,8 @@ type Store interface {
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
+
+	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
 }
 
 // QueryRunner checks and runs saved queries' documents in-process, as the

@@ -40,6 +40,26 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	Change struct {
+		At        func(childComplexity int) int
+		Dataset   func(childComplexity int) int
+		Fields    func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Operation func(childComplexity int) int
+		Principal func(childComplexity int) int
+		Targets   func(childComplexity int) int
+	}
+
+	ChangeConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ChangeEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	DeleteEntityPayload struct {
 		DeletedRelations func(childComplexity int) int
 		ID               func(childComplexity int) int
@@ -99,6 +119,12 @@ type ComplexityRoot struct {
 		StartDate   func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
+	}
+
+	FieldChange struct {
+		Field func(childComplexity int) int
+		New   func(childComplexity int) int
+		Old   func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -175,6 +201,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Changes       func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
 		Connections   func(childComplexity int, ids []string, filter *model.PathFilter) int
 		Entities      func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
 		Entity        func(childComplexity int, id string) int
@@ -327,6 +354,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "Change.at":
+		if e.ComplexityRoot.Change.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.At(childComplexity), true
+	case "Change.dataset":
+		if e.ComplexityRoot.Change.Dataset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Dataset(childComplexity), true
+	case "Change.fields":
+		if e.ComplexityRoot.Change.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Fields(childComplexity), true
+	case "Change.id":
+		if e.ComplexityRoot.Change.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.ID(childComplexity), true
+	case "Change.operation":
+		if e.ComplexityRoot.Change.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Operation(childComplexity), true
+	case "Change.principal":
+		if e.ComplexityRoot.Change.Principal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Principal(childComplexity), true
+	case "Change.targets":
+		if e.ComplexityRoot.Change.Targets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Change.Targets(childComplexity), true
+
+	case "ChangeConnection.edges":
+		if e.ComplexityRoot.ChangeConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeConnection.Edges(childComplexity), true
+	case "ChangeConnection.pageInfo":
+		if e.ComplexityRoot.ChangeConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeConnection.PageInfo(childComplexity), true
+
+	case "ChangeEdge.cursor":
+		if e.ComplexityRoot.ChangeEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEdge.Cursor(childComplexity), true
+	case "ChangeEdge.node":
+		if e.ComplexityRoot.ChangeEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEdge.Node(childComplexity), true
 
 	case "DeleteEntityPayload.deletedRelations":
 		if e.ComplexityRoot.DeleteEntityPayload.DeletedRelations == nil {
@@ -584,6 +680,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Version(childComplexity), true
+
+	case "FieldChange.field":
+		if e.ComplexityRoot.FieldChange.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldChange.Field(childComplexity), true
+	case "FieldChange.new":
+		if e.ComplexityRoot.FieldChange.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldChange.New(childComplexity), true
+	case "FieldChange.old":
+		if e.ComplexityRoot.FieldChange.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FieldChange.Old(childComplexity), true
 
 	case "Mutation.deleteEntity":
 		if e.ComplexityRoot.Mutation.DeleteEntity == nil {
@@ -959,6 +1074,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Place.Version(childComplexity), true
 
+	case "Query.changes":
+		if e.ComplexityRoot.Query.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string)), true
 	case "Query.connections":
 		if e.ComplexityRoot.Query.Connections == nil {
 			break
@@ -1572,6 +1698,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("ChangeFilter", ec.unmarshalInputChangeFilter),
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
 			graphql.NewInputUnmarshaler("EntityOrder", ec.unmarshalInputEntityOrder),
@@ -1655,6 +1782,60 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/change.graphqls", Input: `"""
+One record of the audit log: who changed what, and when. Every mutation
+writes one in the same transaction as the change it records.
+"""
+type Change {
+  "Sorts as the changes happened."
+  id: ID!
+  at: DateTime!
+  "Who: key:<id>, jwt:<issuer>#<subject>, or operator (the command line)."
+  principal: String!
+  "The mutation: upsertEntity, deleteEntity, mergeEntities, link, unlink, upsertSource, saveQuery, deleteSavedQuery."
+  operation: String!
+  "The ids it changed (for a relation: the relation, then its ends)."
+  targets: [ID!]!
+  "The dataset it changed; null for saved queries."
+  dataset: String
+  "The fields it set, with their values before and after."
+  fields: [FieldChange!]!
+}
+
+"A field a change set; values as JSON text, null where there was none."
+type FieldChange {
+  field: String!
+  old: String
+  new: String
+}
+
+input ChangeFilter {
+  "Changes whose targets include this entity (or relation)."
+  entityId: ID
+  dataset: String
+  principal: String
+  "Changes at or after this time (RFC 3339, or a date)."
+  since: String
+}
+
+type ChangeConnection {
+  edges: [ChangeEdge!]!
+  pageInfo: PageInfo!
+}
+
+type ChangeEdge {
+  cursor: String!
+  node: Change!
+}
+
+extend type Query {
+  """
+  The audit log, newest first: for admins all of it, for editors the
+  changes of their datasets; readers get FORBIDDEN.
+  """
+  changes(filter: ChangeFilter, first: Int = 20, after: String): ChangeConnection!
+}
+`, BuiltIn: false},
 	{Name: "../schema/entity.graphqls", Input: `"The kinds of entity; each entity is exactly one of them, for good."
 enum EntityKind {
   PERSON
@@ -2337,6 +2518,46 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_Change(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Change_id(ctx, field)
+	case "at":
+		return ec.fieldContext_Change_at(ctx, field)
+	case "principal":
+		return ec.fieldContext_Change_principal(ctx, field)
+	case "operation":
+		return ec.fieldContext_Change_operation(ctx, field)
+	case "targets":
+		return ec.fieldContext_Change_targets(ctx, field)
+	case "dataset":
+		return ec.fieldContext_Change_dataset(ctx, field)
+	case "fields":
+		return ec.fieldContext_Change_fields(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Change", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ChangeEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2421,6 +2642,18 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_endDate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
+func (ec *executionContext) childFields_FieldChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "field":
+		return ec.fieldContext_FieldChange_field(ctx, field)
+	case "old":
+		return ec.fieldContext_FieldChange_old(ctx, field)
+	case "new":
+		return ec.fieldContext_FieldChange_new(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FieldChange", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

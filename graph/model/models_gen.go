@@ -17,6 +17,43 @@ type Entity interface {
 	IsEntity()
 }
 
+// One record of the audit log: who changed what, and when. Every mutation
+// writes one in the same transaction as the change it records.
+type Change struct {
+	// Sorts as the changes happened.
+	ID string    `json:"id"`
+	At time.Time `json:"at"`
+	// Who: key:<id>, jwt:<issuer>#<subject>, or operator (the command line).
+	Principal string `json:"principal"`
+	// The mutation: upsertEntity, deleteEntity, mergeEntities, link, unlink, upsertSource, saveQuery, deleteSavedQuery.
+	Operation string `json:"operation"`
+	// The ids it changed (for a relation: the relation, then its ends).
+	Targets []string `json:"targets"`
+	// The dataset it changed; null for saved queries.
+	Dataset *string `json:"dataset,omitempty"`
+	// The fields it set, with their values before and after.
+	Fields []FieldChange `json:"fields"`
+}
+
+type ChangeConnection struct {
+	Edges    []ChangeEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"pageInfo"`
+}
+
+type ChangeEdge struct {
+	Cursor string  `json:"cursor"`
+	Node   *Change `json:"node"`
+}
+
+type ChangeFilter struct {
+	// Changes whose targets include this entity (or relation).
+	EntityID  *string `json:"entityId,omitempty"`
+	Dataset   *string `json:"dataset,omitempty"`
+	Principal *string `json:"principal,omitempty"`
+	// Changes at or after this time (RFC 3339, or a date).
+	Since *string `json:"since,omitempty"`
+}
+
 type DeleteEntityPayload struct {
 	ID string `json:"id"`
 	// How many relations were deleted with it.
@@ -91,6 +128,13 @@ type EntityOrder struct {
 type EntityPair struct {
 	AID string `json:"-"`
 	BID string `json:"-"`
+}
+
+// A field a change set; values as JSON text, null where there was none.
+type FieldChange struct {
+	Field string  `json:"field"`
+	Old   *string `json:"old,omitempty"`
+	New   *string `json:"new,omitempty"`
 }
 
 // A relation to create. With an id, linking again with the same id, type and

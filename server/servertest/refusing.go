@@ -180,3 +180,7 @@ func (r *Refusing) APIKeyByID(context.Context, string) (casegraph.APIKey, string
 func (r *Refusing) TouchAPIKey(context.Context, string) error {
 	return r.refuse("TouchAPIKey")
 }
+
+func (r *Refusing) Changes(context.Context, casegraph.ChangeFilter, casegraph.Page) ([]casegraph.Change, bool, error) {
+	return nil, false, r.refuse("Changes")
+}

@@ -1,0 +1,129 @@
+package casegraph
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Change is one record of the audit log: who changed what, and when. Every
+// mutation writes one in the same transaction as the change, so that none
+// lands without it.
+type Change struct {
+	// ID sorts as the changes happened (the time, then a random part).
+	ID        string
+	At        time.Time
+	Principal string // Principal.ID, or OperatorID
+	Operation string // the mutation: upsertEntity, link, ...
+	Targets   []string
+	Dataset   string // the dataset changed ("" for saved queries)
+	Fields    []FieldChange
+}
+
+// FieldChange is one field a change set: its old and new values as JSON
+// ("null" where it had none).
+type FieldChange struct {
+	Field    string
+	Old, New string
+}
+
+// OperatorID is the principal of changes made by the operator's commands,
+// which reach the database without one.
+const OperatorID = "operator"
+
+// Actor names who makes the request, for the audit log.
+func Actor(ctx context.Context) string {
+	if p, ok := PrincipalFrom(ctx); ok {
+		return p.ID
+	}
+	return OperatorID
+}
+
+// NewChangeID makes the id of a change made at t.
+func NewChangeID(t time.Time) string {
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		panic(err) // the system's random source does not fail
+	}
+	return t.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(rnd[:])
+}
+
+// ChangeFilter narrows the audit log.
+type ChangeFilter struct {
+	EntityID  string // changes whose targets include it
+	Dataset   string
+	Principal string
+	Since     time.Time // zero: from the start
+}
+
+// Validate checks the filter's ids.
+func (f ChangeFilter) Validate() error {
+	for field, v := range map[string]string{"entityId": f.EntityID, "dataset": f.Dataset} {
+		if v != "" {
+			if err := ValidateID(field, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nameRuleOptionalPrincipal.Check("principal", f.Principal)
+}
+
+var nameRuleOptionalPrincipal = TextRule{Max: 300}
+
+// untracked are the fields a change does not list: they change with every
+// write (or never), and say nothing of what the caller changed.
+var untracked = map[string]bool{"Version": true, "CreatedAt": true, "UpdatedAt": true}
+
+// fieldNames are the API's names of the Go fields whose lower-cased name
+// is not it.
+var fieldNames = map[string]string{"ID": "id", "URL": "url", "SourceIDs": "sourceIds", "FromID": "from", "ToID": "to"}
+
+// Diff lists the fields whose values differ between before and after, two
+// values of one struct type, or pointers to them (either may be nil: a
+// creation or a deletion). Values are compared and recorded as JSON.
+func Diff(before, after any) []FieldChange {
+	ov, nv := reflect.ValueOf(before), reflect.ValueOf(after)
+	t := nv.Type()
+	if !nv.IsValid() || (nv.Kind() == reflect.Pointer && nv.IsNil()) {
+		t = ov.Type()
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	value := func(v reflect.Value, i int) string {
+		if !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+			return "null"
+		}
+		v = reflect.Indirect(v)
+		f := v.Field(i)
+		if f.IsZero() {
+			return "null"
+		}
+		b, err := json.Marshal(f.Interface())
+		if err != nil {
+			return "null"
+		}
+		return string(b)
+	}
+	var out []FieldChange
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if !sf.IsExported() || untracked[sf.Name] {
+			continue
+		}
+		o, n := value(ov, i), value(nv, i)
+		if o == n {
+			continue
+		}
+		name, ok := fieldNames[sf.Name]
+		if !ok {
+			name = strings.ToLower(sf.Name[:1]) + sf.Name[1:]
+		}
+		out = append(out, FieldChange{Field: name, Old: o, New: n})
+	}
+	return out
+}

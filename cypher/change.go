@@ -1,0 +1,107 @@
+package cypher
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtRecordChange statement = "RecordChange"
+	stmtChanges      statement = "Changes"
+)
+
+// recordChange writes the audit record of a change inside the change's
+// transaction: who (the request's principal, or the operator), what
+// operation, on which ids, in which dataset, and the fields it changed.
+func recordChange(ctx context.Context, run txRunner, operation, dataset string, targets []string, fields []casegraph.FieldChange) error {
+	if fields == nil {
+		fields = []casegraph.FieldChange{}
+	}
+	type field struct {
+		Field string `json:"field"`
+		Old   string `json:"old"`
+		New   string `json:"new"`
+	}
+	list := make([]field, len(fields))
+	for i, f := range fields {
+		list[i] = field(f)
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return internalError(string(stmtRecordChange), err)
+	}
+	now := time.Now().UTC()
+	_, err = run(stmtRecordChange, map[string]any{
+		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": operation,
+		"targets": targets, "dataset": dataset, "fields": string(b),
+	})
+	return err
+}
+
+// Changes returns one page of the audit log, newest first, and whether
+// there are more: for admins all of it, for editors the changes of the
+// datasets they may read; readers may not read it (FORBIDDEN).
+func (s *Store) Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error) {
+	if err := casegraph.RequireEditor(ctx); err != nil {
+		return nil, false, casegraph.Errorf(casegraph.CodeForbidden, "only editors and admins may read the audit log")
+	}
+	var since any
+	if !f.Since.IsZero() {
+		since = f.Since
+	}
+	res, err := s.read(ctx, stmtChanges, map[string]any{
+		"after": nullable(page.After), "limit": pageLimit(page), "entityId": nullable(f.EntityID),
+		"dataset": nullable(f.Dataset), "principal": nullable(f.Principal), "since": since,
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]casegraph.Change, 0, len(res.Records))
+	for _, rec := range res.Records {
+		c, err := changeFrom(rec)
+		if err != nil {
+			return nil, false, internalError(string(stmtChanges), err)
+		}
+		out = append(out, c)
+	}
+	out, hasNext := trimPage(out, page)
+	return out, hasNext, nil
+}
+
+func changeFrom(rec *neo4j.Record) (casegraph.Change, error) {
+	m, err := getMap(rec, "change")
+	if err != nil {
+		return casegraph.Change{}, err
+	}
+	var c casegraph.Change
+	for key, dst := range map[string]*string{"id": &c.ID, "principal": &c.Principal, "operation": &c.Operation, "dataset": &c.Dataset} {
+		if *dst, err = mapString(m, key); err != nil {
+			return c, err
+		}
+	}
+	if c.Targets, err = mapStrings(m, "targets"); err != nil {
+		return c, err
+	}
+	if t, ok := m["at"].(time.Time); ok {
+		c.At = t
+	}
+	fields, err := mapString(m, "fields")
+	if err != nil {
+		return c, err
+	}
+	var list []struct{ Field, Old, New string }
+	if err := json.Unmarshal([]byte(fields), &list); err != nil {
+		return c, fmt.Errorf("change %s: fields: %w", c.ID, err)
+	}
+	for _, f := range list {
+		c.Fields = append(c.Fields, casegraph.FieldChange{Field: f.Field, Old: f.Old, New: f.New})
+	}
+	return c, nil
+}

@@ -1,0 +1,7 @@
+// RecordChange: one record of the audit log, written in the transaction of
+// the change it records (so that no change lands without one). fields is
+// the JSON list of the fields changed, with their old and new values.
+CREATE (:Change {
+  id: $id, at: $at, principal: $principal, operation: $operation,
+  targets: $targets, dataset: $dataset, fields: $fields
+})

@@ -1,0 +1,45 @@
+package graph
+
+import (
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+)
+
+// changeFilterOf converts and checks the audit log's filter.
+func changeFilterOf(in *model.ChangeFilter) (casegraph.ChangeFilter, error) {
+	var f casegraph.ChangeFilter
+	if in == nil {
+		return f, nil
+	}
+	f.EntityID, f.Dataset, f.Principal = deref(in.EntityID), deref(in.Dataset), deref(in.Principal)
+	if s := deref(in.Since); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			if t, err = time.Parse(time.DateOnly, s); err != nil {
+				return f, casegraph.Errorf(casegraph.CodeBadUserInput, "since %q: want an RFC 3339 time or a date (2014-01-20)", s)
+			}
+		}
+		f.Since = t
+	}
+	return f, f.Validate()
+}
+
+func toChange(c casegraph.Change) *model.Change {
+	out := &model.Change{ID: c.ID, At: c.At, Principal: c.Principal, Operation: c.Operation, Targets: c.Targets, Fields: []model.FieldChange{}}
+	if c.Dataset != "" {
+		out.Dataset = &c.Dataset
+	}
+	for _, f := range c.Fields {
+		fc := model.FieldChange{Field: f.Field}
+		if f.Old != "null" {
+			fc.Old = &f.Old
+		}
+		if f.New != "null" {
+			fc.New = &f.New
+		}
+		out.Fields = append(out.Fields, fc)
+	}
+	return out
+}
