@@ -1,10 +1,6 @@
 package casegraph
 
-import (
-	"regexp"
-	"slices"
-	"time"
-)
+import "time"
 
 // Kind is the kind of an entity. Each kind is also a Neo4j label, so the
 // set is closed: labels in Cypher only ever come from this list.
@@ -51,14 +47,9 @@ type Entity struct {
 	Dataset     string
 	SourceIDs   []string
 
-	// Kind-specific fields; empty where the kind has none.
-	Category    string // Organization, Event, Document
-	StartDate   string // Event, a partial date
-	EndDate     string // Event, a partial date
-	PublishedAt string // Document, a partial date
-	PageCount   int    // Document
-	URL         string // Document
-	Nationality string // Person, an ISO 3166 alpha-2 code
+	// Attributes are the kind-specific properties (see property.go);
+	// empty where the kind has none.
+	Attributes
 }
 
 // Source is a piece of provenance that entities and relations cite.
@@ -86,44 +77,6 @@ func Categories(k Kind) []string {
 	case KindDocument:
 		return []string{"REPORT", "ARTICLE", "COURT_FILING", "JUDGMENT", "TESTIMONY", "STATEMENT",
 			"PHOTOGRAPH", "LEAK", "OTHER"}
-	}
-	return nil
-}
-
-var countryCode = regexp.MustCompile(`^[A-Z]{2}$`)
-
-// validateKindFields checks the fields that belong to some kinds only.
-func (e Entity) validateKindFields() error {
-	cats := Categories(e.Kind)
-	if e.Category != "" && !slices.Contains(cats, e.Category) {
-		if cats == nil {
-			return Errorf(CodeBadUserInput, "a %s has no category", e.Kind)
-		}
-		return Errorf(CodeBadUserInput, "category %q is not one of %v", truncate(e.Category, 40), cats)
-	}
-	if e.Kind != KindEvent && (e.StartDate != "" || e.EndDate != "") {
-		return Errorf(CodeBadUserInput, "only an event has startDate and endDate")
-	}
-	if e.Kind != KindDocument && (e.PublishedAt != "" || e.PageCount != 0 || e.URL != "") {
-		return Errorf(CodeBadUserInput, "only a document has publishedAt, pageCount and url")
-	}
-	if e.Kind != KindPerson && e.Nationality != "" {
-		return Errorf(CodeBadUserInput, "only a person has a nationality")
-	}
-	if err := ValidateDateRange("startDate", e.StartDate, "endDate", e.EndDate); err != nil {
-		return err
-	}
-	if err := ValidateDate("publishedAt", e.PublishedAt); err != nil {
-		return err
-	}
-	if e.PageCount < 0 || e.PageCount > 1_000_000 {
-		return Errorf(CodeBadUserInput, "pageCount %d is not between 0 and 1000000", e.PageCount)
-	}
-	if err := ValidateURL("url", e.URL); err != nil {
-		return err
-	}
-	if e.Nationality != "" && !countryCode.MatchString(e.Nationality) {
-		return Errorf(CodeBadUserInput, "nationality %q is not an ISO 3166-1 alpha-2 code such as GB", truncate(e.Nationality, 10))
 	}
 	return nil
 }

@@ -173,9 +173,9 @@ type Properties struct {
 }
 
 // EntityProperties and RelationProperties are the properties a read may
-// return besides those that always come.
+// return besides those that always come: for entities, the table's
+// (property.go) and the system ones.
 var (
-	EntityProperties = []string{"name", "aliases", "description", "dataset", "sourceIds", "category", "startDate", "endDate",
-		"publishedAt", "pageCount", "url", "nationality", "version", "createdAt", "updatedAt"}
+	EntityProperties   = entityPropertyNames()
 	RelationProperties = []string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"}
 )

@@ -17,8 +17,8 @@ func TestTimeline(t *testing.T) {
 		{ID: "r-open", StartDate: "2009"},
 	}
 	events := []casegraph.Entity{
-		{ID: "e-2011", StartDate: "2011", EndDate: "2011"},
-		{ID: "e-2014", StartDate: "2014-01-22"},
+		{ID: "e-2011", Attributes: casegraph.Attributes{StartDate: "2011", EndDate: "2011"}},
+		{ID: "e-2014", Attributes: casegraph.Attributes{StartDate: "2014-01-22"}},
 	}
 	ids := func(items []casegraph.TimelineItem) []string {
 		var out []string

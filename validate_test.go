@@ -34,6 +34,24 @@ func TestEntityValidate(t *testing.T) {
 		{"bad source id", func(e *casegraph.Entity) { e.SourceIDs = []string{"../x"} }, "sourceIds[0]"},
 		{"too many aliases", func(e *casegraph.Entity) { e.Aliases = make([]string, 101) }, "101 aliases"},
 		{"empty alias", func(e *casegraph.Entity) { e.Aliases = []string{""} }, "aliases[0] is required"},
+		// The attributes (the property table's rules).
+		{"nationality", func(e *casegraph.Entity) { e.Nationality = "GB" }, ""},
+		{"document with every attribute", func(e *casegraph.Entity) {
+			e.Kind, e.Category, e.PublishedAt, e.PageCount, e.URL = casegraph.KindDocument, "REPORT", "2014-01", 31, "https://example.org/r"
+		}, ""},
+		{"event with dates", func(e *casegraph.Entity) { e.Kind, e.StartDate, e.EndDate = casegraph.KindEvent, "2011", "2013" }, ""},
+		{"place with a nationality", func(e *casegraph.Entity) { e.Kind, e.Nationality = casegraph.KindPlace, "GB" },
+			"a Place has no nationality (a property of Person)"},
+		{"person with a category", func(e *casegraph.Entity) { e.Category = "OTHER" },
+			"a Person has no category (a property of Organization, Event or Document)"},
+		{"person with a page count", func(e *casegraph.Entity) { e.PageCount = 3 }, "a Person has no pageCount"},
+		{"document with an end date", func(e *casegraph.Entity) { e.Kind, e.EndDate = casegraph.KindDocument, "2011" }, "a Document has no endDate"},
+		{"category of another kind", func(e *casegraph.Entity) { e.Kind, e.Category = casegraph.KindOrganization, "REPORT" }, "is not one of"},
+		{"end before start", func(e *casegraph.Entity) { e.Kind, e.StartDate, e.EndDate = casegraph.KindEvent, "2014", "2013" }, "is before"},
+		{"bad publishedAt", func(e *casegraph.Entity) { e.Kind, e.PublishedAt = casegraph.KindDocument, "2014-13" }, "no month 13"},
+		{"negative page count", func(e *casegraph.Entity) { e.Kind, e.PageCount = casegraph.KindDocument, -1 }, "not between 0 and 1000000"},
+		{"url not http", func(e *casegraph.Entity) { e.Kind, e.URL = casegraph.KindDocument, "javascript:alert(1)" }, "http"},
+		{"nationality not a code", func(e *casegraph.Entity) { e.Nationality = "British" }, "ISO 3166"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

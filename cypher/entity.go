@@ -378,31 +378,39 @@ func readEntity(run txRunner, id string) (casegraph.Entity, error) {
 	return e, nil
 }
 
-// entityFromMap reads an entity from a map projection n {.*, kind: ...}.
+// entityFromMap reads an entity from a map projection n {.*, kind: ...}:
+// its id and kind, the properties of the domain's table that the map has,
+// and the system ones.
 func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	var e casegraph.Entity
 	var err error
 	var kind string
-	for key, dst := range map[string]*string{
-		"id": &e.ID, "kind": &kind, "name": &e.Name, "description": &e.Description, "dataset": &e.Dataset,
-		"category": &e.Category, "startDate": &e.StartDate, "endDate": &e.EndDate,
-		"publishedAt": &e.PublishedAt, "url": &e.URL, "nationality": &e.Nationality,
-	} {
-		if *dst, err = mapString(m, key); err != nil {
-			return e, err
-		}
+	if e.ID, err = mapString(m, "id"); err != nil {
+		return e, err
+	}
+	if kind, err = mapString(m, "kind"); err != nil {
+		return e, err
 	}
 	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
 		return e, err
 	}
-	if e.Aliases, err = mapStrings(m, "aliases"); err != nil {
-		return e, err
-	}
-	if e.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
-		return e, err
-	}
-	if pages, ok := m["pageCount"].(int64); ok {
-		e.PageCount = int(pages)
+	for _, p := range casegraph.EntityPropertyTable() {
+		var v any
+		switch p.Type() {
+		case casegraph.PropertyString:
+			v, err = mapString(m, p.Name)
+		case casegraph.PropertyList:
+			v, err = mapStrings(m, p.Name)
+		case casegraph.PropertyInt:
+			n, _ := m[p.Name].(int64) // absent (or not an integer) reads as 0
+			v = int(n)
+		}
+		if err == nil {
+			err = p.Set(&e, v)
+		}
+		if err != nil {
+			return e, err
+		}
 	}
 	e.Version = 1
 	if v, ok := m["version"].(int64); ok {
@@ -417,28 +425,59 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	return e, nil
 }
 
+// entityParams is one row of UpsertEntities: the entity's id and kind,
+// every property of the domain's table (an absent one as null, a list as
+// empty), the derived search fields, and the content hash.
 func entityParams(e casegraph.Entity) map[string]any {
-	aliases := e.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	var pageCount any
-	if e.PageCount > 0 {
-		pageCount = int64(e.PageCount)
-	}
-	return map[string]any{
-		// The search fields are derived, so they are not in the hash; the
-		// version tag is, so that a change in how they are derived rewrites
-		// every entity once.
-		"hash": contentHash(searchVersion, e.Kind, e.Name, aliases, e.Description, e.Dataset, e.SourceIDs, e.Category,
-			e.StartDate, e.EndDate, e.PublishedAt, e.PageCount, e.URL, e.Nationality),
-		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(aliases),
+	p := map[string]any{
+		"hash":       entityHash(e),
+		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(e.Aliases),
 		"searchDescription": nullable(casegraph.Fold(e.Description)),
 		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
-		"id":                e.ID, "kind": string(e.Kind), "name": e.Name, "aliases": aliases,
-		"description": nullable(e.Description), "dataset": e.Dataset, "sourceIds": e.SourceIDs,
-		"category": nullable(e.Category), "startDate": nullable(e.StartDate), "endDate": nullable(e.EndDate),
-		"publishedAt": nullable(e.PublishedAt), "pageCount": pageCount, "url": nullable(e.URL),
-		"nationality": nullable(e.Nationality),
+		"id":                e.ID, "kind": string(e.Kind),
 	}
+	for _, prop := range casegraph.EntityPropertyTable() {
+		switch v := prop.Value(e).(type) {
+		case string:
+			p[prop.Name] = nullable(v)
+		case int:
+			p[prop.Name] = nil
+			if v != 0 {
+				p[prop.Name] = int64(v)
+			}
+		case []string:
+			p[prop.Name] = nonNilStrings(v)
+		}
+	}
+	return p
+}
+
+// entityHash fingerprints what UpsertEntities writes of an entity. The
+// search fields are derived, so they are not in the hash; the version tag
+// is, so that a change in how they are derived rewrites every entity once.
+// The table's first properties are in it always, by position; one added
+// later only when set, with its name (EntityProperty.AlwaysHashed), so
+// that adding a property changes no stored hash.
+func entityHash(e casegraph.Entity) string {
+	fields := []any{searchVersion, e.Kind}
+	for _, p := range casegraph.EntityPropertyTable() {
+		v := p.Value(e)
+		if list, ok := v.([]string); ok {
+			v = nonNilStrings(list)
+		}
+		switch {
+		case p.AlwaysHashed:
+			fields = append(fields, v)
+		case p.IsSet(e):
+			fields = append(fields, p.Name, v)
+		}
+	}
+	return contentHash(fields...)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

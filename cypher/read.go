@@ -104,8 +104,7 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	var level func(r *casegraph.EntityRead, depth int, path string) readLevel
 	level = func(r *casegraph.EntityRead, depth int, path string) readLevel {
 		v := "e" + strconv.Itoa(depth)
-		l := readLevel{Var: v, Sources: r.Sources, Projection: projection(v, append([]string{"id"}, entityProps...),
-			"kind: [l IN labels("+v+") WHERE l <> 'Entity'][0]")}
+		l := readLevel{Var: v, Sources: r.Sources, Projection: entityProjection(v, entityProps)}
 		fmt.Fprintf(&shape, "{s%t", r.Sources)
 		for i, p := range r.Relations {
 			param := "p" + strconv.Itoa(i)
@@ -149,6 +148,12 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	}
 	root := level(read, 0, "")
 	return root, shape.String(), params, nil
+}
+
+// entityProjection is the map projection of an entity variable: its id,
+// the properties (of casegraph.EntityProperties) and its kind.
+func entityProjection(v string, props []string) string {
+	return projection(v, append([]string{"id"}, props...), "kind: [l IN labels("+v+") WHERE l <> 'Entity'][0]")
 }
 
 // projection is a map projection of a variable: the properties (checked

@@ -133,7 +133,7 @@ func TestReadEntitiesBringsTheAskedProperties(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	src := casegraph.Source{ID: ds + ":s", Title: "A source", Dataset: ds}
 	a := casegraph.Entity{ID: ds + ":a", Kind: casegraph.KindPerson, Name: "A", Aliases: []string{"Alpha"}, Description: "the first",
-		Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "GB"}
+		Dataset: ds, SourceIDs: []string{src.ID}, Attributes: casegraph.Attributes{Nationality: "GB"}}
 	b := casegraph.Entity{ID: ds + ":b", Kind: casegraph.KindPlace, Name: "B", Description: "the second", Dataset: ds, SourceIDs: []string{src.ID}}
 	conf := 0.5
 	r := casegraph.Relation{ID: ds + ":r", Type: "LOCATED_IN", FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported,

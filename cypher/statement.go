@@ -33,12 +33,28 @@ type statement string
 // templates is every template of queries/ parsed into one set, once: the
 // one template loader, for statements, compiled reads and migrations.
 var templates = sync.OnceValues(func() (*template.Template, error) {
-	t, err := template.New("queries").Option("missingkey=error").ParseFS(queryFiles, "queries/*.tmpl")
+	t, err := template.New("queries").Option("missingkey=error").Funcs(templateFuncs).ParseFS(queryFiles, "queries/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("statement templates: %w", err)
 	}
 	return t, nil
 })
+
+// templateFuncs are the functions every template may call: the entity's
+// properties come from the domain's table (casegraph.EntityPropertyTable).
+var templateFuncs = template.FuncMap{
+	// entityProjection is the map projection of an entity variable: its
+	// id, every property a read may return, and its kind.
+	"entityProjection": func(v string) string { return entityProjection(v, casegraph.EntityProperties) },
+	// entityProperties names the properties a write sets, in table order.
+	"entityProperties": func() []string {
+		var names []string
+		for _, p := range casegraph.EntityPropertyTable() {
+			names = append(names, p.Name)
+		}
+		return names
+	},
+}
 
 // loadStatements reads every NAME.cypher file of queries/, and renders
 // every NAME.cypher.tmpl for each of its variants (templateVariants; by

@@ -30,7 +30,7 @@ func TestWriteBatchAndRead(t *testing.T) {
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	person := casegraph.Entity{
 		ID: ds + "-p", Kind: casegraph.KindPerson, Name: `Robert'); MATCH (n) DETACH DELETE n //`,
-		Aliases: []string{"name:(foo* OR bar~)", "قيصر"}, Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "GB",
+		Aliases: []string{"name:(foo* OR bar~)", "قيصر"}, Dataset: ds, SourceIDs: []string{src.ID}, Attributes: casegraph.Attributes{Nationality: "GB"},
 	}
 	for i, want := range []int{2, 0} { // twice: the second write changes nothing
 		changed, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{person}, nil)

@@ -67,13 +67,10 @@ type Record struct {
 	Name        string   `json:"name,omitempty"`
 	Aliases     []string `json:"aliases,omitempty"`
 	Description string   `json:"description,omitempty"`
-	Category    string   `json:"category,omitempty"`
-	StartDate   string   `json:"startDate,omitempty"`
-	EndDate     string   `json:"endDate,omitempty"`
-	PublishedAt string   `json:"publishedAt,omitempty"`
-	PageCount   int      `json:"pageCount,omitempty"`
-	URL         string   `json:"url,omitempty"`
-	Nationality string   `json:"nationality,omitempty"`
+	// An entity's attributes, each under its property name (the table of
+	// casegraph/property.go); a source's url and publishedAt and a
+	// relation's startDate and endDate are the fields of the same name.
+	casegraph.Attributes
 
 	RelationType string   `json:"relationType,omitempty"`
 	From         string   `json:"from,omitempty"`
@@ -184,9 +181,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
-			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs,
-			Category: rec.Category, StartDate: rec.StartDate, EndDate: rec.EndDate, PublishedAt: rec.PublishedAt,
-			PageCount: rec.PageCount, URL: rec.URL, Nationality: rec.Nationality}
+			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Attributes: rec.Attributes}
 		if err := e.Validate(); err != nil {
 			return err
 		}
@@ -210,22 +205,20 @@ func (b *Batch) addRecord(rec Record, line int) error {
 
 // SourceRecord is a source as a line of a data file.
 func SourceRecord(s casegraph.Source) Record {
-	return Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher, URL: s.URL,
-		PublishedAt: s.PublishedAt, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset}
+	return Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher,
+		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt}, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset}
 }
 
 // EntityRecord is an entity as a line of a data file.
 func EntityRecord(e casegraph.Entity) Record {
 	return Record{Type: "entity", ID: e.ID, Kind: string(e.Kind), Name: e.Name, Aliases: e.Aliases,
-		Description: e.Description, Category: e.Category, StartDate: e.StartDate, EndDate: e.EndDate,
-		PublishedAt: e.PublishedAt, PageCount: e.PageCount, URL: e.URL, Nationality: e.Nationality,
-		Dataset: e.Dataset, SourceIDs: e.SourceIDs}
+		Description: e.Description, Attributes: e.Attributes, Dataset: e.Dataset, SourceIDs: e.SourceIDs}
 }
 
 // RelationRecord is a relation as a line of a data file.
 func RelationRecord(r casegraph.Relation) Record {
 	return Record{Type: "relation", ID: r.ID, RelationType: string(r.Type), From: r.FromID, To: r.ToID,
-		Role: r.Role, StartDate: r.StartDate, EndDate: r.EndDate, Status: string(r.Status),
+		Role: r.Role, Attributes: casegraph.Attributes{StartDate: r.StartDate, EndDate: r.EndDate}, Status: string(r.Status),
 		Confidence: r.Confidence, Quote: r.Quote, Dataset: r.Dataset, SourceIDs: r.SourceIDs}
 }
 

@@ -36,8 +36,8 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 	nSources := max(1, opts.Entities/100)
 	for i := range nSources {
 		if err := emit(Record{Type: "source", ID: id("source", i), Title: fmt.Sprintf("Source document %d", i),
-			Publisher: publishers[i%len(publishers)], URL: fmt.Sprintf("https://example.org/sources/%d", i),
-			PublishedAt: randomDate(rng), Dataset: ds}); err != nil {
+			Publisher: publishers[i%len(publishers)], Dataset: ds,
+			Attributes: casegraph.Attributes{URL: fmt.Sprintf("https://example.org/sources/%d", i), PublishedAt: randomDate(rng)}}); err != nil {
 			return err
 		}
 	}

@@ -52,9 +52,9 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	kind := kindFromModel(in.Kind)
 	e := casegraph.Entity{
 		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
-		Dataset: in.Dataset, SourceIDs: in.SourceIds, Category: deref(in.Category),
-		StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
-		URL: deref(in.URL), Nationality: deref(in.Nationality),
+		Dataset: in.Dataset, SourceIDs: in.SourceIds, Attributes: casegraph.Attributes{Category: deref(in.Category),
+			StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
+			URL: deref(in.URL), Nationality: deref(in.Nationality)},
 	}
 	if in.PageCount != nil {
 		e.PageCount = *in.PageCount

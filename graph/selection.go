@@ -56,19 +56,19 @@ func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
 
 // Entity and relation fields and the properties they show; the others
 // (relations, from, to, kind, id, ...) need none beyond those every read
-// returns.
-var (
-	entityFieldProperty = map[string]string{
-		"name": "name", "aliases": "aliases", "description": "description", "dataset": "dataset", "sources": "sourceIds",
-		"category": "category", "startDate": "startDate", "endDate": "endDate", "publishedAt": "publishedAt",
-		"pageCount": "pageCount", "url": "url", "nationality": "nationality", "version": "version",
-		"createdAt": "createdAt", "updatedAt": "updatedAt",
+// returns. An entity field shows the property of its name
+// (casegraph.EntityProperties), sources shows sourceIds.
+var relationFieldProperty = map[string]string{
+	"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
+	"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
+}
+
+func entityFieldProperty(field string) (string, bool) {
+	if field == "sources" {
+		return "sourceIds", true
 	}
-	relationFieldProperty = map[string]string{
-		"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
-		"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
-	}
-)
+	return field, slices.Contains(casegraph.EntityProperties, field)
+}
 
 // operationProperties is what the whole operation shows of any entity and
 // any relation. A compiled read returns those properties only, and its
@@ -84,7 +84,7 @@ func operationProperties(op *graphql.OperationContext) *casegraph.Properties {
 			case *ast.Field:
 				if s.ObjectDefinition != nil {
 					if slices.Contains(entityTypes, s.ObjectDefinition.Name) {
-						if p, ok := entityFieldProperty[s.Name]; ok {
+						if p, ok := entityFieldProperty(s.Name); ok {
 							entity[p] = true
 						}
 					} else if s.ObjectDefinition.Name == "Relation" {

@@ -39,7 +39,7 @@ func seedOne(t *testing.T, store *cypher.Store) (ds string, id string) {
 	id = ds + "-caesar"
 	_, err := store.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{{
 		ID: id, Kind: casegraph.KindPerson, Name: "Caesar", Aliases: []string{"قيصر"},
-		Dataset: ds, SourceIDs: []string{src.ID}, Nationality: "SY",
+		Dataset: ds, SourceIDs: []string{src.ID}, Attributes: casegraph.Attributes{Nationality: "SY"},
 	}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,65 @@
+package casegraph_test
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// TestAttributesMatchTable checks that every field of Attributes has a row
+// of the property table under its JSON name (the data files' key) whose
+// accessors reach that field, and that every row reaches its own field.
+func TestAttributesMatchTable(t *testing.T) {
+	rows := map[string]casegraph.EntityProperty{}
+	for _, p := range casegraph.EntityPropertyTable() {
+		if _, dup := rows[p.Name]; dup {
+			t.Errorf("property %q is in the table twice", p.Name)
+		}
+		rows[p.Name] = p
+	}
+	typ := reflect.TypeFor[casegraph.Attributes]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		p, ok := rows[name]
+		if !ok {
+			t.Errorf("Attributes.%s: no property %q in the table", f.Name, name)
+			continue
+		}
+		var e casegraph.Entity
+		want := map[casegraph.PropertyType]any{casegraph.PropertyString: "x", casegraph.PropertyInt: 7,
+			casegraph.PropertyList: []string{"x"}}[p.Type()]
+		if err := p.Set(&e, want); err != nil {
+			t.Fatalf("%s: Set: %v", name, err)
+		}
+		if got := reflect.ValueOf(e.Attributes).Field(i).Interface(); !reflect.DeepEqual(got, want) {
+			t.Errorf("property %s sets Attributes.%s to %v, want %v", name, f.Name, got, want)
+		}
+		if got := p.Value(e); !reflect.DeepEqual(got, want) || !p.IsSet(e) {
+			t.Errorf("property %s reads %v (set %t), want %v", name, got, p.IsSet(e), want)
+		}
+	}
+	for _, p := range casegraph.EntityPropertyTable() {
+		if err := p.Set(&casegraph.Entity{}, struct{}{}); err == nil {
+			t.Errorf("property %s: Set of a struct succeeded", p.Name)
+		}
+	}
+}
+
+// TestCategoryKinds checks that the kinds that may carry a category are the
+// kinds that have categories.
+func TestCategoryKinds(t *testing.T) {
+	for _, p := range casegraph.EntityPropertyTable() {
+		if p.Name != "category" {
+			continue
+		}
+		for _, k := range casegraph.Kinds() {
+			if got, want := slices.Contains(p.Kinds, k), casegraph.Categories(k) != nil; got != want {
+				t.Errorf("%s may carry a category: %t in the table, %t in Categories", k, got, want)
+			}
+		}
+	}
+}
