@@ -84,7 +84,8 @@ var fieldNames = map[string]string{"ID": "id", "URL": "url", "SourceIDs": "sourc
 
 // Diff lists the fields whose values differ between before and after, two
 // values of one struct type, or pointers to them (either may be nil: a
-// creation or a deletion). Values are compared and recorded as JSON.
+// creation or a deletion). The fields of an embedded struct count as the
+// outer struct's. Values are compared and recorded as JSON.
 func Diff(before, after any) []FieldChange {
 	ov, nv := reflect.ValueOf(before), reflect.ValueOf(after)
 	t := nv.Type()
@@ -94,13 +95,26 @@ func Diff(before, after any) []FieldChange {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	value := func(v reflect.Value, i int) string {
-		if !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
-			return "null"
+	return diffFields(t, structOf(ov), structOf(nv))
+}
+
+// structOf is the struct a value holds or points to (invalid for nil).
+func structOf(v reflect.Value) reflect.Value {
+	if !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		return reflect.Value{}
+	}
+	return reflect.Indirect(v)
+}
+
+func diffFields(t reflect.Type, ov, nv reflect.Value) []FieldChange {
+	field := func(v reflect.Value, i int) reflect.Value {
+		if !v.IsValid() {
+			return reflect.Value{}
 		}
-		v = reflect.Indirect(v)
-		f := v.Field(i)
-		if f.IsZero() {
+		return v.Field(i)
+	}
+	value := func(f reflect.Value) string {
+		if !f.IsValid() || f.IsZero() {
 			return "null"
 		}
 		b, err := json.Marshal(f.Interface())
@@ -112,10 +126,14 @@ func Diff(before, after any) []FieldChange {
 	var out []FieldChange
 	for i := range t.NumField() {
 		sf := t.Field(i)
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			out = append(out, diffFields(sf.Type, field(ov, i), field(nv, i))...)
+			continue
+		}
 		if !sf.IsExported() || untracked[sf.Name] {
 			continue
 		}
-		o, n := value(ov, i), value(nv, i)
+		o, n := value(field(ov, i)), value(field(nv, i))
 		if o == n {
 			continue
 		}

@@ -20,6 +20,8 @@ func TestDiff(t *testing.T) {
 		{"an update lists what changed, not the version", before, after, []FieldChange{
 			{"name", `"Caesar"`, `"“Caesar”"`}, {"aliases", "null", `["قيصر"]`}}},
 		{"nothing changed", before, before, nil},
+		{"a kind-specific field", before, &Entity{ID: "caesar", Kind: KindPerson, Name: "Caesar", Dataset: "d", SourceIDs: []string{"s1"}, Attributes: Attributes{Nationality: "SY"}},
+			[]FieldChange{{"nationality", "null", `"SY"`}}},
 		{"a creation", (*Entity)(nil), &Entity{ID: "x", Kind: KindPlace, Name: "Geneva", Dataset: "d"}, []FieldChange{
 			{"id", "null", `"x"`}, {"kind", "null", `"Place"`}, {"name", "null", `"Geneva"`}, {"dataset", "null", `"d"`}}},
 		{"a deletion of a relation", &Relation{ID: "r", Type: "AUTHORED", FromID: "a", ToID: "b", Confidence: &conf}, (*Relation)(nil), []FieldChange{
