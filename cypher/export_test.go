@@ -18,7 +18,11 @@ import (
 // What the external tests of this package reach inside for.
 
 var (
-	PathParams        = pathParams
+	// PathParams are a path statement's parameters, with the full scope
+	// ($readable null), as the raw-driver benchmarks send them.
+	PathParams = func(f casegraph.PathFilter) map[string]any {
+		return scopeParams(casegraph.FullScope, pathParams(f))
+	}
 	PathStatementName = func(stmt string, depth int, d casegraph.PathDirection, k int) string {
 		return string(pathStatementName(statement(stmt), depth, d, k))
 	}
@@ -78,7 +82,7 @@ var (
 // Profile runs a named statement with PROFILE and returns its plan with
 // rows and database hits, one operator a line.
 func (s *Store) Profile(ctx context.Context, name string, params map[string]any) (string, error) {
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(statement(name)), params, neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(statement(name)), scopeParams(casegraph.FullScope, params), neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
 		return "", err

@@ -5,6 +5,7 @@
 //	casegraph migrate   apply the schema: constraints and indexes (safe twice)
 //	casegraph seed      load the seed dataset (idempotent)
 //	casegraph key       create, list and revoke API keys
+//	casegraph audit     read the audit log
 //
 // Configuration comes from the environment; flags override it. Run
 // `casegraph COMMAND --help` for a command's settings.
@@ -70,6 +71,7 @@ func commands() []command {
 		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
 		{"query", "saved queries on a running server: list | show NAME | run NAME", runQuery},
 		{"key", "API keys in the database: create | list | revoke ID", runKey},
+		{"audit", "the audit log, newest first: who changed what, and when", runAudit},
 	}
 }
 
