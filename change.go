@@ -145,3 +145,15 @@ func diffFields(t reflect.Type, ov, nv reflect.Value) []FieldChange {
 	}
 	return out
 }
+
+// ParseSince reads the time a change filter starts at: an RFC 3339 time or
+// a date (its midnight, UTC).
+func ParseSince(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		if t, err = time.Parse(time.DateOnly, s); err != nil {
+			return time.Time{}, Errorf(CodeBadUserInput, "since %q: want an RFC 3339 time or a date (2014-01-20)", s)
+		}
+	}
+	return t, nil
+}

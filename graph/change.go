@@ -1,8 +1,6 @@
 package graph
 
 import (
-	"time"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
@@ -15,11 +13,9 @@ func changeFilterOf(in *model.ChangeFilter) (casegraph.ChangeFilter, error) {
 	}
 	f.EntityID, f.Dataset, f.Principal = deref(in.EntityID), deref(in.Dataset), deref(in.Principal)
 	if s := deref(in.Since); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
+		t, err := casegraph.ParseSince(s)
 		if err != nil {
-			if t, err = time.Parse(time.DateOnly, s); err != nil {
-				return f, casegraph.Errorf(casegraph.CodeBadUserInput, "since %q: want an RFC 3339 time or a date (2014-01-20)", s)
-			}
+			return f, err
 		}
 		f.Since = t
 	}

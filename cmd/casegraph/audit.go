@@ -31,11 +31,9 @@ func runAudit(ctx context.Context, args []string, e env) error {
 			return usagef("audit: limit must be between 1 and 1000")
 		}
 		if since != "" {
-			t, err := time.Parse(time.RFC3339, since)
+			t, err := casegraph.ParseSince(since)
 			if err != nil {
-				if t, err = time.Parse(time.DateOnly, since); err != nil {
-					return usagef("audit: since %q: want an RFC 3339 time or a date (2014-01-20)", since)
-				}
+				return usageError{fmt.Errorf("audit: %w", err)}
 			}
 			f.Since = t
 		}
