@@ -23,6 +23,9 @@ const (
 // CreateAPIKey stores a new key, made by createdBy, and returns the token
 // its holder sends: shown this once, stored only as a hash.
 func (s *Store) CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error) {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return casegraph.APIKey{}, "", err
+	}
 	if err := k.Validate(); err != nil {
 		return casegraph.APIKey{}, "", err
 	}
@@ -34,22 +37,31 @@ func (s *Store) CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, created
 	if datasets == nil {
 		datasets = []string{}
 	}
-	res, err := s.write(ctx, stmtCreateAPIKey, map[string]any{
-		"id": tok.ID, "name": k.Name, "hash": tok.Hash, "role": string(k.Role),
-		"datasets": datasets, "cleared": k.Cleared, "createdBy": createdBy,
+	var key casegraph.APIKey
+	err = s.inWrite(ctx, string(stmtCreateAPIKey), func(run txRunner) error {
+		recs, err := run(stmtCreateAPIKey, map[string]any{
+			"id": tok.ID, "name": k.Name, "hash": tok.Hash, "role": string(k.Role),
+			"datasets": datasets, "cleared": k.Cleared, "createdBy": createdBy,
+		})
+		if err != nil {
+			return err
+		}
+		if key, err = apiKeyFrom(recs[0]); err != nil {
+			return internalError(string(stmtCreateAPIKey), err)
+		}
+		return recordChange(ctx, run, "createApiKey", "", []string{key.ID}, casegraph.Diff((*casegraph.APIKey)(nil), &key))
 	})
 	if err != nil {
 		return casegraph.APIKey{}, "", err
 	}
-	key, err := apiKeyFrom(res.Records[0])
-	if err != nil {
-		return casegraph.APIKey{}, "", internalError(string(stmtCreateAPIKey), err)
-	}
 	return key, tok.Token, nil
 }
 
-// APIKeys returns every key, newest first.
+// APIKeys returns every key, newest first (admins only).
 func (s *Store) APIKeys(ctx context.Context) ([]casegraph.APIKey, error) {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return nil, err
+	}
 	res, err := s.read(ctx, stmtAPIKeys, nil)
 	if err != nil {
 		return nil, err
@@ -81,20 +93,28 @@ func (s *Store) APIKeyByID(ctx context.Context, id string) (key casegraph.APIKey
 	return key, hash, true, nil
 }
 
-// RevokeAPIKey revokes a key for good; NOT_FOUND when there is none.
+// RevokeAPIKey revokes a key for good (admins only); NOT_FOUND when there
+// is none.
 func (s *Store) RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, error) {
-	res, err := s.write(ctx, stmtRevokeAPIKey, map[string]any{"id": id})
-	if err != nil {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
 		return casegraph.APIKey{}, err
 	}
-	if len(res.Records) == 0 {
-		return casegraph.APIKey{}, casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
-	}
-	k, err := apiKeyFrom(res.Records[0])
-	if err != nil {
-		return casegraph.APIKey{}, internalError(string(stmtRevokeAPIKey), err)
-	}
-	return k, nil
+	var k casegraph.APIKey
+	err := s.inWrite(ctx, string(stmtRevokeAPIKey), func(run txRunner) error {
+		recs, err := run(stmtRevokeAPIKey, map[string]any{"id": id})
+		if err != nil {
+			return err
+		}
+		if len(recs) == 0 {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
+		}
+		if k, err = apiKeyFrom(recs[0]); err != nil {
+			return internalError(string(stmtRevokeAPIKey), err)
+		}
+		return recordChange(ctx, run, "revokeApiKey", "", []string{k.ID},
+			[]casegraph.FieldChange{{Field: "revokedAt", Old: "null", New: `"` + k.RevokedAt.UTC().Format(time.RFC3339) + `"`}})
+	})
+	return k, err
 }
 
 // TouchAPIKey records that a key was used (at most once a minute).

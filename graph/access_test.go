@@ -262,3 +262,49 @@ func TestAuditLog(t *testing.T) {
 		t.Errorf("a reader reads the log: %s", res.Raw)
 	}
 }
+
+// TestKeyMutations: admins make, list and revoke keys through the API; the
+// token is shown once and works; nobody else may touch keys.
+func TestKeyMutations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	h := f.h
+	res := h.MustPost(`mutation($in: ApiKeyInput!) { createApiKey(input: $in) { token key { id name role datasets cleared createdBy revokedAt } } }`,
+		map[string]any{"in": map[string]any{"name": "reader via API " + f.ds, "role": "READER", "datasets": []string{f.ds}}})
+	token, _ := field(res, "createApiKey", "token").(string)
+	id, _ := field(res, "createApiKey", "key", "id").(string)
+	if by, _ := field(res, "createApiKey", "key", "createdBy").(string); !strings.HasPrefix(token, "cgk_"+id+"_") || !strings.HasPrefix(by, "key:") {
+		t.Fatalf("createApiKey: %s", res.Raw)
+	}
+	if res := h.PostAs(token, `query($id: ID!) { entity(id: $id) { name } }`, map[string]any{"id": f.id("nice")}); field(res, "entity", "name") != "Sir Geoffrey Nice" {
+		t.Errorf("the new key does not read its dataset: %s", res.Raw)
+	}
+	listed := h.MustPost(`{ apiKeys { id name } }`, nil)
+	if !strings.Contains(listed.Raw, id) || strings.Contains(listed.Raw, token) {
+		t.Errorf("apiKeys does not list the key, or shows its token: %s", listed.Raw)
+	}
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor", Role: casegraph.RoleEditor, Datasets: []string{"*"}})
+	for _, q := range []string{
+		`mutation { createApiKey(input: {name: "mine", role: ADMIN}) { token } }`,
+		`{ apiKeys { id } }`,
+		`mutation { revokeApiKey(id: "` + id + `") { id } }`,
+	} {
+		if res := h.PostAs(editor, q, nil); res.Code() != "FORBIDDEN" {
+			t.Errorf("an editor: %s: %s, want FORBIDDEN", q, res.Raw)
+		}
+	}
+	// A key revoked before its first use never works (a used one stops
+	// within --key-cache-ttl).
+	res = h.MustPost(`mutation { createApiKey(input: {name: "short-lived", role: READER, datasets: ["`+f.ds+`"]}) { token key { id } } }`, nil)
+	short, _ := field(res, "createApiKey", "token").(string)
+	shortID, _ := field(res, "createApiKey", "key", "id").(string)
+	if res := h.MustPost(`mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, map[string]any{"id": shortID}); field(res, "revokeApiKey", "revokedAt") == nil {
+		t.Errorf("revokeApiKey: %s", res.Raw)
+	}
+	if res := h.PostAs(short, `{ __typename }`, nil); res.Status != 401 {
+		t.Errorf("a revoked key: %d %s, want 401", res.Status, res.Raw)
+	}
+	if res := h.Post(`mutation { revokeApiKey(id: "0000000000000000") { id } }`, nil); res.Code() != "NOT_FOUND" {
+		t.Errorf("revoking no key: %s", res.Raw)
+	}
+}

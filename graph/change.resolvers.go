@@ -8,7 +8,7 @@ package graph
 import (
 	"context"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
 

@@ -47,6 +47,10 @@ type Store interface {
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
+
+	CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error)
+	APIKeys(ctx context.Context) ([]casegraph.APIKey, error)
+	RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, error)
 }
 
 // QueryRunner checks and runs saved queries' documents in-process, as the

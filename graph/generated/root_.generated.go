@@ -40,6 +40,18 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	ApiKey struct {
+		Cleared    func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		CreatedBy  func(childComplexity int) int
+		Datasets   func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		RevokedAt  func(childComplexity int) int
+		Role       func(childComplexity int) int
+	}
+
 	Change struct {
 		At        func(childComplexity int) int
 		Dataset   func(childComplexity int) int
@@ -58,6 +70,11 @@ type ComplexityRoot struct {
 	ChangeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	CreatedApiKey struct {
+		Key   func(childComplexity int) int
+		Token func(childComplexity int) int
 	}
 
 	DeleteEntityPayload struct {
@@ -128,10 +145,12 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CreateAPIKey     func(childComplexity int, input model.APIKeyInput) int
 		DeleteEntity     func(childComplexity int, id string) int
 		DeleteSavedQuery func(childComplexity int, name string) int
 		Link             func(childComplexity int, input model.LinkInput) int
 		MergeEntities    func(childComplexity int, into string, from []string) int
+		RevokeAPIKey     func(childComplexity int, id string) int
 		SaveQuery        func(childComplexity int, input model.SaveQueryInput) int
 		Unlink           func(childComplexity int, id string) int
 		UpsertEntity     func(childComplexity int, input model.EntityInput) int
@@ -201,6 +220,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		APIKeys       func(childComplexity int) int
 		Changes       func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
 		Connections   func(childComplexity int, ids []string, filter *model.PathFilter) int
 		Entities      func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
@@ -355,6 +375,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "ApiKey.cleared":
+		if e.ComplexityRoot.ApiKey.Cleared == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Cleared(childComplexity), true
+	case "ApiKey.createdAt":
+		if e.ComplexityRoot.ApiKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.CreatedAt(childComplexity), true
+	case "ApiKey.createdBy":
+		if e.ComplexityRoot.ApiKey.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.CreatedBy(childComplexity), true
+	case "ApiKey.datasets":
+		if e.ComplexityRoot.ApiKey.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Datasets(childComplexity), true
+	case "ApiKey.id":
+		if e.ComplexityRoot.ApiKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.ID(childComplexity), true
+	case "ApiKey.lastUsedAt":
+		if e.ComplexityRoot.ApiKey.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.LastUsedAt(childComplexity), true
+	case "ApiKey.name":
+		if e.ComplexityRoot.ApiKey.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Name(childComplexity), true
+	case "ApiKey.revokedAt":
+		if e.ComplexityRoot.ApiKey.RevokedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.RevokedAt(childComplexity), true
+	case "ApiKey.role":
+		if e.ComplexityRoot.ApiKey.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiKey.Role(childComplexity), true
+
 	case "Change.at":
 		if e.ComplexityRoot.Change.At == nil {
 			break
@@ -423,6 +498,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeEdge.Node(childComplexity), true
+
+	case "CreatedApiKey.key":
+		if e.ComplexityRoot.CreatedApiKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Key(childComplexity), true
+	case "CreatedApiKey.token":
+		if e.ComplexityRoot.CreatedApiKey.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedApiKey.Token(childComplexity), true
 
 	case "DeleteEntityPayload.deletedRelations":
 		if e.ComplexityRoot.DeleteEntityPayload.DeletedRelations == nil {
@@ -700,6 +788,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FieldChange.Old(childComplexity), true
 
+	case "Mutation.createApiKey":
+		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.APIKeyInput)), true
 	case "Mutation.deleteEntity":
 		if e.ComplexityRoot.Mutation.DeleteEntity == nil {
 			break
@@ -744,6 +843,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MergeEntities(childComplexity, args["into"].(string), args["from"].([]string)), true
+	case "Mutation.revokeApiKey":
+		if e.ComplexityRoot.Mutation.RevokeAPIKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeApiKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIKey(childComplexity, args["id"].(string)), true
 	case "Mutation.saveQuery":
 		if e.ComplexityRoot.Mutation.SaveQuery == nil {
 			break
@@ -1074,6 +1184,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Place.Version(childComplexity), true
 
+	case "Query.apiKeys":
+		if e.ComplexityRoot.Query.APIKeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIKeys(childComplexity), true
 	case "Query.changes":
 		if e.ComplexityRoot.Query.Changes == nil {
 			break
@@ -1698,6 +1814,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("ApiKeyInput", ec.unmarshalInputApiKeyInput),
 			graphql.NewInputUnmarshaler("ChangeFilter", ec.unmarshalInputChangeFilter),
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
@@ -2088,6 +2205,57 @@ extend type Mutation {
   ids keep resolving to it. One transaction; all must be of one kind.
   """
   mergeEntities(into: ID!, from: [ID!]!): Entity!
+}
+`, BuiltIn: false},
+	{Name: "../schema/key.graphqls", Input: `"What a principal may do with the datasets granted to it."
+enum Role {
+  "Reads its datasets."
+  READER
+  "Also writes them."
+  EDITOR
+  "Everything: every dataset, keys, the audit log."
+  ADMIN
+}
+
+"An API key, without its secret (the database keeps only a hash of it)."
+type ApiKey {
+  id: ID!
+  name: String!
+  role: Role!
+  "The datasets granted; * for every one."
+  datasets: [String!]!
+  "May see protected people."
+  cleared: Boolean!
+  createdBy: String!
+  createdAt: DateTime!
+  lastUsedAt: DateTime
+  revokedAt: DateTime
+}
+
+"A new key and its token: shown this once, never again."
+type CreatedApiKey {
+  key: ApiKey!
+  token: String!
+}
+
+input ApiKeyInput {
+  name: String!
+  role: Role!
+  "The datasets granted (* for every one); an admin needs none."
+  datasets: [String!]
+  cleared: Boolean = false
+}
+
+extend type Query {
+  "Every API key, newest first (admins only)."
+  apiKeys: [ApiKey!]!
+}
+
+extend type Mutation {
+  "Creates an API key (admins only); its token is in the answer, once."
+  createApiKey(input: ApiKeyInput!): CreatedApiKey!
+  "Revokes an API key for good (admins only)."
+  revokeApiKey(id: ID!): ApiKey!
 }
 `, BuiltIn: false},
 	{Name: "../schema/path.graphqls", Input: `"How a path may follow relations: either way (ANY), or only from a relation's from end to its to end (OUTGOING)."
@@ -2518,6 +2686,30 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ApiKey_id(ctx, field)
+	case "name":
+		return ec.fieldContext_ApiKey_name(ctx, field)
+	case "role":
+		return ec.fieldContext_ApiKey_role(ctx, field)
+	case "datasets":
+		return ec.fieldContext_ApiKey_datasets(ctx, field)
+	case "cleared":
+		return ec.fieldContext_ApiKey_cleared(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_ApiKey_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ApiKey_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_ApiKey_lastUsedAt(ctx, field)
+	case "revokedAt":
+		return ec.fieldContext_ApiKey_revokedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
+}
+
 func (ec *executionContext) childFields_Change(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2556,6 +2748,16 @@ func (ec *executionContext) childFields_ChangeEdge(ctx context.Context, field gr
 		return ec.fieldContext_ChangeEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_CreatedApiKey_key(ctx, field)
+	case "token":
+		return ec.fieldContext_CreatedApiKey_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -17,6 +17,29 @@ type Entity interface {
 	IsEntity()
 }
 
+// An API key, without its secret (the database keeps only a hash of it).
+type APIKey struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Role Role   `json:"role"`
+	// The datasets granted; * for every one.
+	Datasets []string `json:"datasets"`
+	// May see protected people.
+	Cleared    bool       `json:"cleared"`
+	CreatedBy  string     `json:"createdBy"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	RevokedAt  *time.Time `json:"revokedAt,omitempty"`
+}
+
+type APIKeyInput struct {
+	Name string `json:"name"`
+	Role Role   `json:"role"`
+	// The datasets granted (* for every one); an admin needs none.
+	Datasets []string `json:"datasets,omitempty"`
+	Cleared  *bool    `json:"cleared,omitempty"`
+}
+
 // One record of the audit log: who changed what, and when. Every mutation
 // writes one in the same transaction as the change it records.
 type Change struct {
@@ -52,6 +75,12 @@ type ChangeFilter struct {
 	Principal *string `json:"principal,omitempty"`
 	// Changes at or after this time (RFC 3339, or a date).
 	Since *string `json:"since,omitempty"`
+}
+
+// A new key and its token: shown this once, never again.
+type CreatedAPIKey struct {
+	Key   *APIKey `json:"key"`
+	Token string  `json:"token"`
 }
 
 type DeleteEntityPayload struct {
@@ -996,6 +1025,67 @@ func (e *RelationType) UnmarshalJSON(b []byte) error {
 }
 
 func (e RelationType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a principal may do with the datasets granted to it.
+type Role string
+
+const (
+	// Reads its datasets.
+	RoleReader Role = "READER"
+	// Also writes them.
+	RoleEditor Role = "EDITOR"
+	// Everything: every dataset, keys, the audit log.
+	RoleAdmin Role = "ADMIN"
+)
+
+var AllRole = []Role{
+	RoleReader,
+	RoleEditor,
+	RoleAdmin,
+}
+
+func (e Role) IsValid() bool {
+	switch e {
+	case RoleReader, RoleEditor, RoleAdmin:
+		return true
+	}
+	return false
+}
+
+func (e Role) String() string {
+	return string(e)
+}
+
+func (e *Role) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Role(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Role", str)
+	}
+	return nil
+}
+
+func (e Role) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Role) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Role) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

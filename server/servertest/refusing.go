@@ -184,3 +184,15 @@ func (r *Refusing) TouchAPIKey(context.Context, string) error {
 func (r *Refusing) Changes(context.Context, casegraph.ChangeFilter, casegraph.Page) ([]casegraph.Change, bool, error) {
 	return nil, false, r.refuse("Changes")
 }
+
+func (r *Refusing) CreateAPIKey(context.Context, casegraph.NewAPIKey, string) (casegraph.APIKey, string, error) {
+	return casegraph.APIKey{}, "", r.refuse("CreateAPIKey")
+}
+
+func (r *Refusing) APIKeys(context.Context) ([]casegraph.APIKey, error) {
+	return nil, r.refuse("APIKeys")
+}
+
+func (r *Refusing) RevokeAPIKey(context.Context, string) (casegraph.APIKey, error) {
+	return casegraph.APIKey{}, r.refuse("RevokeAPIKey")
+}
