@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"time"
 )
@@ -20,7 +21,29 @@ type SavedQuery struct {
 	DefaultVariables json.RawMessage
 	Tags             []string
 	CreatedAt        time.Time
+	// Owner is the principal that first saved the query: only it or an
+	// admin may save a new version or delete it.
+	Owner string
+	// Visibility says who may see and run it; Datasets are the datasets
+	// whose readers may, for VisibilityDatasets. A run always has the
+	// rights of whoever runs it, never the owner's.
+	Visibility Visibility
+	Datasets   []string
 }
+
+// Visibility says who may see and run a saved query.
+type Visibility string
+
+// The visibilities. The zero value is resolved when the query is saved:
+// private for a principal's query, public for the operator's (the seed's).
+const (
+	// VisibilityPrivate: its owner and admins.
+	VisibilityPrivate Visibility = "PRIVATE"
+	// VisibilityDatasets: also every reader of one of its datasets.
+	VisibilityDatasets Visibility = "DATASETS"
+	// VisibilityPublic: everyone who may call the API.
+	VisibilityPublic Visibility = "PUBLIC"
+)
 
 // Limits of saved queries.
 const (
@@ -69,6 +92,23 @@ func (q SavedQuery) Validate() error {
 		if err := json.Unmarshal(q.DefaultVariables, &vars); err != nil || vars == nil {
 			return Errorf(CodeBadUserInput, "defaultVariables must be a JSON object")
 		}
+	}
+	switch q.Visibility {
+	case "", VisibilityPrivate, VisibilityPublic:
+		if len(q.Datasets) > 0 {
+			return Errorf(CodeBadUserInput, "datasets: only a query visible to datasets (DATASETS) names them")
+		}
+	case VisibilityDatasets:
+		if len(q.Datasets) == 0 || len(q.Datasets) > MaxFilterValues {
+			return Errorf(CodeBadUserInput, "datasets: a query visible to datasets names 1 to %d of them", MaxFilterValues)
+		}
+		for i, ds := range q.Datasets {
+			if err := ValidateID(fmt.Sprintf("datasets[%d]", i), ds); err != nil {
+				return err
+			}
+		}
+	default:
+		return Errorf(CodeBadUserInput, "visibility %q: want PRIVATE, DATASETS or PUBLIC", q.Visibility)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (s *Store) Changes(ctx context.Context, f casegraph.ChangeFilter, page case
 	}
 	res, err := s.read(ctx, stmtChanges, map[string]any{
 		"after": nullable(page.After), "limit": pageLimit(page), "entityId": nullable(f.EntityID),
-		"dataset": nullable(f.Dataset), "principal": nullable(f.Principal), "since": since,
+		"dataset": nullable(f.Dataset), "byPrincipal": nullable(f.Principal), "since": since,
 	})
 	if err != nil {
 		return nil, false, err

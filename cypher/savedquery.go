@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -16,6 +18,7 @@ const (
 	stmtSavedQueries        statement = "SavedQueries"
 	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
 	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
+	stmtSavedQueryOwner     statement = "SavedQueryOwner"
 )
 
 // SaveQuery stores a saved query as its next version (version 1 for a new
@@ -33,13 +36,28 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	if tags == nil {
 		tags = []string{}
 	}
+	visibility := q.Visibility
+	if visibility == "" {
+		visibility = casegraph.VisibilityPrivate
+		if _, ok := casegraph.PrincipalFrom(ctx); !ok {
+			visibility = casegraph.VisibilityPublic // the operator's (the seed's)
+		}
+	}
+	datasets := q.Datasets
+	if datasets == nil {
+		datasets = []string{}
+	}
 	params := map[string]any{
 		"name": q.Name, "title": q.Title, "description": nullable(q.Description), "document": q.Document,
 		"defaultVariables": defaults, "tags": tags, "hash": casegraph.DocumentHash(q.Document),
 		"contentHash": contentHash(q.Title, q.Description, q.Document, defaults, tags),
+		"owner":       casegraph.Actor(ctx), "visibility": string(visibility), "datasets": datasets,
 	}
 	var out casegraph.SavedQuery
 	err := s.inWrite(ctx, "SaveQuery", func(run txRunner) error {
+		if err := checkQueryOwner(ctx, run, q.Name, false); err != nil {
+			return err
+		}
 		recs, err := run(stmtSaveQuery, params)
 		if err != nil {
 			return err
@@ -120,6 +138,9 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 	}
 	var n int64
 	err := s.inWrite(ctx, "DeleteSavedQuery", func(run txRunner) error {
+		if err := checkQueryOwner(ctx, run, name, true); err != nil {
+			return err
+		}
 		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})
 		if err != nil {
 			return err
@@ -175,5 +196,62 @@ func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
 	if t, ok := m["createdAt"].(time.Time); ok {
 		q.CreatedAt = t.UTC()
 	}
-	return q, nil
+	var visibility string
+	if q.Owner, err = mapString(m, "owner"); err == nil {
+		if visibility, err = mapString(m, "visibility"); err == nil {
+			q.Datasets, err = mapStrings(m, "datasets")
+		}
+	}
+	q.Visibility = casegraph.Visibility(visibility)
+	return q, err
+}
+
+// checkQueryOwner lets only a saved query's owner or an admin save a new
+// version of it or delete it (the operator's commands pass). A query the
+// caller may not see is not there: a new save finds its name taken, a
+// delete finds nothing.
+func checkQueryOwner(ctx context.Context, run txRunner, name string, deleting bool) error {
+	p, ok := casegraph.PrincipalFrom(ctx)
+	if !ok || p.IsAdmin() {
+		return nil
+	}
+	recs, err := run(stmtSavedQueryOwner, map[string]any{"name": name})
+	if err != nil {
+		return err
+	}
+	found, _, err := neo4j.GetRecordValue[bool](recs[0], "found")
+	if err != nil {
+		return internalError(string(stmtSavedQueryOwner), err)
+	}
+	if !found {
+		if deleting {
+			return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+		}
+		return nil
+	}
+	var owner, visibility string
+	var datasets []string
+	if owner, err = getString(recs[0], "owner"); err == nil {
+		if visibility, err = getString(recs[0], "visibility"); err == nil {
+			datasets, err = getStrings(recs[0], "datasets")
+		}
+	}
+	if err != nil {
+		return internalError(string(stmtSavedQueryOwner), err)
+	}
+	if owner == p.ID {
+		return nil
+	}
+	visible := visibility == string(casegraph.VisibilityPublic)
+	for _, ds := range datasets {
+		visible = visible || (visibility == string(casegraph.VisibilityDatasets) && p.CanRead(ds))
+	}
+	switch {
+	case visible:
+		return casegraph.Errorf(casegraph.CodeForbidden, "saved query %q is %s's: only its owner or an admin may change or delete it", name, owner)
+	case deleting:
+		return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+	default:
+		return casegraph.Errorf(casegraph.CodeConflict, "the name %q is taken; choose another", name)
+	}
 }

@@ -120,16 +120,24 @@ func (s *Store) executeText(ctx context.Context, name statement, text string, pa
 
 // withScope adds to a statement's parameters the caller's scope, which
 // every statement that reads the graph applies inside its match (the
-// "readable" definition of queries/shared.tmpl): $readable, the datasets
-// the caller may read, or null for every one.
+// "readable" and "visibleQuery" definitions of queries/shared.tmpl):
+// $readable, the datasets the caller may read, or null for every one;
+// $caller, who the caller is; $callerIsAdmin, whether it may see
+// everything.
 func withScope(ctx context.Context, params map[string]any) map[string]any {
-	return scopeParams(casegraph.ScopeFrom(ctx), params)
+	p, ok := casegraph.PrincipalFrom(ctx)
+	params = scopeParams(casegraph.ScopeFrom(ctx), params)
+	params["caller"], params["callerIsAdmin"] = casegraph.Actor(ctx), !ok || p.IsAdmin()
+	return params
 }
 
+// scopeParams sets $readable for the scope, and $caller and
+// $callerIsAdmin as the operator's (withScope sets the request's).
 func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	if params == nil {
 		params = map[string]any{}
 	}
+	params["caller"], params["callerIsAdmin"] = casegraph.OperatorID, true
 	if scope.Limited {
 		// Never null: a scope of no datasets reads nothing, not everything.
 		readable := make([]string, len(scope.Datasets))

@@ -308,3 +308,79 @@ func TestKeyMutations(t *testing.T) {
 		t.Errorf("revoking no key: %s", res.Raw)
 	}
 }
+
+// TestSavedQueryRights: a saved query has an owner and a visibility; only
+// its owner or an admin changes or deletes it; one the caller may not see
+// is not there; and a run has the rights of whoever runs it.
+func TestSavedQueryRights(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	h := f.h
+	editorA := h.Key(casegraph.NewAPIKey{Name: "editor A", Role: casegraph.RoleEditor, Datasets: []string{f.ds}})
+	readerA := h.Key(casegraph.NewAPIKey{Name: "reader A", Role: casegraph.RoleReader, Datasets: []string{f.ds}})
+	editorB := h.Key(casegraph.NewAPIKey{Name: "editor B", Role: casegraph.RoleEditor, Datasets: []string{"elsewhere"}})
+	const save = `mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name version owner visibility datasets } }`
+	doc := `query($id: ID!) { entity(id: $id) { name } }`
+	saveAs := func(token, name, visibility string, datasets []string) servertest.Response {
+		in := map[string]any{"name": name, "title": "Name of", "document": doc, "defaultVariables": map[string]any{"id": f.id("nice")}}
+		if visibility != "" {
+			in["visibility"] = visibility
+		}
+		if datasets != nil {
+			in["datasets"] = datasets
+		}
+		return h.PostAs(token, save, map[string]any{"in": in})
+	}
+	private, public, shared := f.ds+"-private", f.ds+"-public", f.ds+"-shared"
+	t.Cleanup(func() {
+		for _, n := range []string{private, public, shared} {
+			h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": n})
+		}
+	})
+	if res := saveAs(editorA, private, "", nil); field(res, "saveQuery", "visibility") != "PRIVATE" || !strings.HasPrefix(field(res, "saveQuery", "owner").(string), "key:") {
+		t.Fatalf("a query saved without a visibility: %s", res.Raw)
+	}
+	if res := saveAs(editorA, public, "PUBLIC", nil); len(res.Errors) > 0 {
+		t.Fatal(res.Raw)
+	}
+	if res := saveAs(editorA, shared, "DATASETS", []string{f.ds}); len(res.Errors) > 0 {
+		t.Fatal(res.Raw)
+	}
+	const read = `query($n: String!) { savedQuery(name: $n) { name } }`
+	for _, tt := range []struct {
+		who, token, name, code string
+	}{
+		{"editor B", editorB, private, "NOT_FOUND"},
+		{"editor B", editorB, public, ""},
+		{"editor B", editorB, shared, "NOT_FOUND"},
+		{"reader A", readerA, private, "NOT_FOUND"},
+		{"reader A", readerA, shared, ""},
+		{"admin", h.Token, private, ""},
+	} {
+		if res := h.PostAs(tt.token, read, map[string]any{"n": tt.name}); res.Code() != tt.code {
+			t.Errorf("%s reads %s: %s, want %q", tt.who, tt.name, res.Raw, tt.code)
+		}
+	}
+	// Changing and deleting: the owner and admins only.
+	if res := saveAs(editorB, private, "PUBLIC", nil); res.Code() != "CONFLICT" {
+		t.Errorf("editor B saves over a private query it cannot see: %s, want CONFLICT", res.Raw)
+	}
+	if res := saveAs(editorB, public, "PUBLIC", nil); res.Code() != "FORBIDDEN" {
+		t.Errorf("editor B saves a new version of another's public query: %s, want FORBIDDEN", res.Raw)
+	}
+	if res := h.PostAs(editorB, `mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": public}); res.Code() != "FORBIDDEN" {
+		t.Errorf("editor B deletes another's public query: %s, want FORBIDDEN", res.Raw)
+	}
+	if res := h.PostAs(editorB, `mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": private}); res.Code() != "NOT_FOUND" {
+		t.Errorf("editor B deletes a private query it cannot see: %s, want NOT_FOUND", res.Raw)
+	}
+	// A run has the runner's rights: editor B cannot read dataset A, even
+	// through A's editor's public query.
+	const run = `query($n: String!) { runSavedQuery(name: $n) { data } }`
+	if res := h.PostAs(editorB, run, map[string]any{"n": public}); !strings.Contains(res.Raw, `\"entity\":null`) && !strings.Contains(res.Raw, `"entity":null`) {
+		t.Errorf("editor B runs the public query: %s, want entity null", res.Raw)
+	}
+	if res := h.PostAs(editorA, run, map[string]any{"n": public}); !strings.Contains(res.Raw, "Sir Geoffrey Nice") {
+		t.Errorf("editor A runs it: %s", res.Raw)
+	}
+}

@@ -22,13 +22,17 @@ func toSavedQuery(q casegraph.SavedQuery) *model.SavedQuery {
 	return &model.SavedQuery{
 		Name: q.Name, Version: int(q.Version), Title: q.Title, Description: optional(q.Description),
 		Document: q.Document, DefaultVariables: defaults, Tags: nonNil(q.Tags), CreatedAt: q.CreatedAt,
+		Owner: q.Owner, Visibility: model.QueryVisibility(q.Visibility), Datasets: nonNil(q.Datasets),
 	}
 }
 
 func savedQueryFromInput(in model.SaveQueryInput) (casegraph.SavedQuery, error) {
 	q := casegraph.SavedQuery{
 		Name: in.Name, Title: in.Title, Description: deref(in.Description), Document: in.Document,
-		DefaultVariables: json.RawMessage(in.DefaultVariables), Tags: in.Tags,
+		DefaultVariables: json.RawMessage(in.DefaultVariables), Tags: in.Tags, Datasets: in.Datasets,
+	}
+	if in.Visibility != nil {
+		q.Visibility = casegraph.Visibility(*in.Visibility)
 	}
 	if string(q.DefaultVariables) == "null" {
 		q.DefaultVariables = nil

@@ -8,7 +8,7 @@ WHERE ($after IS NULL OR c.id < $after)
   AND ($readable IS NULL OR c.dataset IN $readable)
   AND ($entityId IS NULL OR $entityId IN c.targets)
   AND ($dataset IS NULL OR c.dataset = $dataset)
-  AND ($principal IS NULL OR c.principal = $principal)
+  AND ($byPrincipal IS NULL OR c.principal = $byPrincipal)
   AND ($since IS NULL OR c.at >= $since)
 WITH c
 ORDER BY c.id DESC

@@ -277,13 +277,16 @@ type ComplexityRoot struct {
 
 	SavedQuery struct {
 		CreatedAt        func(childComplexity int) int
+		Datasets         func(childComplexity int) int
 		DefaultVariables func(childComplexity int) int
 		Description      func(childComplexity int) int
 		Document         func(childComplexity int) int
 		Name             func(childComplexity int) int
+		Owner            func(childComplexity int) int
 		Tags             func(childComplexity int) int
 		Title            func(childComplexity int) int
 		Version          func(childComplexity int) int
+		Visibility       func(childComplexity int) int
 	}
 
 	SavedQueryConnection struct {
@@ -1522,6 +1525,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.CreatedAt(childComplexity), true
+	case "SavedQuery.datasets":
+		if e.ComplexityRoot.SavedQuery.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Datasets(childComplexity), true
 	case "SavedQuery.defaultVariables":
 		if e.ComplexityRoot.SavedQuery.DefaultVariables == nil {
 			break
@@ -1546,6 +1555,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.Name(childComplexity), true
+	case "SavedQuery.owner":
+		if e.ComplexityRoot.SavedQuery.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Owner(childComplexity), true
 	case "SavedQuery.tags":
 		if e.ComplexityRoot.SavedQuery.Tags == nil {
 			break
@@ -1564,6 +1579,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.Version(childComplexity), true
+	case "SavedQuery.visibility":
+		if e.ComplexityRoot.SavedQuery.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Visibility(childComplexity), true
 
 	case "SavedQueryConnection.edges":
 		if e.ComplexityRoot.SavedQueryConnection.Edges == nil {
@@ -2477,6 +2498,22 @@ type SavedQuery {
   defaultVariables: JSON!
   tags: [String!]!
   createdAt: DateTime!
+  "Who first saved it: only it or an admin may save a new version or delete it."
+  owner: String!
+  "Who may see and run it (a run always has the rights of whoever runs it)."
+  visibility: QueryVisibility!
+  "The datasets whose readers may see it (DATASETS)."
+  datasets: [String!]!
+}
+
+"Who may see and run a saved query."
+enum QueryVisibility {
+  "Its owner and admins."
+  PRIVATE
+  "Also the readers of one of its datasets."
+  DATASETS
+  "Everyone who may call the API."
+  PUBLIC
 }
 
 type SavedQueryConnection {
@@ -2516,6 +2553,10 @@ input SaveQueryInput {
   "A JSON object of values for declared variables."
   defaultVariables: JSON
   tags: [String!]
+  "Default: PRIVATE (the seed's queries are PUBLIC)."
+  visibility: QueryVisibility
+  "For DATASETS: the datasets whose readers may see it."
+  datasets: [String!]
 }
 
 type DeleteSavedQueryPayload {
@@ -2982,6 +3023,12 @@ func (ec *executionContext) childFields_SavedQuery(ctx context.Context, field gr
 		return ec.fieldContext_SavedQuery_tags(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_SavedQuery_createdAt(ctx, field)
+	case "owner":
+		return ec.fieldContext_SavedQuery_owner(ctx, field)
+	case "visibility":
+		return ec.fieldContext_SavedQuery_visibility(ctx, field)
+	case "datasets":
+		return ec.fieldContext_SavedQuery_datasets(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedQuery", field.Name)
 }

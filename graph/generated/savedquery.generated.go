@@ -254,6 +254,75 @@ func (ec *executionContext) fieldContext_SavedQuery_createdAt(_ context.Context,
 	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "DateTime")
 }
 
+func (ec *executionContext) _SavedQuery_owner(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "String")
+}
+
+func (ec *executionContext) _SavedQuery_visibility(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.QueryVisibility) graphql.Marshaler {
+			return ec.marshalNQueryVisibility2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "QueryVisibility")
+}
+
+func (ec *executionContext) _SavedQuery_datasets(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_datasets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Datasets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_datasets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "String")
+}
+
 func (ec *executionContext) _SavedQueryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -544,7 +613,7 @@ func (ec *executionContext) unmarshalInputSaveQueryInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "title", "description", "document", "defaultVariables", "tags"}
+	fieldsInOrder := [...]string{"name", "title", "description", "document", "defaultVariables", "tags", "visibility", "datasets"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -593,6 +662,20 @@ func (ec *executionContext) unmarshalInputSaveQueryInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Tags = data
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOQueryVisibility2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = data
+		case "datasets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("datasets"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Datasets = data
 		}
 	}
 	return it, nil
@@ -704,6 +787,21 @@ func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSe
 			}
 		case "createdAt":
 			out.Values[i] = ec._SavedQuery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._SavedQuery_owner(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visibility":
+			out.Values[i] = ec._SavedQuery_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasets":
+			out.Values[i] = ec._SavedQuery_datasets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -912,6 +1010,16 @@ func (ec *executionContext) marshalNJSON2githubᚗcomᚋcasegraphᚋcasegraphᚋ
 	return v
 }
 
+func (ec *executionContext) unmarshalNQueryVisibility2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx context.Context, v any) (model.QueryVisibility, error) {
+	var res model.QueryVisibility
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNQueryVisibility2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx context.Context, sel ast.SelectionSet, v model.QueryVisibility) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNSaveQueryInput2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSaveQueryInput(ctx context.Context, v any) (model.SaveQueryInput, error) {
 	res, err := ec.unmarshalInputSaveQueryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -991,6 +1099,22 @@ func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋcasegraphᚋcasegraph�
 }
 
 func (ec *executionContext) marshalOJSON2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐJSON(ctx context.Context, sel ast.SelectionSet, v model.JSON) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOQueryVisibility2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx context.Context, v any) (*model.QueryVisibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.QueryVisibility)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOQueryVisibility2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐQueryVisibility(ctx context.Context, sel ast.SelectionSet, v *model.QueryVisibility) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -296,6 +296,10 @@ type SaveQueryInput struct {
 	// A JSON object of values for declared variables.
 	DefaultVariables JSON     `json:"defaultVariables,omitempty"`
 	Tags             []string `json:"tags,omitempty"`
+	// Default: PRIVATE (the seed's queries are PUBLIC).
+	Visibility *QueryVisibility `json:"visibility,omitempty"`
+	// For DATASETS: the datasets whose readers may see it.
+	Datasets []string `json:"datasets,omitempty"`
 }
 
 // One version of a saved query: a GraphQL query researchers run again as the graph grows.
@@ -312,6 +316,12 @@ type SavedQuery struct {
 	DefaultVariables JSON      `json:"defaultVariables"`
 	Tags             []string  `json:"tags"`
 	CreatedAt        time.Time `json:"createdAt"`
+	// Who first saved it: only it or an admin may save a new version or delete it.
+	Owner string `json:"owner"`
+	// Who may see and run it (a run always has the rights of whoever runs it).
+	Visibility QueryVisibility `json:"visibility"`
+	// The datasets whose readers may see it (DATASETS).
+	Datasets []string `json:"datasets"`
 }
 
 type SavedQueryConnection struct {
@@ -865,6 +875,67 @@ func (e *PathDirection) UnmarshalJSON(b []byte) error {
 }
 
 func (e PathDirection) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Who may see and run a saved query.
+type QueryVisibility string
+
+const (
+	// Its owner and admins.
+	QueryVisibilityPrivate QueryVisibility = "PRIVATE"
+	// Also the readers of one of its datasets.
+	QueryVisibilityDatasets QueryVisibility = "DATASETS"
+	// Everyone who may call the API.
+	QueryVisibilityPublic QueryVisibility = "PUBLIC"
+)
+
+var AllQueryVisibility = []QueryVisibility{
+	QueryVisibilityPrivate,
+	QueryVisibilityDatasets,
+	QueryVisibilityPublic,
+}
+
+func (e QueryVisibility) IsValid() bool {
+	switch e {
+	case QueryVisibilityPrivate, QueryVisibilityDatasets, QueryVisibilityPublic:
+		return true
+	}
+	return false
+}
+
+func (e QueryVisibility) String() string {
+	return string(e)
+}
+
+func (e *QueryVisibility) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = QueryVisibility(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid QueryVisibility", str)
+	}
+	return nil
+}
+
+func (e QueryVisibility) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *QueryVisibility) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e QueryVisibility) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
