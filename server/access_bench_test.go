@@ -1,0 +1,181 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"fmt"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/auth"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server"
+)
+
+// BenchmarkAccessCost measures what access control costs a request, side
+// by side on the same inputs: the same handler (in process) with access
+// off (anonymous callers read every dataset), with an admin's API key
+// (cached), with a JWT (verified each request), and with a reader's key
+// limited to the dataset (every statement applies $readable). It reports
+// each mode's p50 and p95 and its p50 over the p50 with access off, for an
+// entity by id, a search and a shortest path on an imported dataset:
+//
+//	CASEGRAPH_BENCH_DATASET=bench-100k go test ./server -run '^$' -bench AccessCost -benchtime 300x
+func BenchmarkAccessCost(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (bench/README.md)")
+	}
+	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), PathTimeout: cypher.DefaultPathTimeout})
+	ctx := context.Background()
+	_, adminKey, err := store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench admin", Role: casegraph.RoleAdmin}, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, readerKey, err := store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench reader", Role: casegraph.RoleReader, Datasets: []string{ds}}, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	verifier, jwtToken := benchJWT(b)
+	handler := func(anonymous []string, tokens server.TokenVerifier) http.Handler {
+		cfg := server.DefaultConfig()
+		cfg.Anonymous, cfg.Tokens = anonymous, tokens
+		srv, err := server.New(cfg, zerolog.Nop(), store, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return srv
+	}
+	open := handler([]string{casegraph.AllDatasets}, nil)
+	guarded := handler(nil, verifier)
+	modes := []struct {
+		name  string
+		h     http.Handler
+		token string
+	}{
+		{"off", open, ""}, {"key", guarded, adminKey}, {"jwt", guarded, jwtToken}, {"scoped", guarded, readerKey},
+	}
+
+	res, err := neo4j.ExecuteQuery(ctx, cyphertest.Driver(b),
+		`MATCH (e:Entity) WHERE e.dataset = $ds WITH e, rand() AS r ORDER BY r LIMIT 500 RETURN e.id AS id, e.name AS name`,
+		map[string]any{"ds": ds}, neo4j.EagerResultTransformer)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ids, words []string
+	for _, rec := range res.Records {
+		id, _ := rec.Get("id")
+		name, _ := rec.Get("name")
+		ids = append(ids, id.(string))
+		words = append(words, strings.Fields(name.(string))[0])
+	}
+	rng := mrand.New(mrand.NewPCG(3, 4))
+	workloads := []struct {
+		name string
+		body func() []byte
+	}{
+		{"entity", func() []byte {
+			return gqlBody(`query($id: ID!) { entity(id: $id) { id name } }`, map[string]any{"id": ids[rng.IntN(len(ids))]})
+		}},
+		{"search", func() []byte {
+			return gqlBody(`query($t: String!) { search(text: $t, first: 20) { edges { node { id name } } } }`, map[string]any{"t": words[rng.IntN(len(words))]})
+		}},
+		{"shortestPath", func() []byte {
+			return gqlBody(`query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b, filter: {maxDepth: 4}) { length nodes { id } } }`,
+				map[string]any{"a": ids[rng.IntN(len(ids))], "b": ids[rng.IntN(len(ids))]})
+		}},
+	}
+	for _, w := range workloads {
+		b.Run(w.name, func(b *testing.B) {
+			times := make([][]time.Duration, len(modes))
+			for i := 0; i < b.N; i++ {
+				body := w.body()
+				for j, m := range modes {
+					req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					if m.token != "" {
+						req.Header.Set("Authorization", "Bearer "+m.token)
+					}
+					rec := httptest.NewRecorder()
+					start := time.Now()
+					m.h.ServeHTTP(rec, req)
+					times[j] = append(times[j], time.Since(start))
+					if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), `"errors"`) {
+						b.Fatalf("%s: %d %s", m.name, rec.Code, rec.Body)
+					}
+				}
+			}
+			p50 := func(ds []time.Duration) time.Duration {
+				s := slices.Clone(ds)
+				slices.Sort(s)
+				return s[len(s)/2]
+			}
+			p95 := func(ds []time.Duration) time.Duration {
+				s := slices.Clone(ds)
+				slices.Sort(s)
+				return s[min(len(s)-1, len(s)*95/100)]
+			}
+			off := p50(times[0])
+			for j, m := range modes {
+				b.ReportMetric(float64(p50(times[j]))/1e6, m.name+"-p50-ms")
+				b.ReportMetric(float64(p95(times[j]))/1e6, m.name+"-p95-ms")
+				if j > 0 {
+					b.ReportMetric(float64(p50(times[j]))/float64(off), m.name+"/off")
+				}
+			}
+		})
+	}
+}
+
+func gqlBody(query string, vars map[string]any) []byte {
+	b, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		panic(fmt.Sprint(err))
+	}
+	return b
+}
+
+// benchJWT is a verifier over a JWKS file of a key made here, and an
+// admin's token signed with that key.
+func benchJWT(b *testing.B) (*auth.JWTVerifier, string) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{KeyID: "k", Key: &key.PublicKey, Algorithm: "RS256", Use: "sig"}}})
+	file := filepath.Join(b.TempDir(), "jwks.json")
+	if err := os.WriteFile(file, set, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	const issuer, audience = "https://id.example.org", "casegraph"
+	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSFile: file}, nil, zerolog.Nop())
+	if err != nil {
+		b.Fatal(err)
+	}
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{KeyID: "k", Key: key}}, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := jwt.Signed(signer).Claims(map[string]any{"iss": issuer, "aud": audience, "sub": "bench", "exp": time.Now().Add(time.Hour).Unix(), "casegraph_role": "admin"}).Serialize()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v, tok
+}
