@@ -81,6 +81,9 @@ func TestWriteRights(t *testing.T) {
 	if after := cyphertest.Snapshot(t, h.Store, f.ds); !slices.Equal(before, after) {
 		t.Errorf("refused writes changed dataset A:\nbefore %v\nafter  %v", before, after)
 	}
+	if res := h.Get("/metrics"); !strings.Contains(res.Raw, "casegraph_forbidden_total 11") {
+		t.Errorf("/metrics does not count the 11 refusals of rights (9 of reader A, 1 of editor B, 1 of editor A)")
+	}
 	h.PostAs(editorB, `mutation { deleteSavedQuery(name: "`+f.ds+`-q") { versions } }`, nil)
 
 	// What an editor of A may do, it does.

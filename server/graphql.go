@@ -166,6 +166,11 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		switch coded.Code {
 		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout:
 			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
+		case casegraph.CodeForbidden:
+			// A refusal of the caller's rights: logged (never the body)
+			// and counted in /metrics.
+			infoFrom(ctx).forbidden++
+			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(coded.Message)
 		}
 		return out
 	}

@@ -24,6 +24,8 @@ type Metrics struct {
 	operations *labelSet
 	// authFailures counts requests refused for missing or bad credentials.
 	authFailures prometheus.Counter
+	// forbidden counts what was refused for the caller's rights.
+	forbidden prometheus.Counter
 }
 
 // NewMetrics registers the metrics, and Go and process collectors.
@@ -57,8 +59,12 @@ func NewMetrics() *Metrics {
 			Name: "casegraph_auth_failures_total",
 			Help: "Requests refused with 401: missing or bad credentials.",
 		}),
+		forbidden: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "casegraph_forbidden_total",
+			Help: "Operations refused with FORBIDDEN: the caller's rights did not allow them.",
+		}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures,
+	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

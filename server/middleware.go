@@ -22,6 +22,7 @@ type requestInfo struct {
 	method    string
 	operation string
 	status    int
+	forbidden int // errors with the code FORBIDDEN in the answer
 }
 
 type infoKey struct{}
@@ -88,6 +89,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 				status = http.StatusOK
 			}
 			s.metrics.observeRequest(route, info.operation, status, took)
+			s.metrics.forbidden.Add(float64(info.forbidden))
 			zerolog.Ctx(ctx).Info().
 				Str("method", r.Method).
 				Str("path", r.URL.Path).
