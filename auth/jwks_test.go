@@ -224,3 +224,25 @@ func TestFits(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifiedTokensExpire: a token that verified is trusted again without
+// a signature check for at most a minute, and never past its expiry.
+func TestVerifiedTokensExpire(t *testing.T) {
+	key := jwk("k", rsaKey())
+	p := newProvider(t, key)
+	var clock atomic.Int64
+	v := newTestVerifier(t, testConfig(p.srv.URL), &clock)
+	c := claims()
+	c["exp"] = t0.Add(90 * time.Second).Unix()
+	token := sign(t, key, jose.RS256, c)
+	verifies(t, v, token, "first use")
+	clock.Add(int64(30 * time.Second))
+	verifies(t, v, token, "within the minute")
+	// The provider withdraws the key: within a minute of the check the
+	// token is still trusted; after it, the keys are checked again.
+	p.publish()
+	clock.Add(int64(DefaultMaxKeyAge))
+	if _, err := v.Verify(context.Background(), token); err == nil {
+		t.Error("a token verified an hour ago, whose key was withdrawn and which has expired, still verifies")
+	}
+}

@@ -2,11 +2,13 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -29,7 +31,25 @@ type JWTVerifier struct {
 	now   func() time.Time
 	log   zerolog.Logger
 	subID string // "jwt:<issuer>#"
+
+	mu       sync.Mutex
+	verified map[[sha256.Size]byte]verifiedToken // by the token's SHA-256
 }
+
+// verifiedToken is a token that verified, trusted again without checking
+// its signature until the earlier of its expiry and verifiedTTL after it
+// was checked (so that a key the provider withdraws stops working soon).
+type verifiedToken struct {
+	p     casegraph.Principal
+	until time.Time
+}
+
+// verifiedTTL bounds how long a verified token is trusted without a check;
+// maxVerified bounds how many are kept.
+const (
+	verifiedTTL = time.Minute
+	maxVerified = 10000
+)
 
 // NewJWTVerifier returns a verifier for cfg. With a JWKS file it reads the
 // file now; with a JWKS URL it fetches the keys when the first token needs
@@ -78,6 +98,13 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (casegraph.Princ
 	if strings.Count(token, ".") != 2 {
 		return casegraph.Principal{}, refuse("malformed token", errors.New("not a compact JWS: want three dot-separated parts"))
 	}
+	sum := sha256.Sum256([]byte(token))
+	v.mu.Lock()
+	hit, ok := v.verified[sum]
+	v.mu.Unlock()
+	if ok && v.now().Before(hit.until) {
+		return hit.p, nil
+	}
 	tok, err := jwt.ParseSigned(token, v.algs)
 	if err != nil {
 		// go-jose refuses here any alg outside the allow-list: none, HMAC.
@@ -102,7 +129,21 @@ func (v *JWTVerifier) Verify(ctx context.Context, token string) (casegraph.Princ
 	if err := v.checkStandard(std); err != nil {
 		return casegraph.Principal{}, err
 	}
-	return v.principal(std, extra)
+	p, err := v.principal(std, extra)
+	if err != nil {
+		return p, err
+	}
+	until := v.now().Add(verifiedTTL)
+	if std.Expiry != nil && std.Expiry.Time().Before(until) {
+		until = std.Expiry.Time()
+	}
+	v.mu.Lock()
+	if v.verified == nil || len(v.verified) >= maxVerified {
+		v.verified = map[[sha256.Size]byte]verifiedToken{}
+	}
+	v.verified[sum] = verifiedToken{p: p, until: until}
+	v.mu.Unlock()
+	return p, nil
 }
 
 // claims checks the signature with the first of keys that fits alg and
