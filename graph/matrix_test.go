@@ -1,22 +1,13 @@
 package graph_test
 
 import (
-	"crypto/rand"
-	"crypto/rsa"
-	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth"
+	"github.com/casegraph/casegraph/auth/authtest"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
@@ -28,8 +19,11 @@ import (
 // 401. Refused writes change nothing.
 func TestAccessMatrix(t *testing.T) {
 	t.Parallel()
-	tokens, verifier := jwtIssuer(t)
-	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.Tokens = verifier }})
+	idp := authtest.New(t)
+	tokens := func(role string, datasets []string, ttl time.Duration) string {
+		return idp.Token("matrix-"+role, role, datasets, ttl, "")
+	}
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.Tokens = idp.Verifier }})
 	a, b := cyphertest.Dataset(t), cyphertest.Dataset(t)
 	src := a + ":src"
 	h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`, map[string]any{"in": map[string]any{"id": src, "title": "A's source", "dataset": a}})
@@ -127,40 +121,4 @@ func outcome(res servertest.Response, shows string) string {
 		return "ok"
 	}
 	return "hidden"
-}
-
-// jwtIssuer is a test OpenID Connect provider: a verifier of its JWKS (a
-// file), and a function that signs a token for a role, datasets and a time
-// to expiry (negative: expired).
-func jwtIssuer(t *testing.T) (func(role string, datasets []string, ttl time.Duration) string, *auth.JWTVerifier) {
-	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{KeyID: "m", Key: &key.PublicKey, Algorithm: "RS256", Use: "sig"}}})
-	file := filepath.Join(t.TempDir(), "jwks.json")
-	if err := os.WriteFile(file, set, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	const issuer, audience = "https://id.example.org/matrix", "casegraph"
-	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSFile: file}, nil, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{KeyID: "m", Key: key}}, (&jose.SignerOptions{}).WithType("JWT"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return func(role string, datasets []string, ttl time.Duration) string {
-		now := time.Now()
-		tok, err := jwt.Signed(signer).Claims(map[string]any{
-			"iss": issuer, "aud": audience, "sub": "matrix-" + role, "exp": now.Add(ttl).Unix(), "iat": now.Add(-2 * time.Hour).Unix(),
-			"casegraph_role": role, "casegraph_datasets": datasets,
-		}).Serialize()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok
-	}, v
 }

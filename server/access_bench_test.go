@@ -3,27 +3,22 @@ package server_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
 	"encoding/json"
 	"fmt"
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
-	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth"
+	"github.com/casegraph/casegraph/auth/authtest"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server"
@@ -53,7 +48,8 @@ func BenchmarkAccessCost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	verifier, jwtToken := benchJWT(b)
+	idp := authtest.New(b)
+	verifier, jwtToken := idp.Verifier, idp.Token("bench", "admin", nil, time.Hour, "")
 	handler := func(anonymous []string, tokens server.TokenVerifier) http.Handler {
 		cfg := server.DefaultConfig()
 		cfg.Anonymous, cfg.Tokens = anonymous, tokens
@@ -150,32 +146,4 @@ func gqlBody(query string, vars map[string]any) []byte {
 		panic(fmt.Sprint(err))
 	}
 	return b
-}
-
-// benchJWT is a verifier over a JWKS file of a key made here, and an
-// admin's token signed with that key.
-func benchJWT(b *testing.B) (*auth.JWTVerifier, string) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		b.Fatal(err)
-	}
-	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{KeyID: "k", Key: &key.PublicKey, Algorithm: "RS256", Use: "sig"}}})
-	file := filepath.Join(b.TempDir(), "jwks.json")
-	if err := os.WriteFile(file, set, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	const issuer, audience = "https://id.example.org", "casegraph"
-	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: issuer, Audience: audience, JWKSFile: file}, nil, zerolog.Nop())
-	if err != nil {
-		b.Fatal(err)
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{KeyID: "k", Key: key}}, (&jose.SignerOptions{}).WithType("JWT"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	tok, err := jwt.Signed(signer).Claims(map[string]any{"iss": issuer, "aud": audience, "sub": "bench", "exp": time.Now().Add(time.Hour).Unix(), "casegraph_role": "admin"}).Serialize()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return v, tok
 }
