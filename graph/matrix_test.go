@@ -34,6 +34,9 @@ func TestAccessMatrix(t *testing.T) {
 	h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name } }`, map[string]any{"in": map[string]any{
 		"name": a + "-names", "title": "Names", "document": `query($id: ID!) { entity(id: $id) { name } }`,
 		"defaultVariables": map[string]any{"id": a + ":nice"}, "visibility": "DATASETS", "datasets": []string{a}}})
+	h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name } }`, map[string]any{"in": map[string]any{
+		"name": a + "-list", "title": "List", "document": `query($ds: [String!]) { entities(filter: {datasets: $ds}) { edges { node { name } } } }`,
+		"defaultVariables": map[string]any{"ds": []string{a}}, "visibility": "DATASETS", "datasets": []string{a}}})
 
 	key := func(name string, role casegraph.Role, ds ...string) string {
 		return h.Key(casegraph.NewAPIKey{Name: name, Role: role, Datasets: ds})
@@ -54,7 +57,7 @@ func TestAccessMatrix(t *testing.T) {
 		{"admin", h.Token},
 	}
 	type op struct {
-		name, query string
+		name, query string // a query, or "GET /path" for an HTTP route
 		vars        map[string]any
 		shows       string // a string in the answer that only A's data has
 	}
@@ -73,19 +76,21 @@ func TestAccessMatrix(t *testing.T) {
 		{"upsertEntity", upsert, map[string]any{"in": map[string]any{"id": nice, "kind": "PERSON", "name": "Sir Geoffrey Nice Matrix", "dataset": a, "sourceIds": []string{src}}}, "Matrix"},
 		{"link", link, map[string]any{"in": map[string]any{"id": a + ":authored", "type": "AUTHORED", "from": nice, "to": a + ":report", "dataset": a, "sourceIds": []string{src}, "startDate": "2014-01"}}, ":authored"},
 		{"saveQuery", `mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name } }`, map[string]any{"in": map[string]any{"name": a + "-mine", "title": "Mine", "document": "{ __typename }"}}, a + "-mine"},
+		{"GET /queries JSON", "GET /queries/" + a + "-names", nil, "Matrix"},
+		{"GET /queries CSV", "GET /queries/" + a + "-list?format=csv", nil, "Matrix"},
 	}
 	const U, OK, H, F, N = "401", "ok", "hidden", "FORBIDDEN", "NOT_FOUND"
-	want := map[string][]string{ //  entity entities search relations timeline shortestPath neighborhood savedQuery run changes upsert link saveQuery
-		"anonymous":      {U, U, U, U, U, U, U, U, U, U, U, U, U},
-		"revoked key":    {U, U, U, U, U, U, U, U, U, U, U, U, U},
-		"expired JWT":    {U, U, U, U, U, U, U, U, U, U, U, U, U},
-		"reader A":       {OK, OK, OK, OK, OK, OK, OK, OK, OK, F, F, F, F},
-		"reader A (JWT)": {OK, OK, OK, OK, OK, OK, OK, OK, OK, F, F, F, F},
-		"editor A":       {OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK},
+	want := map[string][]string{ //  entity entities search relations timeline shortestPath neighborhood savedQuery run changes upsert link saveQuery GET-json GET-csv
+		"anonymous":      {U, U, U, U, U, U, U, U, U, U, U, U, U, U, U},
+		"revoked key":    {U, U, U, U, U, U, U, U, U, U, U, U, U, U, U},
+		"expired JWT":    {U, U, U, U, U, U, U, U, U, U, U, U, U, U, U},
+		"reader A":       {OK, OK, OK, OK, OK, OK, OK, OK, OK, F, F, F, F, OK, OK},
+		"reader A (JWT)": {OK, OK, OK, OK, OK, OK, OK, OK, OK, F, F, F, F, OK, OK},
+		"editor A":       {OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK},
 		// Editor B: A's entities are not there (paths and lookups by their
 		// ids say NOT_FOUND), A's ids and saved query names are taken.
-		"editor B": {H, H, H, H, N, N, N, N, N, H, "CONFLICT", N, "CONFLICT"},
-		"admin":    {OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK},
+		"editor B": {H, H, H, H, N, N, N, N, N, H, "CONFLICT", N, "CONFLICT", N, N},
+		"admin":    {OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK, OK},
 	}
 	before := cyphertest.Snapshot(t, h.Store, a)
 	cells := 0
@@ -93,7 +98,12 @@ func TestAccessMatrix(t *testing.T) {
 		for i, o := range ops {
 			cells++
 			t.Run(p.name+"/"+o.name, func(t *testing.T) {
-				res := h.PostAs(p.token, o.query, o.vars)
+				var res servertest.Response
+				if path, ok := strings.CutPrefix(o.query, "GET "); ok {
+					res = h.GetAs(p.token, path)
+				} else {
+					res = h.PostAs(p.token, o.query, o.vars)
+				}
 				got := outcome(res, o.shows)
 				if got != want[p.name][i] {
 					t.Errorf("got %s, want %s: %s", got, want[p.name][i], res.Raw)

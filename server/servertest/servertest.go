@@ -268,6 +268,21 @@ func (h *Harness) PostAs(token, query string, vars map[string]any) Response {
 	return h.Do(req)
 }
 
+// GetAs sends a GET to a path of the server with another bearer token ("":
+// with none at all).
+func (h *Harness) GetAs(token, path string) Response {
+	h.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, h.URL+path, nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if token == "" {
+		req.Header.Set("Authorization", " ") // sent but empty: the client adds no key
+	}
+	return h.Do(req)
+}
+
 // Key makes an API key for the test and returns its token.
 func (h *Harness) Key(k casegraph.NewAPIKey) string {
 	h.t.Helper()
