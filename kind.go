@@ -50,7 +50,16 @@ type Entity struct {
 	// Attributes are the kind-specific properties (see property.go);
 	// empty where the kind has none.
 	Attributes
+
+	// Redacted says the entity was read by a caller without clearance and
+	// is protected: ID is its opaque id, Name "Protected person", and
+	// nothing else that could identify it was read. Read only.
+	Redacted bool
 }
+
+// RedactedName is the name a protected entity shows to callers without
+// clearance.
+const RedactedName = "Protected person"
 
 // Source is a piece of provenance that entities and relations cite.
 type Source struct {

@@ -160,6 +160,21 @@ func CanReadIn(ctx context.Context, dataset string) bool {
 	return !ok || p.CanRead(dataset)
 }
 
+// CanSee says whether the request's principal may read an entity of the
+// dataset, protected or not: a protected one only with clearance (always
+// without a principal). One it may not see does not exist for it.
+func CanSee(ctx context.Context, e Entity) bool {
+	return CanReadIn(ctx, e.Dataset) && (!e.Protected || ScopeFrom(ctx).Cleared)
+}
+
+// CheckProtect refuses to protect or unprotect an entity without clearance.
+func CheckProtect(ctx context.Context, was, is bool) error {
+	if was != is && !ScopeFrom(ctx).Cleared {
+		return Errorf(CodeForbidden, "only a caller with clearance may protect an entity or lift its protection")
+	}
+	return nil
+}
+
 // RequireAdmin refuses a request whose principal is not an admin (the
 // operator's commands, without a principal, pass).
 func RequireAdmin(ctx context.Context) error {

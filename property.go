@@ -35,6 +35,9 @@ type Attributes struct {
 	PageCount   int    `json:"pageCount,omitempty"`   // Document
 	URL         string `json:"url,omitempty"`         // Document
 	Nationality string `json:"nationality,omitempty"` // Person, an ISO 3166 alpha-2 code
+	// Protected withholds the entity from callers without clearance: they
+	// see it redacted (Entity.Redacted), never its name, aliases or id.
+	Protected bool `json:"protected,omitempty"`
 }
 
 var (
@@ -77,6 +80,7 @@ var entityProperties = []EntityProperty{
 		}},
 	{Name: "nationality", Kinds: []Kind{KindPerson}, AlwaysHashed: true,
 		field: text(func(e *Entity) *string { return &e.Nationality }), check: checkNationality},
+	{Name: "protected", field: flag(func(e *Entity) *bool { return &e.Protected })},
 }
 
 // systemProperties are stored on every entity by the writes themselves,
@@ -111,6 +115,7 @@ const (
 	PropertyString PropertyType = iota // string
 	PropertyInt                        // int (an integer in Neo4j)
 	PropertyList                       // []string (a list of strings in Neo4j)
+	PropertyBool                       // bool (a boolean in Neo4j; false is stored as absent)
 )
 
 // EntityPropertyTable returns the table of the properties an entity
@@ -124,7 +129,7 @@ func (p EntityProperty) Type() PropertyType {
 	return p.field.typ
 }
 
-// Value is the property's value on e: a string, an int or a []string, as
+// Value is the property's value on e: a string, an int, a bool or a []string, as
 // Type says.
 func (p EntityProperty) Value(e Entity) any {
 	return p.field.get(&e)
@@ -148,6 +153,8 @@ func (p EntityProperty) IsSet(e Entity) bool {
 		return v != 0
 	case []string:
 		return len(v) > 0
+	case bool:
+		return v
 	}
 	return false
 }
@@ -159,7 +166,7 @@ type fieldRef struct {
 	set func(*Entity, any) error
 }
 
-func ref[T string | int | []string](typ PropertyType, at func(*Entity) *T) fieldRef {
+func ref[T string | int | bool | []string](typ PropertyType, at func(*Entity) *T) fieldRef {
 	return fieldRef{
 		typ: typ,
 		get: func(e *Entity) any { return *at(e) },
@@ -177,6 +184,7 @@ func ref[T string | int | []string](typ PropertyType, at func(*Entity) *T) field
 func text(at func(*Entity) *string) fieldRef   { return ref(PropertyString, at) }
 func number(at func(*Entity) *int) fieldRef    { return ref(PropertyInt, at) }
 func list(at func(*Entity) *[]string) fieldRef { return ref(PropertyList, at) }
+func flag(at func(*Entity) *bool) fieldRef     { return ref(PropertyBool, at) }
 
 // entityPropertyNames names what a read may return: the table's
 // properties, then the system ones.

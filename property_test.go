@@ -31,7 +31,7 @@ func TestAttributesMatchTable(t *testing.T) {
 		}
 		var e casegraph.Entity
 		want := map[casegraph.PropertyType]any{casegraph.PropertyString: "x", casegraph.PropertyInt: 7,
-			casegraph.PropertyList: []string{"x"}}[p.Type()]
+			casegraph.PropertyList: []string{"x"}, casegraph.PropertyBool: true}[p.Type()]
 		if err := p.Set(&e, want); err != nil {
 			t.Fatalf("%s: Set: %v", name, err)
 		}

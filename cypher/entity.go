@@ -187,7 +187,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		}
 		kind, version, mergedInto, stored := lock.kind, lock.version, lock.mergedInto, lock.dataset
 		if kind != "" {
-			if !casegraph.CanReadIn(ctx, stored) {
+			if !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
 				// Ids are one namespace: the caller learns that the id is
 				// taken, and nothing of what holds it.
 				return casegraph.Errorf(casegraph.CodeConflict, "the id %q is taken; choose another", e.ID)
@@ -197,6 +197,9 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 			}
 		}
 		if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
+			return err
+		}
+		if err := casegraph.CheckProtect(ctx, lock.protected, e.Protected); err != nil {
 			return err
 		}
 		switch {
@@ -246,6 +249,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 type lockState struct {
 	kind, dataset, mergedInto string
 	version                   int64
+	protected                 bool
 }
 
 // lockEntity takes an entity's write lock for the rest of the transaction
@@ -264,6 +268,9 @@ func lockEntity(run txRunner, id string) (lockState, error) {
 	if l.version, err = getInt(recs[0], "version"); err != nil {
 		return lockState{}, internalError(string(stmtLockEntity), err)
 	}
+	if l.protected, _, err = neo4j.GetRecordValue[bool](recs[0], "protected"); err != nil {
+		return lockState{}, internalError(string(stmtLockEntity), err)
+	}
 	return l, nil
 }
 
@@ -277,7 +284,7 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 			return err
 		}
 		kind, stored := lock.kind, lock.dataset
-		if kind == "" || !casegraph.CanReadIn(ctx, stored) {
+		if kind == "" || !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 		}
 		if err := casegraph.CheckWrite(ctx, stored); err != nil {
@@ -328,13 +335,13 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 			return err
 		}
 		survivor, ok := found[into]
-		if !ok || survivor.ID != into || !casegraph.CanReadIn(ctx, survivor.Dataset) {
+		if !ok || survivor.ID != into || !casegraph.CanSee(ctx, survivor) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
 		}
 		merged := make([]casegraph.Entity, len(fromIDs))
 		for i, id := range fromIDs {
 			f, ok := found[id]
-			if !ok || f.ID != id || !casegraph.CanReadIn(ctx, f.Dataset) {
+			if !ok || f.ID != id || !casegraph.CanSee(ctx, f) {
 				return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
 			}
 			merged[i] = f
@@ -404,6 +411,9 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 		case casegraph.PropertyInt:
 			n, _ := m[p.Name].(int64) // absent (or not an integer) reads as 0
 			v = int(n)
+		case casegraph.PropertyBool:
+			b, _ := m[p.Name].(bool) // absent reads as false
+			v = b
 		}
 		if err == nil {
 			err = p.Set(&e, v)
@@ -412,6 +422,7 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 			return e, err
 		}
 	}
+	e.Redacted, _ = m["redacted"].(bool)
 	e.Version = 1
 	if v, ok := m["version"].(int64); ok {
 		e.Version = v
@@ -447,6 +458,11 @@ func entityParams(e casegraph.Entity) map[string]any {
 			}
 		case []string:
 			p[prop.Name] = nonNilStrings(v)
+		case bool:
+			p[prop.Name] = nil
+			if v {
+				p[prop.Name] = true
+			}
 		}
 	}
 	return p

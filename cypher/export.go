@@ -31,7 +31,8 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	if len(datasets) > 0 {
 		ds = datasets
 	}
-	params := map[string]any{"datasets": ds}
+	// The operator's command: it reads everything, protected people too.
+	params := scopeParams(casegraph.FullScope, map[string]any{"datasets": ds})
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeRead})
 	defer session.Close(ctx)
 	tx, err := session.BeginTransaction(ctx)

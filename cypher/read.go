@@ -72,6 +72,7 @@ type readPage struct {
 	Left, Right string // the pattern's arrows: "-", "->" or "<-", "-"
 	Types       string // AUTHORED|FUNDS|...
 	Projection  string // what is returned of each relation
+	Key         string // the relation's id as the caller sees it: the page's order
 	Total       bool
 	Sources     bool
 	Ends        *readLevel
@@ -130,8 +131,8 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 			pg := readPage{
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
-				Projection: projection(rel, append([]string{"id"}, relationProps...),
-					"type: type("+rel+"), from: startNode("+rel+").id, to: endNode("+rel+").id"),
+				Projection: relationProjection(rel, relationProps),
+				Key:        relationKey(rel),
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t", left, pg.Types, right, p.Total, p.Sources)
 			params[param+"_after"] = p.Page.After
@@ -151,9 +152,90 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 }
 
 // entityProjection is the map projection of an entity variable: its id,
-// the properties (of casegraph.EntityProperties) and its kind.
+// the properties (of casegraph.EntityProperties), its kind and whether it
+// is redacted. A protected entity read by a caller without clearance
+// ($cleared false) is redacted inside the statement: its opaque id
+// (redactedId), the name "Protected person", its dataset and sources, and
+// nothing else (every other property null).
 func entityProjection(v string, props []string) string {
-	return projection(v, append([]string{"id"}, props...), "kind: [l IN labels("+v+") WHERE l <> 'Entity'][0]")
+	kind := "kind: [l IN labels(" + v + ") WHERE l <> 'Entity'][0]"
+	var b strings.Builder
+	b.WriteString("CASE WHEN " + hidden(v) + " THEN {id: " + v + ".redactedId, ")
+	for _, p := range props {
+		switch p {
+		case "name":
+			b.WriteString("name: '" + casegraph.RedactedName + "', ")
+		case "dataset", "sourceIds":
+			b.WriteString(p + ": " + v + "." + p + ", ")
+		default:
+			b.WriteString(p + ": null, ")
+		}
+	}
+	b.WriteString(kind + ", redacted: true} ELSE ")
+	b.WriteString(projection(v, append([]string{"id"}, props...), kind+", redacted: false"))
+	b.WriteString(" END")
+	return b.String()
+}
+
+// lookupMatch finds the entity that a key names, for lookupEntity: by its
+// id, as a merged-away id's survivor, or by its opaque id.
+func lookupMatch(key, v string) string {
+	return "OPTIONAL MATCH (" + v + "_direct:Entity {id: " + key + "})\n" +
+		"OPTIONAL MATCH (:MergedEntity {id: " + key + "})-[:MERGED_INTO]->(" + v + "_survivor:Entity)\n" +
+		"OPTIONAL MATCH (" + v + "_masked:Entity {redactedId: " + key + "})"
+}
+
+// lookupEntity is the entity that lookupMatch found, as the caller may name
+// it: a protected entity hidden from the caller is found by its opaque id
+// only, never by its real one (nor a real one merged into it); every other
+// entity by its id (or a merged-away id), never by its opaque id.
+func lookupEntity(v string) string {
+	d, s, m := v+"_direct", v+"_survivor", v+"_masked"
+	return "coalesce(CASE WHEN NOT " + hidden(d) + " THEN " + d + " END, CASE WHEN NOT " + hidden(s) + " THEN " + s +
+		" END, CASE WHEN " + hidden(m) + " THEN " + m + " END)"
+}
+
+// hidden is the test that an entity (an expression) is protected and the
+// caller has no clearance: the caller sees it redacted, and finds it only
+// by its opaque id.
+func hidden(v string) string {
+	return "(coalesce(" + v + ".protected, false) AND NOT $cleared)"
+}
+
+// relationProjection is the map projection of a relationship variable:
+// its id, the properties (of casegraph.RelationProperties), its type and
+// its ends' ids. A relation with a protected end, read by a caller without
+// clearance, shows its opaque id and its ends' ids as the caller sees
+// them (a protected end's opaque id), and neither its quote nor its role.
+func relationProjection(r string, props []string) string {
+	from, to := "startNode("+r+")", "endNode("+r+")"
+	redact := "(" + hidden(from) + " OR " + hidden(to) + ")"
+	var b strings.Builder
+	// Null for no relation (an optional match's), as a map projection is.
+	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + relationKey(r) + ", ")
+	for _, p := range props {
+		switch p {
+		case "quote", "role":
+			b.WriteString(p + ": CASE WHEN " + redact + " THEN null ELSE " + r + "." + p + " END, ")
+		default:
+			b.WriteString(p + ": " + r + "." + p + ", ")
+		}
+	}
+	b.WriteString("type: type(" + r + "), from: " + endID(from) + ", to: " + endID(to) + "} END")
+	return b.String()
+}
+
+// relationKey is a relation's id as the caller sees it (the opaque one
+// when an end is hidden from the caller): what it is shown, paged and
+// ordered by.
+func relationKey(r string) string {
+	return "CASE WHEN " + hidden("startNode("+r+")") + " OR " + hidden("endNode("+r+")") +
+		" THEN " + r + ".redactedId ELSE " + r + ".id END"
+}
+
+// endID is an entity's id as the caller sees it.
+func endID(v string) string {
+	return "CASE WHEN " + hidden(v) + " THEN " + v + ".redactedId ELSE " + v + ".id END"
 }
 
 // projection is a map projection of a variable: the properties (checked

@@ -136,11 +136,11 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 			return err
 		}
 		from, ok := ends[r.FromID]
-		if !ok || !casegraph.CanReadIn(ctx, from.Dataset) {
+		if !ok || !casegraph.CanSee(ctx, from) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
 		}
 		to, ok := ends[r.ToID]
-		if !ok || !casegraph.CanReadIn(ctx, to.Dataset) {
+		if !ok || !casegraph.CanSee(ctx, to) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
 		}
 		if err := casegraph.CheckWrite(ctx, r.Dataset); err != nil {
@@ -210,6 +210,21 @@ func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, erro
 		}
 		if !casegraph.CanReadIn(ctx, out.Dataset) {
 			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+		}
+		// A relation of a protected entity exists only for a caller
+		// with clearance.
+		recs, err = run(stmtEntitiesByID, map[string]any{"ids": []string{out.FromID, out.ToID}})
+		if err != nil {
+			return err
+		}
+		ends, err := entitiesByKey("EntitiesByID", recs)
+		if err != nil {
+			return err
+		}
+		for _, end := range ends {
+			if end.Protected && !casegraph.ScopeFrom(ctx).Cleared {
+				return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+			}
 		}
 		if err := casegraph.CheckWrite(ctx, out.Dataset); err != nil {
 			return err

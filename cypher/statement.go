@@ -46,6 +46,20 @@ var templateFuncs = template.FuncMap{
 	// entityProjection is the map projection of an entity variable: its
 	// id, every property a read may return, and its kind.
 	"entityProjection": func(v string) string { return entityProjection(v, casegraph.EntityProperties) },
+	// relationProjection is the map projection of a relationship
+	// variable: its id, properties, type and ends, redacted where an end
+	// is hidden from the caller.
+	"relationProjection": func(v string) string { return relationProjection(v, casegraph.RelationProperties) },
+	// relationKey is a relation's id as the caller sees it.
+	"relationKey": relationKey,
+	// lookupMatch and lookupEntity find an entity by a key as the caller
+	// may name it (an opaque id for a protected entity it may not see).
+	"lookupMatch":  lookupMatch,
+	"lookupEntity": lookupEntity,
+	// hidden tests that an entity is protected from the caller.
+	"hidden": hidden,
+	// endID is an entity's id as the caller sees it.
+	"endID": endID,
 	// entityProperties names the properties a write sets, in table order.
 	"entityProperties": func() []string {
 		var names []string

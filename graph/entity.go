@@ -25,7 +25,7 @@ func kindFromModel(k model.EntityKind) casegraph.Kind {
 func toEntity(e casegraph.Entity) model.Entity {
 	common := model.EntityFields{ID: e.ID, Kind: kindToModel(e.Kind), Name: e.Name, Aliases: nonNil(e.Aliases),
 		Description: optional(e.Description), Dataset: e.Dataset, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
-		Version: int(e.Version), SourceIDs: e.SourceIDs}
+		Version: int(e.Version), SourceIDs: e.SourceIDs, Protected: e.Protected || e.Redacted, Redacted: e.Redacted}
 	switch e.Kind {
 	case casegraph.KindPerson:
 		return &model.Person{EntityFields: common, Nationality: optional(e.Nationality)}
@@ -54,7 +54,7 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
 		Dataset: in.Dataset, SourceIDs: in.SourceIds, Attributes: casegraph.Attributes{Category: deref(in.Category),
 			StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
-			URL: deref(in.URL), Nationality: deref(in.Nationality)},
+			URL: deref(in.URL), Nationality: deref(in.Nationality), Protected: in.Protected != nil && *in.Protected},
 	}
 	if in.PageCount != nil {
 		e.PageCount = *in.PageCount

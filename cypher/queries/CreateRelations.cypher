@@ -21,6 +21,7 @@ CALL (found) {
   UNWIND found AS f
   WITH f.row AS row, f.a AS a, f.b AS b
   CREATE (a)-[r:$(row.type)]->(b)
-  SET r = row.properties, r.createdAt = datetime(), r.updatedAt = datetime()
+  SET r = row.properties, r.createdAt = datetime(), r.updatedAt = datetime(),
+      r.redactedId = 'protected-' + left(replace(randomUUID(), '-', ''), 16)
 }
 RETURN size(found) AS written

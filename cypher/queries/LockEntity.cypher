@@ -12,4 +12,5 @@ CALL (e) {
 RETURN [l IN labels(e) WHERE l <> 'Entity'][0] AS kind,
        coalesce(e.version, 1) AS version,
        e.dataset AS dataset,
+       coalesce(e.protected, false) AS protected,
        s.id AS mergedInto

@@ -97,7 +97,9 @@ type ComplexityRoot struct {
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
 		PageCount   func(childComplexity int) int
+		Protected   func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
+		Redacted    func(childComplexity int) int
 		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
 		Sources     func(childComplexity int) int
 		URL         func(childComplexity int) int
@@ -131,6 +133,8 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Protected   func(childComplexity int) int
+		Redacted    func(childComplexity int) int
 		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
 		Sources     func(childComplexity int) int
 		StartDate   func(childComplexity int) int
@@ -166,6 +170,8 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Protected   func(childComplexity int) int
+		Redacted    func(childComplexity int) int
 		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -199,6 +205,8 @@ type ComplexityRoot struct {
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Nationality func(childComplexity int) int
+		Protected   func(childComplexity int) int
+		Redacted    func(childComplexity int) int
 		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -213,6 +221,8 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
+		Protected   func(childComplexity int) int
+		Redacted    func(childComplexity int) int
 		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -595,12 +605,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.PageCount(childComplexity), true
+	case "Document.protected":
+		if e.ComplexityRoot.Document.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Protected(childComplexity), true
 	case "Document.publishedAt":
 		if e.ComplexityRoot.Document.PublishedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Document.PublishedAt(childComplexity), true
+	case "Document.redacted":
+		if e.ComplexityRoot.Document.Redacted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Redacted(childComplexity), true
 	case "Document.relations":
 		if e.ComplexityRoot.Document.Relations == nil {
 			break
@@ -736,6 +758,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Name(childComplexity), true
+	case "Event.protected":
+		if e.ComplexityRoot.Event.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Protected(childComplexity), true
+	case "Event.redacted":
+		if e.ComplexityRoot.Event.Redacted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Redacted(childComplexity), true
 	case "Event.relations":
 		if e.ComplexityRoot.Event.Relations == nil {
 			break
@@ -950,6 +984,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Name(childComplexity), true
+	case "Organization.protected":
+		if e.ComplexityRoot.Organization.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Protected(childComplexity), true
+	case "Organization.redacted":
+		if e.ComplexityRoot.Organization.Redacted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Redacted(childComplexity), true
 	case "Organization.relations":
 		if e.ComplexityRoot.Organization.Relations == nil {
 			break
@@ -1085,6 +1131,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Person.Nationality(childComplexity), true
+	case "Person.protected":
+		if e.ComplexityRoot.Person.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Protected(childComplexity), true
+	case "Person.redacted":
+		if e.ComplexityRoot.Person.Redacted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Redacted(childComplexity), true
 	case "Person.relations":
 		if e.ComplexityRoot.Person.Relations == nil {
 			break
@@ -1157,6 +1215,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Place.Name(childComplexity), true
+	case "Place.protected":
+		if e.ComplexityRoot.Place.Protected == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Protected(childComplexity), true
+	case "Place.redacted":
+		if e.ComplexityRoot.Place.Redacted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Redacted(childComplexity), true
 	case "Place.relations":
 		if e.ComplexityRoot.Place.Relations == nil {
 			break
@@ -2033,6 +2103,18 @@ interface Entity {
   description: String
   "The investigation this entity belongs to."
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   "The evidence for the entity."
   sources: [Source!]!
   createdAt: DateTime!
@@ -2050,6 +2132,18 @@ type Person implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   sources: [Source!]!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -2066,6 +2160,18 @@ type Organization implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   sources: [Source!]!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -2081,6 +2187,18 @@ type Event implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   sources: [Source!]!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -2098,6 +2216,18 @@ type Document implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   sources: [Source!]!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -2116,6 +2246,18 @@ type Place implements Entity {
   aliases: [String!]!
   description: String
   dataset: String!
+  """
+  A protected person (a witness, a source at risk): callers without
+  clearance see it redacted. Set by cleared callers only.
+  """
+  protected: Boolean!
+  """
+  True when the caller has no clearance and the entity is protected: id is
+  an opaque stable id, name is "Protected person", and nothing else that
+  could identify it is shown (no aliases, description or kind-specific
+  fields; its relations show neither quote nor role).
+  """
+  redacted: Boolean!
   sources: [Source!]!
   createdAt: DateTime!
   updatedAt: DateTime!
@@ -2196,6 +2338,8 @@ input EntityInput {
   url: String
   "Person only; ISO 3166-1 alpha-2."
   nationality: String
+  "Withhold the entity from callers without clearance; only a cleared caller may set or clear it."
+  protected: Boolean
 }
 
 type DeleteEntityPayload {
@@ -2867,6 +3011,10 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_description(ctx, field)
 	case "dataset":
 		return ec.fieldContext_Event_dataset(ctx, field)
+	case "protected":
+		return ec.fieldContext_Event_protected(ctx, field)
+	case "redacted":
+		return ec.fieldContext_Event_redacted(ctx, field)
 	case "sources":
 		return ec.fieldContext_Event_sources(ctx, field)
 	case "createdAt":

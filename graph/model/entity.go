@@ -18,6 +18,8 @@ type EntityFields struct {
 	CreatedAt   time.Time  `json:"createdAt"`
 	UpdatedAt   time.Time  `json:"updatedAt"`
 	Version     int        `json:"version"`
+	Protected   bool       `json:"protected"`
+	Redacted    bool       `json:"redacted"`
 	// SourceIDs are the ids of the sources the entity cites, for its
 	// sources resolver.
 	SourceIDs []string `json:"-"`

@@ -146,6 +146,8 @@ type EntityInput struct {
 	URL *string `json:"url,omitempty"`
 	// Person only; ISO 3166-1 alpha-2.
 	Nationality *string `json:"nationality,omitempty"`
+	// Withhold the entity from callers without clearance; only a cleared caller may set or clear it.
+	Protected *bool `json:"protected,omitempty"`
 }
 
 // How a list of entities is sorted; ties go by id.
