@@ -30,8 +30,10 @@ func recordChange(ctx context.Context, run txRunner, operation, dataset string, 
 		New   string `json:"new"`
 	}
 	list := make([]field, len(fields))
+	protected := false // a protected entity's, even one now gone
 	for i, f := range fields {
 		list[i] = field(f)
+		protected = protected || f.Field == "protected"
 	}
 	b, err := json.Marshal(list)
 	if err != nil {
@@ -40,7 +42,7 @@ func recordChange(ctx context.Context, run txRunner, operation, dataset string, 
 	now := time.Now().UTC()
 	_, err = run(stmtRecordChange, map[string]any{
 		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": operation,
-		"targets": targets, "dataset": dataset, "fields": string(b),
+		"targets": targets, "dataset": dataset, "fields": string(b), "protected": protected,
 	})
 	return err
 }

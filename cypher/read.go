@@ -154,7 +154,7 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 // entityProjection is the map projection of an entity variable: its id,
 // the properties (of casegraph.EntityProperties), its kind and whether it
 // is redacted. A protected entity read by a caller without clearance
-// ($cleared false) is redacted inside the statement: its opaque id
+// ($callerCleared false) is redacted inside the statement: its opaque id
 // (redactedId), the name "Protected person", its dataset and sources, and
 // nothing else (every other property null).
 func entityProjection(v string, props []string) string {
@@ -199,7 +199,7 @@ func lookupEntity(v string) string {
 // caller has no clearance: the caller sees it redacted, and finds it only
 // by its opaque id.
 func hidden(v string) string {
-	return "(coalesce(" + v + ".protected, false) AND NOT $cleared)"
+	return "(coalesce(" + v + ".protected, false) AND NOT $callerCleared)"
 }
 
 // relationProjection is the map projection of a relationship variable:

@@ -122,7 +122,7 @@ func (s *Store) executeText(ctx context.Context, name statement, text string, pa
 // every statement that reads the graph applies inside its match (the
 // "readable" and "visibleQuery" definitions of queries/shared.tmpl):
 // $readable, the datasets the caller may read, or null for every one;
-// $cleared, whether it may see protected people (the entity and relation
+// $callerCleared, whether it may see protected people (the entity and relation
 // projections redact them when not); $caller, who the caller is;
 // $callerIsAdmin, whether it may see everything.
 func withScope(ctx context.Context, params map[string]any) map[string]any {
@@ -132,14 +132,14 @@ func withScope(ctx context.Context, params map[string]any) map[string]any {
 	return params
 }
 
-// scopeParams sets $readable and $cleared for the scope, and $caller and
+// scopeParams sets $readable and $callerCleared for the scope, and $caller and
 // $callerIsAdmin as the operator's (withScope sets the request's).
 func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	if params == nil {
 		params = map[string]any{}
 	}
 	params["caller"], params["callerIsAdmin"] = casegraph.OperatorID, true
-	params["cleared"] = scope.Cleared
+	params["callerCleared"] = scope.Cleared
 	if scope.Limited {
 		// Never null: a scope of no datasets reads nothing, not everything.
 		readable := make([]string, len(scope.Datasets))

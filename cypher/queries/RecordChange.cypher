@@ -3,5 +3,8 @@
 // the JSON list of the fields changed, with their old and new values.
 CREATE (:Change {
   id: $id, at: $at, principal: $principal, operation: $operation,
-  targets: $targets, dataset: $dataset, fields: $fields
+  targets: $targets, dataset: $dataset, fields: $fields,
+  // A change of a protected entity (or of a relation of one) is read only
+  // by callers with clearance: its fields hold what redaction withholds.
+  protected: $protected OR EXISTS { MATCH (e:Entity) WHERE e.id IN $targets AND e.protected }
 })
