@@ -24,6 +24,11 @@ func PlanMerge(survivor Entity, merged []Entity) (MergePlan, error) {
 		if m.Kind != survivor.Kind {
 			return MergePlan{}, Errorf(CodeBadUserInput, "cannot merge %s %q into %s %q: entities of different kinds", m.Kind, m.ID, survivor.Kind, survivor.ID)
 		}
+		if m.Protected && !survivor.Protected {
+			// Its name and aliases would become the survivor's aliases,
+			// shown to every caller.
+			return MergePlan{}, Errorf(CodeBadUserInput, "cannot merge protected %q into %q, which is not protected: protect it first", m.ID, survivor.ID)
+		}
 		aliases = append(aliases, m.Name)
 		aliases = append(aliases, m.Aliases...)
 		sources = append(sources, m.SourceIDs...)

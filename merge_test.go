@@ -87,3 +87,16 @@ func TestPlanMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanMergeKeepsProtection: a protected entity merges only into a
+// protected one, where its names stay withheld.
+func TestPlanMergeKeepsProtection(t *testing.T) {
+	witness := casegraph.Entity{ID: "w", Kind: casegraph.KindPerson, Name: "Witness", Attributes: casegraph.Attributes{Protected: true}}
+	open := casegraph.Entity{ID: "o", Kind: casegraph.KindPerson, Name: "Open"}
+	if _, err := casegraph.PlanMerge(open, []casegraph.Entity{witness}); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+		t.Errorf("protected into unprotected: got %v, want BAD_USER_INPUT", err)
+	}
+	if _, err := casegraph.PlanMerge(witness, []casegraph.Entity{open}); err != nil {
+		t.Errorf("unprotected into protected: %v", err)
+	}
+}
