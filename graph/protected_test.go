@@ -88,6 +88,27 @@ func TestProtectedPeople(t *testing.T) {
 		t.Fatalf("the reader sees no opaque id: %s", res.Raw)
 	}
 
+	// The reader pages the agency's relations by what it sees: the
+	// redacted one's opaque id, then the next.
+	page := `query($id: ID!, $after: String) { entity(id: $id) { relations(first: 1, after: $after) { edges { node { id } } pageInfo { endCursor hasNextPage } } } }`
+	var ids []string
+	var after any
+	for range 3 {
+		res := h.PostAs(reader, page, map[string]any{"id": f.id("agency"), "after": after})
+		rels := res.Data["entity"].(map[string]any)["relations"].(map[string]any)
+		for _, e := range rels["edges"].([]any) {
+			ids = append(ids, e.(map[string]any)["node"].(map[string]any)["id"].(string))
+		}
+		info := rels["pageInfo"].(map[string]any)
+		if info["hasNextPage"] != true {
+			break
+		}
+		after = info["endCursor"]
+	}
+	if len(ids) != 2 || !strings.HasPrefix(ids[0], "protected-") || ids[1] != f.id("r1") {
+		t.Errorf("the reader's pages of the agency's relations: %v, want an opaque id, then %s", ids, f.id("r1"))
+	}
+
 	type query struct {
 		kind, doc string
 		vars      func(witness string) map[string]any
