@@ -76,7 +76,7 @@ var nameRuleOptionalPrincipal = TextRule{Max: 300}
 
 // untracked are the fields a change does not list: they change with every
 // write (or never), and say nothing of what the caller changed.
-var untracked = map[string]bool{"Version": true, "CreatedAt": true, "UpdatedAt": true, "Redacted": true}
+var untracked = map[string]bool{"Version": true, "CreatedAt": true, "UpdatedAt": true, "Redacted": true, "KeepProtection": true}
 
 // fieldNames are the API's names of the Go fields whose lower-cased name
 // is not it.

@@ -33,6 +33,11 @@ func ParseKind(s string) (Kind, error) {
 
 // Entity is an entity as stored, with the fields common to every kind.
 type Entity struct {
+	// KeepProtection says that a write does not say whether the entity is
+	// protected: the stored choice stays (an API upsert that leaves
+	// protected out must not expose a witness). Not stored.
+	KeepProtection bool
+
 	// Version counts the writes to the entity (1 after its creation); an
 	// update that names a version other than the stored one is refused.
 	Version   int64

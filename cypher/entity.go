@@ -199,6 +199,9 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
 			return err
 		}
+		if e.KeepProtection {
+			e.Protected = lock.protected
+		}
 		if err := casegraph.CheckProtect(ctx, lock.protected, e.Protected); err != nil {
 			return err
 		}

@@ -387,3 +387,31 @@ func TestSavedQueryRights(t *testing.T) {
 		t.Errorf("editor A runs it: %s", res.Raw)
 	}
 }
+
+// TestUpsertKeepsProtection: an upsert that leaves protected out keeps the
+// stored choice; only an explicit false lifts it.
+func TestUpsertKeepsProtection(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	const q = `mutation Upsert($in: EntityInput!) { upsertEntity(input: $in) { protected version } }`
+	in := func(extra map[string]any) map[string]any {
+		m := map[string]any{"id": f.id("witness"), "kind": "PERSON", "name": "A witness", "dataset": f.ds, "sourceIds": []string{f.src}}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return map[string]any{"in": m}
+	}
+	for i, step := range []struct {
+		extra map[string]any
+		want  bool
+	}{
+		{map[string]any{"protected": true}, true},
+		{map[string]any{"description": "Renamed, protection left out"}, true},
+		{map[string]any{"protected": false}, false},
+	} {
+		res := f.h.MustPost(q, in(step.extra))
+		if got := field(res, "upsertEntity", "protected"); got != step.want {
+			t.Errorf("step %d: protected = %v, want %v (%s)", i+1, got, step.want, res.Raw)
+		}
+	}
+}

@@ -59,6 +59,7 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	if in.PageCount != nil {
 		e.PageCount = *in.PageCount
 	}
+	e.KeepProtection = in.Protected == nil
 	if e.ID == "" {
 		e.ID = casegraph.NewID(strings.ToLower(string(kind)), in.Name)
 	}
