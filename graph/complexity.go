@@ -48,7 +48,7 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Source = func(child int, _ string) int { return statementCost + child }
 	c.Query.Timeline = func(child int, _ string, _, _ *model.PartialDate) int { return statementCost + child }
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
-	c.Query.ShortestPath = func(child int, _, _ string, _ *model.PathFilter) int { return pathSearchCost + child }
+	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
 	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string) int {
 		return 1 + child*pageSize(first)
 	}
@@ -72,25 +72,31 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
 		return statementCost + child*pageSize(first)
 	}
-	c.Query.Paths = func(child int, _, _ string, k *int, _ *model.PathFilter) int {
+	c.Query.Paths = func(child int, _, _ string, k *int, f *model.PathFilter) int {
 		n := casegraph.DefaultPaths
 		if k != nil && *k >= 1 && *k <= casegraph.MaxPaths {
 			n = *k
 		}
-		return pathSearchCost*n + child*n
+		return pathSearchCost*n*depthFactor(f) + child*n
 	}
 	// A subgraph's lists are long, but flat: weigh them by a tenth of the
 	// limit, so a full neighbourhood of 1000 fits with a few fields each.
-	c.Query.Neighborhood = func(child int, _ string, _ *int, _ *model.PathFilter, limit *int) int {
+	// A neighbourhood's search fans out with its depth: each level costs
+	// as much again as the one before, doubled.
+	c.Query.Neighborhood = func(child int, _ string, depth *int, _ *model.PathFilter, limit *int) int {
 		n := casegraph.DefaultNeighborhoodSize
 		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxNeighborhoodSize {
 			n = *limit
 		}
-		return pathSearchCost + child*max(1, n/10)
+		d := casegraph.DefaultNeighborhoodDepth
+		if depth != nil && *depth >= 1 && *depth <= casegraph.MaxNeighborhood {
+			d = *depth
+		}
+		return pathSearchCost*(1<<(d-1)) + child*max(1, n/10)
 	}
-	c.Query.Connections = func(child int, ids []string, _ *model.PathFilter) int {
+	c.Query.Connections = func(child int, ids []string, f *model.PathFilter) int {
 		pairs := max(1, len(ids)*(len(ids)-1)/2)
-		return pathSearchCost*pairs + child*pairs
+		return pathSearchCost*pairs*depthFactor(f) + child*pairs
 	}
 	return c
 }
@@ -100,6 +106,52 @@ const (
 	statementCost  = 10
 	pathSearchCost = 100
 )
+
+// depthFactor weighs a path search by its depth: up to the default depth
+// (4) it costs pathSearchCost, and each hop beyond doubles it, as the
+// frontiers a bidirectional search may expand grow with it (depth 8 costs
+// 16 times depth 4). An invalid depth is refused when the field runs, so
+// it counts as the deepest here.
+func depthFactor(f *model.PathFilter) int {
+	d := casegraph.DefaultMaxDepth
+	if f != nil && f.MaxDepth != nil {
+		d = *f.MaxDepth
+		if d < 1 || d > casegraph.MaxMaxDepth {
+			d = casegraph.MaxMaxDepth
+		}
+	}
+	return 1 << max(0, d-casegraph.DefaultMaxDepth)
+}
+
+// SavedRunLimit is the complexity limit of a saved query run inside a
+// request: what the request's own complexity leaves of limit (the runner
+// records it with WithSpentComplexity before the run's operation replaces
+// the request's in the context), so that a request cannot escape the limit
+// by running saved queries. A run with no request around it (GET
+// /queries/{name}) has the whole limit.
+func SavedRunLimit(limit int) *extension.ComplexityLimit {
+	c := extension.FixedComplexityLimit(limit, complexityOptions...)
+	c.Func = func(ctx context.Context, _ *graphql.OperationContext) int {
+		spent, _ := ctx.Value(spentKey{}).(int)
+		return max(0, limit-spent)
+	}
+	return c
+}
+
+type spentKey struct{}
+
+// WithSpentComplexity records, for a saved query run inside a request,
+// the complexity of the request around it (from ctx's operation, when it
+// has one and its complexity was measured).
+func WithSpentComplexity(ctx context.Context) context.Context {
+	if !graphql.HasOperationContext(ctx) {
+		return ctx
+	}
+	if stats := extension.GetComplexityStats(ctx); stats != nil {
+		return context.WithValue(ctx, spentKey{}, stats.Complexity)
+	}
+	return ctx
+}
 
 // pageSize is the page a list field asks for; an invalid size is refused
 // when the field runs, so it counts as the largest here.

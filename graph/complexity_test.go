@@ -37,6 +37,11 @@ func TestComplexityPricesDatabaseWork(t *testing.T) {
 			steps { forward relation { id type sources { id title } } } } }`, 100, 110},
 		{"50 aliased shortest paths", aliased(50, `shortestPath(from: "a", to: "b") { length }`), 5000, 5100},
 		{"500 aliased entities", aliased(500, `entity(id: "x") { id }`), 5000, 5000},
+		{"a shortest path of 8 hops", `{ shortestPath(from: "a", to: "b", filter: {maxDepth: 8}) { length } }`, 1600, 1610},
+		{"150 aliased deep shortest paths", aliased(150, `shortestPath(from: "a", to: "b", filter: {maxDepth: 6}) { length }`), 60000, 61000},
+		{"5 paths of 5 hops", `{ paths(from: "a", to: "b", k: 5, filter: {maxDepth: 5}) { length } }`, 1000, 1010},
+		{"connections of 10 ids", `{ connections(ids: ["a","b","c","d","e","f","g","h","i","j"]) { truncated } }`, 4500, 4600},
+		{"a neighbourhood of depth 3", `{ neighborhood(id: "a", depth: 3) { truncated } }`, 400, 420},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

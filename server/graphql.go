@@ -85,11 +85,36 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 	if !g.introspection && introspects(oc.Operation.SelectionSet) {
 		return codedError(casegraph.CodeForbidden, "INTROSPECTION_DISABLED", "introspection is disabled on this server")
 	}
+	if n := rootFields(oc.Operation.SelectionSet, "runSavedQuery"); n > 1 {
+		return codedError(casegraph.CodeBadUserInput, "ONE_SAVED_QUERY",
+			"a request may run one saved query; this one runs %d (send them one by one)", n)
+	}
 	if d := depth(oc.Operation.SelectionSet, 0, g.maxDepth); d > g.maxDepth {
 		return codedError(casegraph.CodeBadUserInput, "DEPTH_LIMIT_EXCEEDED",
 			"the query is nested deeper than the limit of %d", g.maxDepth)
 	}
 	return nil
+}
+
+// rootFields counts the root fields of a selection named name, aliases
+// and fragments included.
+func rootFields(set ast.SelectionSet, name string) int {
+	n := 0
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == name {
+				n++
+			}
+		case *ast.InlineFragment:
+			n += rootFields(s.SelectionSet, name)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				n += rootFields(s.Definition.SelectionSet, name)
+			}
+		}
+	}
+	return n
 }
 
 // depth returns the nesting depth of a selection set, stopping once it is

@@ -42,8 +42,9 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	exec.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection, nested: true})
 	exec.Use(queriesOnly{})
 	// The variables of a run are not those the document was checked with
-	// when it was saved: its complexity is measured again on every run.
-	exec.Use(graph.ComplexityLimit(cfg.MaxComplexity))
+	// when it was saved: its complexity is measured again on every run,
+	// against what the request around it leaves of the limit.
+	exec.Use(graph.SavedRunLimit(cfg.MaxComplexity))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
@@ -120,7 +121,7 @@ func (r *Runner) Run(ctx context.Context, document string, variables json.RawMes
 			return &graphql.Response{Errors: gqlerror.List{codedError(casegraph.CodeBadUserInput, "BAD_VARIABLES", "variables must be a JSON object")}}
 		}
 	}
-	ctx = graph.WithSavedRun(ctx)
+	ctx = graph.WithSavedRun(graph.WithSpentComplexity(ctx))
 	if l, ok := loaders.From(ctx); ok {
 		// The run's reads hold what its own operation shows, not the
 		// outer request's (graph.operationProperties).
