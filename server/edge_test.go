@@ -259,3 +259,36 @@ func TestSavedQueryRouteRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestShapeRefused: a body that is JSON but not a GraphQL request
+// gets BAD_USER_INPUT with a reason, before anything else runs (these were
+// INTERNAL, logged with the whole body).
+func TestRequestShapeRefused(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	tests := []struct {
+		name, body, reason string
+	}{
+		{"a batch", `[{"query": "{ __typename }"}]`, "BATCHING_NOT_SUPPORTED"},
+		{"a number as the query", `{"query": 123}`, "INVALID_REQUEST"},
+		{"variables as a string", `{"query": "{ __typename }", "variables": "{}"}`, "INVALID_REQUEST"},
+		{"variables as a list", `{"query": "{ __typename }", "variables": []}`, "INVALID_REQUEST"},
+		{"a number as the operation name", `{"query": "{ __typename }", "operationName": 5}`, "INVALID_REQUEST"},
+		{"extensions as a string", `{"query": "{ __typename }", "extensions": "x"}`, "INVALID_REQUEST"},
+		{"a JSON string", `"{ __typename }"`, "INVALID_REQUEST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := h.PostRaw([]byte(tt.body))
+			if res.Status != http.StatusBadRequest || res.Code() != "BAD_USER_INPUT" || res.Reason() != tt.reason {
+				t.Errorf("got %d %s, want 400 BAD_USER_INPUT %s", res.Status, res.Raw, tt.reason)
+			}
+		})
+	}
+	if res := h.PostRaw([]byte(`{"query": "{ __typename }", "variables": null, "operationName": null}`)); res.Status != http.StatusOK || len(res.Errors) > 0 {
+		t.Errorf("nulls where values may be: %d %s", res.Status, res.Raw)
+	}
+	if calls := h.Refusing.Calls(); len(calls) > 0 {
+		t.Errorf("refused bodies reached the store: %v", calls)
+	}
+}

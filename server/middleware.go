@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -132,9 +133,63 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "request body is not valid JSON")
 			return
 		}
+		if reason, msg := requestShape(body); reason != "" {
+			writeReasonedError(w, http.StatusBadRequest, reason, msg)
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
+	})
+}
+
+// requestShape checks that a (valid JSON) body has the shape of a GraphQL
+// request: an object (a list is a batch, which this server does not take),
+// with a string query, an object (or null) of variables and of extensions,
+// and a string (or null) operation name. It returns the refusal's reason
+// and message, or "" when the shape is right; the transport reports what
+// is missing.
+func requestShape(body []byte) (reason, msg string) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
+			return "BATCHING_NOT_SUPPORTED", "send one request a time: a JSON list (a batch) is not supported"
+		}
+		return "INVALID_REQUEST", "the body must be a JSON object: {\"query\": ..., \"variables\": {...}}"
+	}
+	kind := func(raw json.RawMessage) byte {
+		t := bytes.TrimSpace(raw)
+		if len(t) == 0 {
+			return 0
+		}
+		if bytes.Equal(t, []byte("null")) {
+			return 'n'
+		}
+		return t[0]
+	}
+	for name, want := range map[string]byte{"query": '"', "operationName": '"', "variables": '{', "extensions": '{'} {
+		raw, ok := fields[name]
+		if !ok {
+			continue
+		}
+		if k := kind(raw); k != want && k != 'n' {
+			what := map[byte]string{'"': "a string", '{': "a JSON object"}[want]
+			return "INVALID_REQUEST", fmt.Sprintf("%s must be %s (or null)", name, what)
+		}
+	}
+	return "", ""
+}
+
+// writeReasonedError writes a BAD_USER_INPUT error with a reason, as the
+// GraphQL handler's refusals have.
+func writeReasonedError(w http.ResponseWriter, status int, reason, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []map[string]any{{
+			"message":    msg,
+			"extensions": map[string]any{"code": casegraph.CodeBadUserInput, "reason": reason},
+		}},
 	})
 }
 
