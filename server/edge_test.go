@@ -114,6 +114,14 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 	if res.Status == http.StatusOK || res.Code() != "BAD_USER_INPUT" {
 		t.Errorf("mutation over GET: status %d, body %s; want a refusal with BAD_USER_INPUT", res.Status, res.Raw)
 	}
+	raw, err := h.Client().Get(h.URL + "/graphql?query=" + url.QueryEscape(`mutation M { __typename }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Body.Close()
+	if raw.StatusCode != http.StatusMethodNotAllowed || raw.Header.Get("Allow") != "POST" {
+		t.Errorf("mutation over GET: %d with Allow %q, want 405 with Allow: POST", raw.StatusCode, raw.Header.Get("Allow"))
+	}
 }
 
 // panicky makes the store panic, to prove recovery.

@@ -49,6 +49,9 @@ func (w *statusWriter) WriteHeader(code int) {
 	if w.info.status != 0 {
 		code = w.info.status
 	}
+	if code == http.StatusMethodNotAllowed && w.Header().Get("Allow") == "" {
+		w.Header().Set("Allow", "POST") // a mutation over GET: the only other method
+	}
 	w.status = code
 	w.ResponseWriter.WriteHeader(code)
 }
