@@ -42,6 +42,10 @@ type Config struct {
 	// apps that may call the API from another origin; empty, only
 	// same-origin pages can, and no CORS header is ever sent.
 	CORSOrigins []string
+	// DrainDelay is how long, on SIGTERM, /readyz says 503 before the
+	// server stops accepting (requests keep being served meanwhile), so
+	// that a load balancer stops sending first.
+	DrainDelay time.Duration
 	// MetricsAddr, when set, serves /metrics on a listener of its own
 	// instead of Addr's.
 	MetricsAddr string
@@ -70,6 +74,10 @@ func (c Config) Validate() error {
 	switch {
 	case c.RequestTimeout <= 0:
 		return fmt.Errorf("request-timeout must be positive")
+	case c.ShutdownTimeout <= c.RequestTimeout:
+		return fmt.Errorf("shutdown-timeout (%s) must be longer than request-timeout (%s), so that requests in flight can finish", c.ShutdownTimeout, c.RequestTimeout)
+	case c.DrainDelay < 0 || c.DrainDelay > time.Minute:
+		return fmt.Errorf("drain-delay must be between 0 and 1m")
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("max-body-bytes must be at least 1024")
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:

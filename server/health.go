@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -22,7 +23,14 @@ type readiness struct {
 	checked time.Time
 	err     error
 	schema  bool // the schema was seen applied; it does not go away
+
+	draining atomic.Bool // shutting down: never ready again
 }
+
+// drain makes the server not ready for good: it is shutting down.
+func (r *readiness) drain() { r.draining.Store(true) }
+
+var errDraining = casegraph.Errorf(casegraph.CodeDatabaseUnavailable, "shutting down")
 
 func newReadiness(db Checker) *readiness {
 	return &readiness{db: db}
@@ -31,6 +39,9 @@ func newReadiness(db Checker) *readiness {
 const readinessTTL = time.Second
 
 func (r *readiness) check(ctx context.Context) error {
+	if r.draining.Load() {
+		return errDraining
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if time.Since(r.checked) < readinessTTL {

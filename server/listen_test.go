@@ -116,3 +116,49 @@ func TestServeWantsTheMetricsListener(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownDrains: on shutdown /readyz says 503 at once and for the
+// drain delay, while requests are still served; then the server stops.
+func TestShutdownDrains(t *testing.T) {
+	t.Parallel()
+	cfg := server.DefaultConfig()
+	cfg.DrainDelay = 500 * time.Millisecond
+	refusing := servertest.NewRefusing(t)
+	refusing.Allow("Ping", "SchemaApplied")
+	srv, err := server.New(cfg, zerolog.Nop(), refusing, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := listenLocal(t)
+	url := "http://" + api.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, api, nil) }()
+	if code, _ := getURL(t, url+"/healthz"); code != http.StatusOK {
+		t.Fatalf("/healthz before shutdown: %d", code)
+	}
+	cancel()
+	time.Sleep(100 * time.Millisecond) // within the drain delay
+	if code, body := getURL(t, url+"/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "shutting down") {
+		t.Errorf("/readyz while draining: %d %s, want 503 shutting down", code, body)
+	}
+	if code, _ := getURL(t, url+"/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz while draining: %d, want 200 (requests are still served)", code)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve after shutdown: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after the drain")
+	}
+}
+
+func TestShutdownOutlastsRequests(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.ShutdownTimeout = cfg.RequestTimeout
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "must be longer than request-timeout") {
+		t.Errorf("a shutdown timeout no longer than the request timeout: %v, want refused", err)
+	}
+}

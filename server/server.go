@@ -181,6 +181,13 @@ func (s *Server) Serve(ctx context.Context, ln, metricsLn net.Listener) error {
 		running--
 	case <-ctx.Done():
 	}
+	// Not ready from now on, while requests in flight finish: a load
+	// balancer that polls /readyz during the drain delay sends no more.
+	s.ready.drain()
+	if d := s.cfg.DrainDelay; d > 0 && ctx.Err() != nil {
+		s.log.Info().Dur("delay", d).Msg("draining: /readyz says 503")
+		time.Sleep(d)
+	}
 	s.log.Info().Msg("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()

@@ -110,6 +110,7 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.str(&s.Addr, "addr", "CASEGRAPH_ADDR", "address to listen on")
 	b.duration(&s.RequestTimeout, "request-timeout", "CASEGRAPH_REQUEST_TIMEOUT", "deadline for every request")
 	b.duration(&s.ShutdownTimeout, "shutdown-timeout", "CASEGRAPH_SHUTDOWN_TIMEOUT", "how long shutdown waits for requests in flight")
+	b.duration(&s.DrainDelay, "drain-delay", "CASEGRAPH_DRAIN_DELAY", "on SIGTERM, how long /readyz says 503 before the server stops accepting")
 	b.int64(&s.MaxBodyBytes, "max-body-bytes", "CASEGRAPH_MAX_BODY_BYTES", "largest request body; larger ones get 413")
 	b.int(&s.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
 	b.int(&s.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection nesting (introspection excepted)")
