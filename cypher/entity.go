@@ -218,14 +218,7 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 		if err := checkSources(run, e.SourceIDs); err != nil {
 			return err
 		}
-		var before *casegraph.Entity // for the audit record
-		if kind != "" {
-			old, err := readEntity(run, e.ID)
-			if err != nil {
-				return err
-			}
-			before = &old
-		}
+		before := lock.entity // for the audit record
 		recs, err := run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
 		if err != nil {
 			return err
@@ -247,12 +240,13 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 }
 
 // lockState is what LockEntity says of an id: the entity's kind (empty
-// when there is none), version and dataset, or its survivor when it was
-// merged away.
+// when there is none), version and dataset, and the entity as it is (nil
+// when there is none), or its survivor when it was merged away.
 type lockState struct {
 	kind, dataset, mergedInto string
 	version                   int64
 	protected                 bool
+	entity                    *casegraph.Entity
 }
 
 // lockEntity takes an entity's write lock for the rest of the transaction
@@ -274,6 +268,13 @@ func lockEntity(run txRunner, id string) (lockState, error) {
 	if l.protected, _, err = neo4j.GetRecordValue[bool](recs[0], "protected"); err != nil {
 		return lockState{}, internalError(string(stmtLockEntity), err)
 	}
+	if l.kind != "" {
+		e, err := entityFrom(recs[0])
+		if err != nil {
+			return lockState{}, internalError(string(stmtLockEntity), err)
+		}
+		l.entity = &e
+	}
 	return l, nil
 }
 
@@ -293,10 +294,7 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 		if err := casegraph.CheckWrite(ctx, stored); err != nil {
 			return err
 		}
-		before, err := readEntity(run, id)
-		if err != nil {
-			return err
-		}
+		before := lock.entity
 		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return err
@@ -307,7 +305,7 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 		if n, err = getInt(recs[0], "relations"); err != nil {
 			return internalError("DeleteEntity", err)
 		}
-		return recordChange(ctx, run, "deleteEntity", before.Dataset, []string{id}, casegraph.Diff(&before, (*casegraph.Entity)(nil)))
+		return recordChange(ctx, run, "deleteEntity", before.Dataset, []string{id}, casegraph.Diff(before, (*casegraph.Entity)(nil)))
 	})
 	return n, err
 }
