@@ -50,24 +50,14 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 			}
 		}
 		if len(entities) > 0 {
-			rows := make([]map[string]any, len(entities))
-			for i, e := range entities {
-				rows[i] = entityParams(e)
-			}
-			recs, err := run(stmtUpsertEntities, map[string]any{"rows": rows})
+			n, conflict, err := upsertEntities(run, entities)
 			if err != nil {
 				return err
 			}
-			conflicts, err := getStrings(recs[0], "kindConflicts")
-			if err != nil {
-				return internalError("UpsertEntities", err)
+			if conflict != "" {
+				return casegraph.Errorf(casegraph.CodeConflict, "entity %q exists with another kind (a kind never changes)", conflict)
 			}
-			if len(conflicts) > 0 {
-				return casegraph.Errorf(casegraph.CodeConflict, "entity %q exists with another kind (a kind never changes)", conflicts[0])
-			}
-			if err := count("UpsertEntities", recs[0]); err != nil {
-				return err
-			}
+			changed += n
 		}
 		if len(relations) > 0 {
 			n, err := writeRelations(run, relations)
@@ -79,6 +69,33 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 		return nil
 	})
 	return changed, err
+}
+
+// upsertEntities writes entities with one UpsertEntities, for an import's
+// batch and a single upsert alike. It returns how many changed something,
+// and the id of one whose stored kind differs (nothing is written for it;
+// the caller refuses the transaction), or "".
+func upsertEntities(run txRunner, entities []casegraph.Entity) (changed int, conflict string, err error) {
+	rows := make([]map[string]any, len(entities))
+	for i, e := range entities {
+		rows[i] = entityParams(e)
+	}
+	recs, err := run(stmtUpsertEntities, map[string]any{"rows": rows})
+	if err != nil {
+		return 0, "", err
+	}
+	conflicts, err := getStrings(recs[0], "kindConflicts")
+	if err != nil {
+		return 0, "", internalError(string(stmtUpsertEntities), err)
+	}
+	n, err := getInt(recs[0], "changed")
+	if err != nil {
+		return 0, "", internalError(string(stmtUpsertEntities), err)
+	}
+	if len(conflicts) > 0 {
+		conflict = conflicts[0]
+	}
+	return int(n), conflict, nil
 }
 
 // writeRelations writes relations inside WriteBatch's transaction and

@@ -219,16 +219,10 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 			return err
 		}
 		before := lock.entity // for the audit record
-		recs, err := run(stmtUpsertEntities, map[string]any{"rows": []map[string]any{entityParams(e)}})
-		if err != nil {
-			return err
-		}
 		// A concurrent create of the same id may have won with another kind.
-		conflicts, err := getStrings(recs[0], "kindConflicts")
-		if err != nil {
-			return internalError("UpsertEntities", err)
-		}
-		if len(conflicts) > 0 {
+		if _, conflict, err := upsertEntities(run, []casegraph.Entity{e}); err != nil {
+			return err
+		} else if conflict != "" {
 			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
 		}
 		if out, err = readEntity(run, e.ID); err != nil {

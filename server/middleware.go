@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -132,11 +133,10 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 				"request body is larger than the limit of %d bytes", limit)
 			return
 		}
-		if !json.Valid(body) {
-			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "request body is not valid JSON")
+		if reason, msg := requestShape(body); reason == "INVALID_JSON" {
+			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "%s", msg)
 			return
-		}
-		if reason, msg := requestShape(body); reason != "" {
+		} else if reason != "" {
 			writeReasonedError(w, http.StatusBadRequest, reason, msg)
 			return
 		}
@@ -146,8 +146,9 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// requestShape checks that a (valid JSON) body has the shape of a GraphQL
-// request: an object (a list is a batch, which this server does not take),
+// requestShape checks, in one pass over the body, that it is JSON with the
+// shape of a GraphQL request: an object (a list is a batch, which this
+// server does not take),
 // with a string query, an object (or null) of variables and of extensions,
 // and a string (or null) operation name. It returns the refusal's reason
 // and message, or "" when the shape is right; the transport reports what
@@ -155,6 +156,10 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 func requestShape(body []byte) (reason, msg string) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return "INVALID_JSON", "request body is not valid JSON"
+		}
 		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
 			return "BATCHING_NOT_SUPPORTED", "send one request a time: a JSON list (a batch) is not supported"
 		}
