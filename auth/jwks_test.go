@@ -226,23 +226,46 @@ func TestFits(t *testing.T) {
 }
 
 // TestVerifiedTokensExpire: a token that verified is trusted again without
-// a signature check for at most a minute, and never past its expiry.
+// a signature check for at most a minute, and never past its expiry: a
+// token whose key was withdrawn stops verifying once that minute is over,
+// though the token itself is still valid.
 func TestVerifiedTokensExpire(t *testing.T) {
 	key := jwk("k", rsaKey())
 	p := newProvider(t, key)
 	var clock atomic.Int64
 	v := newTestVerifier(t, testConfig(p.srv.URL), &clock)
 	c := claims()
-	c["exp"] = t0.Add(90 * time.Second).Unix()
+	c["exp"] = t0.Add(3 * time.Hour).Unix()
 	token := sign(t, key, jose.RS256, c)
 	verifies(t, v, token, "first use")
+	fetches := p.fetches.Load()
+
+	// The provider withdraws the key for another; the keys in hand get old
+	// enough to be fetched again. Within a minute of its check the token
+	// is trusted from the cache, without a look at the keys.
+	p.publish(jwk("k2", ecKey()))
 	clock.Add(int64(30 * time.Second))
 	verifies(t, v, token, "within the minute")
-	// The provider withdraws the key: within a minute of the check the
-	// token is still trusted; after it, the keys are checked again.
-	p.publish()
+	if n := p.fetches.Load(); n != fetches {
+		t.Errorf("a cached token fetched the JWKS (%d fetches, want %d)", n, fetches)
+	}
+	// After the minute (and once the keys are old), it is checked again,
+	// and its key is gone.
 	clock.Add(int64(DefaultMaxKeyAge))
 	if _, err := v.Verify(context.Background(), token); err == nil {
-		t.Error("a token verified an hour ago, whose key was withdrawn and which has expired, still verifies")
+		t.Error("a token whose key was withdrawn still verifies after the cache's minute")
+	}
+
+	// Never past its expiry: a token valid for 20 s more is refused once
+	// those pass, though it was checked less than a minute before.
+	p.publish(key)
+	clock.Add(int64(DefaultMinRefreshInterval))
+	c = claimsAt(time.Unix(0, clock.Load()))
+	c["exp"] = time.Unix(0, clock.Load()).Add(20 * time.Second).Unix()
+	short := sign(t, key, jose.RS256, c)
+	verifies(t, v, short, "short-lived token")
+	clock.Add(int64(DefaultClockSkew + 30*time.Second))
+	if _, err := v.Verify(context.Background(), short); err == nil {
+		t.Error("a cached token verifies past its expiry")
 	}
 }
