@@ -47,7 +47,7 @@ const keyCacheMax = 10000
 
 type cachedKey struct {
 	key     casegraph.APIKey
-	hash    string
+	hash    string // "" for an id that names no key
 	fetched time.Time
 }
 
@@ -103,22 +103,24 @@ func (a *authenticator) keyPrincipal(ctx context.Context, token string) (casegra
 		if err != nil {
 			return casegraph.Principal{}, err
 		}
-		if !found {
-			return casegraph.Principal{}, errBadKey
-		}
+		// What the database said is kept whatever the answer: a client
+		// that keeps sending an unknown, revoked or mistyped key costs
+		// one look-up a ttl, not one a request.
 		c = cachedKey{key: key, hash: hash, fetched: now}
-		if !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
-			return casegraph.Principal{}, errBadKey // not cached: a guess costs a round trip
+		if !found {
+			c = cachedKey{fetched: now}
 		}
 		a.remember(id, c)
-		// Last used is a note, not a condition: the request goes on
-		// whether or not it is written (the statement writes at most
-		// once a minute).
-		if err := a.keys.TouchAPIKey(ctx, id); err != nil {
-			a.log.Warn().Err(err).Str("key", id).Msg("could not record that an API key was used")
+		if found && casegraph.KeySecretMatches(secret, hash) && !key.Revoked() {
+			// Last used is a note, not a condition: the request goes on
+			// whether or not it is written (the statement writes at most
+			// once a minute).
+			if err := a.keys.TouchAPIKey(ctx, id); err != nil {
+				a.log.Warn().Err(err).Str("key", id).Msg("could not record that an API key was used")
+			}
 		}
 	}
-	if !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
+	if c.hash == "" || !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
 		return casegraph.Principal{}, errBadKey
 	}
 	return c.key.Principal(), nil

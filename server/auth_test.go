@@ -137,3 +137,37 @@ func grepLines(text, word string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestBadKeysAreRememberedToo: a client that keeps sending an unknown or a
+// mistyped key costs one look-up a key-cache-ttl, not one a request, at 1
+// client and at 16.
+func TestBadKeysAreRememberedToo(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, options{}) // keys trusted for an hour
+	unknown, err := casegraph.GenerateKeyToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const query = `{"query": "{ __typename }"}`
+	before := h.Store.RoundTrips()
+	for range 5 {
+		if res := authed(t, h, http.MethodPost, "/graphql", "Bearer "+unknown.Token, query); res.Status != http.StatusUnauthorized {
+			t.Fatalf("an unknown key: %d %s", res.Status, res.Raw)
+		}
+	}
+	done := make(chan struct{})
+	for range 16 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 5 {
+				authed(t, h, http.MethodPost, "/graphql", "Bearer "+unknown.Token, query)
+			}
+		}()
+	}
+	for range 16 {
+		<-done
+	}
+	if n := h.Store.RoundTrips() - before; n != 1 {
+		t.Errorf("85 requests with one unknown key made %d round trips, want 1", n)
+	}
+}
