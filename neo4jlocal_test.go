@@ -17,7 +17,13 @@ import (
 // in a folder of its own, with its own data folder and the given port.
 func neo4jScript(t *testing.T, port string, args ...string) (string, error) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "neo4j-local")
+	return neo4jScriptIn(t, filepath.Join(t.TempDir(), "neo4j-local"), port, args...)
+}
+
+// neo4jScriptIn is neo4jScript in a given folder (its data folder is
+// dir/data).
+func neo4jScriptIn(t *testing.T, dir, port string, args ...string) (string, error) {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -97,4 +103,36 @@ func TestNeo4jScriptSaysWhoseDatabaseAnswers(t *testing.T) {
 			t.Errorf("log: err %v, output %q", err, out)
 		}
 	})
+}
+
+// TestNeo4jScriptRefusesAnotherPort: a data folder serves one port; with
+// this checkout's Neo4j up on one, `up` on another says so and fails
+// instead of claiming the second is up.
+func TestNeo4jScriptRefusesAnotherPort(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "neo4j-local")
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	running := freePort(t)
+	// A stand-in for the launcher: its command line names its port, as the
+	// launcher's does.
+	proc := exec.Command("bash", "-c", "sleep 60; true", "-Dneo4j.bolt=127.0.0.1:"+running)
+	if err := proc.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { proc.Process.Kill(); proc.Wait() }()
+	for name, content := range map[string]string{"launcher.pid": strconv.Itoa(proc.Process.Pid), "ready": ""} {
+		if err := os.WriteFile(filepath.Join(data, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := freePort(t)
+	out, err := neo4jScriptIn(t, dir, other, "up")
+	if err == nil || !strings.Contains(out, "is up on bolt://127.0.0.1:"+running) || !strings.Contains(out, "not on "+other) {
+		t.Errorf("up on another port: err %v, output %q", err, out)
+	}
+	if out, err := neo4jScriptIn(t, dir, running, "up"); err != nil || !strings.Contains(out, "already up on bolt://127.0.0.1:"+running) {
+		t.Errorf("up on its own port: err %v, output %q", err, out)
+	}
 }

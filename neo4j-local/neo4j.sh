@@ -86,8 +86,19 @@ whose() {
   fi
 }
 
+# running_port prints the Bolt port this checkout's running Neo4j (pid $1)
+# was started with.
+running_port() {
+  tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | sed -n 's/^-Dneo4j.bolt=127.0.0.1://p'
+}
+
 up() {
   if pid=$(our_pid) && [ -f "$home/ready" ]; then
+    local running
+    running=$(running_port "$pid")
+    if [ -n "$running" ] && [ "$running" != "$port" ]; then
+      die "this checkout's Neo4j is up on bolt://127.0.0.1:$running (pid $pid), not on $port: one data folder serves one port; stop it (NEO4J_BOLT_PORT=$running make neo4j-down) or use that port"
+    fi
     say "already up on bolt://127.0.0.1:$port (pid $pid)"
     return 0
   fi
