@@ -25,6 +25,11 @@ const (
 	CodeInternal            Code = "INTERNAL"
 )
 
+// CodeBusy refuses what the server had no room for at the moment (admission
+// control, rate limits): nothing was executed, and the same request may be
+// sent again after a moment.
+const CodeBusy Code = "BUSY"
+
 // Error is an error whose message is safe to show to a client. Cause, when
 // set, is for logs only: it may hold a driver message or Cypher text.
 type Error struct {

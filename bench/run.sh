@@ -53,7 +53,7 @@ trap stop EXIT
 # about 3,500 of the 5,000 its complexity model allows). Warnings only: the
 # peer logs nothing a request either. The peer has no access control, so
 # anonymous callers may read every dataset here (BENCH_ANONYMOUS).
-CASEGRAPH_ANONYMOUS=${BENCH_ANONYMOUS:-*} CASEGRAPH_ADDR=127.0.0.1:$cg_port CASEGRAPH_LOG_LEVEL=warn \
+CASEGRAPH_ANONYMOUS=${BENCH_ANONYMOUS:-*} CASEGRAPH_RATE_LIMIT=0 CASEGRAPH_ADDR=127.0.0.1:$cg_port CASEGRAPH_LOG_LEVEL=warn \
   bin/casegraph serve >"$logs/casegraph.log" 2>&1 &
 cg_pid=$!
 pids+=("$cg_pid")

@@ -133,3 +133,9 @@ func (s *Store) RunTestStatement(ctx context.Context, name string, params map[st
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
 	return err
 }
+
+// HoldHeavy takes a slot of the heavy pool, as a running path search
+// would, until release is called.
+func (s *Store) HoldHeavy(ctx context.Context) (release func(), err error) {
+	return s.admit(ctx, heavy)
+}

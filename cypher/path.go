@@ -155,7 +155,7 @@ func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.P
 	params := pathParams(f)
 	params["from"], params["to"], params["k"] = from, to, int64(k)
 	name := withSources(pathStatementName(stmtPaths, f.MaxDepth, f.Direction, rendered), o)
-	res, err := s.read(ctx, name, params)
+	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return nil, nil, s.pathError(err)
 	}
@@ -205,7 +205,7 @@ func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f
 	relationLimit := relationsPerEntity * limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
 	name := withSources(pathStatementName(stmtNeighborhood, depth, f.Direction, 0), o)
-	res, err := s.read(ctx, name, params)
+	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
 	}
@@ -250,7 +250,7 @@ func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathF
 	params := pathParams(f)
 	params["ids"], params["pairs"] = ids, pairs
 	name := withSources(pathStatementName(stmtConnections, f.MaxDepth, f.Direction, 0), o)
-	res, err := s.read(ctx, name, params)
+	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
 	}

@@ -98,7 +98,7 @@ func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFi
 	params := searchParams(f)
 	params["query"], params["window"] = query, int64(window)
 	params["candidates"] = int64(window)
-	res, err := s.read(ctx, stmtSearch, params)
+	res, err := s.readHeavy(ctx, stmtSearch, params)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,9 @@ type Options struct {
 	// PathTimeout bounds every path search (0: only the request's
 	// deadline); one that runs over ends with TIMEOUT.
 	PathTimeout time.Duration
+	// Admission bounds the statements run at once; the zero value bounds
+	// nothing (the command line's one-shot commands).
+	Admission Admission
 }
 
 // DefaultPathTimeout is the path budget `casegraph serve` gives a store
@@ -52,6 +55,9 @@ type Store struct {
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
 	reads       *readStatements
+	admission   Admission
+	light       pool // statements other than heavy ones (nil: no bound)
+	heavy       pool // path and full-text searches (nil: no bound)
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement
@@ -64,6 +70,9 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 	if opts.Database == "" {
 		opts.Database = "neo4j"
 	}
+	if err := opts.Admission.Validate(); err != nil {
+		return nil, err
+	}
 	return &Store{
 		driver:      driver,
 		database:    opts.Database,
@@ -71,6 +80,9 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		statements:  statements,
 		pathTimeout: opts.PathTimeout,
 		reads:       newReadStatements(),
+		admission:   opts.Admission,
+		light:       newPool(opts.Admission.Statements),
+		heavy:       newPool(opts.Admission.Heavy),
 	}, nil
 }
 
@@ -87,13 +99,29 @@ func DriverConfig(c *config.Config) {
 	c.SocketConnectTimeout = 2 * time.Second
 	c.ConnectionAcquisitionTimeout = 2 * time.Second
 	c.MaxTransactionRetryTime = time.Second
-	c.MaxConnectionPoolSize = 100
+	c.MaxConnectionPoolSize = maxConnectionPool
 	c.ConnectionLivenessCheckTimeout = 30 * time.Second
+}
+
+// maxConnectionPool is the driver's pool size (DriverConfig).
+const maxConnectionPool = 100
+
+// ProbeDriverConfig is DriverConfig for the readiness probe's own driver:
+// one connection, so that it costs the database next to nothing.
+func ProbeDriverConfig(c *config.Config) {
+	DriverConfig(c)
+	c.MaxConnectionPoolSize = 1
 }
 
 // read runs the named statement in a read transaction, routed to a reader.
 func (s *Store) read(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
 	return s.executeText(ctx, name, s.statement(name), params, readRouting)
+}
+
+// readHeavy is read for a statement whose cost grows with the graph (path
+// and full-text searches): it runs in the heavy pool (see Admission).
+func (s *Store) readHeavy(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, heavy, name, s.statement(name), params, readRouting)
 }
 
 // write runs the named statement in a write transaction.
@@ -106,6 +134,16 @@ var readRouting = neo4j.ExecuteQueryWithReadersRouting()
 // executeText runs a statement (named for metrics and errors) in its own
 // transaction.
 func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, light, name, text, params, routing)
+}
+
+// execute is executeText in the pool of weight w.
+func (s *Store) execute(ctx context.Context, w weight, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	release, err := s.admit(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	params = withScope(ctx, params)
 	done := s.roundTrip(string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
@@ -243,13 +281,18 @@ type txRunner func(name statement, params map[string]any) ([]*neo4j.Record, erro
 // together or not at all. fn may be retried on transient errors, so it must
 // do nothing but run statements.
 func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) error) error {
+	release, err := s.admit(ctx, light)
+	if err != nil {
+		return err
+	}
+	defer release()
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
 		DatabaseName: s.database,
 		AccessMode:   neo4j.AccessModeWrite,
 	})
 	defer session.Close(ctx)
 
-	_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+	_, err = session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 		return nil, fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
 			done := s.roundTrip(string(stmt))
 			// A write reads what is stored, whoever asks: it checks the
@@ -285,6 +328,15 @@ func (s *Store) roundTrip(name string) func(error) {
 			s.observer.ObserveQuery(name, time.Since(start), err)
 		}
 	}
+}
+
+const stmtProbeWrite statement = "ProbeWrite"
+
+// ProbeWrite commits a small write (ProbeWrite.cypher), within ctx:
+// readiness asks it, so that the server is ready only when writes succeed.
+func (s *Store) ProbeWrite(ctx context.Context) error {
+	_, err := s.write(ctx, stmtProbeWrite, nil)
+	return err
 }
 
 // Ping checks that Neo4j answers, within ctx.

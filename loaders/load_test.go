@@ -85,3 +85,5 @@ func TestFailedReadIsAnError(t *testing.T) {
 		t.Errorf("Relations error = %v; want the store's error", err)
 	}
 }
+
+func (s stubStore) WithRequestSlots(ctx context.Context) context.Context { return ctx }

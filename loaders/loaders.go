@@ -23,6 +23,9 @@ type Store interface {
 	EntitiesByID(ctx context.Context, ids []string) (map[string]casegraph.Entity, error)
 	SourcesByID(ctx context.Context, ids []string) (map[string]casegraph.Source, error)
 	RelationsOf(ctx context.Context, ids []string, f casegraph.RelationFilter, page casegraph.Page) (map[string]casegraph.RelationPage, error)
+	// WithRequestSlots bounds how many statements the request may run at
+	// once (the store's admission control); it is called once a request.
+	WithRequestSlots(ctx context.Context) context.Context
 }
 
 // RelationsKey asks for one page of one entity's relations. Keys that
@@ -202,9 +205,11 @@ func forRequest(ctx context.Context) *Loaders {
 	return l
 }
 
-// Middleware gives every request a fresh set of loaders.
+// Middleware gives every request a fresh set of loaders, and its bound of
+// statements at once.
 func Middleware(store Store, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(With(r.Context(), New(store))))
+		ctx := store.WithRequestSlots(r.Context())
+		next.ServeHTTP(w, r.WithContext(With(ctx, New(store))))
 	})
 }

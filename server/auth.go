@@ -139,6 +139,13 @@ func (a *authenticator) remember(id string, c cachedKey) {
 // data, or answers 401 UNAUTHENTICATED.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.rate != nil {
+			if dry, wait := s.rate.empty(failureKey(r)); dry {
+				s.metrics.busy.WithLabelValues("signin").Inc()
+				writeBusy(w, wait, "too many failed sign-ins from this address; retry later")
+				return
+			}
+		}
 		p, err := s.auth.principal(r)
 		if err != nil {
 			if casegraph.ErrorCode(err) != casegraph.CodeUnauthenticated {
@@ -152,12 +159,22 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				return
 			}
 			s.metrics.authFailures.Inc()
+			if s.rate != nil {
+				s.rate.take(failureKey(r))
+			}
 			zerolog.Ctx(r.Context()).Info().Str("reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="casegraph"`)
 			writeError(w, http.StatusUnauthorized, casegraph.CodeUnauthenticated, "%s", casegraph.ErrorMessage(err))
 			return
 		}
 		zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
+		if s.rate != nil {
+			if ok, wait := s.rate.take(callerKey(p, r)); !ok {
+				s.metrics.busy.WithLabelValues("rate").Inc()
+				writeBusy(w, wait, "too many requests from this caller; retry later")
+				return
+			}
+		}
 		next.ServeHTTP(w, r.WithContext(casegraph.WithPrincipal(r.Context(), p)))
 	})
 }

@@ -49,6 +49,17 @@ type Config struct {
 	// MetricsAddr, when set, serves /metrics on a listener of its own
 	// instead of Addr's.
 	MetricsAddr string
+	// RateLimit is how many requests a second each caller may send (an
+	// API key or token, or an address for anonymous requests), with
+	// bursts of RateBurst; beyond it, BUSY with 429. Failed sign-ins from
+	// one address spend a bucket of the same size, and once it is empty
+	// the address's credentials are not looked up until it refills. 0
+	// turns both off.
+	RateLimit float64
+	RateBurst int
+	// Readiness is what /readyz asks, on a database connection of its own
+	// so that no load on the store's pool can flip it; nil asks the store.
+	Readiness Checker
 }
 
 // DefaultConfig returns the defaults; the README's configuration table
@@ -66,6 +77,8 @@ func DefaultConfig() Config {
 		Introspection:   true,
 		GraphiQL:        true,
 		KeyCacheTTL:     10 * time.Second,
+		RateLimit:       100,
+		RateBurst:       200,
 	}
 }
 
@@ -86,6 +99,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("query-cache-size must be at least 1")
 	case c.KeyCacheTTL < 0 || c.KeyCacheTTL > time.Hour:
 		return fmt.Errorf("key-cache-ttl must be between 0 and 1h")
+	case c.RateLimit < 0 || (c.RateLimit > 0 && c.RateBurst < 1):
+		return fmt.Errorf("rate-limit must not be negative, and rate-burst must be at least 1 when it is set")
 	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
 		return fmt.Errorf("metrics-addr must differ from addr")
 	}

@@ -189,12 +189,17 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		out := &gqlerror.Error{Message: coded.Message, Path: gqlErr.Path, Locations: gqlErr.Locations,
 			Extensions: map[string]any{"code": string(coded.Code)}}
 		switch coded.Code {
+		case casegraph.CodeBusy:
+			// Nothing of this field ran: the whole answer says so with 429
+			// and Retry-After, partial data or not, so that clients and
+			// proxies back off.
+			infoFrom(ctx).busy.Store(true)
 		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout:
 			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
 		case casegraph.CodeForbidden:
 			// A refusal of the caller's rights: logged (never the body)
 			// and counted in /metrics.
-			infoFrom(ctx).forbidden++
+			infoFrom(ctx).forbidden.Add(1)
 			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(coded.Message)
 		}
 		return out

@@ -58,18 +58,22 @@ func (r *readiness) probe(ctx context.Context) error {
 	if err := r.db.Ping(ctx); err != nil {
 		return err
 	}
-	if r.schema {
-		return nil
+	if !r.schema {
+		missing, err := r.db.SchemaApplied(ctx)
+		if err != nil {
+			return err
+		}
+		if len(missing) > 0 {
+			return casegraph.Errorf(casegraph.CodeDatabaseUnavailable,
+				"schema not applied (missing %s): run `casegraph migrate`", strings.Join(missing, ", "))
+		}
+		r.schema = true
 	}
-	missing, err := r.db.SchemaApplied(ctx)
-	if err != nil {
-		return err
+	// A database that answers can still refuse writes for a while (after
+	// a crash it recovers first): ready means a write commits.
+	if err := r.db.ProbeWrite(ctx); err != nil {
+		return casegraph.Errorf(casegraph.CodeDatabaseUnavailable, "the database does not take writes yet: %s", casegraph.ErrorMessage(err))
 	}
-	if len(missing) > 0 {
-		return casegraph.Errorf(casegraph.CodeDatabaseUnavailable,
-			"schema not applied (missing %s): run `casegraph migrate`", strings.Join(missing, ", "))
-	}
-	r.schema = true
 	return nil
 }
 

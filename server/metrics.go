@@ -26,6 +26,10 @@ type Metrics struct {
 	authFailures prometheus.Counter
 	// forbidden counts what was refused for the caller's rights.
 	forbidden prometheus.Counter
+	// busy counts refusals with BUSY, by what was full: a pool of the
+	// store's admission control (statements, heavy), a caller's rate
+	// (rate), or an address's failed sign-ins (signin).
+	busy *prometheus.CounterVec
 }
 
 // NewMetrics registers the metrics, and Go and process collectors.
@@ -63,8 +67,12 @@ func NewMetrics() *Metrics {
 			Name: "casegraph_forbidden_total",
 			Help: "Operations refused with FORBIDDEN: the caller's rights did not allow them.",
 		}),
+		busy: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "casegraph_busy_total",
+			Help: "Refusals with BUSY (429), by what was full: statements or heavy (the database's admission pools), rate (a caller's rate limit), signin (an address's failed sign-ins).",
+		}, []string{"limit"}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden,
+	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden, m.busy,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -84,6 +92,12 @@ func (m *Metrics) ObserveQuery(name string, took time.Duration, err error) {
 	if err != nil {
 		m.queryFails.WithLabelValues(name).Inc()
 	}
+}
+
+// ObserveBusy counts a statement refused for want of a slot in the store's
+// pool (cypher.BusyObserver).
+func (m *Metrics) ObserveBusy(pool string) {
+	m.busy.WithLabelValues(pool).Inc()
 }
 
 func (m *Metrics) observeRequest(route, operation string, status int, took time.Duration) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -24,7 +25,10 @@ type requestInfo struct {
 	method    string
 	operation string
 	status    int
-	forbidden int // errors with the code FORBIDDEN in the answer
+	// Set by the error presenter, which gqlgen calls from the resolvers'
+	// goroutines.
+	forbidden atomic.Int64 // errors with the code FORBIDDEN in the answer
+	busy      atomic.Bool  // an error with the code BUSY in the answer: 429
 }
 
 type infoKey struct{}
@@ -50,8 +54,16 @@ func (w *statusWriter) WriteHeader(code int) {
 	if w.info.status != 0 {
 		code = w.info.status
 	}
+	if w.info.busy.Load() {
+		code = http.StatusTooManyRequests
+	}
 	if code == http.StatusMethodNotAllowed && w.Header().Get("Allow") == "" {
 		w.Header().Set("Allow", "POST") // a mutation over GET: the only other method
+	}
+	if code == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		// BUSY: nothing ran; a second is long enough for a slot or a
+		// token to free up, and short enough not to lose the user.
+		w.Header().Set("Retry-After", "1")
 	}
 	w.status = code
 	w.ResponseWriter.WriteHeader(code)
@@ -94,7 +106,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 				status = http.StatusOK
 			}
 			s.metrics.observeRequest(route, info.operation, status, took)
-			s.metrics.forbidden.Add(float64(info.forbidden))
+			s.metrics.forbidden.Add(float64(info.forbidden.Load()))
 			zerolog.Ctx(ctx).Info().
 				Str("method", r.Method).
 				Str("path", r.URL.Path).
@@ -191,12 +203,17 @@ func requestShape(body []byte) (reason, msg string) {
 // writeReasonedError writes a BAD_USER_INPUT error with a reason, as the
 // GraphQL handler's refusals have.
 func writeReasonedError(w http.ResponseWriter, status int, reason, msg string) {
+	writeReasonedErrorCode(w, status, casegraph.CodeBadUserInput, reason, msg)
+}
+
+// writeReasonedErrorCode writes an error with a code and a reason.
+func writeReasonedErrorCode(w http.ResponseWriter, status int, code casegraph.Code, reason, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"errors": []map[string]any{{
 			"message":    msg,
-			"extensions": map[string]any{"code": casegraph.CodeBadUserInput, "reason": reason},
+			"extensions": map[string]any{"code": code, "reason": reason},
 		}},
 	})
 }

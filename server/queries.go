@@ -128,6 +128,8 @@ func statusOf(code string) int {
 		return http.StatusConflict
 	case casegraph.CodeTimeout:
 		return http.StatusGatewayTimeout
+	case casegraph.CodeBusy:
+		return http.StatusTooManyRequests
 	case casegraph.CodeDatabaseUnavailable:
 		return http.StatusServiceUnavailable
 	case casegraph.CodeInternal:

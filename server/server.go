@@ -24,6 +24,7 @@ type Server struct {
 	metrics *Metrics
 	ready   *readiness
 	auth    *authenticator
+	rate    *rateLimiter // nil: no rate limit
 	handler http.Handler
 }
 
@@ -43,6 +44,8 @@ type Store interface {
 type Checker interface {
 	Ping(ctx context.Context) error
 	SchemaApplied(ctx context.Context) (missing []string, err error)
+	// ProbeWrite commits a small write that belongs to no dataset.
+	ProbeWrite(ctx context.Context) error
 }
 
 // New builds the whole service over store: the saved-query runner, the
@@ -60,7 +63,12 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	// of the schema built here: no cycle to close after construction.
 	runner := NewRunner(cfg, store)
 	schema := graph.NewSchema(store, runner)
-	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(store), auth: newAuthenticator(cfg, store, log)}
+	var checker Checker = store
+	if cfg.Readiness != nil {
+		checker = cfg.Readiness
+	}
+	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(checker),
+		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst)}
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)

@@ -18,6 +18,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -215,4 +216,20 @@ func driverTo(t *testing.T, addr string) neo4j.DriverWithContext {
 	}
 	t.Cleanup(func() { driver.Close(context.Background()) })
 	return driver
+}
+
+// TestReadinessHasItsOwnConnection: /readyz asks its own checker (in
+// `casegraph serve`, a driver with one connection of its own), so a store
+// whose every call fails, as one whose pool clients have filled, does not
+// flip it; and ready means a write commits.
+func TestReadinessHasItsOwnConnection(t *testing.T) {
+	t.Parallel()
+	probe := cyphertest.Store(t, cypher.Options{})
+	h := servertest.Edge(t, options{Config: func(c *server.Config) { c.Readiness = probe }})
+	if res := h.Get("/readyz"); res.Status != http.StatusOK {
+		t.Fatalf("/readyz with a refusing store and a working probe: %d %s", res.Status, res.Raw)
+	}
+	if calls := h.Refusing.Calls(); len(calls) > 0 {
+		t.Errorf("readiness asked the store: %v", calls)
+	}
 }

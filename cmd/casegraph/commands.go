@@ -11,6 +11,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -34,11 +35,19 @@ func runServe(ctx context.Context, args []string, e env) error {
 	}
 	log := newLogger(cfg.Log, e.stderr)
 	metrics := server.NewMetrics()
-	driver, store, err := openStore(cfg.Neo4j, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout})
+	driver, store, err := openStore(cfg.Neo4j, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout, Admission: cfg.Admission}, cypher.DriverConfig)
 	if err != nil {
 		return err
 	}
 	defer driver.Close(context.Background())
+	// Readiness asks on a driver of its own, with one connection, so that
+	// clients that fill the store's pool cannot make the server look down.
+	probeDriver, probe, err := openStore(cfg.Neo4j, cypher.Options{}, cypher.ProbeDriverConfig)
+	if err != nil {
+		return err
+	}
+	defer probeDriver.Close(context.Background())
+	cfg.Server.Readiness = probe
 
 	go connect(ctx, store, log, cfg.Migrate)
 
@@ -198,7 +207,7 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 		return usageError{err}
 	}
 	log := newLogger(logCfg, e.stderr)
-	driver, store, err := openStore(neo, cypher.Options{Logger: log})
+	driver, store, err := openStore(neo, cypher.Options{Logger: log}, cypher.DriverConfig)
 	if err != nil {
 		return err
 	}
@@ -222,12 +231,12 @@ func describe(err error) error {
 	return err
 }
 
-func openStore(cfg neo4jConfig, opts cypher.Options) (neo4j.DriverWithContext, *cypher.Store, error) {
+func openStore(cfg neo4jConfig, opts cypher.Options, configure func(*config.Config)) (neo4j.DriverWithContext, *cypher.Store, error) {
 	auth := neo4j.NoAuth()
 	if cfg.User != "" {
 		auth = neo4j.BasicAuth(cfg.User, cfg.Password, "")
 	}
-	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, cypher.DriverConfig)
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, configure)
 	if err != nil {
 		return nil, nil, usageError{fmt.Errorf("neo4j-uri %q: %v", cfg.URI, err)}
 	}

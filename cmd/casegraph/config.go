@@ -34,7 +34,9 @@ type serveConfig struct {
 	Neo4j       neo4jConfig
 	Log         logConfig
 	PathTimeout time.Duration
-	Migrate     bool
+	// Admission bounds the statements the store runs at once.
+	Admission cypher.Admission
+	Migrate   bool
 	// Anonymous is what anonymous callers may read: "none", or datasets,
 	// comma-separated ("*": every one). Parsed into Server.Anonymous.
 	Anonymous string
@@ -48,7 +50,7 @@ func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687
 func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
 
 func defaultServeConfig() serveConfig {
-	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Anonymous: "none", Server: server.DefaultConfig()}
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", Server: server.DefaultConfig()}
 }
 
 // bind registers the Neo4j settings on fs, with defaults taken from the
@@ -95,6 +97,11 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	}
 	b := binder{fs: fs, getenv: getenv}
 	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections)")
+	a := &c.Admission
+	b.int(&a.Statements, "max-statements", "CASEGRAPH_MAX_STATEMENTS", "statements (other than path and full-text searches) run at once; beyond it, BUSY (0: no bound)")
+	b.int(&a.Heavy, "max-heavy-statements", "CASEGRAPH_MAX_HEAVY_STATEMENTS", "path and full-text searches run at once; beyond it, BUSY (0: no bound)")
+	b.int(&a.PerRequest, "max-request-statements", "CASEGRAPH_MAX_REQUEST_STATEMENTS", "statements one request runs at once; the rest of its statements wait their turn (0: no bound)")
+	b.duration(&a.Wait, "admission-wait", "CASEGRAPH_ADMISSION_WAIT", "how long a statement waits for a free slot before BUSY")
 	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema once Neo4j answers")
 	b.str(&c.Anonymous, "anonymous", "CASEGRAPH_ANONYMOUS", "what requests without credentials may read: none, or datasets, comma-separated (* for every one)")
 	j := &c.JWT
@@ -121,6 +128,8 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
 	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
 	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API; empty: same-origin only")
+	b.float(&s.RateLimit, "rate-limit", "CASEGRAPH_RATE_LIMIT", "requests a second per caller (API key, token, or address when anonymous); beyond it, BUSY with 429 (0: no limit)")
+	b.int(&s.RateBurst, "rate-burst", "CASEGRAPH_RATE_BURST", "requests a caller may send at once above the rate")
 	b.str(&s.MetricsAddr, "metrics-addr", "CASEGRAPH_METRICS_ADDR", "serve /metrics on this address instead of addr's (production: a private one)")
 	return b.err
 }
@@ -144,6 +153,9 @@ func (c *serveConfig) validate() error {
 		return fmt.Errorf("jwt: set jwt-issuer too, or none of the jwt settings")
 	}
 	if err := c.Server.Validate(); err != nil {
+		return err
+	}
+	if err := c.Admission.Validate(); err != nil {
 		return err
 	}
 	return c.Log.validate()
@@ -182,6 +194,18 @@ func (b *binder) int(p *int, flagName, envName, usage string) {
 		return nil
 	})
 	b.fs.IntVar(p, flagName, *p, usage+" ($"+envName+")")
+}
+
+func (b *binder) float(p *float64, flagName, envName, usage string) {
+	b.env(envName, func(v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("want a number")
+		}
+		*p = f
+		return nil
+	})
+	b.fs.Float64Var(p, flagName, *p, usage+" ($"+envName+")")
 }
 
 func (b *binder) int64(p *int64, flagName, envName, usage string) {

@@ -61,6 +61,9 @@ func (r *Refusing) refuse(method string) error {
 
 // The methods of server.Store, each refused.
 
+// WithRequestSlots is not a call to the database: ctx is returned as it is.
+func (r *Refusing) WithRequestSlots(ctx context.Context) context.Context { return ctx }
+
 func (r *Refusing) Entities(context.Context, casegraph.EntityFilter, casegraph.EntityOrder, casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
 	return nil, nil, false, r.refuse("Entities")
 }
@@ -167,6 +170,10 @@ func (r *Refusing) RelationsOf(context.Context, []string, casegraph.RelationFilt
 
 func (r *Refusing) Ping(context.Context) error {
 	return r.refuse("Ping")
+}
+
+func (r *Refusing) ProbeWrite(context.Context) error {
+	return r.refuse("ProbeWrite")
 }
 
 func (r *Refusing) SchemaApplied(context.Context) ([]string, error) {

@@ -32,6 +32,8 @@ type Options struct {
 	// PathTimeout is the store's time budget for one path search (default
 	// cypher.DefaultPathTimeout, as `casegraph serve`'s).
 	PathTimeout time.Duration
+	// Admission bounds the store's statements at once (default: no bound).
+	Admission cypher.Admission
 	// Store wraps the store the server sees.
 	Store func(server.Store) server.Store
 	// Driver points the server at another database (default: the test one).
@@ -72,7 +74,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	logs := &SyncBuffer{}
 	metrics := server.NewMetrics()
-	store, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout})
+	store, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +176,9 @@ func Edge(t testing.TB, opts Options) *Harness {
 func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, metrics *server.Metrics) *Harness {
 	t.Helper()
 	cfg := server.DefaultConfig()
+	// Tests send many requests as one caller, faster than any person
+	// would: a test of the rate limit sets its own.
+	cfg.RateLimit = 0
 	if opts.Config != nil {
 		opts.Config(&cfg)
 	}
@@ -192,6 +197,7 @@ func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, met
 // Response is a GraphQL response as clients see it.
 type Response struct {
 	Status int            `json:"-"`
+	Header http.Header    `json:"-"`
 	Data   map[string]any `json:"data"`
 	Errors []struct {
 		Message    string         `json:"message"`
@@ -231,7 +237,7 @@ func (h *Harness) Do(req *http.Request) Response {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	out := Response{Status: res.StatusCode, Raw: string(body)}
+	out := Response{Status: res.StatusCode, Header: res.Header, Raw: string(body)}
 	if err := json.Unmarshal(body, &out); err != nil && strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		h.t.Fatalf("response is not JSON: %v\n%s", err, body)
 	}
