@@ -22,7 +22,13 @@ const (
 	CodeConflict            Code = "CONFLICT"
 	CodeTimeout             Code = "TIMEOUT"
 	CodeDatabaseUnavailable Code = "DATABASE_UNAVAILABLE"
-	CodeInternal            Code = "INTERNAL"
+	// CodeOutcomeUnknown says a write may or may not have committed: the
+	// connection broke, or the deadline passed, while its COMMIT was on
+	// the way. The client settles it by sending the same request again
+	// with the same Idempotency-Key. (DATABASE_UNAVAILABLE and TIMEOUT on
+	// a write mean it was not executed.)
+	CodeOutcomeUnknown Code = "OUTCOME_UNKNOWN"
+	CodeInternal       Code = "INTERNAL"
 )
 
 // CodeBusy refuses what the server had no room for at the moment (admission
@@ -33,7 +39,10 @@ const CodeBusy Code = "BUSY"
 // Error is an error whose message is safe to show to a client. Cause, when
 // set, is for logs only: it may hold a driver message or Cypher text.
 type Error struct {
-	Code    Code
+	Code Code
+	// Reason, when set, says which case of the code it is, for programs
+	// (extensions.reason): IDEMPOTENCY_KEY_REUSED, ...
+	Reason  string
 	Message string
 	Cause   error
 }
@@ -51,6 +60,12 @@ func (e *Error) Unwrap() error {
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithReason sets the error's reason and returns it.
+func (e *Error) WithReason(reason string) *Error {
+	e.Reason = reason
+	return e
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, or
@@ -78,7 +93,7 @@ func ErrorMessage(err error) string {
 func InField(field string, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		return &Error{Code: e.Code, Message: field + ": " + e.Message, Cause: e.Cause}
+		return &Error{Code: e.Code, Reason: e.Reason, Message: field + ": " + e.Message, Cause: e.Cause}
 	}
 	return fmt.Errorf("%s: %w", field, err)
 }

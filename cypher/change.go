@@ -17,10 +17,29 @@ const (
 	stmtChanges      statement = "Changes"
 )
 
+// change is what a mutation changed, for its audit record: the
+// operation, the dataset (none for saved queries and keys), the ids it
+// changed and the fields it set. A mutation returns it; mutate records it
+// in the mutation's transaction.
+type change struct {
+	operation, dataset string
+	targets            []string
+	fields             []casegraph.FieldChange
+}
+
+// idempotentChange is what the change of a mutation sent with an
+// idempotency key also stores: the key (scoped by caller), the hash of the
+// field and its arguments, and the outcome as JSON.
+type idempotentChange struct {
+	key, hash, outcome string
+}
+
 // recordChange writes the audit record of a change inside the change's
 // transaction: who (the request's principal, or the operator), what
-// operation, on which ids, in which dataset, and the fields it changed.
-func recordChange(ctx context.Context, run txRunner, operation, dataset string, targets []string, fields []casegraph.FieldChange) error {
+// operation, on which ids, in which dataset, and the fields it changed;
+// with k, the idempotency key it was made under and its outcome.
+func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChange) error {
+	fields := c.fields
 	if fields == nil {
 		fields = []casegraph.FieldChange{}
 	}
@@ -40,10 +59,15 @@ func recordChange(ctx context.Context, run txRunner, operation, dataset string, 
 		return internalError(string(stmtRecordChange), err)
 	}
 	now := time.Now().UTC()
-	_, err = run(stmtRecordChange, map[string]any{
-		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": operation,
-		"targets": targets, "dataset": dataset, "fields": string(b), "protected": protected,
-	})
+	params := map[string]any{
+		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": c.operation,
+		"targets": c.targets, "dataset": c.dataset, "fields": string(b), "protected": protected,
+		"idempotencyKey": nil, "argumentsHash": nil, "outcome": nil,
+	}
+	if k != nil {
+		params["idempotencyKey"], params["argumentsHash"], params["outcome"] = k.key, k.hash, k.outcome
+	}
+	_, err = run(stmtRecordChange, params)
 	return err
 }
 

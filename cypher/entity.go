@@ -180,55 +180,56 @@ func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
 // is nothing to update).
 func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error) {
 	var out casegraph.Entity
-	err := s.inWrite(ctx, "UpsertEntity", func(run txRunner) error {
+	err := s.mutate(ctx, "UpsertEntity", &out, func(run txRunner) (change, error) {
 		lock, err := lockEntity(run, e.ID)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		kind, version, mergedInto, stored := lock.kind, lock.version, lock.mergedInto, lock.dataset
 		if kind != "" {
 			if !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
 				// Ids are one namespace: the caller learns that the id is
 				// taken, and nothing of what holds it.
-				return casegraph.Errorf(casegraph.CodeConflict, "the id %q is taken; choose another", e.ID)
+				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the id %q is taken; choose another", e.ID)
 			}
 			if err := casegraph.CheckWrite(ctx, stored); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
-			return err
+			return change{}, err
 		}
 		if e.KeepProtection {
 			e.Protected = lock.protected
 		}
 		if err := casegraph.CheckProtect(ctx, lock.protected, e.Protected); err != nil {
-			return err
+			return change{}, err
 		}
 		switch {
 		case mergedInto != "":
-			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was merged into %q; update that one", e.ID, mergedInto)
+			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q was merged into %q; update that one", e.ID, mergedInto)
 		case kind == "" && expected != nil:
-			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q to update at version %d", e.ID, *expected)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q to update at version %d", e.ID, *expected)
 		case kind != "" && kind != string(e.Kind):
-			return casegraph.Errorf(casegraph.CodeConflict, "entity %q is a %s; the kind of an entity never changes", e.ID, kind)
+			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q is a %s; the kind of an entity never changes", e.ID, kind)
 		case expected != nil && *expected != version:
-			return casegraph.Errorf(casegraph.CodeConflict, "entity %q is at version %d, not %d: reload it and apply the change again", e.ID, version, *expected)
+			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q is at version %d, not %d: reload it and apply the change again", e.ID, version, *expected)
 		}
 		if err := checkSources(run, e.SourceIDs); err != nil {
-			return err
+			return change{}, err
 		}
 		before := lock.entity // for the audit record
 		// A concurrent create of the same id may have won with another kind.
 		if _, conflict, err := upsertEntities(run, []casegraph.Entity{e}); err != nil {
-			return err
+			return change{}, err
 		} else if conflict != "" {
-			return casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
+			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
 		}
 		if out, err = readEntity(run, e.ID); err != nil {
-			return err
+			return change{}, err
 		}
-		return recordChange(ctx, run, "upsertEntity", out.Dataset, []string{out.ID}, casegraph.Diff(before, &out))
+		return change{operation: "upsertEntity", dataset: out.Dataset, targets: []string{out.ID},
+			fields: casegraph.Diff(before, &out)}, nil
 	})
 	return out, err
 }
@@ -276,30 +277,31 @@ func lockEntity(run txRunner, id string) (lockState, error) {
 // relations went with it.
 func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 	var n int64
-	err := s.inWrite(ctx, "DeleteEntity", func(run txRunner) error {
+	err := s.mutate(ctx, "DeleteEntity", &n, func(run txRunner) (change, error) {
 		lock, err := lockEntity(run, id)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		kind, stored := lock.kind, lock.dataset
 		if kind == "" || !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 		}
 		if err := casegraph.CheckWrite(ctx, stored); err != nil {
-			return err
+			return change{}, err
 		}
 		before := lock.entity
 		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) == 0 {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 		}
 		if n, err = getInt(recs[0], "relations"); err != nil {
-			return internalError("DeleteEntity", err)
+			return change{}, internalError("DeleteEntity", err)
 		}
-		return recordChange(ctx, run, "deleteEntity", before.Dataset, []string{id}, casegraph.Diff(before, (*casegraph.Entity)(nil)))
+		return change{operation: "deleteEntity", dataset: before.Dataset, targets: []string{id},
+			fields: casegraph.Diff(before, (*casegraph.Entity)(nil))}, nil
 	})
 	return n, err
 }
@@ -310,7 +312,7 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 // exist and be of one kind.
 func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string) (casegraph.Entity, error) {
 	var out casegraph.Entity
-	err := s.inWrite(ctx, "MergeEntities", func(run txRunner) error {
+	err := s.mutate(ctx, "MergeEntities", &out, func(run txRunner) (change, error) {
 		ids := append([]string{into}, fromIDs...)
 		// Lock in id order, so two merges over the same entities cannot
 		// deadlock each other.
@@ -318,48 +320,49 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		slices.Sort(locks)
 		for _, id := range locks {
 			if _, err := run(stmtLockEntity, map[string]any{"id": id}); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		recs, err := run(stmtEntitiesByID, map[string]any{"ids": ids})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		found, err := entitiesByKey("EntitiesByID", recs)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		survivor, ok := found[into]
 		if !ok || survivor.ID != into || !casegraph.CanSee(ctx, survivor) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
 		}
 		merged := make([]casegraph.Entity, len(fromIDs))
 		for i, id := range fromIDs {
 			f, ok := found[id]
 			if !ok || f.ID != id || !casegraph.CanSee(ctx, f) {
-				return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
+				return change{}, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
 			}
 			merged[i] = f
 		}
 		for _, e := range append([]casegraph.Entity{survivor}, merged...) {
 			if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		plan, err := casegraph.PlanMerge(survivor, merged)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		for _, id := range fromIDs {
 			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
 				"searchAliases": searchAliases(plan.Aliases), "sourceIds": plan.SourceIDs}); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		if out, err = readEntity(run, into); err != nil {
-			return err
+			return change{}, err
 		}
-		return recordChange(ctx, run, "mergeEntities", out.Dataset, ids, casegraph.Diff(&survivor, &out))
+		return change{operation: "mergeEntities", dataset: out.Dataset, targets: ids,
+			fields: casegraph.Diff(&survivor, &out)}, nil
 	})
 	return out, err
 }

@@ -38,21 +38,29 @@ func (s *Store) CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, created
 		datasets = []string{}
 	}
 	var key casegraph.APIKey
-	err = s.inWrite(ctx, string(stmtCreateAPIKey), func(run txRunner) error {
+	err = s.mutate(ctx, string(stmtCreateAPIKey), &key, func(run txRunner) (change, error) {
 		recs, err := run(stmtCreateAPIKey, map[string]any{
 			"id": tok.ID, "name": k.Name, "hash": tok.Hash, "role": string(k.Role),
 			"datasets": datasets, "cleared": k.Cleared, "createdBy": createdBy,
 		})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if key, err = apiKeyFrom(recs[0]); err != nil {
-			return internalError(string(stmtCreateAPIKey), err)
+			return change{}, internalError(string(stmtCreateAPIKey), err)
 		}
-		return recordChange(ctx, run, "createApiKey", "", []string{key.ID}, casegraph.Diff((*casegraph.APIKey)(nil), &key))
+		return change{operation: "createApiKey", targets: []string{key.ID},
+			fields: casegraph.Diff((*casegraph.APIKey)(nil), &key)}, nil
 	})
 	if err != nil {
 		return casegraph.APIKey{}, "", err
+	}
+	if key.ID != tok.ID {
+		// A retry under an idempotency key whose first request created
+		// the key: its token is stored only as a hash.
+		return casegraph.APIKey{}, "", casegraph.Errorf(casegraph.CodeConflict,
+			"this request already created the API key %q; its token was shown once and cannot be shown again: revoke the key and create another if it was lost", key.ID).
+			WithReason(casegraph.ReasonTokenShownOnce)
 	}
 	return key, tok.Token, nil
 }
@@ -100,19 +108,19 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, 
 		return casegraph.APIKey{}, err
 	}
 	var k casegraph.APIKey
-	err := s.inWrite(ctx, string(stmtRevokeAPIKey), func(run txRunner) error {
+	err := s.mutate(ctx, string(stmtRevokeAPIKey), &k, func(run txRunner) (change, error) {
 		recs, err := run(stmtRevokeAPIKey, map[string]any{"id": id})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) == 0 {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
 		}
 		if k, err = apiKeyFrom(recs[0]); err != nil {
-			return internalError(string(stmtRevokeAPIKey), err)
+			return change{}, internalError(string(stmtRevokeAPIKey), err)
 		}
-		return recordChange(ctx, run, "revokeApiKey", "", []string{k.ID},
-			[]casegraph.FieldChange{{Field: "revokedAt", Old: "null", New: `"` + k.RevokedAt.UTC().Format(time.RFC3339) + `"`}})
+		return change{operation: "revokeApiKey", targets: []string{k.ID},
+			fields: []casegraph.FieldChange{{Field: "revokedAt", Old: "null", New: `"` + k.RevokedAt.UTC().Format(time.RFC3339) + `"`}}}, nil
 	})
 	return k, err
 }

@@ -126,70 +126,71 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		return casegraph.Relation{}, err
 	}
 	var out casegraph.Relation
-	err = s.inWrite(ctx, "Link", func(run txRunner) error {
+	err = s.mutate(ctx, "Link", &out, func(run txRunner) (change, error) {
 		recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{r.FromID, r.ToID}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		ends, err := entitiesByKey("EntitiesByID", recs)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		from, ok := ends[r.FromID]
 		if !ok || !casegraph.CanSee(ctx, from) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
 		}
 		to, ok := ends[r.ToID]
 		if !ok || !casegraph.CanSee(ctx, to) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
 		}
 		if err := casegraph.CheckWrite(ctx, r.Dataset); err != nil {
-			return err
+			return change{}, err
 		}
 		r.FromID, r.ToID = from.ID, to.ID // survivors of merges
 		if r.FromID == r.ToID {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity, %q", r.FromID)
+			return change{}, casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity, %q", r.FromID)
 		}
 		if err := spec.CheckKinds(from.Kind, to.Kind); err != nil {
-			return err
+			return change{}, err
 		}
 		if err := checkSources(run, r.SourceIDs); err != nil {
-			return err
+			return change{}, err
 		}
 		recs, err = run(stmtRelationsByID, map[string]any{"ids": []string{r.ID}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		var before *casegraph.Relation // for the audit record
 		if len(recs) > 0 {
 			old, err := relationFromRecord(recs[0])
 			if err != nil {
-				return err
+				return change{}, err
 			}
 			before = &old
 			if !casegraph.CanReadIn(ctx, old.Dataset) {
-				return casegraph.Errorf(casegraph.CodeConflict, "the relation id %q is taken; choose another", r.ID)
+				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the relation id %q is taken; choose another", r.ID)
 			}
 			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
-				return err
+				return change{}, err
 			}
 			if old.Type != r.Type || old.FromID != r.FromID || old.ToID != r.ToID {
-				return casegraph.Errorf(casegraph.CodeConflict,
+				return change{}, casegraph.Errorf(casegraph.CodeConflict,
 					"relation %q exists as %s from %q to %q; an id names one relation", r.ID, old.Type, old.FromID, old.ToID)
 			}
 		}
 		upsert := stmtUpsertRelation.ofType(r.Type)
 		recs, err = run(upsert, relationParams(r))
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) != 1 {
-			return internalError(upsert, errNoRow)
+			return change{}, internalError(upsert, errNoRow)
 		}
 		if out, err = relationFromRecord(recs[0]); err != nil {
-			return err
+			return change{}, err
 		}
-		return recordChange(ctx, run, "link", out.Dataset, []string{out.ID, out.FromID, out.ToID}, casegraph.Diff(before, &out))
+		return change{operation: "link", dataset: out.Dataset, targets: []string{out.ID, out.FromID, out.ToID},
+			fields: casegraph.Diff(before, &out)}, nil
 	})
 	return out, err
 }
@@ -197,42 +198,43 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 // Unlink removes the relation with the id and returns it as it was.
 func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, error) {
 	var out casegraph.Relation
-	err := s.inWrite(ctx, "Unlink", func(run txRunner) error {
+	err := s.mutate(ctx, "Unlink", &out, func(run txRunner) (change, error) {
 		recs, err := run(stmtRelationsByID, map[string]any{"ids": []string{id}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) == 0 {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
 		}
 		if out, err = relationFromRecord(recs[0]); err != nil {
-			return err
+			return change{}, err
 		}
 		if !casegraph.CanReadIn(ctx, out.Dataset) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
 		}
 		// A relation of a protected entity exists only for a caller
 		// with clearance.
 		recs, err = run(stmtEntitiesByID, map[string]any{"ids": []string{out.FromID, out.ToID}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		ends, err := entitiesByKey("EntitiesByID", recs)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		for _, end := range ends {
 			if end.Protected && !casegraph.ScopeFrom(ctx).Cleared {
-				return casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
+				return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
 			}
 		}
 		if err := casegraph.CheckWrite(ctx, out.Dataset); err != nil {
-			return err
+			return change{}, err
 		}
 		if _, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID}); err != nil {
-			return err
+			return change{}, err
 		}
-		return recordChange(ctx, run, "unlink", out.Dataset, []string{id, out.FromID, out.ToID}, casegraph.Diff(&out, (*casegraph.Relation)(nil)))
+		return change{operation: "unlink", dataset: out.Dataset, targets: []string{id, out.FromID, out.ToID},
+			fields: casegraph.Diff(&out, (*casegraph.Relation)(nil))}, nil
 	})
 	return out, err
 }

@@ -54,27 +54,27 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 		"owner":       casegraph.Actor(ctx), "visibility": string(visibility), "datasets": datasets,
 	}
 	var out casegraph.SavedQuery
-	err := s.inWrite(ctx, "SaveQuery", func(run txRunner) error {
+	err := s.mutate(ctx, "SaveQuery", &out, func(run txRunner) (change, error) {
 		if err := checkQueryOwner(ctx, run, q.Name, false); err != nil {
-			return err
+			return change{}, err
 		}
 		recs, err := run(stmtSaveQuery, params)
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) != 1 {
-			return internalError("SaveQuery", errNoRow)
+			return change{}, internalError("SaveQuery", errNoRow)
 		}
 		m, err := getMap(recs[0], "query")
 		if err != nil {
-			return internalError("SaveQuery", err)
+			return change{}, internalError("SaveQuery", err)
 		}
 		out, err = savedQueryFromMap(m)
 		if err != nil {
-			return internalError("SaveQuery", err)
+			return change{}, internalError("SaveQuery", err)
 		}
-		return recordChange(ctx, run, "saveQuery", "", []string{out.Name},
-			[]casegraph.FieldChange{{Field: "version", Old: "null", New: fmt.Sprint(out.Version)}})
+		return change{operation: "saveQuery", targets: []string{out.Name},
+			fields: []casegraph.FieldChange{{Field: "version", Old: "null", New: fmt.Sprint(out.Version)}}}, nil
 	})
 	return out, err
 }
@@ -137,22 +137,22 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 		return 0, err
 	}
 	var n int64
-	err := s.inWrite(ctx, "DeleteSavedQuery", func(run txRunner) error {
+	err := s.mutate(ctx, "DeleteSavedQuery", &n, func(run txRunner) (change, error) {
 		if err := checkQueryOwner(ctx, run, name, true); err != nil {
-			return err
+			return change{}, err
 		}
 		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) == 0 {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
 		}
 		if n, err = getInt(recs[0], "versions"); err != nil {
-			return internalError("DeleteSavedQuery", err)
+			return change{}, internalError("DeleteSavedQuery", err)
 		}
-		return recordChange(ctx, run, "deleteSavedQuery", "", []string{name},
-			[]casegraph.FieldChange{{Field: "versions", Old: fmt.Sprint(n), New: "null"}})
+		return change{operation: "deleteSavedQuery", targets: []string{name},
+			fields: []casegraph.FieldChange{{Field: "versions", Old: fmt.Sprint(n), New: "null"}}}, nil
 	})
 	return n, err
 }

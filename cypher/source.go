@@ -68,43 +68,44 @@ func (s *Store) CountSources(ctx context.Context) (int64, error) {
 // UpsertSource creates or updates one source and returns it as stored.
 func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegraph.Source, error) {
 	var out casegraph.Source
-	err := s.inWrite(ctx, "UpsertSource", func(run txRunner) error {
+	err := s.mutate(ctx, "UpsertSource", &out, func(run txRunner) (change, error) {
 		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		var before *casegraph.Source // for the audit record
 		if len(recs) == 1 {
 			old, err := sourceFrom(recs[0])
 			if err != nil {
-				return internalError("UpsertSource", err)
+				return change{}, internalError("UpsertSource", err)
 			}
 			before = &old
 			if !casegraph.CanReadIn(ctx, old.Dataset) {
-				return casegraph.Errorf(casegraph.CodeConflict, "the source id %q is taken; choose another", src.ID)
+				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the source id %q is taken; choose another", src.ID)
 			}
 			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
-				return err
+				return change{}, err
 			}
 		}
 		if err := casegraph.CheckWrite(ctx, src.Dataset); err != nil {
-			return err
+			return change{}, err
 		}
 		if _, err := run(stmtUpsertSources, map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
-			return err
+			return change{}, err
 		}
 		recs, err = run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
-			return err
+			return change{}, err
 		}
 		if len(recs) != 1 {
-			return internalError("UpsertSource", errNoRow)
+			return change{}, internalError("UpsertSource", errNoRow)
 		}
 		out, err = sourceFrom(recs[0])
 		if err != nil {
-			return internalError("UpsertSource", err)
+			return change{}, internalError("UpsertSource", err)
 		}
-		return recordChange(ctx, run, "upsertSource", out.Dataset, []string{out.ID}, casegraph.Diff(before, &out))
+		return change{operation: "upsertSource", dataset: out.Dataset, targets: []string{out.ID},
+			fields: casegraph.Diff(before, &out)}, nil
 	})
 	return out, err
 }

@@ -278,44 +278,16 @@ func alreadyExists(err error) bool {
 type txRunner func(name statement, params map[string]any) ([]*neo4j.Record, error)
 
 // inWrite runs fn in one write transaction: everything it runs commits
-// together or not at all. fn may be retried on transient errors, so it must
-// do nothing but run statements.
+// together or not at all. fn may be run again when an attempt failed
+// before its commit, so it must do nothing but run statements. Its error
+// says whether the write may have happened (see transact, in write.go).
 func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) error) error {
 	release, err := s.admit(ctx, light)
 	if err != nil {
 		return err
 	}
 	defer release()
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
-		DatabaseName: s.database,
-		AccessMode:   neo4j.AccessModeWrite,
-	})
-	defer session.Close(ctx)
-
-	_, err = session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-		return nil, fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
-			done := s.roundTrip(string(stmt))
-			// A write reads what is stored, whoever asks: it checks the
-			// caller's rights against that in Go (casegraph.CheckWrite),
-			// so that an id in a dataset the caller cannot read is found
-			// taken, not overwritten.
-			res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
-			var recs []*neo4j.Record
-			if err == nil {
-				recs, err = res.Collect(ctx)
-			}
-			done(err)
-			return recs, err
-		})
-	}, neo4j.WithTxTimeout(remaining(ctx)))
-	if err != nil {
-		var coded *casegraph.Error
-		if errors.As(err, &coded) {
-			return err
-		}
-		return mapError(ctx, name, err)
-	}
-	return nil
+	return s.transact(ctx, name, fn)
 }
 
 // roundTrip counts one statement sent to Neo4j; call the function it

@@ -17,7 +17,8 @@ import (
 const corsMaxAge = 2 * time.Hour
 
 // corsAllowedHeaders are the request headers a browser app may send: the
-// bearer token, the JSON body's type, a request id of its own, and the
+// bearer token, the JSON body's type, a request id of its own, the key
+// that makes a mutation safe to retry, and the
 // headers Apollo Client and other GraphQL clients add (persisted queries
 // travel in the body or the query string, so they need none).
 var corsAllowedHeaders = []string{
@@ -25,6 +26,7 @@ var corsAllowedHeaders = []string{
 	"Authorization",
 	"Content-Type",
 	"X-Request-Id",
+	"Idempotency-Key",
 	"Apollo-Require-Preflight",
 	"Apollographql-Client-Name",
 	"Apollographql-Client-Version",

@@ -43,6 +43,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.Use(extension.Introspection{})
 	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
 	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
+	srv.AroundFields(graph.IdempotentMutations)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	return srv
@@ -188,13 +189,16 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	if errors.As(err, &coded) {
 		out := &gqlerror.Error{Message: coded.Message, Path: gqlErr.Path, Locations: gqlErr.Locations,
 			Extensions: map[string]any{"code": string(coded.Code)}}
+		if coded.Reason != "" {
+			out.Extensions["reason"] = coded.Reason
+		}
 		switch coded.Code {
 		case casegraph.CodeBusy:
 			// Nothing of this field ran: the whole answer says so with 429
 			// and Retry-After, partial data or not, so that clients and
 			// proxies back off.
 			infoFrom(ctx).busy.Store(true)
-		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout:
+		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout, casegraph.CodeOutcomeUnknown:
 			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
 		case casegraph.CodeForbidden:
 			// A refusal of the caller's rights: logged (never the body)

@@ -84,7 +84,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	// probes and scrapers, which send no Origin.
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
-	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(s.limitBody(gql)))))
+	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(idempotencyKey(s.limitBody(gql))))))
 	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(gql))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))

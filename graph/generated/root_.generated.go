@@ -2734,7 +2734,12 @@ Casegraph: a knowledge graph of people, organizations, events, documents and
 places, and the evidence that links them.
 
 Errors carry a code in extensions.code: BAD_USER_INPUT, NOT_FOUND, FORBIDDEN,
-CONFLICT, TIMEOUT, DATABASE_UNAVAILABLE or INTERNAL.
+CONFLICT, TIMEOUT, DATABASE_UNAVAILABLE, OUTCOME_UNKNOWN or INTERNAL.
+
+Mutations sent with an ` + "`" + `Idempotency-Key` + "`" + ` header are made once: a retry
+with the same key answers the first outcome (see the README, "Retrying
+writes"). OUTCOME_UNKNOWN says a write may have been applied: send it
+again with the same key to learn which.
 
 Lists are Relay connections: ` + "`" + `first` + "`" + ` is 1 to 100 (default 20) and ` + "`" + `after` + "`" + `
 is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `.

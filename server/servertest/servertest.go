@@ -254,9 +254,9 @@ func (h *Harness) Post(query string, vars map[string]any) Response {
 	return h.PostRaw(body)
 }
 
-// PostAs sends a GraphQL request over POST with another bearer token ("":
-// with none at all, anonymously).
-func (h *Harness) PostAs(token, query string, vars map[string]any) Response {
+// PostWith sends a GraphQL request over POST with extra headers (an
+// Idempotency-Key, ...).
+func (h *Harness) PostWith(header http.Header, query string, vars map[string]any) Response {
 	h.t.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
@@ -267,11 +267,21 @@ func (h *Harness) PostAs(token, query string, vars map[string]any) Response {
 		h.t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	if token == "" {
-		req.Header.Set("Authorization", " ") // sent but empty: the client adds no key
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	return h.Do(req)
+}
+
+// PostAs sends a GraphQL request over POST with another bearer token ("":
+// with none at all, anonymously).
+func (h *Harness) PostAs(token, query string, vars map[string]any) Response {
+	h.t.Helper()
+	auth := "Bearer " + token
+	if token == "" {
+		auth = " " // sent but empty: the client adds no key
+	}
+	return h.PostWith(http.Header{"Authorization": {auth}}, query, vars)
 }
 
 // GetAs sends a GET to a path of the server with another bearer token ("":

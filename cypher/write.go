@@ -1,0 +1,246 @@
+package cypher
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// A write answers what happened to it, never more: an error before its
+// COMMIT was sent means it was not executed (safe to retry: TIMEOUT,
+// DATABASE_UNAVAILABLE, ...); an error while or after the COMMIT was on
+// the way (the connection broke, the deadline passed) means it may have
+// committed (OUTCOME_UNKNOWN). The driver's ExecuteWrite cannot tell the
+// two apart for us, and retries on its own, so a write runs in an explicit
+// transaction with its own retries of what failed before the commit.
+
+// Statements of this file (queries/NAME.cypher).
+const stmtIdempotentOutcome statement = "IdempotentOutcome"
+
+// writeRetryBudget bounds the retries of a write that failed before its
+// commit on something passing (a lost connection, a deadlock, a leader
+// switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite.
+const writeRetryBudget = time.Second
+
+// errKeyTaken says that a write's change met the idempotency key of
+// another write that committed first: trying again reads its outcome.
+var errKeyTaken = errors.New("idempotency key taken by a concurrent write")
+
+// keyedWrite is what mutate tells transact about a write with an
+// idempotency key, whose retry cannot write twice: its first statement
+// reads the outcome a commit under the key left.
+type keyedWrite struct {
+	// lookedUp says that the attempt has read whether the key was
+	// committed: from then on, whatever an earlier attempt's commit
+	// did is known.
+	lookedUp bool
+}
+
+type keyedWriteKey struct{}
+
+// mutate runs a mutation in one write transaction, as inWrite does, and
+// makes it once per idempotency key: with a key (casegraph.WriteKeyFrom),
+// the transaction first looks the key up, and when a change was committed
+// under it, fills out from that change's outcome and writes nothing (or
+// refuses other arguments with CONFLICT IDEMPOTENCY_KEY_REUSED); otherwise
+// fn runs and its change is recorded with the key and *out as the outcome.
+// out points to what fn sets and the method returns, as JSON.
+func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run txRunner) (change, error)) error {
+	wk, keyed := casegraph.WriteKeyFrom(ctx)
+	var state *keyedWrite
+	if keyed {
+		state = &keyedWrite{}
+		ctx = context.WithValue(ctx, keyedWriteKey{}, state)
+	}
+	key := casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
+	return s.inWrite(ctx, name, func(run txRunner) error {
+		if keyed {
+			replayed, err := replay(run, key, wk.Hash, out)
+			if err != nil || replayed {
+				return err
+			}
+			state.lookedUp = true
+		}
+		c, err := fn(run)
+		if err != nil {
+			return err
+		}
+		var k *idempotentChange
+		if keyed {
+			b, err := json.Marshal(out)
+			if err != nil {
+				return internalError(name, err)
+			}
+			k = &idempotentChange{key: key, hash: wk.Hash, outcome: string(b)}
+		}
+		err = recordChange(ctx, run, c, k)
+		if keyed && isConstraintFailure(err) {
+			// Only the key can collide: change ids are unique by
+			// construction. Another write under the key committed
+			// while this one ran; the retry answers its outcome.
+			return errKeyTaken
+		}
+		return err
+	})
+}
+
+// replay reads the outcome of a change committed under key into out, and
+// says whether there was one.
+func replay(run txRunner, key, hash string, out any) (bool, error) {
+	recs, err := run(stmtIdempotentOutcome, map[string]any{"idempotencyKey": key})
+	if err != nil || len(recs) == 0 {
+		return false, err
+	}
+	stored, err := getString(recs[0], "argumentsHash")
+	if err != nil {
+		return false, internalError(stmtIdempotentOutcome, err)
+	}
+	if stored != hash {
+		return false, casegraph.Errorf(casegraph.CodeConflict,
+			"this Idempotency-Key was first sent with another mutation or other arguments; send a new key with a new write").
+			WithReason(casegraph.ReasonIdempotencyKeyReused)
+	}
+	outcome, err := getString(recs[0], "outcome")
+	if err == nil {
+		err = json.Unmarshal([]byte(outcome), out)
+	}
+	if err != nil {
+		return false, internalError(stmtIdempotentOutcome, err)
+	}
+	return true, nil
+}
+
+// transact runs fn in an explicit write transaction and commits it,
+// trying again within writeRetryBudget (and ctx) when it failed before the
+// commit on something passing. When the commit's outcome is unknown, a
+// write with an idempotency key tries again too (its lookup settles what
+// the commit did); any other write answers OUTCOME_UNKNOWN, since running
+// it again might run it twice.
+func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner) error) error {
+	keyed, _ := ctx.Value(keyedWriteKey{}).(*keyedWrite)
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
+	defer session.Close(ctx)
+
+	start := time.Now()
+	var unknown error // the last commit whose outcome nobody has settled
+	for backoff := 25 * time.Millisecond; ; backoff = min(2*backoff, 250*time.Millisecond) {
+		if keyed != nil {
+			keyed.lookedUp = false
+		}
+		committing, err := s.attempt(ctx, session, fn)
+		if err == nil {
+			return nil
+		}
+		if keyed != nil && keyed.lookedUp {
+			unknown = nil // this attempt read the key: no earlier commit happened
+		}
+		retry, mayHaveCommitted := classifyWriteError(err, committing)
+		if mayHaveCommitted {
+			unknown = err
+			retry = keyed != nil
+		}
+		if retry && errors.Is(err, errKeyTaken) {
+			backoff = 0 // the other write committed: read its outcome now
+		}
+		if !retry || ctx.Err() != nil || time.Since(start)+backoff > writeRetryBudget {
+			return writeError(ctx, name, err, unknown)
+		}
+		select {
+		case <-ctx.Done():
+			return writeError(ctx, name, ctx.Err(), unknown)
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// attempt runs fn and commits, once; committing says that the error came
+// from the commit.
+func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, fn func(run txRunner) error) (committing bool, err error) {
+	tx, err := session.BeginTransaction(ctx, neo4j.WithTxTimeout(remaining(ctx)))
+	if err != nil {
+		return false, err
+	}
+	err = fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
+		done := s.roundTrip(string(stmt))
+		// A write reads what is stored, whoever asks: it checks the
+		// caller's rights against that in Go (casegraph.CheckWrite), so
+		// that an id in a dataset the caller cannot read is found taken,
+		// not overwritten.
+		res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
+		var recs []*neo4j.Record
+		if err == nil {
+			recs, err = res.Collect(ctx)
+		}
+		done(err)
+		return recs, err
+	})
+	if err == nil && ctx.Err() != nil {
+		// Out of time before the commit was sent: not executed.
+		err = ctx.Err()
+	}
+	if err != nil {
+		_ = tx.Rollback(ctx) // a failed or abandoned transaction rolls back on the server anyway
+		return false, err
+	}
+	return true, tx.Commit(ctx)
+}
+
+// classifyWriteError says what an error of a write transaction means:
+// whether the same write may succeed if tried again, and whether it may
+// have committed. Only an answer from the server settles a commit: a
+// commit that failed below it (a broken connection, a deadline, a
+// cancellation) may have been applied before the answer was lost.
+func classifyWriteError(err error, committing bool) (retry, mayHaveCommitted bool) {
+	var coded *casegraph.Error
+	switch {
+	case errors.As(err, &coded):
+		return false, false // the write's own refusal, before the commit
+	case errors.Is(err, errKeyTaken):
+		return true, false
+	case committing:
+		var dbErr *neo4j.Neo4jError
+		if errors.As(err, &dbErr) {
+			return neo4j.IsRetryable(err), false // the server refused the commit
+		}
+		return false, true
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return false, false
+	}
+	return neo4j.IsRetryable(err), false
+}
+
+// writeError is the error a write answers: OUTCOME_UNKNOWN while a commit
+// of it may have happened, else err as a coded error.
+func writeError(ctx context.Context, name string, err, unknown error) error {
+	if unknown != nil {
+		return &casegraph.Error{Code: casegraph.CodeOutcomeUnknown,
+			Message: "the write may or may not have been applied: the connection to the database failed during its commit; " +
+				"send it again with the same Idempotency-Key to learn which",
+			Cause: fmt.Errorf("cypher %s: commit: %w (last: %w)", name, unknown, err)}
+	}
+	var coded *casegraph.Error
+	switch {
+	case errors.As(err, &coded):
+		return err
+	case errors.Is(err, errKeyTaken):
+		// Another write under the key is taking longer than this one
+		// may wait (it holds the key's lock, or keeps being retried).
+		return casegraph.Errorf(casegraph.CodeConflict,
+			"another request with this Idempotency-Key is still being written; send it again shortly for its outcome").
+			WithReason(casegraph.ReasonIdempotencyKeyInProgress)
+	}
+	return mapError(ctx, name, err)
+}
+
+// isConstraintFailure reports Neo4j's refusal of a write that breaks a
+// uniqueness constraint.
+func isConstraintFailure(err error) bool {
+	var dbErr *neo4j.Neo4jError
+	return errors.As(err, &dbErr) && dbErr.Code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+}
