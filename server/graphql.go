@@ -26,12 +26,12 @@ import (
 // never reaches the database.
 func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
 	srv := handler.New(schema)
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(codedTransport{transport.GET{}})
+	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	// Automatic persisted queries: a client sends the document's SHA-256,
 	// and the document only when the server does not know it yet.
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)}})
 	if trusted != nil {
 		srv.Use(trusted)
 	}

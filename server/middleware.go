@@ -109,12 +109,16 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 }
 
 // limitBody reads a GraphQL POST body up to the limit: beyond it the answer
-// is 413; a body that is not JSON is refused with 400 without echoing it
-// (the gqlgen transport would quote the body back).
+// is 413; a body not declared JSON is refused with 415, and one that is not
+// JSON with 400, without echoing it (the gqlgen transport would quote the
+// body back).
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if !acceptsJSON(w, r) {
 			return
 		}
 		limit := s.cfg.MaxBodyBytes

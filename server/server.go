@@ -77,7 +77,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(s.limitBody(gql)))))
-	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(gql))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkQueryString(true, gql)))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
 	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))

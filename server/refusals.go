@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// This file holds the refusals of requests that are not GraphQL requests
+// at all, or not ones this server takes: each gets BAD_USER_INPUT with a
+// reason, before gqlgen's transports see it, because those answer such
+// requests with errors that have no code and may quote the body.
+
+// codedTransport runs a gqlgen transport with an executor that gives a
+// code to any error the transport reports without one (a body its JSON
+// decoder refuses, say): BAD_USER_INPUT, reason INVALID_REQUEST, with a
+// message of its own, as gqlgen's quote the whole body.
+type codedTransport struct{ graphql.Transport }
+
+func (t codedTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	t.Transport.Do(w, r, codedExecutor{exec})
+}
+
+type codedExecutor struct{ graphql.GraphExecutor }
+
+func (e codedExecutor) DispatchError(ctx context.Context, list gqlerror.List) *graphql.Response {
+	for i, err := range list {
+		if _, ok := err.Extensions["code"]; !ok {
+			list[i] = codedError(casegraph.CodeBadUserInput, "INVALID_REQUEST",
+				"the body is not a GraphQL request: send {\"query\": ..., \"variables\": {...}}")
+		}
+	}
+	return e.GraphExecutor.DispatchError(ctx, list)
+}
+
+// persistedQueries is gqlgen's automatic persisted queries with coded
+// refusals: gqlgen's own answers a hash that does not match its document,
+// an unknown version or a malformed extension with errors without a code.
+type persistedQueries struct {
+	extension.AutomaticPersistedQuery
+}
+
+func (p persistedQueries) MutateOperationParameters(ctx context.Context, raw *graphql.RawParams) *gqlerror.Error {
+	ext, sent := raw.Extensions["persistedQuery"]
+	if !sent || ext == nil {
+		return nil
+	}
+	fields, ok := ext.(map[string]any)
+	hash, _ := fields["sha256Hash"].(string)
+	if !ok || hash == "" {
+		return codedError(casegraph.CodeBadUserInput, "INVALID_REQUEST",
+			"extensions.persistedQuery must be {\"version\": 1, \"sha256Hash\": \"<hex>\"}")
+	}
+	// The transports decode with UseNumber.
+	if v, _ := fields["version"].(json.Number); v != "1" {
+		return codedError(casegraph.CodeBadUserInput, "PERSISTED_QUERY_VERSION_NOT_SUPPORTED",
+			"extensions.persistedQuery.version must be 1")
+	}
+	if raw.Query != "" && casegraph.DocumentHash(raw.Query) != hash {
+		return codedError(casegraph.CodeBadUserInput, "PERSISTED_QUERY_MISMATCH",
+			"extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent with it")
+	}
+	if err := p.AutomaticPersistedQuery.MutateOperationParameters(ctx, raw); err != nil {
+		if _, coded := err.Extensions["code"]; !coded {
+			return codedError(casegraph.CodeBadUserInput, "INVALID_REQUEST", "%s", truncate(err.Message, maxLoggedText))
+		}
+		return err
+	}
+	return nil
+}
+
+// acceptsJSON refuses, with 415, a POST whose body is not declared JSON:
+// the GraphQL-over-HTTP spec lets a server take application/json only, and
+// a text/plain POST is what a cross-site form can send without a preflight.
+func acceptsJSON(w http.ResponseWriter, r *http.Request) bool {
+	media, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err == nil && media == "application/json" {
+		return true
+	}
+	w.Header().Set("Accept-Post", "application/json")
+	writeReasonedError(w, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+		"send the request as Content-Type: application/json")
+	return false
+}
+
+// checkQueryString refuses a request whose query string does not decode
+// (a bad %-escape) or holds text that is not UTF-8, and on GET /graphql
+// one whose variables or extensions are not JSON objects, each with a
+// reason (gqlgen's GET transport answers these without a code).
+func checkQueryString(graphQL bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			writeReasonedError(w, http.StatusBadRequest, "INVALID_REQUEST", "the query string is not well formed (a bad %-escape or ;)")
+			return
+		}
+		for key, values := range q {
+			if at := invalidUTF8At([]byte(key)); at >= 0 {
+				writeReasonedError(w, http.StatusBadRequest, "INVALID_UTF8",
+					fmt.Sprintf("a query parameter's name is not valid UTF-8 at byte %d", at))
+				return
+			}
+			for _, v := range values {
+				if at := invalidUTF8At([]byte(v)); at >= 0 {
+					writeReasonedError(w, http.StatusBadRequest, "INVALID_UTF8",
+						fmt.Sprintf("query parameter %s is not valid UTF-8 at byte %d", truncate(key, 64), at))
+					return
+				}
+			}
+		}
+		if graphQL && r.Method == http.MethodGet {
+			for _, name := range []string{"variables", "extensions"} {
+				v := q.Get(name)
+				if v == "" {
+					continue
+				}
+				var obj map[string]json.RawMessage // null decodes too, as gqlgen takes it
+				if json.Unmarshal([]byte(v), &obj) != nil {
+					writeReasonedError(w, http.StatusBadRequest, "INVALID_REQUEST",
+						fmt.Sprintf("the %s parameter must be a JSON object", name))
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1. Go's JSON decoder would turn such bytes into
+// U+FFFD silently, and the replacement would be stored.
+func invalidUTF8At(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// maxLoggedText bounds text from a client in a log line or an answer.
+const maxLoggedText = 200
+
+// truncate cuts s to at most n bytes, at a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,95 @@
+package server_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestClientMistakesAreCoded: every request that is not a GraphQL request
+// this server takes gets BAD_USER_INPUT with a reason, and nothing is
+// logged at error level (these were INTERNAL, or had no code at all).
+func TestClientMistakesAreCoded(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	const doc = `query T { __typename }`
+	sum := sha256.Sum256([]byte(doc))
+	hash := hex.EncodeToString(sum[:])
+	get := func(params string) string { return "/graphql?query=" + url.QueryEscape(doc) + params }
+	tests := []httpCase{
+		{"a batch", "POST", "/graphql", "application/json", `[{"query": "{ __typename }"}]`, 400, "BAD_USER_INPUT", "BATCHING_NOT_SUPPORTED"},
+		{"a number as the query", "POST", "/graphql", "application/json", `{"query": 123}`, 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"variables as a string", "POST", "/graphql", "application/json", `{"query": "{ __typename }", "variables": "{}"}`, 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"variables as a list", "POST", "/graphql", "application/json", `{"query": "{ __typename }", "variables": []}`, 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		// gqlgen decodes names without regard to case, and the last of
+		// two equal names wins in a map but not in its decoder.
+		{"the query under another case", "POST", "/graphql", "application/json", `{"Query": 123}`, 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"the query twice", "POST", "/graphql", "application/json", `{"query": 5, "query": "{ __typename }"}`, 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"an APQ hash of another document", "POST", "/graphql", "application/json",
+			`{"query": "{ __typename }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "` + hash + `"}}}`, 200, "BAD_USER_INPUT", "PERSISTED_QUERY_MISMATCH"},
+		{"an APQ hash that is not a string", "POST", "/graphql", "application/json",
+			`{"query": "{ __typename }", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": 7}}}`, 200, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"APQ version 2", "POST", "/graphql", "application/json",
+			`{"query": "` + doc + `", "extensions": {"persistedQuery": {"version": 2, "sha256Hash": "` + hash + `"}}}`, 200, "BAD_USER_INPUT", "PERSISTED_QUERY_VERSION_NOT_SUPPORTED"},
+		{"an APQ hash the server does not know", "POST", "/graphql", "application/json",
+			`{"extensions": {"persistedQuery": {"version": 1, "sha256Hash": "` + strings.Repeat("0", 64) + `"}}}`, 200, "BAD_USER_INPUT", "PERSISTED_QUERY_NOT_FOUND"},
+		{"plain text", "POST", "/graphql", "text/plain", `{"query": "` + doc + `"}`, 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
+		{"no content type", "POST", "/graphql", "", `{"query": "` + doc + `"}`, 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
+		{"a form", "POST", "/graphql", "application/x-www-form-urlencoded", `query=` + url.QueryEscape(doc), 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
+		{"GET with variables that are not JSON", "GET", get("&variables=nope"), "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"GET with variables as a list", "GET", get("&variables=%5B%5D"), "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"GET with extensions that are not JSON", "GET", get("&extensions=%7B"), "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"GET with a bad escape", "GET", get("&x=%zz"), "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"GET with an APQ hash of another document", "GET",
+			"/graphql?query=" + url.QueryEscape(`{ __typename }`) + "&extensions=" +
+				url.QueryEscape(`{"persistedQuery": {"version": 1, "sha256Hash": "`+hash+`"}}`), "", "", 200, "BAD_USER_INPUT", "PERSISTED_QUERY_MISMATCH"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := tt.check(t, h)
+			if strings.Contains(res.Raw, "__typename") {
+				t.Errorf("the answer quotes the request: %s", res.Raw)
+			}
+		})
+	}
+	if logs := h.Logs.String(); strings.Contains(logs, `"level":"error"`) {
+		t.Errorf("client mistakes were logged as errors:\n%s", logs)
+	}
+	if calls := h.Refusing.Calls(); len(calls) > 0 {
+		t.Errorf("refused requests reached the store: %v", calls)
+	}
+}
+
+// httpCase is a request with a body and its Content-Type ("": none), and
+// the status, extensions.code and extensions.reason of the first error it
+// should get ("": none).
+type httpCase struct {
+	name        string
+	method      string
+	path        string
+	contentType string
+	body        string
+	status      int
+	code        string
+	reason      string
+}
+
+// check sends the request and reports an answer other than the one wanted.
+func (c httpCase) check(t *testing.T, h *harness) response {
+	t.Helper()
+	req, err := http.NewRequest(c.method, h.URL+c.path, strings.NewReader(c.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.contentType != "" {
+		req.Header.Set("Content-Type", c.contentType)
+	}
+	res := h.Do(req)
+	if res.Status != c.status || res.Code() != c.code || res.Reason() != c.reason {
+		t.Errorf("got %d %s, want %d with code %q and reason %q", res.Status, res.Raw, c.status, c.code, c.reason)
+	}
+	return res
+}
