@@ -213,9 +213,9 @@ func TestTransports(t *testing.T) {
 		{"POST of plain text", http.MethodPost, "/graphql", "text/plain", doc, 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
 		{"POST without a query", http.MethodPost, "/graphql", "application/json", `{}`, 422, "BAD_USER_INPUT", "GRAPHQL_VALIDATION_FAILED"},
 		// No CORS origins by default, so no preflight is answered; cors_test.go has them.
-		{"OPTIONS preflight without CORS origins", http.MethodOptions, "/graphql", "", "", 405, "", ""},
-		{"PUT", http.MethodPut, "/graphql", "application/json", doc, 405, "", ""},
-		{"unknown route", http.MethodGet, "/nope", "", "", 404, "", ""},
+		{"OPTIONS preflight without CORS origins", http.MethodOptions, "/graphql", "", "", 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},
+		{"PUT", http.MethodPut, "/graphql", "application/json", doc, 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},
+		{"unknown route", http.MethodGet, "/nope", "", "", 404, "NOT_FOUND", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -167,3 +167,57 @@ func truncate(s string, n int) string {
 	}
 	return s[:cut] + "…"
 }
+
+// routeErrors serves mux, answering in JSON with a code what the mux
+// refuses itself, which it would answer in plain text: a path no route
+// serves (404 NOT_FOUND) and a method the path's routes do not take (405
+// BAD_USER_INPUT, reason METHOD_NOT_ALLOWED, with the mux's Allow header).
+// wrap wraps the refusals as the routes are wrapped (logs, metrics).
+func routeErrors(mux *http.ServeMux, wrap func(route string, h http.Handler) http.Handler) http.Handler {
+	refuse := wrap("unrouted", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refusal, _ := mux.Handler(r)
+		got := &headerOnly{header: http.Header{}}
+		refusal.ServeHTTP(got, r)
+		switch got.status {
+		case http.StatusNotFound:
+			writeError(w, http.StatusNotFound, casegraph.CodeNotFound, "nothing is served at this path")
+		case http.StatusMethodNotAllowed:
+			allow := got.header.Get("Allow")
+			w.Header().Set("Allow", allow)
+			writeReasonedError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+				fmt.Sprintf("%s is not allowed at this path; use %s", truncate(r.Method, 16), allow))
+		default: // a redirect to the clean path: its status and headers, without the HTML
+			for k, v := range got.header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(got.status)
+		}
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern == "" {
+			refuse.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r) // it sets the path's values; Handler does not
+	})
+}
+
+// headerOnly keeps the status and headers a handler writes, and drops the
+// body.
+type headerOnly struct {
+	header http.Header
+	status int
+}
+
+func (h *headerOnly) Header() http.Header { return h.header }
+
+func (h *headerOnly) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *headerOnly) Write(b []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return len(b), nil
+}

@@ -3,10 +3,19 @@ package server_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
+
+	"github.com/casegraph/casegraph/server"
+	"github.com/casegraph/casegraph/server/servertest"
 )
 
 // TestClientMistakesAreCoded: every request that is not a GraphQL request
@@ -92,4 +101,60 @@ func (c httpCase) check(t *testing.T, h *harness) response {
 		t.Errorf("got %d %s, want %d with code %q and reason %q", res.Status, res.Raw, c.status, c.code, c.reason)
 	}
 	return res
+}
+
+// TestRouteErrors: what the router refuses itself is JSON with a code, and
+// a 405 says in Allow which methods the path takes.
+func TestRouteErrors(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	metrics, err := server.New(server.DefaultConfig(), zerolog.Nop(), servertest.NewRefusing(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsOnly := httptest.NewServer(metrics.MetricsHandler())
+	t.Cleanup(metricsOnly.Close)
+	tests := []struct {
+		name, url, method string
+		status            int
+		code, allow       string
+	}{
+		{"an unknown path", h.URL + "/nope", "GET", 404, "NOT_FOUND", ""},
+		{"PUT /graphql", h.URL + "/graphql", "PUT", 405, "BAD_USER_INPUT", "GET, HEAD, POST"},
+		{"OPTIONS /graphql without CORS origins", h.URL + "/graphql", "OPTIONS", 405, "BAD_USER_INPUT", "GET, HEAD, POST"},
+		{"DELETE /healthz", h.URL + "/healthz", "DELETE", 405, "BAD_USER_INPUT", "GET, HEAD"},
+		{"PATCH /queries/{name}", h.URL + "/queries/some-query", "PATCH", 405, "BAD_USER_INPUT", "GET, HEAD, POST"},
+		{"the metrics listener's unknown path", metricsOnly.URL + "/graphql", "GET", 404, "NOT_FOUND", ""},
+		{"POST to the metrics listener", metricsOnly.URL + "/metrics", "POST", 405, "BAD_USER_INPUT", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, tt.url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var body struct {
+				Errors []struct {
+					Message    string            `json:"message"`
+					Extensions map[string]string `json:"extensions"`
+				} `json:"errors"`
+			}
+			if err := json.NewDecoder(res.Body).Decode(&body); err != nil || len(body.Errors) != 1 {
+				t.Fatalf("%d: the body is not one JSON error (%v)", res.StatusCode, err)
+			}
+			got := []string{strconv.Itoa(res.StatusCode), body.Errors[0].Extensions["code"], res.Header.Get("Allow"), res.Header.Get("Content-Type")}
+			want := []string{strconv.Itoa(tt.status), tt.code, tt.allow, "application/json"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("status, code, Allow, Content-Type (-want +got):\n%s", diff)
+			}
+			if tt.status == 405 && body.Errors[0].Extensions["reason"] != "METHOD_NOT_ALLOWED" {
+				t.Errorf("reason %q, want METHOD_NOT_ALLOWED", body.Errors[0].Extensions["reason"])
+			}
+		})
+	}
 }

@@ -94,7 +94,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
 	}
-	s.handler = mux
+	s.handler = routeErrors(mux, s.observe)
 	return s, nil
 }
 
@@ -127,7 +127,7 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
-	return mux
+	return routeErrors(mux, func(_ string, h http.Handler) http.Handler { return h })
 }
 
 // Serve is ListenAndServe on listeners of the caller's: ln serves the API,
