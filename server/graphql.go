@@ -190,12 +190,12 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 			Extensions: map[string]any{"code": string(coded.Code)}}
 		switch coded.Code {
 		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout:
-			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
+			logErr(zerolog.Ctx(ctx).Warn(), coded.Cause).Str("code", string(coded.Code)).Msg(truncate(coded.Message, maxLoggedText))
 		case casegraph.CodeForbidden:
 			// A refusal of the caller's rights: logged (never the body)
 			// and counted in /metrics.
 			infoFrom(ctx).forbidden++
-			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(coded.Message)
+			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(truncate(coded.Message, maxLoggedText))
 		}
 		return out
 	}
@@ -211,7 +211,8 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		}
 	}
 
-	zerolog.Ctx(ctx).Error().Err(err).Msg("internal error")
+	// gqlgen's errors can quote the document or the body: cut.
+	logErr(zerolog.Ctx(ctx).Error(), err).Msg("internal error")
 	return &gqlerror.Error{Message: "internal error", Path: gqlErr.Path,
 		Extensions: map[string]any{"code": string(casegraph.CodeInternal)}}
 }
@@ -219,7 +220,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 // recoverPanic logs a resolver's panic with the request id and its stack,
 // and answers INTERNAL; the server goes on serving.
 func recoverPanic(ctx context.Context, p any) error {
-	zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic in resolver")
+	logPanic(zerolog.Ctx(ctx).Error(), p, debug.Stack()).Msg("panic in resolver")
 	// Already logged: a coded *gqlerror.Error passes the presenter as it is.
 	return codedError(casegraph.CodeInternal, "PANIC", "internal error")
 }

@@ -83,7 +83,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic serving request")
+				logPanic(zerolog.Ctx(ctx).Error(), p, debug.Stack()).Msg("panic serving request")
 				if sw.status == 0 {
 					writeError(sw, http.StatusInternalServerError, casegraph.CodeInternal, "internal error")
 				}
@@ -95,13 +95,8 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			}
 			s.metrics.observeRequest(route, info.operation, status, took)
 			s.metrics.forbidden.Add(float64(info.forbidden))
-			zerolog.Ctx(ctx).Info().
-				Str("method", r.Method).
-				Str("path", r.URL.Path).
-				Int("status", status).
-				Dur("duration", took).
-				Str("operation", info.operation).
-				Msg("request")
+			e := zerolog.Ctx(ctx).Info().Str("method", truncate(r.Method, 16)).Int("status", status).Dur("duration", took)
+			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})

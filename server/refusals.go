@@ -153,21 +153,6 @@ func invalidUTF8At(b []byte) int {
 	return -1
 }
 
-// maxLoggedText bounds text from a client in a log line or an answer.
-const maxLoggedText = 200
-
-// truncate cuts s to at most n bytes, at a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // routeErrors serves mux, answering in JSON with a code what the mux
 // refuses itself, which it would answer in plain text: a path no route
 // serves (404 NOT_FOUND) and a method the path's routes do not take (405
