@@ -45,7 +45,28 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
+	srv.AroundResponses(capErrors)
 	return srv
+}
+
+// maxErrors is how many errors a response lists: a document of 400 repeated
+// directives would otherwise be answered with 399 errors (78 KB), and the
+// first few say what is wrong.
+const maxErrors = 20
+
+// capErrors keeps a response's first maxErrors errors, and adds one that
+// says how many more there were (BAD_USER_INPUT, reason TOO_MANY_ERRORS,
+// with their number in extensions.omitted).
+func capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	res := next(ctx)
+	if res == nil || len(res.Errors) <= maxErrors {
+		return res
+	}
+	more := len(res.Errors) - maxErrors
+	last := codedError(casegraph.CodeBadUserInput, "TOO_MANY_ERRORS", "%d more errors not shown", more)
+	last.Extensions["omitted"] = more
+	res.Errors = append(res.Errors[:maxErrors:maxErrors], last)
+	return res
 }
 
 // requestGuard refuses, before execution, a mutation sent over GET (GET must

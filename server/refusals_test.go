@@ -158,3 +158,38 @@ func TestRouteErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsAreCapped: a response lists 20 errors at most, and one more
+// that says how many were left out.
+func TestErrorsAreCapped(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	tests := []struct {
+		name    string
+		query   string
+		errors  int
+		omitted float64 // 0: none
+	}{
+		{"400 repeated directives", "{ __typename " + strings.Repeat("@skip(if: false) ", 400) + "}", 21, 379},
+		{"21 repeated directives: 20 errors", "{ __typename " + strings.Repeat("@skip(if: false) ", 21) + "}", 20, 0},
+		{"22 repeated directives: 21 errors", "{ __typename " + strings.Repeat("@skip(if: false) ", 22) + "}", 21, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := h.Post(tt.query, nil)
+			if len(res.Errors) != tt.errors {
+				t.Fatalf("%d errors, want %d", len(res.Errors), tt.errors)
+			}
+			last := res.Errors[len(res.Errors)-1]
+			omitted, _ := last.Extensions["omitted"].(float64)
+			if omitted != tt.omitted {
+				t.Errorf("the last error %+v, want %v omitted", last, tt.omitted)
+			}
+			if tt.omitted > 0 && (last.Extensions["reason"] != "TOO_MANY_ERRORS" || last.Extensions["code"] != "BAD_USER_INPUT" ||
+				last.Message != strconv.Itoa(int(tt.omitted))+" more errors not shown") {
+				t.Errorf("the last error %+v, want BAD_USER_INPUT TOO_MANY_ERRORS", last)
+			}
+			t.Logf("%d bytes", len(res.Raw))
+		})
+	}
+}

@@ -47,6 +47,7 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	exec.Use(graph.SavedRunLimit(cfg.MaxComplexity))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
+	exec.AroundResponses(capErrors)
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
 }
 
