@@ -16,6 +16,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -37,6 +39,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	}
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetDisableSuggestion(true)
+	srv.SetValidationRulesFn(validationRules)
 	// Introspection is always on in the executor; when the configuration
 	// turns it off, requestGuard refuses it with FORBIDDEN (the executor's
 	// own refusal is an uncoded error).
@@ -67,6 +70,25 @@ func capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Respo
 	last.Extensions["omitted"] = more
 	res.Errors = append(res.Errors[:maxErrors:maxErrors], last)
 	return res
+}
+
+// validationRules are gqlparser's default rules with none that suggests
+// names ("Did you mean ..."), which would tell anyone the schema's
+// arguments, enum values, input fields and types with introspection off.
+// gqlgen's SetDisableSuggestion swaps only the rules for fields and leaf
+// selections; these are all five that suggest.
+func validationRules() *rules.Rules {
+	r := rules.NewDefaultRules()
+	for name, quiet := range map[string]core.Rule{
+		"FieldsOnCorrectType": rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
+		"ScalarLeafs":         rules.ScalarLeafsRuleWithoutSuggestions,
+		"KnownArgumentNames":  rules.KnownArgumentNamesRuleWithoutSuggestions,
+		"KnownTypeNames":      rules.KnownTypeNamesRuleWithoutSuggestions,
+		"ValuesOfCorrectType": rules.ValuesOfCorrectTypeRuleWithoutSuggestions,
+	} {
+		r.ReplaceRule(name, quiet.RuleFunc)
+	}
+	return r
 }
 
 // requestGuard refuses, before execution, a mutation sent over GET (GET must

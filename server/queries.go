@@ -14,7 +14,6 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -57,7 +56,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	doc, gqlErr := gqlparser.LoadQueryWithRules(s.runner.schema.Schema(), saved.Document, rules.NewDefaultRules())
+	doc, gqlErr := gqlparser.LoadQueryWithRules(s.runner.schema.Schema(), saved.Document, validationRules())
 	if gqlErr == nil && len(doc.Operations) != 1 {
 		gqlErr = gqlerror.List{gqlerror.Errorf("%d operations, want 1", len(doc.Operations))}
 	}

@@ -193,3 +193,46 @@ func TestErrorsAreCapped(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSuggestions: no error says "Did you mean", which would tell anyone
+// the schema's names with introspection off: over /graphql and in a
+// document checked to be saved.
+func TestNoSuggestions(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	runner := server.NewRunner(server.DefaultConfig(), servertest.NewRefusing(t))
+	tests := []struct {
+		name  string
+		query string
+		vars  map[string]any
+	}{
+		{"a field", `query Q { entiti(id: "x") { id } }`, nil},
+		{"a field of an interface", `query Q { entity(id: "x") { nationalty } }`, nil},
+		{"an argument", `query Q { entity(idd: "x", id: "x") { id } }`, nil},
+		{"an enum value", `query Q { entities(filter: {kinds: [PERSN]}) { totalCount } }`, nil},
+		{"an enum value in variables", `query Q($k: [EntityKind!]) { entities(filter: {kinds: $k}) { totalCount } }`, map[string]any{"k": []string{"PERSN"}}},
+		{"an input field", `query Q { entities(filter: {kind: [PERSON]}) { totalCount } }`, nil},
+		{"a type in a fragment", `query Q { entity(id: "x") { ...F } } fragment F on Persn { id }`, nil},
+		{"a type in an inline fragment", `query Q { entity(id: "x") { ... on Persn { id } } }`, nil},
+		{"a variable's type", `query Q($k: EntityKnd) { entities(filter: {kinds: [$k]}) { totalCount } }`, nil},
+		{"a selection on a leaf", `query Q { entity(id: "x") { id { x } } }`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := h.Post(tt.query, tt.vars)
+			if len(res.Errors) == 0 {
+				t.Fatalf("no error: %s", res.Raw)
+			}
+			if strings.Contains(res.Raw, "Did you mean") {
+				t.Errorf("over /graphql: %s", res.Raw)
+			}
+			if tt.vars != nil {
+				return // a saved document's variables come with its run
+			}
+			err := runner.Check(t.Context(), tt.query, nil)
+			if err == nil || strings.Contains(err.Error(), "Did you mean") {
+				t.Errorf("saving: %v", err)
+			}
+		})
+	}
+}
