@@ -132,6 +132,9 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 				"request body is larger than the limit of %d bytes", limit)
 			return
 		}
+		if refuseBadText(w, "the body", body) {
+			return
+		}
 		if reason, msg := requestShape(body); reason == "INVALID_JSON" {
 			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "%s", msg)
 			return

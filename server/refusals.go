@@ -7,6 +7,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -93,27 +95,28 @@ func acceptsJSON(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// checkQueryString refuses a request whose query string does not decode
-// (a bad %-escape) or holds text that is not UTF-8, and on GET /graphql
-// one whose variables or extensions are not JSON objects, each with a
-// reason (gqlgen's GET transport answers these without a code).
-func checkQueryString(graphQL bool, next http.Handler) http.Handler {
+// checkURL refuses a request whose path or query string holds text that
+// is not UTF-8 (INVALID_UTF8, with its position), or whose query string
+// does not decode (a bad %-escape), and on GET /graphql one whose variables
+// or extensions are not JSON objects (INVALID_REQUEST): gqlgen's GET
+// transport answers these without a code, and Go's JSON decoder would turn
+// bad bytes into U+FFFD and store them.
+func checkURL(graphQL bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if refuseBadText(w, "the path", []byte(r.URL.Path)) {
+			return
+		}
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
 			writeReasonedError(w, http.StatusBadRequest, "INVALID_REQUEST", "the query string is not well formed (a bad %-escape or ;)")
 			return
 		}
 		for key, values := range q {
-			if at := invalidUTF8At([]byte(key)); at >= 0 {
-				writeReasonedError(w, http.StatusBadRequest, "INVALID_UTF8",
-					fmt.Sprintf("a query parameter's name is not valid UTF-8 at byte %d", at))
+			if refuseBadText(w, "a query parameter's name", []byte(key)) {
 				return
 			}
 			for _, v := range values {
-				if at := invalidUTF8At([]byte(v)); at >= 0 {
-					writeReasonedError(w, http.StatusBadRequest, "INVALID_UTF8",
-						fmt.Sprintf("query parameter %s is not valid UTF-8 at byte %d", truncate(key, 64), at))
+				if refuseBadText(w, "query parameter "+truncate(key, 64), []byte(v)) {
 					return
 				}
 			}
@@ -136,9 +139,25 @@ func checkQueryString(graphQL bool, next http.Handler) http.Handler {
 	})
 }
 
+// refuseBadText answers 400 BAD_USER_INPUT, reason INVALID_UTF8, and
+// returns true, when text (named by where in the message) is not Unicode
+// text: a byte that is not UTF-8, or a JSON (or GraphQL) \u escape of half
+// a UTF-16 surrogate pair. Go's JSON decoder turns either into U+FFFD
+// silently, which would be stored; so this runs before any decoding.
+func refuseBadText(w http.ResponseWriter, where string, text []byte) bool {
+	how, at := "", invalidUTF8At(text)
+	if at < 0 {
+		how, at = " (a \\u escape of half a surrogate pair)", loneSurrogateAt(text)
+	}
+	if at < 0 {
+		return false
+	}
+	writeReasonedError(w, http.StatusBadRequest, "INVALID_UTF8", fmt.Sprintf("%s is not valid UTF-8%s at byte %d", where, how, at))
+	return true
+}
+
 // invalidUTF8At returns the offset of the first byte of b that is not part
-// of valid UTF-8, or -1. Go's JSON decoder would turn such bytes into
-// U+FFFD silently, and the replacement would be stored.
+// of valid UTF-8, or -1.
 func invalidUTF8At(b []byte) int {
 	if utf8.Valid(b) {
 		return -1
@@ -149,6 +168,38 @@ func invalidUTF8At(b []byte) int {
 			return i
 		}
 		i += size
+	}
+	return -1
+}
+
+// loneSurrogateAt returns the offset of the first \u escape in b that is
+// half of a UTF-16 surrogate pair without the other half, or -1.
+func loneSurrogateAt(b []byte) int {
+	escape := func(i int) rune { // the rune \uXXXX at i names, or -1
+		if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+		if err != nil {
+			return -1
+		}
+		return rune(n)
+	}
+	for i := 0; i+6 <= len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		r := escape(i)
+		switch {
+		case r < 0: // another escape, \\ among them: skip the escaped byte
+			i++
+		case !utf16.IsSurrogate(r):
+			i += 5
+		case r < 0xdc00 && utf16.DecodeRune(r, escape(i+6)) != utf8.RuneError:
+			i += 11 // a pair
+		default:
+			return i
+		}
 	}
 	return -1
 }

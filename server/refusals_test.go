@@ -236,3 +236,51 @@ func TestNoSuggestions(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidUTF8IsRefused: bytes that are not UTF-8 are refused with
+// their position wherever text comes in, instead of being decoded to
+// U+FFFD and stored.
+func TestInvalidUTF8IsRefused(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	body := `{"query": "mutation { upsertSource(input: {title: \"Caf` + "\xe9" + `\", dataset: \"d\"}) { id } }"}`
+	vars := `{"name": "Caf` + "\xc3" + `"}`
+	lone := `{"query": "{ __typename }", "variables": {"a": "x\ud800"}}`
+	low := `{"query": "{ __typename }", "variables": {"a": "\udc00\ud83d\ude00"}}`
+	tests := []struct {
+		name        string
+		method      string
+		path        string
+		contentType string
+		body        string
+		at          string
+	}{
+		{"a POST body", "POST", "/graphql", "application/json", body, "at byte " + strconv.Itoa(strings.Index(body, "\xe9"))},
+		{"a GET query", "GET", "/graphql?query=" + url.QueryEscape("{ entity(id: \"a\xffb\") { id } }"), "", "", "at byte 15"},
+		{"GET variables", "GET", "/graphql?query=%7B__typename%7D&variables=" + url.QueryEscape(vars), "", "", "at byte 13"},
+		{"a saved query's parameter", "GET", "/queries/some-query?name=ab%FF", "", "", "at byte 2"},
+		{"a parameter's name", "GET", "/queries/some-query?%FF=1", "", "", "at byte 0"},
+		{"a saved query's name", "GET", "/queries/some%C3", "", "", "at byte 13"},
+		{"a saved query's POST body", "POST", "/queries/some-query", "application/json", vars, "at byte 13"},
+		{"a lone surrogate in a POST body", "POST", "/graphql", "application/json", lone, "at byte " + strconv.Itoa(strings.Index(lone, `\ud800`))},
+		{"a lone low surrogate", "POST", "/graphql", "application/json", low, "at byte " + strconv.Itoa(strings.Index(low, `\udc00`))},
+		{"a surrogate in GET variables", "GET", "/graphql?query=%7B__typename%7D&variables=" + url.QueryEscape(`{"a": "\uDBFF"}`), "", "", "at byte 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := httpCase{tt.name, tt.method, tt.path, tt.contentType, tt.body, 400, "BAD_USER_INPUT", "INVALID_UTF8"}.check(t, h)
+			if len(res.Errors) > 0 && !strings.HasSuffix(res.Errors[0].Message, tt.at) {
+				t.Errorf("message %q, want it to end %q", res.Errors[0].Message, tt.at)
+			}
+		})
+	}
+	for _, body := range []string{`"\ud83d\ude00"`, `"\\ud800"`, `"\u00e9"`, `"\\\ud83d\udE00 \\"`} {
+		vars := `{"query": "{ __typename }", "extensions": {"a": ` + body + `}}`
+		if res := h.PostRaw([]byte(vars)); len(res.Errors) > 0 {
+			t.Errorf("%s: %s, want it taken (a pair, an escaped backslash, a character)", body, res.Raw)
+		}
+	}
+	if calls := h.Refusing.Calls(); len(calls) > 0 {
+		t.Errorf("refused requests reached the store: %v", calls)
+	}
+}

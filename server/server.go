@@ -77,11 +77,11 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(s.limitBody(gql)))))
-	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkQueryString(true, gql)))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkURL(true, gql)))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
 	if len(cfg.CORSOrigins) > 0 {
 		// Without an allow-list OPTIONS stays unrouted (405), as no
 		// preflight can succeed.
