@@ -103,6 +103,7 @@ type requestGuard struct {
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
+	graphql.OperationInterceptor
 } = requestGuard{}
 
 func (requestGuard) ExtensionName() string                   { return "CasegraphRequestGuard" }
@@ -137,6 +138,15 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 			"the query is nested deeper than the limit of %d", g.maxDepth)
 	}
 	return nil
+}
+
+// InterceptOperation notes that the operation passed validation and every
+// limit: gqlgen dispatches only those.
+func (g requestGuard) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if !g.nested {
+		infoFrom(ctx).validated = true
+	}
+	return next(ctx)
 }
 
 // rootFields counts the root fields of a selection named name, aliases

@@ -23,8 +23,16 @@ import (
 type requestInfo struct {
 	method    string
 	operation string
+	// validated: the operation passed parsing, validation and every limit,
+	// so its name may become a metrics label.
+	validated bool
 	status    int
 	forbidden int // errors with the code FORBIDDEN in the answer
+	// Set before the request is served and never changed, so that the
+	// shutdown can read them: who it cuts off.
+	id    string
+	route string
+	start time.Time
 }
 
 type infoKey struct{}
@@ -71,12 +79,17 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // request, and a deadline for the whole request.
 func (s *Server) observe(route string, next http.Handler) http.Handler {
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info := &requestInfo{method: r.Method}
+		start := time.Now()
+		info := &requestInfo{method: r.Method, route: route, start: start}
+		if id, ok := hlog.IDFromCtx(r.Context()); ok {
+			info.id = id.String()
+		}
+		s.inflight.add(info)
+		defer s.inflight.remove(info)
 		sw := &statusWriter{ResponseWriter: w, info: info}
 		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 		defer cancel()
 		ctx = context.WithValue(ctx, infoKey{}, info)
-		start := time.Now()
 
 		defer func() {
 			if p := recover(); p != nil {
@@ -93,7 +106,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			s.metrics.observeRequest(route, info.operation, status, took)
+			s.metrics.observeRequest(route, info.operation, info.validated, status, took)
 			s.metrics.forbidden.Add(float64(info.forbidden))
 			e := zerolog.Ctx(ctx).Info().Str("method", truncate(r.Method, 16)).Int("status", status).Dur("duration", took)
 			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
