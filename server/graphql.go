@@ -28,7 +28,7 @@ import (
 // never reaches the database.
 func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
 	srv := handler.New(schema)
-	srv.AddTransport(codedTransport{transport.GET{}})
+	srv.AddTransport(codedTransport{getOrHead{}})
 	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	// Automatic persisted queries: a client sends the document's SHA-256,
@@ -121,7 +121,7 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 			info.operation = oc.Operation.Name
 		}
 	}
-	if info.method == http.MethodGet && oc.Operation.Operation != ast.Query {
+	if (info.method == http.MethodGet || info.method == http.MethodHead) && oc.Operation.Operation != ast.Query {
 		info.status = http.StatusMethodNotAllowed
 		return codedError(casegraph.CodeBadUserInput, "METHOD_NOT_ALLOWED",
 			"%s operations are not allowed over GET; use POST", oc.Operation.Operation)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -43,6 +44,16 @@ func (e codedExecutor) DispatchError(ctx context.Context, list gqlerror.List) *g
 		}
 	}
 	return e.GraphExecutor.DispatchError(ctx, list)
+}
+
+// getOrHead is gqlgen's GET transport, which also answers HEAD (the
+// router sends HEAD /graphql here, as to every GET route; gqlgen's GET
+// would leave it to "transport not supported", a 400 without a code): the
+// answer is GET's, without its body.
+type getOrHead struct{ transport.GET }
+
+func (t getOrHead) Supports(r *http.Request) bool {
+	return r.Header.Get("Upgrade") == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
 // persistedQueries is gqlgen's automatic persisted queries with coded
@@ -121,7 +132,7 @@ func checkURL(graphQL bool, next http.Handler) http.Handler {
 				}
 			}
 		}
-		if graphQL && r.Method == http.MethodGet {
+		if graphQL && r.Method != http.MethodPost {
 			for _, name := range []string{"variables", "extensions"} {
 				v := q.Get(name)
 				if v == "" {

@@ -103,6 +103,33 @@ func (c httpCase) check(t *testing.T, h *harness) response {
 	return res
 }
 
+// TestHead: HEAD /graphql is answered as GET would be, without the body
+// (gqlgen's transports leave it to a 400 without a code), and a mutation
+// is refused over HEAD as over GET.
+func TestHead(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	for _, tt := range []struct {
+		query  string
+		status int
+		allow  string
+	}{
+		{`query T { __typename }`, 200, ""},
+		{`mutation M { __typename }`, 405, "POST"},
+		{`query T { nope }`, 422, ""},
+	} {
+		res, err := h.Client().Head(h.URL + "/graphql?query=" + url.QueryEscape(tt.query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got := []string{strconv.Itoa(res.StatusCode), res.Header.Get("Allow")}
+		if diff := cmp.Diff([]string{strconv.Itoa(tt.status), tt.allow}, got); diff != "" {
+			t.Errorf("HEAD %s: status and Allow (-want +got):\n%s", tt.query, diff)
+		}
+	}
+}
+
 // TestRouteErrors: what the router refuses itself is JSON with a code, and
 // a 405 says in Allow which methods the path takes.
 func TestRouteErrors(t *testing.T) {
