@@ -311,3 +311,18 @@ func TestInvalidUTF8IsRefused(t *testing.T) {
 		t.Errorf("refused requests reached the store: %v", calls)
 	}
 }
+
+// TestPersistedQueriesStillWork: a document sent with its hash is kept, and
+// then the hash alone runs it.
+func TestPersistedQueriesStillWork(t *testing.T) {
+	t.Parallel()
+	h := newEdge(t, nil)
+	const doc = `query P { __typename }`
+	sum := sha256.Sum256([]byte(doc))
+	ext := `"extensions": {"persistedQuery": {"version": 1, "sha256Hash": "` + hex.EncodeToString(sum[:]) + `"}}`
+	for _, body := range []string{`{"query": "` + doc + `", ` + ext + `}`, `{` + ext + `}`} { // in this order
+		if res := h.PostRaw([]byte(body)); res.Status != http.StatusOK || res.Data["__typename"] != "Query" {
+			t.Errorf("%s: %d %s, want the document run", body, res.Status, res.Raw)
+		}
+	}
+}
