@@ -33,6 +33,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	// Automatic persisted queries: a client sends the document's SHA-256,
 	// and the document only when the server does not know it yet.
+	srv.Use(documentText{})
 	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)}})
 	if trusted != nil {
 		srv.Use(trusted)

@@ -56,6 +56,25 @@ func (t getOrHead) Supports(r *http.Request) bool {
 	return r.Header.Get("Upgrade") == "" && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 }
 
+// documentText refuses a document with a \u escape of half a surrogate
+// pair (INVALID_UTF8): gqlparser reads one as U+FFFD, which a mutation
+// would store. The JSON body was checked for its own escapes; this is the
+// document's, once the JSON is decoded. (A block string holds no escapes,
+// so one there is refused too: rare enough to prefer one check.)
+type documentText struct{}
+
+func (documentText) ExtensionName() string                   { return "CasegraphDocumentText" }
+func (documentText) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (documentText) MutateOperationParameters(ctx context.Context, raw *graphql.RawParams) *gqlerror.Error {
+	if at := loneSurrogateAt([]byte(raw.Query)); at >= 0 {
+		infoFrom(ctx).status = http.StatusBadRequest // as the body's bad text
+		return codedError(casegraph.CodeBadUserInput, "INVALID_UTF8",
+			"the query is not valid UTF-8 (a \\u escape of half a surrogate pair) at byte %d", at)
+	}
+	return nil
+}
+
 // persistedQueries is gqlgen's automatic persisted queries with coded
 // refusals: gqlgen's own answers a hash that does not match its document,
 // an unknown version or a malformed extension with errors without a code.

@@ -273,6 +273,7 @@ func TestInvalidUTF8IsRefused(t *testing.T) {
 	body := `{"query": "mutation { upsertSource(input: {title: \"Caf` + "\xe9" + `\", dataset: \"d\"}) { id } }"}`
 	vars := `{"name": "Caf` + "\xc3" + `"}`
 	lone := `{"query": "{ __typename }", "variables": {"a": "x\ud800"}}`
+	surrogateDoc := `{"query": "mutation { upsertSource(input: {title: \"p\\ud800q\", dataset: \"d\"}) { id } }"}`
 	low := `{"query": "{ __typename }", "variables": {"a": "\udc00\ud83d\ude00"}}`
 	tests := []struct {
 		name        string
@@ -291,6 +292,7 @@ func TestInvalidUTF8IsRefused(t *testing.T) {
 		{"a saved query's POST body", "POST", "/queries/some-query", "application/json", vars, "at byte 13"},
 		{"a lone surrogate in a POST body", "POST", "/graphql", "application/json", lone, "at byte " + strconv.Itoa(strings.Index(lone, `\ud800`))},
 		{"a lone low surrogate", "POST", "/graphql", "application/json", low, "at byte " + strconv.Itoa(strings.Index(low, `\udc00`))},
+		{"a surrogate escape in the document", "POST", "/graphql", "application/json", surrogateDoc, "at byte 41"},
 		{"a surrogate in GET variables", "GET", "/graphql?query=%7B__typename%7D&variables=" + url.QueryEscape(`{"a": "\uDBFF"}`), "", "", "at byte 7"},
 	}
 	for _, tt := range tests {
