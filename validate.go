@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Limits on stored text. They keep one careless or hostile write from
@@ -80,6 +82,34 @@ func (rule TextRule) Check(field, s string) error {
 		return Errorf(CodeBadUserInput, "%s is blank", field)
 	}
 	return nil
+}
+
+// Text is stored in Unicode normalization form C: an "é" typed as "e" and
+// a combining accent is stored as the one character "é", so that what a
+// client reads back, compares, or matches against a constraint is the same
+// text however it was typed. Each Normalize puts a write's text in NFC and
+// then checks it with Validate.
+
+// Normalize puts the entity's name, aliases and description in NFC, then
+// validates it.
+func (e *Entity) Normalize() error {
+	e.Name, e.Description = norm.NFC.String(e.Name), norm.NFC.String(e.Description)
+	for i, a := range e.Aliases {
+		e.Aliases[i] = norm.NFC.String(a)
+	}
+	return e.Validate()
+}
+
+// Normalize puts the source's title and publisher in NFC, then validates it.
+func (s *Source) Normalize() error {
+	s.Title, s.Publisher = norm.NFC.String(s.Title), norm.NFC.String(s.Publisher)
+	return s.Validate()
+}
+
+// Normalize puts the relation's role and quote in NFC, then validates it.
+func (r *Relation) Normalize() error {
+	r.Role, r.Quote = norm.NFC.String(r.Role), norm.NFC.String(r.Quote)
+	return r.Validate()
 }
 
 // Validate checks an entity before it is written.

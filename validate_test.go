@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -103,5 +105,30 @@ func TestTextRuleCheck(t *testing.T) {
 				t.Fatalf("Check() = %v, want an error containing %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNormalizeComposes: a write's text is stored in NFC, however its
+// accents were typed.
+func TestNormalizeComposes(t *testing.T) {
+	const decomposed, composed = "Cafe\u0301 de l'Ope\u0301ra", "Caf\u00e9 de l'Op\u00e9ra"
+	e := casegraph.Entity{ID: "cafe", Kind: casegraph.KindPlace, Name: decomposed, Aliases: []string{decomposed},
+		Description: decomposed, Dataset: "d", SourceIDs: []string{"s"}}
+	s := casegraph.Source{ID: "s", Title: decomposed, Publisher: decomposed, Dataset: "d"}
+	r := casegraph.Relation{ID: "r", Type: casegraph.RelationType("LOCATED_IN"), FromID: "a", ToID: "b", Role: decomposed,
+		Quote: decomposed, Status: casegraph.StatusReported, Dataset: "d", SourceIDs: []string{"s"}}
+	for name, err := range map[string]error{"entity": e.Normalize(), "source": s.Normalize(), "relation": r.Normalize()} {
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	got := []string{e.Name, e.Aliases[0], e.Description, s.Title, s.Publisher, r.Role, r.Quote}
+	want := []string{composed, composed, composed, composed, composed, composed, composed}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entity name, alias, description, source title, publisher, relation role, quote (-want +got):\n%s", diff)
+	}
+	bad := casegraph.Entity{ID: "x", Kind: casegraph.KindPlace, Name: "", Dataset: "d", SourceIDs: []string{"s"}}
+	if err := bad.Normalize(); err == nil {
+		t.Error("Normalize of an entity without a name: no error, want Validate's")
 	}
 }

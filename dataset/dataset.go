@@ -175,14 +175,14 @@ func (b *Batch) addRecord(rec Record, line int) error {
 	case "source":
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,
 			PublishedAt: rec.PublishedAt, RetrievedAt: rec.RetrievedAt, Dataset: rec.Dataset}
-		if err := s.Validate(); err != nil {
+		if err := s.Normalize(); err != nil {
 			return err
 		}
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
 			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Attributes: rec.Attributes}
-		if err := e.Validate(); err != nil {
+		if err := e.Normalize(); err != nil {
 			return err
 		}
 		b.Entities, b.EntityLines = append(b.Entities, e), append(b.EntityLines, line)
@@ -193,7 +193,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		if r.Status == "" {
 			r.Status = casegraph.StatusReported
 		}
-		if err := r.Validate(); err != nil {
+		if err := r.Normalize(); err != nil {
 			return err
 		}
 		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, line)

@@ -47,7 +47,7 @@ func toEntity(e casegraph.Entity) model.Entity {
 }
 
 // entityFromInput turns an input into a domain entity, making up an id when
-// the input has none, and validates it.
+// the input has none, and normalizes (NFC) and validates it.
 func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	kind := kindFromModel(in.Kind)
 	e := casegraph.Entity{
@@ -71,7 +71,7 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 		}
 		expected = &v
 	}
-	return e, expected, e.Validate()
+	return e, expected, e.Normalize()
 }
 
 func optional(s string) *string {

@@ -17,7 +17,7 @@ func toRelation(r casegraph.Relation) *model.Relation {
 }
 
 // relationFromInput turns a link input into a domain relation, making up an
-// id when the input has none, and validates it. dataset is used when the
+// id when the input has none, and normalizes (NFC) and validates it. dataset is used when the
 // input names none.
 func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, error) {
 	r := casegraph.Relation{
@@ -35,7 +35,7 @@ func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, 
 	if r.ID == "" {
 		r.ID = casegraph.NewID("rel", string(in.Type))
 	}
-	return r, r.Validate()
+	return r, r.Normalize()
 }
 
 func toRelationTypeInfo(s casegraph.RelationSpec) model.RelationTypeInfo {

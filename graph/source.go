@@ -22,5 +22,5 @@ func sourceFromInput(in model.SourceInput) (casegraph.Source, error) {
 	if s.ID == "" {
 		s.ID = casegraph.NewID("source", in.Title)
 	}
-	return s, s.Validate()
+	return s, s.Normalize()
 }

@@ -116,7 +116,7 @@ func (a *authenticator) keyPrincipal(ctx context.Context, token string) (casegra
 			// whether or not it is written (the statement writes at most
 			// once a minute).
 			if err := a.keys.TouchAPIKey(ctx, id); err != nil {
-				a.log.Warn().Err(err).Str("key", id).Msg("could not record that an API key was used")
+				logErr(a.log.Warn(), err).Str("key", id).Msg("could not record that an API key was used")
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				if casegraph.ErrorCode(err) == casegraph.CodeInternal {
 					status = http.StatusInternalServerError
 				}
-				zerolog.Ctx(r.Context()).Warn().Err(err).Msg("authentication failed")
+				logErr(zerolog.Ctx(r.Context()).Warn(), err).Msg("authentication failed")
 				writeError(w, status, casegraph.ErrorCode(err), "%s", casegraph.ErrorMessage(err))
 				return
 			}
@@ -162,7 +162,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			if s.rate != nil {
 				s.rate.take(failureKey(r))
 			}
-			zerolog.Ctx(r.Context()).Info().Str("reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
+			logText(zerolog.Ctx(r.Context()).Info(), "reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="casegraph"`)
 			writeError(w, http.StatusUnauthorized, casegraph.CodeUnauthenticated, "%s", casegraph.ErrorMessage(err))
 			return

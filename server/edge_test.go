@@ -205,40 +205,21 @@ func TestTransports(t *testing.T) {
 	t.Parallel()
 	h := newEdge(t, nil)
 	const doc = `{"query": "query T { __typename }"}`
-	tests := []struct {
-		name        string
-		method      string
-		path        string
-		contentType string
-		body        string
-		status      int
-		code        string // extensions.code of the first error, "" for none
-	}{
-		{"POST JSON", http.MethodPost, "/graphql", "application/json", doc, 200, ""},
-		{"POST JSON with a charset", http.MethodPost, "/graphql", "application/json; charset=utf-8", doc, 200, ""},
-		{"GET", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`), "", "", 200, ""},
-		// Today gqlgen's transports answer these two without a code.
-		{"GET with bad variables", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`) + "&variables=nope", "", "", 400, ""},
-		{"POST of plain text", http.MethodPost, "/graphql", "text/plain", doc, 400, ""},
-		{"POST without a query", http.MethodPost, "/graphql", "application/json", `{}`, 422, "BAD_USER_INPUT"},
+	tests := []httpCase{
+		{"POST JSON", http.MethodPost, "/graphql", "application/json", doc, 200, "", ""},
+		{"POST JSON with a charset", http.MethodPost, "/graphql", "application/json; charset=utf-8", doc, 200, "", ""},
+		{"GET", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`), "", "", 200, "", ""},
+		{"GET with bad variables", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`) + "&variables=nope", "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
+		{"POST of plain text", http.MethodPost, "/graphql", "text/plain", doc, 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
+		{"POST without a query", http.MethodPost, "/graphql", "application/json", `{}`, 422, "BAD_USER_INPUT", "GRAPHQL_VALIDATION_FAILED"},
 		// No CORS origins by default, so no preflight is answered; cors_test.go has them.
-		{"OPTIONS preflight without CORS origins", http.MethodOptions, "/graphql", "", "", 405, ""},
-		{"PUT", http.MethodPut, "/graphql", "application/json", doc, 405, ""},
-		{"unknown route", http.MethodGet, "/nope", "", "", 404, ""},
+		{"OPTIONS preflight without CORS origins", http.MethodOptions, "/graphql", "", "", 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},
+		{"PUT", http.MethodPut, "/graphql", "application/json", doc, 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},
+		{"unknown route", http.MethodGet, "/nope", "", "", 404, "NOT_FOUND", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := http.NewRequest(tt.method, h.URL+tt.path, strings.NewReader(tt.body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.contentType != "" {
-				req.Header.Set("Content-Type", tt.contentType)
-			}
-			res := h.Do(req)
-			if res.Status != tt.status || res.Code() != tt.code {
-				t.Errorf("%d %s, want %d with code %q", res.Status, res.Raw, tt.status, tt.code)
-			}
+			res := tt.check(t, h)
 			if tt.status == 200 && res.Data["__typename"] != "Query" {
 				t.Errorf("data %v, want __typename Query", res.Data)
 			}

@@ -16,6 +16,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -26,17 +28,19 @@ import (
 // never reaches the database.
 func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
 	srv := handler.New(schema)
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(codedTransport{getOrHead{}})
+	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	// Automatic persisted queries: a client sends the document's SHA-256,
 	// and the document only when the server does not know it yet.
-	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)})
+	srv.Use(documentText{})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)}})
 	if trusted != nil {
 		srv.Use(trusted)
 	}
 	srv.SetParserTokenLimit(cfg.MaxTokens)
 	srv.SetDisableSuggestion(true)
+	srv.SetValidationRulesFn(validationRules)
 	// Introspection is always on in the executor; when the configuration
 	// turns it off, requestGuard refuses it with FORBIDDEN (the executor's
 	// own refusal is an uncoded error).
@@ -46,7 +50,47 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.AroundFields(graph.IdempotentMutations)
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
+	srv.AroundResponses(capErrors)
 	return srv
+}
+
+// maxErrors is how many errors a response lists: a document of 400 repeated
+// directives would otherwise be answered with 399 errors (78 KB), and the
+// first few say what is wrong.
+const maxErrors = 20
+
+// capErrors keeps a response's first maxErrors errors, and adds one that
+// says how many more there were (BAD_USER_INPUT, reason TOO_MANY_ERRORS,
+// with their number in extensions.omitted).
+func capErrors(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	res := next(ctx)
+	if res == nil || len(res.Errors) <= maxErrors {
+		return res
+	}
+	more := len(res.Errors) - maxErrors
+	last := codedError(casegraph.CodeBadUserInput, "TOO_MANY_ERRORS", "%d more errors not shown", more)
+	last.Extensions["omitted"] = more
+	res.Errors = append(res.Errors[:maxErrors:maxErrors], last)
+	return res
+}
+
+// validationRules are gqlparser's default rules with none that suggests
+// names ("Did you mean ..."), which would tell anyone the schema's
+// arguments, enum values, input fields and types with introspection off.
+// gqlgen's SetDisableSuggestion swaps only the rules for fields and leaf
+// selections; these are all five that suggest.
+func validationRules() *rules.Rules {
+	r := rules.NewDefaultRules()
+	for name, quiet := range map[string]core.Rule{
+		"FieldsOnCorrectType": rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
+		"ScalarLeafs":         rules.ScalarLeafsRuleWithoutSuggestions,
+		"KnownArgumentNames":  rules.KnownArgumentNamesRuleWithoutSuggestions,
+		"KnownTypeNames":      rules.KnownTypeNamesRuleWithoutSuggestions,
+		"ValuesOfCorrectType": rules.ValuesOfCorrectTypeRuleWithoutSuggestions,
+	} {
+		r.ReplaceRule(name, quiet.RuleFunc)
+	}
+	return r
 }
 
 // requestGuard refuses, before execution, a mutation sent over GET (GET must
@@ -61,6 +105,7 @@ type requestGuard struct {
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
+	graphql.OperationInterceptor
 } = requestGuard{}
 
 func (requestGuard) ExtensionName() string                   { return "CasegraphRequestGuard" }
@@ -78,7 +123,7 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 			info.operation = oc.Operation.Name
 		}
 	}
-	if info.method == http.MethodGet && oc.Operation.Operation != ast.Query {
+	if (info.method == http.MethodGet || info.method == http.MethodHead) && oc.Operation.Operation != ast.Query {
 		info.status = http.StatusMethodNotAllowed
 		return codedError(casegraph.CodeBadUserInput, "METHOD_NOT_ALLOWED",
 			"%s operations are not allowed over GET; use POST", oc.Operation.Operation)
@@ -95,6 +140,15 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 			"the query is nested deeper than the limit of %d", g.maxDepth)
 	}
 	return nil
+}
+
+// InterceptOperation notes that the operation passed validation and every
+// limit: gqlgen dispatches only those.
+func (g requestGuard) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if !g.nested {
+		infoFrom(ctx).validated = true
+	}
+	return next(ctx)
 }
 
 // rootFields counts the root fields of a selection named name, aliases
@@ -199,12 +253,12 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 			// proxies back off.
 			infoFrom(ctx).busy.Store(true)
 		case casegraph.CodeInternal, casegraph.CodeDatabaseUnavailable, casegraph.CodeTimeout, casegraph.CodeOutcomeUnknown:
-			zerolog.Ctx(ctx).Warn().Err(coded.Cause).Str("code", string(coded.Code)).Msg(coded.Message)
+			logErr(zerolog.Ctx(ctx).Warn(), coded.Cause).Str("code", string(coded.Code)).Msg(truncate(coded.Message, maxLoggedText))
 		case casegraph.CodeForbidden:
 			// A refusal of the caller's rights: logged (never the body)
 			// and counted in /metrics.
 			infoFrom(ctx).forbidden.Add(1)
-			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(coded.Message)
+			zerolog.Ctx(ctx).Info().Str("code", string(coded.Code)).Msg(truncate(coded.Message, maxLoggedText))
 		}
 		return out
 	}
@@ -220,7 +274,8 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		}
 	}
 
-	zerolog.Ctx(ctx).Error().Err(err).Msg("internal error")
+	// gqlgen's errors can quote the document or the body: cut.
+	logErr(zerolog.Ctx(ctx).Error(), err).Msg("internal error")
 	return &gqlerror.Error{Message: "internal error", Path: gqlErr.Path,
 		Extensions: map[string]any{"code": string(casegraph.CodeInternal)}}
 }
@@ -228,7 +283,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 // recoverPanic logs a resolver's panic with the request id and its stack,
 // and answers INTERNAL; the server goes on serving.
 func recoverPanic(ctx context.Context, p any) error {
-	zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic in resolver")
+	logPanic(zerolog.Ctx(ctx).Error(), p, debug.Stack()).Msg("panic in resolver")
 	// Already logged: a coded *gqlerror.Error passes the presenter as it is.
 	return codedError(casegraph.CodeInternal, "PANIC", "internal error")
 }

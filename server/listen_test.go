@@ -5,6 +5,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
@@ -78,14 +80,7 @@ func TestServeMetricsOnItsOwnListener(t *testing.T) {
 	}
 
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve after shutdown: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after shutdown")
-	}
+	stopped(t, done, "after shutdown")
 	for _, ln := range []net.Listener{api, metrics} {
 		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
 			c.Close()
@@ -145,14 +140,7 @@ func TestShutdownDrains(t *testing.T) {
 	if code, _ := getURL(t, url+"/healthz"); code != http.StatusOK {
 		t.Errorf("/healthz while draining: %d, want 200 (requests are still served)", code)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve after shutdown: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return after the drain")
-	}
+	stopped(t, done, "after the drain")
 }
 
 func TestShutdownOutlastsRequests(t *testing.T) {
@@ -160,5 +148,77 @@ func TestShutdownOutlastsRequests(t *testing.T) {
 	cfg.ShutdownTimeout = cfg.RequestTimeout
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "must be longer than request-timeout") {
 		t.Errorf("a shutdown timeout no longer than the request timeout: %v, want refused", err)
+	}
+}
+
+// blocking is a store whose entity list waits, whatever its context says,
+// until released: a request that outlasts every timeout.
+type blocking struct {
+	server.Store
+	entered, release chan struct{}
+}
+
+func (b blocking) Entities(context.Context, casegraph.EntityFilter, casegraph.EntityOrder, casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
+	close(b.entered)
+	<-b.release
+	return nil, nil, false, nil
+}
+
+// TestShutdownCutsOffWhatOutlastsIt: a request that outlasts the shutdown
+// timeout is cut off and named in the log, and Serve returns nil (the
+// process exits 0: it was asked to stop, and stopped).
+func TestShutdownCutsOffWhatOutlastsIt(t *testing.T) {
+	t.Parallel()
+	cfg := server.DefaultConfig()
+	cfg.RequestTimeout, cfg.ShutdownTimeout, cfg.DrainDelay = 50*time.Millisecond, 100*time.Millisecond, 0
+	cfg.Anonymous = []string{casegraph.AllDatasets}
+	store := blocking{Store: servertest.NewRefusing(t), entered: make(chan struct{}), release: make(chan struct{})}
+	defer close(store.release)
+	logs := &servertest.SyncBuffer{}
+	srv, err := server.New(cfg, zerolog.New(logs), store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := listenLocal(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, api, nil) }()
+	go func() {
+		res, err := http.Post("http://"+api.Addr().String()+"/graphql", "application/json",
+			strings.NewReader(`{"query": "{ entities { edges { cursor } } }"}`))
+		if err == nil { // cut off: the connection closes without an answer
+			res.Body.Close()
+		}
+	}()
+	<-store.entered
+	cancel()
+	stopped(t, done, "after cutting off a request")
+	var cut struct {
+		Level, Message, Route, Method string
+		ReqID                         string `json:"req_id"`
+	}
+	for line := range strings.SplitSeq(logs.String(), "\n") {
+		if strings.Contains(line, "request cut off") {
+			if err := json.Unmarshal([]byte(line), &cut); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if cut.Level != "warn" || cut.Route != "/graphql" || cut.Method != "POST" || cut.ReqID == "" {
+		t.Errorf("the cut-off request's log line: %+v, want a warning naming it:\n%s", cut, logs.String())
+	}
+}
+
+// stopped waits for Serve to return (done) and fails the test unless it
+// returns nil; when is what happened before, for the message.
+func stopped(t *testing.T, done <-chan error, when string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve %s: %v, want nil", when, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Serve did not return %s", when)
 	}
 }

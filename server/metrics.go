@@ -100,8 +100,15 @@ func (m *Metrics) ObserveBusy(pool string) {
 	m.busy.WithLabelValues(pool).Inc()
 }
 
-func (m *Metrics) observeRequest(route, operation string, status int, took time.Duration) {
-	op := m.operations.label(operation)
+// observeRequest counts a request. Its operation's name is a label only
+// when the operation was validated and passed every limit (in the trusted-
+// documents mode: only trusted documents' names), so that requests anyone
+// can make up, refused ones, take none of the labels; others are "other".
+func (m *Metrics) observeRequest(route, operation string, validated bool, status int, took time.Duration) {
+	op := "other"
+	if validated || operation == "" {
+		op = m.operations.label(operation)
+	}
 	m.requests.WithLabelValues(route, op, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(route, op).Observe(took.Seconds())
 }

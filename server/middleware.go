@@ -24,11 +24,19 @@ import (
 type requestInfo struct {
 	method    string
 	operation string
+	// validated: the operation passed parsing, validation and every limit,
+	// so its name may become a metrics label.
+	validated bool
 	status    int
 	// Set by the error presenter, which gqlgen calls from the resolvers'
 	// goroutines.
 	forbidden atomic.Int64 // errors with the code FORBIDDEN in the answer
 	busy      atomic.Bool  // an error with the code BUSY in the answer: 429
+	// Set before the request is served and never changed, so that the
+	// shutdown can read them: who it cuts off.
+	id    string
+	route string
+	start time.Time
 }
 
 type infoKey struct{}
@@ -83,19 +91,24 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // request, and a deadline for the whole request.
 func (s *Server) observe(route string, next http.Handler) http.Handler {
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info := &requestInfo{method: r.Method}
+		start := time.Now()
+		info := &requestInfo{method: r.Method, route: route, start: start}
+		if id, ok := hlog.IDFromCtx(r.Context()); ok {
+			info.id = id.String()
+		}
+		s.inflight.add(info)
+		defer s.inflight.remove(info)
 		sw := &statusWriter{ResponseWriter: w, info: info}
 		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 		defer cancel()
 		ctx = context.WithValue(ctx, infoKey{}, info)
-		start := time.Now()
 
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("panic serving request")
+				logPanic(zerolog.Ctx(ctx).Error(), p, debug.Stack()).Msg("panic serving request")
 				if sw.status == 0 {
 					writeError(sw, http.StatusInternalServerError, casegraph.CodeInternal, "internal error")
 				}
@@ -105,15 +118,10 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			s.metrics.observeRequest(route, info.operation, status, took)
+			s.metrics.observeRequest(route, info.operation, info.validated, status, took)
 			s.metrics.forbidden.Add(float64(info.forbidden.Load()))
-			zerolog.Ctx(ctx).Info().
-				Str("method", r.Method).
-				Str("path", r.URL.Path).
-				Int("status", status).
-				Dur("duration", took).
-				Str("operation", info.operation).
-				Msg("request")
+			e := zerolog.Ctx(ctx).Info().Str("method", truncate(r.Method, 16)).Int("status", status).Dur("duration", took)
+			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
@@ -121,12 +129,16 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 }
 
 // limitBody reads a GraphQL POST body up to the limit: beyond it the answer
-// is 413; a body that is not JSON is refused with 400 without echoing it
-// (the gqlgen transport would quote the body back).
+// is 413; a body not declared JSON is refused with 415, and one that is not
+// JSON with 400, without echoing it (the gqlgen transport would quote the
+// body back).
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if !acceptsJSON(w, r) {
 			return
 		}
 		limit := s.cfg.MaxBodyBytes
@@ -143,6 +155,9 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 		if int64(len(body)) > limit {
 			writeError(w, http.StatusRequestEntityTooLarge, casegraph.CodeBadUserInput,
 				"request body is larger than the limit of %d bytes", limit)
+			return
+		}
+		if refuseBadText(w, "the body", body) {
 			return
 		}
 		if reason, msg := requestShape(body); reason == "INVALID_JSON" {

@@ -14,7 +14,6 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -52,12 +51,28 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		}
 		version = n
 	}
+	// A POST's variables are checked before the saved query is read: a
+	// refused body costs no round trip.
+	var vars json.RawMessage
+	if r.Method == http.MethodPost {
+		body, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
+		if err != nil || int64(len(body)) > s.cfg.MaxBodyBytes {
+			fail(casegraph.Errorf(casegraph.CodeBadUserInput, "the body must be a JSON object of variables, at most %d bytes", s.cfg.MaxBodyBytes))
+			return
+		}
+		if refuseBadText(w, "the body", body) {
+			return
+		}
+		if len(bytes.TrimSpace(body)) > 0 {
+			vars = body
+		}
+	}
 	saved, err := s.store.SavedQuery(r.Context(), name, version)
 	if err != nil {
 		fail(err)
 		return
 	}
-	doc, gqlErr := gqlparser.LoadQueryWithRules(s.runner.schema.Schema(), saved.Document, rules.NewDefaultRules())
+	doc, gqlErr := gqlparser.LoadQueryWithRules(s.runner.schema.Schema(), saved.Document, validationRules())
 	if gqlErr == nil && len(doc.Operations) != 1 {
 		gqlErr = gqlerror.List{gqlerror.Errorf("%d operations, want 1", len(doc.Operations))}
 	}
@@ -68,19 +83,11 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	}
 	op := doc.Operations[0]
 
-	var vars json.RawMessage
-	if r.Method == http.MethodPost {
-		body, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
-		if err != nil || int64(len(body)) > s.cfg.MaxBodyBytes {
-			fail(casegraph.Errorf(casegraph.CodeBadUserInput, "the body must be a JSON object of variables, at most %d bytes", s.cfg.MaxBodyBytes))
+	if r.Method != http.MethodPost {
+		if vars, err = queryVariables(s.runner.schema.Schema(), op, q); err != nil {
+			fail(err)
 			return
 		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			vars = body
-		}
-	} else if vars, err = queryVariables(s.runner.schema.Schema(), op, q); err != nil {
-		fail(err)
-		return
 	}
 	merged, err := graph.MergeVariables(saved.DefaultVariables, vars)
 	if err != nil {

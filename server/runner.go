@@ -13,7 +13,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
-	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
@@ -39,6 +38,7 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	exec.SetParserTokenLimit(cfg.MaxTokens)
 	exec.SetDisableSuggestion(true)
+	exec.SetDefaultRulesFn(validationRules)
 	exec.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection, nested: true})
 	exec.Use(queriesOnly{})
 	// The variables of a run are not those the document was checked with
@@ -47,6 +47,7 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	exec.Use(graph.SavedRunLimit(cfg.MaxComplexity))
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
+	exec.AroundResponses(capErrors)
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
 }
 
@@ -67,7 +68,7 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 	if err != nil {
 		return bad("%s", gqlMessage(err))
 	}
-	if errs := validator.ValidateWithRules(r.schema.Schema(), doc, rules.NewDefaultRules()); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(r.schema.Schema(), doc, validationRules()); len(errs) > 0 {
 		return bad("%s", errs[0].Message)
 	}
 	if len(doc.Operations) != 1 {

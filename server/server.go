@@ -26,6 +26,9 @@ type Server struct {
 	auth    *authenticator
 	rate    *rateLimiter // nil: no rate limit
 	handler http.Handler
+	// inflight are the requests being served (the shutdown names those it
+	// cuts off).
+	inflight *inflight
 }
 
 // Store is everything the service asks of the database: what the
@@ -68,7 +71,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		checker = cfg.Readiness
 	}
 	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(checker),
-		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst)}
+		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst), inflight: newInflight()}
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)
@@ -85,11 +88,11 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(idempotencyKey(s.limitBody(gql))))))
-	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(gql))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkURL(true, gql)))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(saved))))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
+	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
 	if len(cfg.CORSOrigins) > 0 {
 		// Without an allow-list OPTIONS stays unrouted (405), as no
 		// preflight can succeed.
@@ -102,7 +105,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if cfg.GraphiQL {
 		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
 	}
-	s.handler = mux
+	s.handler = routeErrors(mux, s.observe)
 	return s, nil
 }
 
@@ -135,7 +138,7 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
-	return mux
+	return routeErrors(mux, func(_ string, h http.Handler) http.Handler { return h })
 }
 
 // Serve is ListenAndServe on listeners of the caller's: ln serves the API,
@@ -199,8 +202,22 @@ func (s *Server) Serve(ctx context.Context, ln, metricsLn net.Listener) error {
 	s.log.Info().Msg("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
-	for _, l := range all {
-		if err := l.hs.Shutdown(shutdownCtx); err != nil {
+	for i, l := range all {
+		err := l.hs.Shutdown(shutdownCtx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Requests that outlast the shutdown timeout (which is longer
+			// than their own) are cut off: the log names them, and the
+			// shutdown is still the one that was asked for, not a failure.
+			if i == 0 { // the API's; a scrape is not worth a line
+				n := s.inflight.logCutOff(s.log)
+				s.log.Warn().Int("requests", n).Dur("timeout", s.cfg.ShutdownTimeout).
+					Msg("shutdown: requests outlasted the shutdown timeout and were cut off")
+			}
+			if err = l.hs.Close(); errors.Is(err, net.ErrClosed) {
+				err = nil
+			}
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("shutdown: %w", err))
 		}
 	}
