@@ -25,7 +25,8 @@ const stmtIdempotentOutcome statement = "IdempotentOutcome"
 
 // writeRetryBudget bounds the retries of a write that failed before its
 // commit on something passing (a lost connection, a deadlock, a leader
-// switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite.
+// switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite,
+// from its first failure: a slow first attempt still gets its retry.
 const writeRetryBudget = time.Second
 
 // errKeyTaken says that a write's change met the idempotency key of
@@ -127,8 +128,8 @@ func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner)
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
 
-	start := time.Now()
-	var unknown error // the last commit whose outcome nobody has settled
+	var failed time.Time // the first failure: the retry budget counts from it
+	var unknown error    // the last commit whose outcome nobody has settled
 	for backoff := 25 * time.Millisecond; ; backoff = min(2*backoff, 250*time.Millisecond) {
 		if keyed != nil {
 			keyed.lookedUp = false
@@ -148,7 +149,10 @@ func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner)
 		if retry && errors.Is(err, errKeyTaken) {
 			backoff = 0 // the other write committed: read its outcome now
 		}
-		if !retry || ctx.Err() != nil || time.Since(start)+backoff > writeRetryBudget {
+		if failed.IsZero() {
+			failed = time.Now()
+		}
+		if !retry || ctx.Err() != nil || time.Since(failed)+backoff > writeRetryBudget {
 			return writeError(ctx, name, err, unknown)
 		}
 		select {
