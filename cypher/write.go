@@ -55,11 +55,12 @@ type keyedWriteKey struct{}
 func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run txRunner) (change, error)) error {
 	wk, keyed := casegraph.WriteKeyFrom(ctx)
 	var state *keyedWrite
+	var key string
 	if keyed {
 		state = &keyedWrite{}
 		ctx = context.WithValue(ctx, keyedWriteKey{}, state)
+		key = casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	}
-	key := casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	return s.inWrite(ctx, name, func(run txRunner) error {
 		if keyed {
 			replayed, err := replay(run, key, wk.Hash, out)
