@@ -24,9 +24,6 @@ const (
 	// ReasonIdempotencyKeyReused: the key was first used for another
 	// mutation or other arguments; nothing was written.
 	ReasonIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
-	// ReasonIdempotencyKeyInProgress: another request with the key is
-	// still being written; asking again later answers its outcome.
-	ReasonIdempotencyKeyInProgress = "IDEMPOTENCY_KEY_IN_PROGRESS"
 	// ReasonTokenShownOnce: a retried createApiKey that had committed; its
 	// token was shown once and is not stored, so it cannot be shown again.
 	ReasonTokenShownOnce = "TOKEN_SHOWN_ONCE"

@@ -28,16 +28,17 @@ type change struct {
 }
 
 // idempotentChange is what the change of a mutation sent with an
-// idempotency key also stores: the key (scoped by caller), the hash of the
-// field and its arguments, and the outcome as JSON.
+// idempotency key also has: the id it claimed the key (scoped by caller)
+// with, the hash of the field and its arguments, and the outcome as JSON.
 type idempotentChange struct {
-	key, hash, outcome string
+	id, key, hash, outcome string
 }
 
 // recordChange writes the audit record of a change inside the change's
 // transaction: who (the request's principal, or the operator), what
 // operation, on which ids, in which dataset, and the fields it changed;
-// with k, the idempotency key it was made under and its outcome.
+// with k, into the record that claimed its idempotency key, the hash of
+// its arguments and its outcome.
 func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChange) error {
 	fields := c.fields
 	if fields == nil {
@@ -62,10 +63,10 @@ func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChan
 	params := map[string]any{
 		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": c.operation,
 		"targets": c.targets, "dataset": c.dataset, "fields": string(b), "protected": protected,
-		"idempotencyKey": nil, "argumentsHash": nil, "outcome": nil,
+		"argumentsHash": nil, "outcome": nil,
 	}
 	if k != nil {
-		params["idempotencyKey"], params["argumentsHash"], params["outcome"] = k.key, k.hash, k.outcome
+		params["id"], params["argumentsHash"], params["outcome"] = k.id, k.hash, k.outcome
 	}
 	_, err = run(stmtRecordChange, params)
 	return err

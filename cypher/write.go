@@ -21,32 +21,28 @@ import (
 // transaction with its own retries of what failed before the commit.
 
 // Statements of this file (queries/NAME.cypher).
-const stmtIdempotentOutcome statement = "IdempotentOutcome"
+const stmtClaimIdempotencyKey statement = "ClaimIdempotencyKey"
 
 // writeRetryBudget bounds the retries of a write that failed before its
 // commit on something passing (a lost connection, a deadlock, a leader
-// switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite.
+// switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite,
+// from its first failure: a slow first attempt still gets its retry.
 const writeRetryBudget = time.Second
-
-// errKeyTaken says that a write's change met the idempotency key of
-// another write that committed first: trying again reads its outcome.
-var errKeyTaken = errors.New("idempotency key taken by a concurrent write")
 
 // keyedWrite is what mutate tells transact about a write with an
 // idempotency key, whose retry cannot write twice: its first statement
-// reads the outcome a commit under the key left.
+// claims the key, after any earlier attempt's transaction has ended.
 type keyedWrite struct {
-	// lookedUp says that the attempt has read whether the key was
-	// committed: from then on, whatever an earlier attempt's commit
-	// did is known.
-	lookedUp bool
+	// claimed says that the attempt holds the key, so no earlier
+	// attempt committed under it: whatever its commit did is known.
+	claimed bool
 }
 
 type keyedWriteKey struct{}
 
 // mutate runs a mutation in one write transaction, as inWrite does, and
 // makes it once per idempotency key: with a key (casegraph.WriteKeyFrom),
-// the transaction first looks the key up, and when a change was committed
+// the transaction first claims the key, and when a change was committed
 // under it, fills out from that change's outcome and writes nothing (or
 // refuses other arguments with CONFLICT IDEMPOTENCY_KEY_REUSED); otherwise
 // fn runs and its change is recorded with the key and *out as the outcome.
@@ -54,54 +50,59 @@ type keyedWriteKey struct{}
 func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run txRunner) (change, error)) error {
 	wk, keyed := casegraph.WriteKeyFrom(ctx)
 	var state *keyedWrite
+	var key string
 	if keyed {
 		state = &keyedWrite{}
 		ctx = context.WithValue(ctx, keyedWriteKey{}, state)
+		key = casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	}
-	key := casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	return s.inWrite(ctx, name, func(run txRunner) error {
+		var k *idempotentChange
 		if keyed {
-			replayed, err := replay(run, key, wk.Hash, out)
+			k = &idempotentChange{id: casegraph.NewChangeID(time.Now().UTC()), key: key, hash: wk.Hash}
+			replayed, err := claim(run, k, out)
 			if err != nil || replayed {
 				return err
 			}
-			state.lookedUp = true
+			state.claimed = true
 		}
 		c, err := fn(run)
 		if err != nil {
 			return err
 		}
-		var k *idempotentChange
 		if keyed {
 			b, err := json.Marshal(out)
 			if err != nil {
 				return internalError(name, err)
 			}
-			k = &idempotentChange{key: key, hash: wk.Hash, outcome: string(b)}
+			k.outcome = string(b)
 		}
-		err = recordChange(ctx, run, c, k)
-		if keyed && isConstraintFailure(err) {
-			// Only the key can collide: change ids are unique by
-			// construction. Another write under the key committed
-			// while this one ran; the retry answers its outcome.
-			return errKeyTaken
-		}
-		return err
+		return recordChange(ctx, run, c, k)
 	})
 }
 
-// replay reads the outcome of a change committed under key into out, and
-// says whether there was one.
-func replay(run txRunner, key, hash string, out any) (bool, error) {
-	recs, err := run(stmtIdempotentOutcome, map[string]any{"idempotencyKey": key})
-	if err != nil || len(recs) == 0 {
+// claim makes this transaction's change (k.id) hold k's key, or, when a
+// change was committed under it, reads its outcome into out and says so.
+func claim(run txRunner, k *idempotentChange, out any) (replayed bool, err error) {
+	recs, err := run(stmtClaimIdempotencyKey, map[string]any{"idempotencyKey": k.key, "id": k.id})
+	if err != nil {
 		return false, err
+	}
+	if len(recs) != 1 {
+		return false, internalError(stmtClaimIdempotencyKey, errNoRow)
+	}
+	claimed, _, err := neo4j.GetRecordValue[bool](recs[0], "claimed")
+	if err != nil {
+		return false, internalError(stmtClaimIdempotencyKey, err)
+	}
+	if claimed {
+		return false, nil
 	}
 	stored, err := getString(recs[0], "argumentsHash")
 	if err != nil {
-		return false, internalError(stmtIdempotentOutcome, err)
+		return false, internalError(stmtClaimIdempotencyKey, err)
 	}
-	if stored != hash {
+	if stored != k.hash {
 		return false, casegraph.Errorf(casegraph.CodeConflict,
 			"this Idempotency-Key was first sent with another mutation or other arguments; send a new key with a new write").
 			WithReason(casegraph.ReasonIdempotencyKeyReused)
@@ -111,7 +112,7 @@ func replay(run txRunner, key, hash string, out any) (bool, error) {
 		err = json.Unmarshal([]byte(outcome), out)
 	}
 	if err != nil {
-		return false, internalError(stmtIdempotentOutcome, err)
+		return false, internalError(stmtClaimIdempotencyKey, err)
 	}
 	return true, nil
 }
@@ -127,28 +128,28 @@ func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner)
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
 
-	start := time.Now()
-	var unknown error // the last commit whose outcome nobody has settled
+	var failed time.Time // the first failure: the retry budget counts from it
+	var unknown error    // the last commit whose outcome nobody has settled
 	for backoff := 25 * time.Millisecond; ; backoff = min(2*backoff, 250*time.Millisecond) {
 		if keyed != nil {
-			keyed.lookedUp = false
+			keyed.claimed = false
 		}
 		committing, err := s.attempt(ctx, session, fn)
 		if err == nil {
 			return nil
 		}
-		if keyed != nil && keyed.lookedUp {
-			unknown = nil // this attempt read the key: no earlier commit happened
+		if keyed != nil && keyed.claimed {
+			unknown = nil // this attempt held the key: no earlier commit happened
 		}
 		retry, mayHaveCommitted := classifyWriteError(err, committing)
 		if mayHaveCommitted {
 			unknown = err
 			retry = keyed != nil
 		}
-		if retry && errors.Is(err, errKeyTaken) {
-			backoff = 0 // the other write committed: read its outcome now
+		if failed.IsZero() {
+			failed = time.Now()
 		}
-		if !retry || ctx.Err() != nil || time.Since(start)+backoff > writeRetryBudget {
+		if !retry || ctx.Err() != nil || time.Since(failed)+backoff > writeRetryBudget {
 			return writeError(ctx, name, err, unknown)
 		}
 		select {
@@ -201,8 +202,6 @@ func classifyWriteError(err error, committing bool) (retry, mayHaveCommitted boo
 	switch {
 	case errors.As(err, &coded):
 		return false, false // the write's own refusal, before the commit
-	case errors.Is(err, errKeyTaken):
-		return true, false
 	case committing:
 		var dbErr *neo4j.Neo4jError
 		if errors.As(err, &dbErr) {
@@ -225,22 +224,8 @@ func writeError(ctx context.Context, name string, err, unknown error) error {
 			Cause: fmt.Errorf("cypher %s: commit: %w (last: %w)", name, unknown, err)}
 	}
 	var coded *casegraph.Error
-	switch {
-	case errors.As(err, &coded):
+	if errors.As(err, &coded) {
 		return err
-	case errors.Is(err, errKeyTaken):
-		// Another write under the key is taking longer than this one
-		// may wait (it holds the key's lock, or keeps being retried).
-		return casegraph.Errorf(casegraph.CodeConflict,
-			"another request with this Idempotency-Key is still being written; send it again shortly for its outcome").
-			WithReason(casegraph.ReasonIdempotencyKeyInProgress)
 	}
 	return mapError(ctx, name, err)
-}
-
-// isConstraintFailure reports Neo4j's refusal of a write that breaks a
-// uniqueness constraint.
-func isConstraintFailure(err error) bool {
-	var dbErr *neo4j.Neo4jError
-	return errors.As(err, &dbErr) && dbErr.Code == "Neo.ClientError.Schema.ConstraintValidationFailed"
 }

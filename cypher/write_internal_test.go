@@ -41,7 +41,6 @@ func TestWriteErrorByPhase(t *testing.T) {
 		{"not a leader", dbErr("Neo.ClientError.Cluster.NotALeader"), false, true, false, casegraph.CodeDatabaseUnavailable, ""},
 		{"deadline before the commit", context.DeadlineExceeded, false, false, false, casegraph.CodeTimeout, ""},
 		{"constraint before the commit", dbErr("Neo.ClientError.Schema.ConstraintValidationFailed"), false, false, false, casegraph.CodeConflict, ""},
-		{"another write took the key", errKeyTaken, false, true, false, casegraph.CodeConflict, casegraph.ReasonIdempotencyKeyInProgress},
 		{"connection lost during the commit", broken, true, false, true, casegraph.CodeOutcomeUnknown, ""},
 		{"connection reset during the commit", reset, true, false, true, casegraph.CodeOutcomeUnknown, ""},
 		{"deadline during the commit", context.DeadlineExceeded, true, false, true, casegraph.CodeOutcomeUnknown, ""},

@@ -85,6 +85,24 @@ func TestRetryAnswersTheFirstOutcome(t *testing.T) {
 	}
 }
 
+// TestRefusedWriteIsNotRemembered: a refused write wrote nothing, so its
+// key holds no outcome, and the corrected request under it is written.
+func TestRefusedWriteIsNotRemembered(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := map[string]any{"id": f.id("stephens"), "kind": "PERSON", "name": "Mark Stephens", "dataset": f.ds, "sourceIds": []string{f.id("missing")}}
+	if res := f.h.PostWith(keyed("refused-1", ""), upsert, map[string]any{"in": in}); res.Code() == "" {
+		t.Fatalf("an upsert citing a missing source: %s, want a refusal", res.Raw)
+	}
+	in["sourceIds"] = []string{f.src}
+	if res := f.h.PostWith(keyed("refused-1", ""), upsert, map[string]any{"in": in}); len(res.Errors) > 0 {
+		t.Errorf("the corrected request under the same key: %s", res.Raw)
+	}
+	if got := changesOf(t, f.h, f.id("stephens")); got != 1 {
+		t.Errorf("%d changes, want 1", got)
+	}
+}
+
 // TestKeyReuseIsRefused: the same key with other arguments or another
 // mutation is CONFLICT IDEMPOTENCY_KEY_REUSED and writes nothing; another
 // caller's same key is its own.

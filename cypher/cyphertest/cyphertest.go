@@ -40,6 +40,15 @@ func URI() string {
 	return "bolt://127.0.0.1:7687"
 }
 
+// Auth is how tests log in to Neo4j: NEO4J_USER and NEO4J_PASSWORD, or
+// no authentication when NEO4J_USER is not set.
+func Auth() neo4j.AuthToken {
+	if u := os.Getenv("NEO4J_USER"); u != "" {
+		return neo4j.BasicAuth(u, os.Getenv("NEO4J_PASSWORD"), "")
+	}
+	return neo4j.NoAuth()
+}
+
 // UnitEnv is the environment variable `make test-unit` sets: the tests
 // that need Neo4j say so and skip, and every other test runs. Nothing else
 // sets it, so under `make test` and in CI a Neo4j that cannot be reached
@@ -55,11 +64,7 @@ func Driver(t testing.TB) neo4j.DriverWithContext {
 		t.Skipf("needs Neo4j (%s is set: make test-unit); make test runs it", UnitEnv)
 	}
 	driverOnce.Do(func() {
-		auth := neo4j.NoAuth()
-		if u := os.Getenv("NEO4J_USER"); u != "" {
-			auth = neo4j.BasicAuth(u, os.Getenv("NEO4J_PASSWORD"), "")
-		}
-		driver, driverErr = neo4j.NewDriverWithContext(URI(), auth, cypher.DriverConfig)
+		driver, driverErr = neo4j.NewDriverWithContext(URI(), Auth(), cypher.DriverConfig)
 		if driverErr != nil {
 			return
 		}

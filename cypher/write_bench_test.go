@@ -1,0 +1,60 @@
+package cypher_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+)
+
+// BenchmarkUpsertEntity prices an idempotency key: a keyed write reads the
+// key before it writes and stores it, its hash and its outcome on its
+// change, under a unique index. Each iteration creates a new entity; a
+// replay answers a keyed write again (one lookup, nothing written).
+//
+//	go test ./cypher -run '^$' -bench UpsertEntity -benchtime 2000x
+func BenchmarkUpsertEntity(b *testing.B) {
+	ctx := context.Background()
+	ds := cyphertest.Dataset(b)
+	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	entity := func(name string) casegraph.Entity {
+		return casegraph.Entity{ID: ds + "-" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}}
+	}
+	keyed := func(key string) context.Context {
+		return casegraph.WithWriteKey(ctx, casegraph.WriteKey{Key: key, Hash: "bench"})
+	}
+	runs := 0
+	for _, bc := range []struct {
+		name   string
+		ctx    func(i int) context.Context
+		entity func(i int) string
+	}{
+		{"unkeyed", func(int) context.Context { return ctx }, func(i int) string { return fmt.Sprintf("u%d", i) }},
+		{"keyed", func(i int) context.Context { return keyed(fmt.Sprintf("%s-k%d", ds, i)) }, func(i int) string { return fmt.Sprintf("k%d", i) }},
+		// The retry of one keyed write, answered from its change.
+		{"replay", func(int) context.Context { return keyed(ds + "-replay") }, func(int) string { return "replay" }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			// Every run (-count) writes new entities under new keys.
+			runs++
+			trips := s.RoundTrips()
+			n := 0
+			for i := runs * 1_000_000; b.Loop(); i++ {
+				if _, err := s.UpsertEntity(bc.ctx(i), entity(bc.entity(i)), nil); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(s.RoundTrips()-trips)/float64(n), "statements/op")
+		})
+	}
+}
