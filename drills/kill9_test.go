@@ -1,0 +1,215 @@
+//go:build drills
+
+package drills
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	killWriters = 8
+	// settleBound: a write retried with its key settles within this of
+	// the drill's start, Neo4j's restart included.
+	settleBound = 3 * time.Minute
+)
+
+// write is one logical write of the kill drill and every attempt at it.
+type write struct {
+	key      string // its Idempotency-Key; the entity's name holds it too
+	id       string // the id sent, or "" for one the server makes up
+	attempts []string
+	ackedID  string // the id of the success, when one came
+	failed   string // a refusal no retry can change
+}
+
+func (w *write) name() string { return "Kill drill " + w.key }
+
+// drillKill9Writers: 8 writers upsert entities (half with ids, half
+// without), each write under an Idempotency-Key of its own, and retry
+// every non-success with the same key until it settles; meanwhile Neo4j is
+// killed with -9 and started again. Every acknowledged write is in the
+// database once, every write settles, and no key made two entities.
+func (e *env) drillKill9Writers(t *testing.T) {
+	db := e.sharedDB(t)
+	srv := e.serve(t, db.uri(), "CASEGRAPH_REQUEST_TIMEOUT=5s", "CASEGRAPH_SHUTDOWN_TIMEOUT=10s", "CASEGRAPH_KEY_CACHE_TTL=10m")
+	c := srv.client(e.adminToken, 30*time.Second)
+	ctx := context.Background()
+	run := time.Now().UnixNano()
+	ds := fmt.Sprintf("drills-kill-%d", run)
+	src := ds + ":src"
+	if o := upsertSource(ctx, c, src, ds); !o.OK() {
+		t.Fatalf("upsertSource: %s", o)
+	}
+
+	start := time.Now()
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	var writes []*write
+	var firstOKAfterKill time.Time
+	var killedAt time.Time
+	var attempts Tally
+	var wg sync.WaitGroup
+	for w := range killWriters {
+		wg.Go(func() {
+			for j := 0; ; j++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				wr := &write{key: fmt.Sprintf("k%d-w%d-%d", run, w, j)}
+				if j%2 == 0 {
+					wr.id = fmt.Sprintf("%s:w%d-%d", ds, w, j)
+				}
+				mu.Lock()
+				writes = append(writes, wr)
+				mu.Unlock()
+				for time.Since(start) < settleBound {
+					o := upsertEntity(ctx, c, entityInput(ds, src, wr.id, wr.name()), wr.key)
+					attempts.Add(o)
+					wr.attempts = append(wr.attempts, o.Label())
+					if o.OK() {
+						id, err := upserted(o)
+						if err != nil {
+							wr.failed = err.Error()
+						}
+						wr.ackedID = id
+						mu.Lock()
+						if !killedAt.IsZero() && firstOKAfterKill.IsZero() {
+							firstOKAfterKill = time.Now()
+						}
+						mu.Unlock()
+						break
+					}
+					if !retryable(o) {
+						wr.failed = o.String()
+						break
+					}
+					time.Sleep(retryAfter(o, 250*time.Millisecond))
+				}
+			}
+		})
+	}
+	// /readyz, polled throughout: when does it say ready after the restart?
+	var readyAt time.Time
+	var sawDown bool // a 503 since the kill: the next 200 is the recovery
+	var readyPolls Tally
+	pollStop := make(chan struct{})
+	var pw sync.WaitGroup
+	pw.Go(func() {
+		for {
+			o := c.Get(ctx, "/readyz")
+			readyPolls.Add(o)
+			mu.Lock()
+			switch {
+			case killedAt.IsZero():
+			case o.Status != http.StatusOK:
+				sawDown = true
+			case sawDown && readyAt.IsZero():
+				readyAt = time.Now()
+			}
+			mu.Unlock()
+			select {
+			case <-pollStop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	})
+
+	time.Sleep(3 * time.Second)
+	ackedBefore := attempts.Count("OK")
+	db.kill9(t)
+	mu.Lock()
+	killedAt = time.Now()
+	mu.Unlock()
+	db.up(t, e.parent)
+	upAt := time.Now()
+	time.Sleep(3 * time.Second) // writes go on after the restart
+	close(stop)
+	wg.Wait()
+	close(pollStop)
+	pw.Wait()
+
+	// What the database holds, by name (each name holds its key).
+	var stored []stored
+	if _, err := waitFor(ctx, 30*time.Second, 200*time.Millisecond, func() error {
+		o := c.GraphQL(ctx, cheapQuery, nil, nil)
+		if !o.OK() {
+			return fmt.Errorf("query: %s", o)
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("after the restart: %v", err)
+	}
+	stored = entitiesOf(t, ctx, c, ds)
+	byName := map[string][]string{}
+	for _, s := range stored {
+		byName[s.Name] = append(byName[s.Name], s.ID)
+	}
+
+	var acked, lost, dups, unsettled, failed, unknownSettled, retried int
+	for _, wr := range writes {
+		ids := byName[wr.name()]
+		delete(byName, wr.name())
+		if len(wr.attempts) > 1 {
+			retried++
+		}
+		if slices.Contains(wr.attempts, "OUTCOME_UNKNOWN") && wr.ackedID != "" {
+			unknownSettled++
+		}
+		switch {
+		case wr.failed != "":
+			failed++
+			t.Errorf("write %s: refused for good: %s (attempts %v)", wr.key, wr.failed, wr.attempts)
+		case wr.ackedID == "":
+			unsettled++
+			t.Errorf("write %s: not settled within %s (attempts %v)", wr.key, settleBound, wr.attempts)
+		default:
+			acked++
+		}
+		switch {
+		case wr.ackedID != "" && len(ids) == 0:
+			lost++
+			t.Errorf("write %s: acknowledged (id %s) but not in the database (attempts %v)", wr.key, wr.ackedID, wr.attempts)
+		case len(ids) > 1:
+			dups++
+			t.Errorf("write %s: %d entities for one key: %v (attempts %v)", wr.key, len(ids), ids, wr.attempts)
+		case wr.ackedID != "" && ids[0] != wr.ackedID:
+			t.Errorf("write %s: acknowledged as %s, stored as %s (attempts %v)", wr.key, wr.ackedID, ids[0], wr.attempts)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		t.Errorf("entity %q %v: written by no write of this drill", name, byName[name])
+	}
+
+	figure := func(ts time.Time, from time.Time) string {
+		if ts.IsZero() {
+			return "never"
+		}
+		return fmt.Sprintf("%.2f", ts.Sub(from).Seconds())
+	}
+	t.Logf("drill: kill9-writers: writers=%d writes=%d acked=%d acked_before_kill=%d lost=%d duplicates=%d unsettled=%d failed=%d retried=%d outcome_unknown_settled=%d",
+		killWriters, len(writes), acked, ackedBefore, lost, dups, unsettled, failed, retried, unknownSettled)
+	t.Logf("drill: kill9-writers: attempts=%s", attempts.Counts())
+	t.Logf("drill: kill9-writers: neo4j_down_s=%.1f first_write_ok_after_up_s=%s readyz_ok_after_up_s=%s readyz=%s",
+		upAt.Sub(killedAt).Seconds(), figure(firstOKAfterKill, upAt), figure(readyAt, upAt), readyPolls.Counts())
+}
+
+// retryable says whether a write's answer leaves it to be tried again with
+// its key: not executed (DATABASE_UNAVAILABLE, BUSY, TIMEOUT), maybe
+// executed (OUTCOME_UNKNOWN, or no answer at all), or a server failure.
+func retryable(o Outcome) bool {
+	switch o.Label() {
+	case "DATABASE_UNAVAILABLE", "BUSY", "TIMEOUT", "OUTCOME_UNKNOWN", "NETWORK":
+		return true
+	}
+	return o.Status >= 500
+}
