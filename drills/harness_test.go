@@ -212,8 +212,11 @@ func (n *neo4jInstance) kill9(t *testing.T) {
 		t.Fatalf("neo4j %s: after kill -9: %v", n.name, err)
 	}
 	// A killed launcher leaves its ready file, which would make neo4j.sh
-	// up believe it is still up.
+	// up believe it is still up, and, until its new parent reaps it, a
+	// zombie that kill -0 finds: neo4j.sh would wait for it instead of
+	// starting a new one.
 	_ = os.Remove(filepath.Join(n.home, "ready"))
+	_ = os.Remove(filepath.Join(n.home, "launcher.pid"))
 }
 
 // pid is the launcher's process id, as neo4j.sh wrote it.

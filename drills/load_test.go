@@ -29,9 +29,9 @@ func (e *env) genGraph(t *testing.T, c *Client) []string {
 	}
 	file := e.tmp + "/gen.ndjson"
 	start := time.Now()
-	e.casegraph(t, db, "gen", "--entities", "3000", "--relations", "15000", "--seed", "7", "--dataset", genDataset, "--out", file)
+	e.casegraph(t, db, "gen", "--entities", "1500", "--relations", "7500", "--seed", "7", "--dataset", genDataset, "--out", file)
 	e.casegraph(t, db, "import", file)
-	t.Logf("drill: gen: entities=3000 relations=15000 import_s=%.1f", time.Since(start).Seconds())
+	t.Logf("drill: gen: entities=1500 relations=7500 import_s=%.1f", time.Since(start).Seconds())
 
 	for _, ent := range entitiesOf(t, context.Background(), c.WithToken(e.adminToken), genDataset) {
 		e.genEntities = append(e.genEntities, ent.ID)
