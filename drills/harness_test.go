@@ -154,7 +154,7 @@ func (n *neo4jInstance) addr() string { return net.JoinHostPort("127.0.0.1", str
 func (n *neo4jInstance) script(ctx context.Context, verb string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "bash", n.sh, verb)
 	cmd.Env = cleanEnviron("NEO4J_HOME="+n.home, "NEO4J_BOLT_PORT="+strconv.Itoa(n.port),
-		"NEO4J_HEAP=1g", "NEO4J_PAGECACHE=256m", "NEO4J_START_TIMEOUT=120")
+		"NEO4J_HEAP=1g", "NEO4J_PAGECACHE=256m", "NEO4J_START_TIMEOUT=180")
 	return cmd.CombinedOutput()
 }
 
@@ -170,7 +170,7 @@ func (n *neo4jInstance) up(t, owner *testing.T) {
 	if _, err := os.Stat(n.home); errors.Is(err, os.ErrNotExist) {
 		owner.Cleanup(func() { n.down(owner) })
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
 	defer cancel()
 	if out, err := n.script(ctx, "up"); err != nil {
 		t.Fatalf("neo4j %s: neo4j.sh up: %v\n%s\n%s", n.name, err, out, n.logTail(40))
@@ -244,14 +244,25 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
+// logTail is the end of the launcher's output and of Neo4j's debug.log.
 func (n *neo4jInstance) logTail(lines int) string {
-	f, err := os.Open(filepath.Join(n.home, "launcher.log"))
+	var b strings.Builder
+	for _, name := range []string{"launcher.log", filepath.Join("logs", "debug.log")} {
+		fmt.Fprintf(&b, "== %s\n%s\n", name, tail(filepath.Join(n.home, name), lines))
+	}
+	return b.String()
+}
+
+// tail is the last lines of a file.
+func tail(file string, lines int) string {
+	f, err := os.Open(file)
 	if err != nil {
-		return "(no launcher.log)"
+		return "(" + err.Error() + ")"
 	}
 	defer f.Close()
 	var all []string
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
 		all = append(all, sc.Text())
 	}
@@ -361,14 +372,7 @@ func (s *server) stop(t *testing.T) {
 	}
 }
 
-func (s *server) logTail(lines int) string {
-	b, err := os.ReadFile(s.log)
-	if err != nil {
-		return "(no log)"
-	}
-	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
-}
+func (s *server) logTail(lines int) string { return tail(s.log, lines) }
 
 // reaper kills, with SIGKILL, every process the drills started, shortly
 // before go test's deadline: a test that times out panics without running

@@ -40,7 +40,10 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	db := e.sharedDB(t)
 	srv := e.serve(t, db.uri(), "CASEGRAPH_REQUEST_TIMEOUT=5s", "CASEGRAPH_SHUTDOWN_TIMEOUT=10s", "CASEGRAPH_KEY_CACHE_TTL=10m")
 	c := srv.client(e.adminToken, 30*time.Second)
-	ctx := context.Background()
+	// Cancelled when the drill ends, even by a failure half-way: the
+	// writers stop retrying before the server stops.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	run := time.Now().UnixNano()
 	ds := fmt.Sprintf("drills-kill-%d", run)
 	src := ds + ":src"
@@ -62,6 +65,8 @@ func (e *env) drillKill9Writers(t *testing.T) {
 				select {
 				case <-stop:
 					return
+				case <-ctx.Done():
+					return
 				default:
 				}
 				wr := &write{key: fmt.Sprintf("k%d-w%d-%d", run, w, j)}
@@ -71,7 +76,7 @@ func (e *env) drillKill9Writers(t *testing.T) {
 				mu.Lock()
 				writes = append(writes, wr)
 				mu.Unlock()
-				for time.Since(start) < settleBound {
+				for ctx.Err() == nil && time.Since(start) < settleBound {
 					o := upsertEntity(ctx, c, entityInput(ds, src, wr.id, wr.name()), wr.key)
 					attempts.Add(o)
 					wr.attempts = append(wr.attempts, o.Label())
@@ -118,6 +123,8 @@ func (e *env) drillKill9Writers(t *testing.T) {
 			mu.Unlock()
 			select {
 			case <-pollStop:
+				return
+			case <-ctx.Done():
 				return
 			case <-time.After(100 * time.Millisecond):
 			}

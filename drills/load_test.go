@@ -40,15 +40,16 @@ func (e *env) genGraph(t *testing.T, c *Client) []string {
 }
 
 // heavySearch is a deep search on the generated graph: a shortestPath of
-// up to 8 hops with no degree limit, or a neighbourhood 3 levels deep.
+// up to 5 to 8 hops with no degree limit, or a neighbourhood 2 or 3 levels
+// deep. Each takes a slot of the heavy pool.
 func heavySearch(rng *rand.Rand, ids []string) (string, map[string]any) {
 	a, b := ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))]
 	if rng.IntN(2) == 0 {
-		return `query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b, filter: {maxDepth: 8}) { length nodes { id name } } }`,
-			map[string]any{"a": a, "b": b}
+		return `query($a: ID!, $b: ID!, $d: Int!) { shortestPath(from: $a, to: $b, filter: {maxDepth: $d}) { length nodes { id name } } }`,
+			map[string]any{"a": a, "b": b, "d": 5 + rng.IntN(4)}
 	}
-	return `query($a: ID!) { neighborhood(id: $a, depth: 3, limit: 1000) { truncated nodes { id name } } }`,
-		map[string]any{"a": a}
+	return `query($a: ID!, $d: Int!) { neighborhood(id: $a, depth: $d, limit: 1000) { truncated nodes { id name } } }`,
+		map[string]any{"a": a, "d": 2 + rng.IntN(2)}
 }
 
 // drillHeavyLoad: 50 callers send heavy searches back to back while
