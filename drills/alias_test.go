@@ -56,7 +56,7 @@ func (e *env) drillAlias150(t *testing.T) {
 	ctx := context.Background()
 	// Warm: the key looked up, the readiness probe's first schema check
 	// done (both are round trips).
-	if _, err := waitFor(ctx, 20*time.Second, 100*time.Millisecond, func() error {
+	if _, err := waitFor(ctx, setupWait, 100*time.Millisecond, func() error {
 		if o := c.Get(ctx, "/readyz"); o.Status != http.StatusOK {
 			return fmt.Errorf("/readyz: %s", o)
 		}

@@ -44,7 +44,7 @@ func (e *env) drillDelayProxy(t *testing.T) {
 	// Undelayed: ready, reads work, the key is looked up and trusted, and
 	// the dataset's source exists (tried again while a busy machine makes
 	// them miss the 1 s deadline).
-	if _, err := waitFor(ctx, 30*time.Second, 100*time.Millisecond, func() error {
+	if _, err := waitFor(ctx, setupWait, 100*time.Millisecond, func() error {
 		if o := reader.Get(ctx, "/readyz"); o.Status != http.StatusOK {
 			return fmt.Errorf("/readyz: %s", o)
 		}
@@ -125,7 +125,7 @@ func (e *env) drillDelayProxy(t *testing.T) {
 	}
 	// Recovered: a read works again; then every write answered TIMEOUT
 	// must have written nothing.
-	recovered, err := waitFor(ctx, 30*time.Second, 100*time.Millisecond, func() error {
+	recovered, err := waitFor(ctx, setupWait, 100*time.Millisecond, func() error {
 		if o := reader.GraphQL(ctx, cheapQuery, nil, nil); !o.OK() {
 			return fmt.Errorf("query: %s", o)
 		}
@@ -137,15 +137,10 @@ func (e *env) drillDelayProxy(t *testing.T) {
 	// Connections that were held may still deliver late chunks: a read
 	// is tried again until it is answered.
 	for _, id := range timedOut {
-		var o Outcome
-		if _, err := waitFor(ctx, 30*time.Second, 100*time.Millisecond, func() error {
-			if o = writer.GraphQL(ctx, `query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": id}, nil); !o.OK() {
-				return fmt.Errorf("reading %s: %s", id, o)
-			}
-			return nil
-		}); err != nil {
-			t.Error(err)
-		} else if string(o.Data) != `{"entity":null}` {
+		o := untilOK(t, "reading "+id, func() Outcome {
+			return writer.GraphQL(ctx, `query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": id}, nil)
+		})
+		if string(o.Data) != `{"entity":null}` {
 			t.Errorf("write %s was answered TIMEOUT (not executed) but is in the database: %s", id, o.Data)
 		}
 	}

@@ -47,9 +47,7 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	run := time.Now().UnixNano()
 	ds := fmt.Sprintf("drills-kill-%d", run)
 	src := ds + ":src"
-	if o := upsertSource(ctx, c, src, ds); !o.OK() {
-		t.Fatalf("upsertSource: %s", o)
-	}
+	untilOK(t, "upsertSource", func() Outcome { return upsertSource(ctx, c, src, ds) })
 
 	start := time.Now()
 	stop := make(chan struct{})
@@ -146,17 +144,8 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	pw.Wait()
 
 	// What the database holds, by name (each name holds its key).
-	var stored []stored
-	if _, err := waitFor(ctx, 30*time.Second, 200*time.Millisecond, func() error {
-		o := c.GraphQL(ctx, cheapQuery, nil, nil)
-		if !o.OK() {
-			return fmt.Errorf("query: %s", o)
-		}
-		return nil
-	}); err != nil {
-		t.Fatalf("after the restart: %v", err)
-	}
-	stored = entitiesOf(t, ctx, c, ds)
+	untilOK(t, "a query after the restart", func() Outcome { return c.GraphQL(ctx, cheapQuery, nil, nil) })
+	stored := entitiesOf(t, ctx, c, ds)
 	byName := map[string][]string{}
 	for _, s := range stored {
 		byName[s.Name] = append(byName[s.Name], s.ID)
@@ -211,12 +200,15 @@ func (e *env) drillKill9Writers(t *testing.T) {
 }
 
 // retryable says whether a write's answer leaves it to be tried again with
-// its key: not executed (DATABASE_UNAVAILABLE, BUSY, TIMEOUT), maybe
-// executed (OUTCOME_UNKNOWN, or no answer at all), or a server failure.
+// its key (README, "Retrying writes"): not executed (DATABASE_UNAVAILABLE,
+// BUSY, TIMEOUT), maybe executed (OUTCOME_UNKNOWN, or no answer at all),
+// the same key's first attempt still running, or a server failure.
 func retryable(o Outcome) bool {
 	switch o.Label() {
 	case "DATABASE_UNAVAILABLE", "BUSY", "TIMEOUT", "OUTCOME_UNKNOWN", "NETWORK":
 		return true
+	case "CONFLICT":
+		return o.Reason == "IDEMPOTENCY_KEY_IN_PROGRESS"
 	}
 	return o.Status >= 500
 }

@@ -43,13 +43,12 @@ func entitiesOf(t *testing.T, ctx context.Context, c *Client, ds string) []store
 	var out []stored
 	var after string
 	for {
-		o := c.GraphQL(ctx, `query($ds: String!, $after: String) {
-			entities(filter: {datasets: [$ds]}, first: 100, after: $after) {
-				edges { node { id name } } pageInfo { hasNextPage endCursor } } }`,
-			map[string]any{"ds": ds, "after": nullable(after)}, nil)
-		if !o.OK() {
-			t.Fatalf("listing dataset %s: %s", ds, o)
-		}
+		o := untilOK(t, "listing dataset "+ds, func() Outcome {
+			return c.GraphQL(ctx, `query($ds: String!, $after: String) {
+				entities(filter: {datasets: [$ds]}, first: 100, after: $after) {
+					edges { node { id name } } pageInfo { hasNextPage endCursor } } }`,
+				map[string]any{"ds": ds, "after": nullable(after)}, nil)
+		})
 		var page struct {
 			Entities struct {
 				Edges []struct {
