@@ -22,7 +22,7 @@ const (
 	downAnswerBound = 3 * time.Second
 	// recoveryBound: once Neo4j is up, /readyz and queries work again
 	// within this, without a restart of the service.
-	recoveryBound = 30 * time.Second
+	recoveryBound = 60 * time.Second
 )
 
 // drillDownThenUp: the service starts while Neo4j is down; it is alive
