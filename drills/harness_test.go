@@ -154,7 +154,7 @@ func (n *neo4jInstance) addr() string { return net.JoinHostPort("127.0.0.1", str
 func (n *neo4jInstance) script(ctx context.Context, verb string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "bash", n.sh, verb)
 	cmd.Env = cleanEnviron("NEO4J_HOME="+n.home, "NEO4J_BOLT_PORT="+strconv.Itoa(n.port),
-		"NEO4J_HEAP=1g", "NEO4J_PAGECACHE=256m", "NEO4J_START_TIMEOUT=180")
+		"NEO4J_HEAP=1g", "NEO4J_PAGECACHE=256m", "NEO4J_START_TIMEOUT=300")
 	return cmd.CombinedOutput()
 }
 
@@ -170,7 +170,7 @@ func (n *neo4jInstance) up(t, owner *testing.T) {
 	if _, err := os.Stat(n.home); errors.Is(err, os.ErrNotExist) {
 		owner.Cleanup(func() { n.down(owner) })
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 330*time.Second)
 	defer cancel()
 	if out, err := n.script(ctx, "up"); err != nil {
 		t.Fatalf("neo4j %s: neo4j.sh up: %v\n%s\n%s", n.name, err, out, n.logTail(40))

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ const (
 	killWriters = 8
 	// settleBound: a write retried with its key settles within this of
 	// the drill's start, Neo4j's restart included.
-	settleBound = 3 * time.Minute
+	settleBound = 6 * time.Minute
 )
 
 // write is one logical write of the kill drill and every attempt at it.
@@ -59,7 +60,7 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range killWriters {
 		wg.Go(func() {
-			for j := 0; ; j++ {
+			for j := 0; time.Since(start) < settleBound; j++ {
 				select {
 				case <-stop:
 					return
@@ -152,6 +153,13 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	}
 
 	var acked, lost, dups, unsettled, failed, unknownSettled, retried int
+	// At most a few lines of each kind of failure, then how many more.
+	shown := map[string]int{}
+	errorf := func(kind, format string, args ...any) {
+		if shown[kind]++; shown[kind] <= 5 {
+			t.Errorf(format, args...)
+		}
+	}
 	for _, wr := range writes {
 		ids := byName[wr.name()]
 		delete(byName, wr.name())
@@ -164,26 +172,31 @@ func (e *env) drillKill9Writers(t *testing.T) {
 		switch {
 		case wr.failed != "":
 			failed++
-			t.Errorf("write %s: refused for good: %s (attempts %v)", wr.key, wr.failed, wr.attempts)
+			errorf("refused", "write %s: refused for good: %s (attempts %s)", wr.key, wr.failed, summarise(wr.attempts))
 		case wr.ackedID == "":
 			unsettled++
-			t.Errorf("write %s: not settled within %s (attempts %v)", wr.key, settleBound, wr.attempts)
+			errorf("unsettled", "write %s: not settled within %s of the drill's start (attempts %s)", wr.key, settleBound, summarise(wr.attempts))
 		default:
 			acked++
 		}
 		switch {
 		case wr.ackedID != "" && len(ids) == 0:
 			lost++
-			t.Errorf("write %s: acknowledged (id %s) but not in the database (attempts %v)", wr.key, wr.ackedID, wr.attempts)
+			errorf("lost", "write %s: acknowledged (id %s) but not in the database (attempts %s)", wr.key, wr.ackedID, summarise(wr.attempts))
 		case len(ids) > 1:
 			dups++
-			t.Errorf("write %s: %d entities for one key: %v (attempts %v)", wr.key, len(ids), ids, wr.attempts)
+			errorf("duplicate", "write %s: %d entities for one key: %v (attempts %s)", wr.key, len(ids), ids, summarise(wr.attempts))
 		case wr.ackedID != "" && ids[0] != wr.ackedID:
-			t.Errorf("write %s: acknowledged as %s, stored as %s (attempts %v)", wr.key, wr.ackedID, ids[0], wr.attempts)
+			errorf("moved", "write %s: acknowledged as %s, stored as %s (attempts %s)", wr.key, wr.ackedID, ids[0], summarise(wr.attempts))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		t.Errorf("entity %q %v: written by no write of this drill", name, byName[name])
+		errorf("stray", "entity %q %v: written by no write of this drill", name, byName[name])
+	}
+	for _, kind := range slices.Sorted(maps.Keys(shown)) {
+		if n := shown[kind]; n > 5 {
+			t.Errorf("... and %d more writes %s", n-5, kind)
+		}
 	}
 
 	figure := func(ts time.Time, from time.Time) string {
@@ -197,6 +210,30 @@ func (e *env) drillKill9Writers(t *testing.T) {
 	t.Logf("drill: kill9-writers: attempts=%s", attempts.Counts())
 	t.Logf("drill: kill9-writers: neo4j_down_s=%.1f first_write_ok_after_up_s=%s readyz_ok_after_up_s=%s readyz=%s",
 		upAt.Sub(killedAt).Seconds(), figure(firstOKAfterKill, upAt), figure(readyAt, upAt), readyPolls.Counts())
+}
+
+// summarise counts a write's attempts by outcome, in the order they
+// first came: "DATABASE_UNAVAILABLE x12, OK".
+func summarise(attempts []string) string {
+	var order []string
+	n := map[string]int{}
+	for _, a := range attempts {
+		if n[a] == 0 {
+			order = append(order, a)
+		}
+		n[a]++
+	}
+	parts := make([]string, len(order))
+	for i, a := range order {
+		parts[i] = a
+		if n[a] > 1 {
+			parts[i] = fmt.Sprintf("%s x%d", a, n[a])
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // retryable says whether a write's answer leaves it to be tried again with
