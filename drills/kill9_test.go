@@ -130,7 +130,14 @@ func (e *env) drillKill9Writers(t *testing.T) {
 		}
 	})
 
-	time.Sleep(3 * time.Second)
+	// Kill once writes are flowing: some acknowledged (at least two a
+	// writer), or after a minute on a machine too slow for that.
+	_, _ = waitFor(ctx, time.Minute, 100*time.Millisecond, func() error {
+		if n := attempts.Count("OK"); n < 2*killWriters {
+			return fmt.Errorf("%d writes acknowledged", n)
+		}
+		return nil
+	})
 	ackedBefore := attempts.Count("OK")
 	db.kill9(t)
 	mu.Lock()
