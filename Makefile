@@ -80,7 +80,7 @@ bench: neo4j-up
 bench-peer: neo4j-up
 	bench/run.sh $(BENCH_FLAGS)
 
-## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; under 5 minutes on an idle 2-core machine; the figures are the lines with "drill:"
+## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; about 5 minutes (311 s on the 2-core machine at load 13); the figures are the lines with "drill:"
 # The exit status of go test is kept in a file: sh has no pipefail, and
 # the output is shown as it comes.
 drills: build neo4j-deps
