@@ -80,7 +80,7 @@ bench: neo4j-up
 bench-peer: neo4j-up
 	bench/run.sh $(BENCH_FLAGS)
 
-## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; about 5 minutes (311 s on the 2-core machine at load 13); the figures are the lines with "drill:"
+## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; 2 minutes on the quiet 2-core machine (117 s), 5 at load 13 (311 s); the figures are the lines with "drill:"
 # The exit status of go test is kept in a file: sh has no pipefail, and
 # the output is shown as it comes.
 drills: build neo4j-deps
