@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test test-unit build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer clean
+.PHONY: run test test-unit build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -57,12 +57,14 @@ check-generated: generate
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# vet and staticcheck see the drills too (build tag drills), so a change
+# that breaks them fails make test, not only make drills.
 vet:
-	$(GO) vet ./...
+	$(GO) vet -tags drills ./...
 
 ## staticcheck: the Go linter, pinned in go.mod as a tool (nothing to install)
 staticcheck:
-	$(GO) tool staticcheck ./...
+	$(GO) tool staticcheck -tags drills ./...
 
 ## shellcheck: lint the shell scripts (.ci/run installs shellcheck; apt-get install shellcheck)
 SHELL_SCRIPTS := .ci/run neo4j-local/neo4j.sh
@@ -77,6 +79,15 @@ bench: neo4j-up
 ## bench-peer: Casegraph vs @neo4j/graphql vs its raw store on a generated graph (bench/README.md; not in make test), BENCH_FLAGS='-d 10s -c 8'
 bench-peer: neo4j-up
 	bench/run.sh $(BENCH_FLAGS)
+
+## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; 2 minutes on the quiet 2-core machine (117 s), 5 at load 13 (311 s); the figures are the lines with "drill:"
+# The exit status of go test is kept in a file: sh has no pipefail, and
+# the output is shown as it comes.
+drills: build neo4j-deps
+	@out=$$(mktemp); rcf=$$(mktemp); \
+	{ CASEGRAPH_BIN=$(BIN) $(GO) test -tags drills -count=1 -v -timeout 15m ./drills/; echo $$? >$$rcf; } 2>&1 | tee $$out; \
+	rc=$$(cat $$rcf); echo; echo "drills: figures"; grep -o 'drill: .*' $$out || true; \
+	rm -f $$out $$rcf; exit $$rc
 
 neo4j-deps:
 	@$(NEO4J) deps
