@@ -246,13 +246,12 @@ func summarise(attempts []string) string {
 // retryable says whether a write's answer leaves it to be tried again with
 // its key (README, "Retrying writes"): not executed (DATABASE_UNAVAILABLE,
 // BUSY, TIMEOUT), maybe executed (OUTCOME_UNKNOWN, or no answer at all),
-// the same key's first attempt still running, or a server failure.
+// or a server failure. (A request whose key's first attempt still runs
+// waits for it and answers its outcome.)
 func retryable(o Outcome) bool {
 	switch o.Label() {
 	case "DATABASE_UNAVAILABLE", "BUSY", "TIMEOUT", "OUTCOME_UNKNOWN", "NETWORK":
 		return true
-	case "CONFLICT":
-		return o.Reason == "IDEMPOTENCY_KEY_IN_PROGRESS"
 	}
 	return o.Status >= 500
 }
