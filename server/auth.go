@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -37,8 +38,9 @@ type authenticator struct {
 	log       zerolog.Logger
 	now       func() time.Time
 
-	mu    sync.Mutex
-	cache map[string]cachedKey // by key id
+	mu     sync.Mutex
+	cache  map[string]cachedKey // by key id
+	flight singleflight.Group   // look-ups under way, by key id
 }
 
 // keyCacheMax bounds the cache (a flood of made-up ids is not cached:
@@ -99,31 +101,57 @@ func (a *authenticator) keyPrincipal(ctx context.Context, token string) (casegra
 	c, hit := a.cache[id]
 	a.mu.Unlock()
 	if !hit || now.Sub(c.fetched) > a.ttl {
-		key, hash, found, err := a.keys.APIKeyByID(ctx, id)
-		if err != nil {
-			return casegraph.Principal{}, err
-		}
-		// What the database said is kept whatever the answer: a client
-		// that keeps sending an unknown, revoked or mistyped key costs
-		// one look-up a ttl, not one a request.
-		c = cachedKey{key: key, hash: hash, fetched: now}
-		if !found {
-			c = cachedKey{fetched: now}
-		}
-		a.remember(id, c)
-		if found && casegraph.KeySecretMatches(secret, hash) && !key.Revoked() {
-			// Last used is a note, not a condition: the request goes on
-			// whether or not it is written (the statement writes at most
-			// once a minute).
-			if err := a.keys.TouchAPIKey(ctx, id); err != nil {
-				logErr(a.log.Warn(), err).Str("key", id).Msg("could not record that an API key was used")
+		// Requests that arrive together with the same key (a client's
+		// burst, 50 workers starting at once) share one look-up: a cold
+		// key must not cost a database read, and a connection, per request.
+		// The look-up outlives a caller that gives up, for the others.
+		ch := a.flight.DoChan(id, func() (any, error) {
+			lookupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), keyLookupTimeout)
+			defer cancel()
+			return a.lookUp(lookupCtx, id, secret, now)
+		})
+		select {
+		case r := <-ch:
+			if r.Err != nil {
+				return casegraph.Principal{}, r.Err
 			}
+			c = r.Val.(cachedKey)
+		case <-ctx.Done():
+			return casegraph.Principal{}, casegraph.Errorf(casegraph.CodeTimeout, "the request ran out of time while its API key was looked up")
 		}
 	}
 	if c.hash == "" || !casegraph.KeySecretMatches(secret, c.hash) || c.key.Revoked() {
 		return casegraph.Principal{}, errBadKey
 	}
 	return c.key.Principal(), nil
+}
+
+// keyLookupTimeout bounds a shared key look-up.
+const keyLookupTimeout = 5 * time.Second
+
+// lookUp reads key id from the database and remembers what it said.
+func (a *authenticator) lookUp(ctx context.Context, id, secret string, now time.Time) (cachedKey, error) {
+	key, hash, found, err := a.keys.APIKeyByID(ctx, id)
+	if err != nil {
+		return cachedKey{}, err
+	}
+	// What the database said is kept whatever the answer: a client
+	// that keeps sending an unknown, revoked or mistyped key costs
+	// one look-up a ttl, not one a request.
+	c := cachedKey{key: key, hash: hash, fetched: now}
+	if !found {
+		c = cachedKey{fetched: now}
+	}
+	a.remember(id, c)
+	if found && casegraph.KeySecretMatches(secret, hash) && !key.Revoked() {
+		// Last used is a note, not a condition: the request goes on
+		// whether or not it is written (the statement writes at most
+		// once a minute).
+		if err := a.keys.TouchAPIKey(ctx, id); err != nil {
+			logErr(a.log.Warn(), err).Str("key", id).Msg("could not record that an API key was used")
+		}
+	}
+	return c, nil
 }
 
 func (a *authenticator) remember(id string, c cachedKey) {

@@ -171,3 +171,31 @@ func TestBadKeysAreRememberedToo(t *testing.T) {
 		t.Errorf("85 requests with one unknown key made %d round trips, want 1", n)
 	}
 }
+
+// TestColdKeyIsLookedUpOnce: requests that arrive together with a key the
+// server has not read yet share one look-up (and one last-used note), so
+// a burst of 16 workers starting at once costs two round trips, not 32.
+func TestColdKeyIsLookedUpOnce(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, options{})
+	token := h.Key(casegraph.NewAPIKey{Name: "burst", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}})
+	const query = `{"query": "{ __typename }"}`
+	before := h.Store.RoundTrips()
+	start := make(chan struct{})
+	statuses := make(chan int, 16)
+	for range 16 {
+		go func() {
+			<-start
+			statuses <- authed(t, h, http.MethodPost, "/graphql", "Bearer "+token, query).Status
+		}()
+	}
+	close(start)
+	for range 16 {
+		if status := <-statuses; status != http.StatusOK {
+			t.Errorf("a request of the burst: %d", status)
+		}
+	}
+	if n := h.Store.RoundTrips() - before; n != 2 {
+		t.Errorf("16 requests with one cold key made %d round trips, want 2 (look-up and last-used note)", n)
+	}
+}
