@@ -51,13 +51,19 @@ func (cs cursors) after(id string, key ...string) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// maxCursorLength bounds what decodeCursor reads, above the longest cursor
+// after() writes: the sort key of a list by name, MaxNameLength runes that
+// JSON may write as six bytes each (<, >, &, U+2028), an id, and the rest of
+// the JSON (under 100 bytes), in base64 (4 characters for every 3 bytes).
+const maxCursorLength = (6*casegraph.MaxNameLength+casegraph.MaxIDLength+100)*4/3 + 4
+
 // decodeCursor returns the cursor a client sent back (zero for none).
 func decodeCursor(list string, filter any, s *string) (cursor, error) {
 	if s == nil || *s == "" {
 		return cursor{}, nil
 	}
 	bad := casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list; use pageInfo.endCursor of the same query")
-	if len(*s) > 1024 {
+	if len(*s) > maxCursorLength {
 		return cursor{}, bad
 	}
 	b, err := base64.RawURLEncoding.DecodeString(*s)
