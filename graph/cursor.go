@@ -71,7 +71,15 @@ func decodeCursor(list string, filter any, s *string) (cursor, error) {
 		return cursor{}, bad
 	}
 	var c cursor
-	if err := json.Unmarshal(b, &c); err != nil || c.Check != c.checksum() || c.List != list || c.Filter != fingerprint(filter) {
+	if err := json.Unmarshal(b, &c); err != nil || c.Check != c.checksum() || c.List != list {
+		return cursor{}, bad
+	}
+	// Only what after() writes is a cursor: base64 with other trailing
+	// bits, or JSON spelled otherwise (keys in other case, spaces, unknown
+	// keys) decode to the same cursor, and taking them would make a
+	// cursor's text something a client can vary.
+	cs := cursors{list: list, filter: fingerprint(filter)}
+	if c.Filter != cs.filter || cs.after(c.After, c.Key) != *s {
 		return cursor{}, bad
 	}
 	return c, nil

@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,6 +32,43 @@ func TestCursorAfterLongKeys(t *testing.T) {
 			}
 			if c.After != tt.id || c.Key != tt.key {
 				t.Errorf("decoded to (%.20q, %.20q)", c.After, c.Key)
+			}
+		})
+	}
+}
+
+// TestOnlyWrittenCursorsDecode: a cursor whose text differs from what
+// after() writes is refused even when it decodes to the same cursor. The
+// first case is FuzzDecodeCursor's finding (base64 ignores the unused bits
+// of the last character), which decodeCursor took.
+func TestOnlyWrittenCursorsDecode(t *testing.T) {
+	cs := newCursors("entities", cursorFilter)
+	good := cs.after("caesar")
+	c := cursor{List: "entities", Filter: cs.filter, After: "caesar"}
+	c.Check = c.checksum()
+	encoded := func(format string) string {
+		return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, format, c.Filter, c.Check))
+	}
+	tests := []struct {
+		name, cursor string
+	}{
+		{"other trailing bits", good[:len(good)-1] + "R"},
+		{"padded", good + "=="},
+		{"keys in upper case", encoded(`{"L":"entities","F":%d,"A":"caesar","C":%d}`)},
+		{"spaces", encoded(`{"l": "entities", "f": %d, "a": "caesar", "c": %d}`)},
+		{"an unknown key", encoded(`{"l":"entities","f":%d,"a":"caesar","c":%d,"x":1}`)},
+	}
+	if _, err := decodeCursor("entities", cursorFilter, &good); err != nil {
+		t.Fatalf("the written cursor: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.cursor == good {
+				t.Fatalf("the case is the written cursor itself")
+			}
+			_, err := decodeCursor("entities", cursorFilter, &tt.cursor)
+			if code := casegraph.ErrorCode(err); err == nil || code != casegraph.CodeBadUserInput {
+				t.Errorf("decodeCursor(%q): %v, want BAD_USER_INPUT", tt.cursor, err)
 			}
 		})
 	}
