@@ -10,6 +10,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -140,6 +141,10 @@ func Read(r io.Reader) (Batch, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = &casegraph.Error{Code: casegraph.CodeBadUserInput, Cause: err,
+				Message: fmt.Sprintf("the line is longer than the limit of %d bytes", MaxLineBytes)}
+		}
 		bad.Lines = append(bad.Lines, &LineError{Line: line + 1, Err: err})
 	}
 	if len(bad.Lines) > 0 {

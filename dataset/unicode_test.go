@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,5 +53,21 @@ func TestReadRefusesTextThatIsNotUnicode(t *testing.T) {
 				t.Errorf("code %s, want BAD_USER_INPUT", code)
 			}
 		})
+	}
+}
+
+// TestReadRefusesLongLines: a line over the limit is a bad line with a
+// code, not an internal error.
+func TestReadRefusesLongLines(t *testing.T) {
+	in := `{"type":"source","id":"s","title":"` + strings.Repeat("x", dataset.MaxLineBytes) + `","dataset":"d"}`
+	_, err := dataset.Read(strings.NewReader(in))
+	var le *dataset.LinesError
+	if !errors.As(err, &le) || len(le.Lines) != 1 {
+		t.Fatalf("Read: %v; want one bad line", err)
+	}
+	got := le.Lines[0]
+	if code := casegraph.ErrorCode(got.Err); code != casegraph.CodeBadUserInput || got.Line != 1 ||
+		!strings.Contains(got.Error(), "line 1: the line is longer than the limit of 4194304 bytes") {
+		t.Errorf("got %v (%s), want line 1 longer than the limit, BAD_USER_INPUT", got, code)
 	}
 }
