@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test test-unit build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: run test test-unit fuzz build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -42,6 +42,22 @@ test-unit:
 	grep -E '^(ok|FAIL|panic|--- FAIL)|^\s+--- FAIL|_test\.go:[0-9]+: ' $$out | grep -v 'needs Neo4j'; \
 	echo "test-unit: $$(grep -cE '^\s*--- PASS' $$out) passed, $$(grep -cE '^\s*--- SKIP' $$out) skipped because they need Neo4j (make test runs them)"; \
 	rm -f $$out; exit $$rc
+
+## fuzz: each Go fuzz target (every func FuzzXxx of the *_test.go files) for FUZZTIME (60s) one after the other, failing on a finding; FUZZ=FuzzRead runs one; no Neo4j (not in make test, which runs their corpora as tests)
+FUZZTIME ?= 60s
+fuzz:
+	@set -e; found=0; \
+	for f in $$(git ls-files --cached --others --exclude-standard '*_test.go' | xargs grep -l '^func Fuzz'); do \
+	  for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    if [ -n "$(FUZZ)" ] && [ "$$name" != "$(FUZZ)" ]; then continue; fi; \
+	    found=$$((found + 1)); \
+	    echo "fuzz: $$name ($$(dirname $$f)) for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./$$(dirname $$f) \
+	      || { echo "fuzz: $$name found a failing input; it is saved under $$(dirname $$f)/testdata/fuzz/$$name/ (commit it with the fix)"; exit 1; }; \
+	  done; \
+	done; \
+	[ $$found -gt 0 ] || { echo "fuzz: no target $(FUZZ)"; exit 1; }; \
+	echo "fuzz: $$found targets, $(FUZZTIME) each, no finding"
 
 build:
 	$(GO) build -o $(BIN) ./cmd/casegraph

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -127,11 +128,11 @@ func Read(r io.Reader) (Batch, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
+		raw := sc.Bytes()
+		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		if err := b.add(text, line); err != nil {
+		if err := b.add(raw, line); err != nil {
 			if len(bad.Lines) == maxReported {
 				bad.More = true
 				break
@@ -140,6 +141,10 @@ func Read(r io.Reader) (Batch, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = &casegraph.Error{Code: casegraph.CodeBadUserInput, Cause: err,
+				Message: fmt.Sprintf("the line is longer than the limit of %d bytes", MaxLineBytes)}
+		}
 		bad.Lines = append(bad.Lines, &LineError{Line: line + 1, Err: err})
 	}
 	if len(bad.Lines) > 0 {
@@ -148,12 +153,21 @@ func Read(r io.Reader) (Batch, error) {
 	return b, nil
 }
 
-func (b *Batch) add(text []byte, line int) error {
+// add decodes one line (raw, as in the file) and adds its record. Text
+// that is not Unicode is refused with its place rather than stored as
+// U+FFFD (which JSON decoding would make of it): before the decoder's
+// error, which would name an invalid byte as the Latin-1 character it is
+// not.
+func (b *Batch) add(raw []byte, line int) error {
 	var rec Record
-	dec := json.NewDecoder(bytes.NewReader(text))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(raw)))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil {
-		return &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: "not a valid record: " + err.Error(), Cause: err}
+	decodeErr := dec.Decode(&rec)
+	if err := checkUnicode(raw); err != nil {
+		return err
+	}
+	if decodeErr != nil {
+		return &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: "not a valid record: " + decodeErr.Error(), Cause: decodeErr}
 	}
 	if dec.More() {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")

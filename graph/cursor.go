@@ -51,13 +51,19 @@ func (cs cursors) after(id string, key ...string) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// maxCursorLength bounds what decodeCursor reads, above the longest cursor
+// after() writes: the sort key of a list by name, MaxNameLength runes that
+// JSON may write as six bytes each (<, >, &, U+2028), an id, and the rest of
+// the JSON (under 100 bytes), in base64 (4 characters for every 3 bytes).
+const maxCursorLength = (6*casegraph.MaxNameLength+casegraph.MaxIDLength+100)*4/3 + 4
+
 // decodeCursor returns the cursor a client sent back (zero for none).
 func decodeCursor(list string, filter any, s *string) (cursor, error) {
 	if s == nil || *s == "" {
 		return cursor{}, nil
 	}
 	bad := casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list; use pageInfo.endCursor of the same query")
-	if len(*s) > 1024 {
+	if len(*s) > maxCursorLength {
 		return cursor{}, bad
 	}
 	b, err := base64.RawURLEncoding.DecodeString(*s)
@@ -65,7 +71,15 @@ func decodeCursor(list string, filter any, s *string) (cursor, error) {
 		return cursor{}, bad
 	}
 	var c cursor
-	if err := json.Unmarshal(b, &c); err != nil || c.Check != c.checksum() || c.List != list || c.Filter != fingerprint(filter) {
+	if err := json.Unmarshal(b, &c); err != nil || c.Check != c.checksum() || c.List != list {
+		return cursor{}, bad
+	}
+	// Only what after() writes is a cursor: base64 with other trailing
+	// bits, or JSON spelled otherwise (keys in other case, spaces, unknown
+	// keys) decode to the same cursor, and taking them would make a
+	// cursor's text something a client can vary.
+	cs := cursors{list: list, filter: fingerprint(filter)}
+	if c.Filter != cs.filter || cs.after(c.After, c.Key) != *s {
 		return cursor{}, bad
 	}
 	return c, nil

@@ -1,11 +1,13 @@
 package server
 
 import (
-	"encoding/csv"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -19,7 +21,8 @@ import (
 // dots (aliases are the names); a list inside an element gives one column
 // per leaf path, its values joined by "; "; a null is an empty cell. A
 // list of scalars is one column named by the list's path. A cell that a
-// spreadsheet would take for a formula starts with an apostrophe.
+// spreadsheet would take for a formula starts with an apostrophe; a cell
+// with a comma, a semicolon, a quote or a line break is quoted.
 
 // writeCSV writes data (a GraphQL result's data, JSON) as CSV by the rule.
 func writeCSV(w io.Writer, op *ast.OperationDefinition, data json.RawMessage) error {
@@ -38,14 +41,12 @@ func writeCSV(w io.Writer, op *ast.OperationDefinition, data json.RawMessage) er
 	if scalarList {
 		columns = [][]string{{strings.Join(path, ".")}}
 	}
-	cw := csv.NewWriter(w)
+	cw := bufio.NewWriter(w)
 	header := make([]string, len(columns))
 	for i, c := range columns {
 		header[i] = strings.Join(c, ".")
 	}
-	if err := cw.Write(header); err != nil {
-		return err
-	}
+	writeRow(cw, header)
 	for _, el := range list {
 		row := make([]string, len(columns))
 		for i, c := range columns {
@@ -55,12 +56,41 @@ func writeCSV(w io.Writer, op *ast.OperationDefinition, data json.RawMessage) er
 				row[i] = cell(values(el, c))
 			}
 		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		writeRow(cw, row)
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
+}
+
+// writeRow writes one CSV row (RFC 4180, "\n" line ends). It quotes more
+// than encoding/csv does: a cell with a ";" too, because Excel in the many
+// locales whose list separator is ";" splits an unquoted cell there; and a
+// cell that starts with any Unicode space, which some readers trim. A
+// failed write is kept by the bufio.Writer and returned by its Flush.
+func writeRow(w *bufio.Writer, row []string) {
+	for i, f := range row {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		if !needsQuotes(f) {
+			w.WriteString(f)
+			continue
+		}
+		w.WriteByte('"')
+		w.WriteString(strings.ReplaceAll(f, `"`, `""`))
+		w.WriteByte('"')
+	}
+	w.WriteByte('\n')
+}
+
+func needsQuotes(f string) bool {
+	if f == "" {
+		return false
+	}
+	if f == `\.` || strings.ContainsAny(f, ",;\"\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	return unicode.IsSpace(r)
 }
 
 // fields lists the fields of a selection set in order, fragments inlined.
@@ -171,10 +201,32 @@ func cell(vs []any) string {
 // defuse keeps a spreadsheet from reading a cell as a formula: names and
 // quotes come from sources no one controls, and "=HYPERLINK(...)" must
 // stay text. A cell that starts with = + - @ or a tab or carriage return
-// gets a leading apostrophe (the OWASP advice for CSV injection).
+// gets a leading apostrophe (the OWASP advice for CSV injection), and so
+// does one where = + - @ (or their full-width forms, which some
+// spreadsheets take too) follow leading spaces of any kind (a no-break
+// space, an ideographic space) or invisible format characters (a zero-width
+// space, a byte-order mark): spreadsheets skip those before a formula.
 func defuse(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s == "" {
+		return s
+	}
+	if s[0] == '\t' || s[0] == '\r' {
+		return "'" + s
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s, skippedBeforeFormula))
+	if strings.ContainsRune(formulaStarts, r) {
 		return "'" + s
 	}
 	return s
+}
+
+// formulaStarts are the characters that make a cell a formula.
+const formulaStarts = "=+-@\uff1d\uff0b\uff0d\uff20"
+
+// skippedBeforeFormula reports whether a spreadsheet may skip r before the
+// start of a formula: a space (unicode.IsSpace: ASCII spaces, U+0085,
+// U+00A0, U+1680, U+2000-200A, U+2028, U+2029, U+202F, U+205F, U+3000) or
+// a format character (U+200B-200F, U+2060, U+FEFF ...).
+func skippedBeforeFormula(r rune) bool {
+	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
 }

@@ -180,9 +180,19 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 // and a string (or null) operation name. It returns the refusal's reason
 // and message, or "" when the shape is right; the transport reports what
 // is missing.
+//
+// The fields are found as the transport finds them, by decoding into a
+// struct with its field names: keys match in any case ("Query"), and every
+// occurrence of a repeated key counts. A body the transport cannot decode
+// would get its error, which has no code and quotes the body back.
 func requestShape(body []byte) (reason, msg string) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
+	var shape struct {
+		Query         jsonKinds `json:"query"`
+		OperationName jsonKinds `json:"operationName"`
+		Variables     jsonKinds `json:"variables"`
+		Extensions    jsonKinds `json:"extensions"`
+	}
+	if err := json.Unmarshal(body, &shape); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
 			return "INVALID_JSON", "request body is not valid JSON"
@@ -192,27 +202,39 @@ func requestShape(body []byte) (reason, msg string) {
 		}
 		return "INVALID_REQUEST", "the body must be a JSON object: {\"query\": ..., \"variables\": {...}}"
 	}
-	kind := func(raw json.RawMessage) byte {
-		t := bytes.TrimSpace(raw)
-		if len(t) == 0 {
-			return 0
-		}
-		if bytes.Equal(t, []byte("null")) {
-			return 'n'
-		}
-		return t[0]
-	}
-	for name, want := range map[string]byte{"query": '"', "operationName": '"', "variables": '{', "extensions": '{'} {
-		raw, ok := fields[name]
-		if !ok {
-			continue
-		}
-		if k := kind(raw); k != want && k != 'n' {
-			what := map[byte]string{'"': "a string", '{': "a JSON object"}[want]
-			return "INVALID_REQUEST", fmt.Sprintf("%s must be %s (or null)", name, what)
+	for _, f := range []struct {
+		name  string
+		kinds jsonKinds
+		want  byte
+	}{
+		{"query", shape.Query, '"'}, {"operationName", shape.OperationName, '"'},
+		{"variables", shape.Variables, '{'}, {"extensions", shape.Extensions, '{'},
+	} {
+		for _, k := range f.kinds {
+			if k != f.want && k != 'n' {
+				what := map[byte]string{'"': "a string", '{': "a JSON object"}[f.want]
+				return "INVALID_REQUEST", fmt.Sprintf("%s must be %s (or null)", f.name, what)
+			}
 		}
 	}
 	return "", ""
+}
+
+// jsonKinds records the kind of each value decoded into it, by its first
+// byte ('n' for null), every occurrence of a repeated key included.
+type jsonKinds []byte
+
+// UnmarshalJSON appends the value's kind.
+func (k *jsonKinds) UnmarshalJSON(b []byte) error {
+	t := bytes.TrimSpace(b)
+	switch {
+	case len(t) == 0:
+	case bytes.Equal(t, []byte("null")):
+		*k = append(*k, 'n')
+	default:
+		*k = append(*k, t[0])
+	}
+	return nil
 }
 
 // writeReasonedError writes a BAD_USER_INPUT error with a reason, as the
