@@ -10,7 +10,8 @@ import (
 
 // Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
 const (
-	stmtTimeline statement = "Timeline"
+	stmtTimeline        statement = "Timeline"
+	stmtDatasetTimeline statement = "DatasetTimeline"
 )
 
 // TimelineLimit bounds the relations, and the events, a timeline reads.
@@ -36,21 +37,62 @@ func (s *Store) Timeline(ctx context.Context, id string, from, to casegraph.Part
 		return nil, nil, casegraph.Errorf(casegraph.CodeBadUserInput,
 			"%q has more than %d dated relations or events: ask for a range with from and to", id, TimelineLimit)
 	}
+	items, sources, err := timelineFromRecord(rec, from, to)
+	if err != nil {
+		return nil, nil, internalError(stmtTimeline, err)
+	}
+	return items, sources, nil
+}
+
+// timelineFromRecord reads a timeline statement's relations, events and
+// sources, and orders them with casegraph.Timeline between from and to.
+func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
 	relMaps, err := getMaps(rec, "relations")
 	if err != nil {
-		return nil, nil, internalError("Timeline", err)
+		return nil, nil, err
 	}
 	eventMaps, err := getMaps(rec, "events")
 	if err != nil {
-		return nil, nil, internalError("Timeline", err)
+		return nil, nil, err
 	}
 	events, relations, err := subgraphFromMaps(eventMaps, relMaps)
 	if err != nil {
-		return nil, nil, internalError("Timeline", err)
+		return nil, nil, err
 	}
 	sources, err := sourcesFromRecord(rec)
 	if err != nil {
-		return nil, nil, internalError("Timeline", err)
+		return nil, nil, err
 	}
 	return casegraph.Timeline(relations, events, from, to), sources, nil
+}
+
+// DatasetTimeline returns what happened in a period across datasets: the
+// dated events and relations of q.Datasets the caller may read whose days
+// meet [q.From, q.To], ordered by casegraph.Timeline, at most q.First of
+// them (the earliest), whether there were more, and the sources the events
+// cite. It scans the datasets' relations, so it runs in the heavy pool.
+func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
+	res, err := s.readHeavy(ctx, stmtDatasetTimeline, map[string]any{
+		"datasets": q.Datasets, "earliest": q.From.Earliest(), "latest": q.To.Latest(),
+		"limit": int64(q.First), "limitPlusOne": int64(q.First + 1),
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if len(res.Records) != 1 {
+		return nil, nil, false, internalError(stmtDatasetTimeline, errNoRow)
+	}
+	rec := res.Records[0]
+	cut, _, err := neo4j.GetRecordValue[bool](rec, "truncated")
+	if err != nil {
+		return nil, nil, false, internalError(stmtDatasetTimeline, err)
+	}
+	items, sources, err := timelineFromRecord(rec, q.From, q.To)
+	if err != nil {
+		return nil, nil, false, internalError(stmtDatasetTimeline, err)
+	}
+	if len(items) > q.First {
+		items, cut = items[:q.First], true
+	}
+	return items, sources, cut, nil
 }

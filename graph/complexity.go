@@ -47,6 +47,15 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Relation = func(child int, _ string) int { return statementCost + child }
 	c.Query.Source = func(child int, _ string) int { return statementCost + child }
 	c.Query.Timeline = func(child int, _ string, _, _ *model.PartialDate) int { return statementCost + child }
+	// A dataset's timeline reads every relation of its datasets, like a
+	// search does; its list holds up to first items.
+	c.Query.DatasetTimeline = func(child int, _ []string, _, _ model.PartialDate, first *int) int {
+		n := 200
+		if first != nil && *first >= 1 && *first <= casegraph.MaxDatasetTimeline {
+			n = *first
+		}
+		return pathSearchCost + n*child
+	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
 	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string) int {

@@ -93,17 +93,5 @@ func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.Par
 	if err != nil {
 		return nil, err
 	}
-	out := make([]model.TimelineItem, len(items))
-	var events []casegraph.Entity
-	for i, it := range items {
-		out[i] = model.TimelineItem{Start: datePtr(it.Start.String()), End: datePtr(it.End.String())}
-		if it.Event != nil {
-			events = append(events, *it.Event)
-			out[i].Event = toEntity(*it.Event).(*model.Event)
-		} else {
-			out[i].Relation = toRelation(*it.Relation)
-		}
-	}
-	loaders.Prime(ctx, events, sources)
-	return out, nil
+	return timelineItems(ctx, items, sources), nil
 }

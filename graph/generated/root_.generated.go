@@ -77,6 +77,11 @@ type ComplexityRoot struct {
 		Token func(childComplexity int) int
 	}
 
+	DatasetTimeline struct {
+		Items     func(childComplexity int) int
+		Truncated func(childComplexity int) int
+	}
+
 	DeleteEntityPayload struct {
 		DeletedRelations func(childComplexity int) int
 		ID               func(childComplexity int) int
@@ -230,24 +235,25 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys       func(childComplexity int) int
-		Changes       func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
-		Connections   func(childComplexity int, ids []string, filter *model.PathFilter) int
-		Entities      func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
-		Entity        func(childComplexity int, id string) int
-		Neighborhood  func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
-		Paths         func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
-		Relation      func(childComplexity int, id string) int
-		RelationTypes func(childComplexity int) int
-		RunSavedQuery func(childComplexity int, name string, version *int, variables model.JSON) int
-		SavedQueries  func(childComplexity int, tag *string, first *int, after *string) int
-		SavedQuery    func(childComplexity int, name string, version *int) int
-		Search        func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
-		ShortestPath  func(childComplexity int, from string, to string, filter *model.PathFilter) int
-		Source        func(childComplexity int, id string) int
-		Sources       func(childComplexity int, first *int, after *string) int
-		Suggest       func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
-		Timeline      func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
+		APIKeys         func(childComplexity int) int
+		Changes         func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
+		Connections     func(childComplexity int, ids []string, filter *model.PathFilter) int
+		DatasetTimeline func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
+		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
+		Entity          func(childComplexity int, id string) int
+		Neighborhood    func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		Paths           func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
+		Relation        func(childComplexity int, id string) int
+		RelationTypes   func(childComplexity int) int
+		RunSavedQuery   func(childComplexity int, name string, version *int, variables model.JSON) int
+		SavedQueries    func(childComplexity int, tag *string, first *int, after *string) int
+		SavedQuery      func(childComplexity int, name string, version *int) int
+		Search          func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
+		ShortestPath    func(childComplexity int, from string, to string, filter *model.PathFilter) int
+		Source          func(childComplexity int, id string) int
+		Sources         func(childComplexity int, first *int, after *string) int
+		Suggest         func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
+		Timeline        func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
 
 	Relation struct {
@@ -524,6 +530,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedApiKey.Token(childComplexity), true
+
+	case "DatasetTimeline.items":
+		if e.ComplexityRoot.DatasetTimeline.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetTimeline.Items(childComplexity), true
+	case "DatasetTimeline.truncated":
+		if e.ComplexityRoot.DatasetTimeline.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetTimeline.Truncated(childComplexity), true
 
 	case "DeleteEntityPayload.deletedRelations":
 		if e.ComplexityRoot.DeleteEntityPayload.DeletedRelations == nil {
@@ -1285,6 +1304,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Connections(childComplexity, args["ids"].([]string), args["filter"].(*model.PathFilter)), true
+	case "Query.datasetTimeline":
+		if e.ComplexityRoot.Query.DatasetTimeline == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasetTimeline_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DatasetTimeline(childComplexity, args["datasets"].([]string), args["from"].(model.PartialDate), args["to"].(model.PartialDate), args["first"].(*int)), true
 	case "Query.entities":
 		if e.ComplexityRoot.Query.Entities == nil {
 			break
@@ -2869,6 +2899,26 @@ extend type Mutation {
   upsertSource(input: SourceInput!): Source!
 }
 `, BuiltIn: false},
+	{Name: "../schema/timeline.graphqls", Input: `extend type Query {
+  """
+  What happened in a period across datasets: their dated events and dated
+  relations whose days meet from to to, in the order of timeline (by first
+  possible day, the less precise first, events before relations on a tie).
+  At most first items (1 to 500), the earliest; truncated says there were
+  more (ask for a shorter period). datasets: 1 to 50, of which the caller
+  sees those it may read. Priced as a path search: it reads every
+  relation of the datasets.
+  """
+  datasetTimeline(datasets: [String!]!, from: PartialDate!, to: PartialDate!, first: Int = 200): DatasetTimeline!
+}
+
+"A period of one or more datasets' history."
+type DatasetTimeline {
+  items: [TimelineItem!]!
+  "More items meet the period than first: ask for a shorter one."
+  truncated: Boolean!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -2948,6 +2998,16 @@ func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field
 		return ec.fieldContext_CreatedApiKey_token(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasetTimeline(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_DatasetTimeline_items(ctx, field)
+	case "truncated":
+		return ec.fieldContext_DatasetTimeline_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasetTimeline", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

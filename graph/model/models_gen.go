@@ -83,6 +83,13 @@ type CreatedAPIKey struct {
 	Token string  `json:"token"`
 }
 
+// A period of one or more datasets' history.
+type DatasetTimeline struct {
+	Items []TimelineItem `json:"items"`
+	// More items meet the period than first: ask for a shorter one.
+	Truncated bool `json:"truncated"`
+}
+
 type DeleteEntityPayload struct {
 	ID string `json:"id"`
 	// How many relations were deleted with it.

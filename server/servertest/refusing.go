@@ -136,6 +136,10 @@ func (r *Refusing) Timeline(context.Context, string, casegraph.PartialDate, case
 	return nil, nil, r.refuse("Timeline")
 }
 
+func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
+	return nil, nil, false, r.refuse("DatasetTimeline")
+}
+
 func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.SavedQuery, error) {
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }

@@ -1,0 +1,27 @@
+package graph
+
+import (
+	"context"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
+)
+
+// timelineItems turns ordered timeline items into their GraphQL form, and
+// primes the request's loaders with the events and the sources they cite.
+func timelineItems(ctx context.Context, items []casegraph.TimelineItem, sources []casegraph.Source) []model.TimelineItem {
+	out := make([]model.TimelineItem, len(items))
+	var events []casegraph.Entity
+	for i, it := range items {
+		out[i] = model.TimelineItem{Start: datePtr(it.Start.String()), End: datePtr(it.End.String())}
+		if it.Event != nil {
+			events = append(events, *it.Event)
+			out[i].Event = toEntity(*it.Event).(*model.Event)
+		} else {
+			out[i].Relation = toRelation(*it.Relation)
+		}
+	}
+	loaders.Prime(ctx, events, sources)
+	return out
+}

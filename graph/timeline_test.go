@@ -1,0 +1,103 @@
+package graph_test
+
+import (
+	"strings"
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+const datasetTimelineQuery = `query($ds: [String!]!, $from: PartialDate!, $to: PartialDate!, $first: Int) {
+	datasetTimeline(datasets: $ds, from: $from, to: $to, first: $first) {
+		truncated items { start end event { id dataset } relation { id type } } } }`
+
+// TestDatasetTimeline: a period of the seed's history across its dataset,
+// every item in the period and in date order, cut at first with truncated
+// set, the caller's datasets only, and bad periods refused.
+func TestDatasetTimeline(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	type item struct {
+		start, end, label string
+	}
+	read := func(token string, vars map[string]any) ([]item, bool) {
+		t.Helper()
+		res := s.h.PostAs(token, datasetTimelineQuery, vars)
+		if len(res.Errors) > 0 {
+			t.Fatalf("datasetTimeline %v: %s", vars, res.Raw)
+		}
+		var out []item
+		for _, x := range field(res, "datasetTimeline", "items").([]any) {
+			it := x.(map[string]any)
+			var got item
+			got.start, _ = it["start"].(string)
+			got.end, _ = it["end"].(string)
+			if ev, ok := it["event"].(map[string]any); ok {
+				got.label = strings.TrimPrefix(ev["id"].(string), s.ds+":")
+			} else {
+				got.label = it["relation"].(map[string]any)["type"].(string)
+			}
+			out = append(out, got)
+		}
+		return out, field(res, "datasetTimeline", "truncated").(bool)
+	}
+	vars := func(from, to string, first int) map[string]any {
+		return map[string]any{"ds": []string{s.ds}, "from": from, "to": to, "first": first}
+	}
+
+	from, to := casegraph.MustPartialDate("2002"), casegraph.MustPartialDate("2006")
+	items, truncated := read(s.h.Token, vars("2002", "2006", 100))
+	if truncated || len(items) == 0 {
+		t.Fatalf("2002 to 2006: %d items, truncated %v", len(items), truncated)
+	}
+	var labels []string
+	var prev casegraph.PartialDate
+	for _, it := range items {
+		labels = append(labels, it.label)
+		start, _ := casegraph.ParsePartialDate(it.start) // "" is the zero date
+		end, _ := casegraph.ParsePartialDate(it.end)
+		date := start
+		if date.IsZero() {
+			date = end
+		}
+		if !prev.IsZero() && date.Compare(prev) < 0 {
+			t.Errorf("%s (%s) comes after %s: not in date order", it.label, date, prev)
+		}
+		prev = date
+		if !start.IsZero() && start.Earliest() > to.Latest() {
+			t.Errorf("%s starts %s, after the period", it.label, start)
+		}
+		if !end.IsZero() && end.Latest() < from.Earliest() {
+			t.Errorf("%s ends %s, before the period", it.label, end)
+		}
+	}
+	if !strings.Contains(strings.Join(labels, " "), "milosevic-prosecution") {
+		t.Errorf("2002 to 2006 lacks the Milošević prosecution: %v", labels)
+	}
+
+	// first cuts the earliest items, and says there were more.
+	two, truncated := read(s.h.Token, vars("2002", "2006", 2))
+	if len(two) != 2 || !truncated || two[0] != items[0] || two[1] != items[1] {
+		t.Errorf("first 2: got %v (truncated %v), want %v with truncated", two, truncated, items[:2])
+	}
+
+	// A reader of another dataset sees nothing of this one: not an error.
+	other := s.h.Key(casegraph.NewAPIKey{Name: "other", Role: casegraph.RoleReader, Datasets: []string{s.ds + "-other"}})
+	if got, _ := read(other, vars("2002", "2006", 100)); len(got) != 0 {
+		t.Errorf("a reader of another dataset sees %d items", len(got))
+	}
+
+	for name, v := range map[string]map[string]any{
+		"no dataset":     {"ds": []string{}, "from": "2002", "to": "2006"},
+		"to before from": vars("2006", "2002", 10),
+		"first 0":        vars("2002", "2006", 0),
+		"first 501":      vars("2002", "2006", 501),
+		"bad dataset":    {"ds": []string{"a b\u0000"}, "from": "2002", "to": "2006"},
+		"not a date":     {"ds": []string{s.ds}, "from": "2002-13", "to": "2006"},
+		"period missing": {"ds": []string{s.ds}, "from": "2002"},
+	} {
+		if res := s.h.Post(datasetTimelineQuery, v); res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("%s: got %s, want BAD_USER_INPUT", name, truncate(res.Raw))
+		}
+	}
+}
