@@ -11,7 +11,8 @@ import (
 
 // Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
 const (
-	stmtSearch statement = "Search"
+	stmtSearch       statement = "Search"
+	stmtSearchCounts statement = "SearchCounts"
 )
 
 // The full-text query is built here, from words that are runs of letters
@@ -74,24 +75,73 @@ func (s *Store) Suggest(ctx context.Context, words []string, f casegraph.SearchF
 // their searchScope tokens (which hold only letters, digits and "_").
 func scoped(query string, f casegraph.SearchFilter) string {
 	var must []string
-	if len(f.Datasets) > 0 {
-		terms := make([]string, len(f.Datasets))
-		for i, ds := range f.Datasets {
-			terms[i] = "searchScope:" + casegraph.DatasetToken(ds)
+	for _, terms := range [][]string{datasetTerms(f), kindTerms(f)} {
+		if len(terms) > 0 {
+			must = append(must, "+("+strings.Join(terms, " OR ")+")")
 		}
-		must = append(must, "+("+strings.Join(terms, " OR ")+")")
-	}
-	if len(f.Kinds) > 0 {
-		terms := make([]string, len(f.Kinds))
-		for i, k := range f.Kinds {
-			terms[i] = "searchScope:k_" + strings.ToLower(string(k))
-		}
-		must = append(must, "+("+strings.Join(terms, " OR ")+")")
 	}
 	if len(must) == 0 {
 		return query
 	}
 	return strings.Join(must, " ") + " +(" + query + ")"
+}
+
+// facetScoped limits a full-text query as far as a search's facets allow:
+// each facet ignores its own filter, so only what neither filter admits
+// is left out, and only when both are set.
+func facetScoped(query string, f casegraph.SearchFilter) string {
+	ds, kinds := datasetTerms(f), kindTerms(f)
+	if len(ds) == 0 || len(kinds) == 0 {
+		return query
+	}
+	return "+(" + strings.Join(append(ds, kinds...), " OR ") + ") +(" + query + ")"
+}
+
+func datasetTerms(f casegraph.SearchFilter) []string {
+	terms := make([]string, len(f.Datasets))
+	for i, ds := range f.Datasets {
+		terms[i] = "searchScope:" + casegraph.DatasetToken(ds)
+	}
+	return terms
+}
+
+func kindTerms(f casegraph.SearchFilter) []string {
+	terms := make([]string, len(f.Kinds))
+	for i, k := range f.Kinds {
+		terms[i] = "searchScope:k_" + strings.ToLower(string(k))
+	}
+	return terms
+}
+
+// SearchCounts counts every entity that matches the words within the
+// caller's scope: the total under the filter and, with facets, the counts
+// by kind and by dataset (casegraph.TallySearch), in one statement.
+func (s *Store) SearchCounts(ctx context.Context, words []string, f casegraph.SearchFilter, facets bool) (casegraph.SearchCounts, error) {
+	query := scoped(SearchQuery(words), f)
+	if facets {
+		query = facetScoped(SearchQuery(words), f)
+	}
+	res, err := s.readHeavy(ctx, stmtSearchCounts, map[string]any{"query": query})
+	if err != nil {
+		return casegraph.SearchCounts{}, err
+	}
+	rows := make([]casegraph.SearchCountRow, len(res.Records))
+	for i, rec := range res.Records {
+		kind, err := getString(rec, "kind")
+		if err != nil {
+			return casegraph.SearchCounts{}, internalError("SearchCounts", err)
+		}
+		ds, err := getString(rec, "dataset")
+		if err != nil {
+			return casegraph.SearchCounts{}, internalError("SearchCounts", err)
+		}
+		n, err := getInt(rec, "count")
+		if err != nil {
+			return casegraph.SearchCounts{}, internalError("SearchCounts", err)
+		}
+		rows[i] = casegraph.SearchCountRow{Kind: casegraph.Kind(kind), Dataset: ds, Count: n}
+	}
+	return casegraph.TallySearch(rows, f), nil
 }
 
 func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {

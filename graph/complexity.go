@@ -78,6 +78,13 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string) int {
 		return statementCost + child*pageSize(first)
 	}
+	// A search's totalCount and facets start a statement of their own (one
+	// for both), a full-text count of every match: each is priced as a
+	// statement, so that aliasing cheap count-only searches cannot hold
+	// the pool. The root multiplies them by the page like the rest of its
+	// connection, which errs on the dear side.
+	c.SearchConnection.TotalCount = func(int) int { return statementCost }
+	c.SearchConnection.Facets = func(child int) int { return statementCost + child }
 	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
 		return statementCost + child*pageSize(first)
 	}

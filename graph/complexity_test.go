@@ -41,6 +41,9 @@ func TestComplexityPricesDatabaseWork(t *testing.T) {
 		{"150 aliased deep shortest paths", aliased(150, `shortestPath(from: "a", to: "b", filter: {maxDepth: 6}) { length }`), 60000, 61000},
 		{"5 paths of 5 hops", `{ paths(from: "a", to: "b", k: 5, filter: {maxDepth: 5}) { length } }`, 1000, 1010},
 		{"connections of 10 ids", `{ connections(ids: ["a","b","c","d","e","f","g","h","i","j"]) { truncated } }`, 4500, 4600},
+		{"a search's page", `{ search(text: "ab", first: 10) { edges { node { id name } } } }`, 20, 30},
+		{"a search's counts", `{ search(text: "ab", first: 1) { totalCount facets { kinds { kind count } datasets { dataset count } } } }`, 30, 40},
+		{"a search's page and counts", `{ search(text: "ab", first: 10) { totalCount facets { kinds { kind count } } edges { node { id } } } }`, 220, 240},
 		{"a neighbourhood of depth 3", `{ neighborhood(id: "a", depth: 3) { truncated } }`, 400, 420},
 	}
 	for _, tt := range tests {

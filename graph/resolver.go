@@ -38,6 +38,7 @@ type Store interface {
 	Connections(ctx context.Context, ids []string, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error)
 
 	Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
+	SearchCounts(ctx context.Context, words []string, f casegraph.SearchFilter, facets bool) (casegraph.SearchCounts, error)
 	Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
 	Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error)
 	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error)

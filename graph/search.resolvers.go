@@ -32,6 +32,18 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	if err != nil {
 		return nil, err
 	}
+	sel := searchSelectionOf(ctx)
+	conn := &model.SearchConnection{Edges: []model.SearchEdge{}, PageInfo: &model.PageInfo{}}
+	if sel.counts {
+		counts, err := r.Store.SearchCounts(ctx, q.Words, q.Filter, sel.facets)
+		if err != nil {
+			return nil, err
+		}
+		conn.TotalCount, conn.Facets = int(counts.Total), toSearchFacets(counts)
+	}
+	if !sel.page {
+		return conn, nil
+	}
 	hits, err := r.Store.Search(ctx, q.Words, q.Filter, casegraph.SearchWindow)
 	if err != nil {
 		return nil, err
@@ -47,11 +59,11 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 		return nil, err
 	}
 	cs := newCursors("search", cursorKey)
-	edges, info := connection(window, end < len(ranked), func(i int, res casegraph.SearchResult) (string, model.SearchEdge) {
+	conn.Edges, conn.PageInfo = connection(window, end < len(ranked), func(i int, res casegraph.SearchResult) (string, model.SearchEdge) {
 		c := cs.after(strconv.Itoa(offset + i + 1))
 		return c, model.SearchEdge{Cursor: c, Node: toEntity(res.Entity), Score: res.Score, MatchedField: model.MatchField(res.Field)}
 	})
-	return &model.SearchConnection{Edges: edges, PageInfo: info}, nil
+	return conn, nil
 }
 
 // Suggest is the resolver for the suggest field.

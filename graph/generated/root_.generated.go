@@ -77,6 +77,11 @@ type ComplexityRoot struct {
 		Token func(childComplexity int) int
 	}
 
+	DatasetCount struct {
+		Count   func(childComplexity int) int
+		Dataset func(childComplexity int) int
+	}
+
 	DatasetTimeline struct {
 		Items     func(childComplexity int) int
 		Truncated func(childComplexity int) int
@@ -151,6 +156,11 @@ type ComplexityRoot struct {
 		Field func(childComplexity int) int
 		New   func(childComplexity int) int
 		Old   func(childComplexity int) int
+	}
+
+	KindCount struct {
+		Count func(childComplexity int) int
+		Kind  func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -328,8 +338,10 @@ type ComplexityRoot struct {
 	}
 
 	SearchConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	SearchEdge struct {
@@ -337,6 +349,11 @@ type ComplexityRoot struct {
 		MatchedField func(childComplexity int) int
 		Node         func(childComplexity int) int
 		Score        func(childComplexity int) int
+	}
+
+	SearchFacets struct {
+		Datasets func(childComplexity int) int
+		Kinds    func(childComplexity int) int
 	}
 
 	Source struct {
@@ -530,6 +547,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedApiKey.Token(childComplexity), true
+
+	case "DatasetCount.count":
+		if e.ComplexityRoot.DatasetCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetCount.Count(childComplexity), true
+	case "DatasetCount.dataset":
+		if e.ComplexityRoot.DatasetCount.Dataset == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetCount.Dataset(childComplexity), true
 
 	case "DatasetTimeline.items":
 		if e.ComplexityRoot.DatasetTimeline.Items == nil {
@@ -843,6 +873,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FieldChange.Old(childComplexity), true
+
+	case "KindCount.count":
+		if e.ComplexityRoot.KindCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KindCount.Count(childComplexity), true
+	case "KindCount.kind":
+		if e.ComplexityRoot.KindCount.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.KindCount.Kind(childComplexity), true
 
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
@@ -1756,12 +1799,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchConnection.Edges(childComplexity), true
+	case "SearchConnection.facets":
+		if e.ComplexityRoot.SearchConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.Facets(childComplexity), true
 	case "SearchConnection.pageInfo":
 		if e.ComplexityRoot.SearchConnection.PageInfo == nil {
 			break
 		}
 
 		return e.ComplexityRoot.SearchConnection.PageInfo(childComplexity), true
+	case "SearchConnection.totalCount":
+		if e.ComplexityRoot.SearchConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.TotalCount(childComplexity), true
 
 	case "SearchEdge.cursor":
 		if e.ComplexityRoot.SearchEdge.Cursor == nil {
@@ -1787,6 +1842,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchEdge.Score(childComplexity), true
+
+	case "SearchFacets.datasets":
+		if e.ComplexityRoot.SearchFacets.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Datasets(childComplexity), true
+	case "SearchFacets.kinds":
+		if e.ComplexityRoot.SearchFacets.Kinds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Kinds(childComplexity), true
 
 	case "Source.dataset":
 		if e.ComplexityRoot.Source.Dataset == nil {
@@ -2812,6 +2880,37 @@ type SearchEdge {
 type SearchConnection {
   edges: [SearchEdge!]!
   pageInfo: PageInfo!
+  """
+  How many entities match the text within the caller's scope and the kinds
+  and datasets filters: all of them, not only the best 200 that pages go
+  through. Counted only when asked for, with facets in one statement.
+  """
+  totalCount: Int!
+  """
+  The matches counted by kind and by dataset, within the caller's scope.
+  Each facet applies the other filter but not its own (the kinds facet
+  ignores kinds, the datasets facet ignores datasets), so it says what
+  choosing another kind or dataset would give.
+  """
+  facets: SearchFacets!
+}
+
+"A search's matches by kind and by dataset, the largest count first; none with no match."
+type SearchFacets {
+  kinds: [KindCount!]!
+  datasets: [DatasetCount!]!
+}
+
+"How many matches are of a kind."
+type KindCount {
+  kind: EntityKind!
+  count: Int!
+}
+
+"How many matches are in a dataset."
+type DatasetCount {
+  dataset: String!
+  count: Int!
 }
 
 "A type-ahead match: the entity, and the name or alias that matched."
@@ -3000,6 +3099,16 @@ func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_DatasetCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dataset":
+		return ec.fieldContext_DatasetCount_dataset(ctx, field)
+	case "count":
+		return ec.fieldContext_DatasetCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasetCount", field.Name)
+}
+
 func (ec *executionContext) childFields_DatasetTimeline(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "items":
@@ -3110,6 +3219,16 @@ func (ec *executionContext) childFields_FieldChange(ctx context.Context, field g
 		return ec.fieldContext_FieldChange_new(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FieldChange", field.Name)
+}
+
+func (ec *executionContext) childFields_KindCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_KindCount_kind(ctx, field)
+	case "count":
+		return ec.fieldContext_KindCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type KindCount", field.Name)
 }
 
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3296,6 +3415,10 @@ func (ec *executionContext) childFields_SearchConnection(ctx context.Context, fi
 		return ec.fieldContext_SearchConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_SearchConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_SearchConnection_facets(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchConnection", field.Name)
 }
@@ -3312,6 +3435,16 @@ func (ec *executionContext) childFields_SearchEdge(ctx context.Context, field gr
 		return ec.fieldContext_SearchEdge_matchedField(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchFacets(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kinds":
+		return ec.fieldContext_SearchFacets_kinds(ctx, field)
+	case "datasets":
+		return ec.fieldContext_SearchFacets_datasets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchFacets", field.Name)
 }
 
 func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -24,6 +24,98 @@ import (
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _DatasetCount_dataset(ctx context.Context, field graphql.CollectedField, obj *model.DatasetCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetCount_dataset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Dataset, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetCount_dataset(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetCount", field, false, false, "String")
+}
+
+func (ec *executionContext) _DatasetCount_count(ctx context.Context, field graphql.CollectedField, obj *model.DatasetCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetCount", field, false, false, "Int")
+}
+
+func (ec *executionContext) _KindCount_kind(ctx context.Context, field graphql.CollectedField, obj *model.KindCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KindCount_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.EntityKind) graphql.Marshaler {
+			return ec.marshalNEntityKind2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KindCount_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KindCount", field, false, false, "EntityKind")
+}
+
+func (ec *executionContext) _KindCount_count(ctx context.Context, field graphql.CollectedField, obj *model.KindCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_KindCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_KindCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("KindCount", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SearchConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SearchConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -83,6 +175,61 @@ func (ec *executionContext) fieldContext_SearchConnection_pageInfo(_ context.Con
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SearchConnection_facets(ctx context.Context, field graphql.CollectedField, obj *model.SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchFacets) graphql.Marshaler {
+			return ec.marshalNSearchFacets2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSearchFacets(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacets(ctx, field)
 		},
 	}
 	return fc, nil
@@ -187,6 +334,70 @@ func (ec *executionContext) _SearchEdge_matchedField(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_SearchEdge_matchedField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchEdge", field, false, false, "MatchField")
+}
+
+func (ec *executionContext) _SearchFacets_kinds(ctx context.Context, field graphql.CollectedField, obj *model.SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_kinds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kinds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.KindCount) graphql.Marshaler {
+			return ec.marshalNKindCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_kinds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_KindCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_datasets(ctx context.Context, field graphql.CollectedField, obj *model.SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_datasets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Datasets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.DatasetCount) graphql.Marshaler {
+			return ec.marshalNDatasetCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_datasets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetCount(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Suggestion_entity(ctx context.Context, field graphql.CollectedField, obj *model.Suggestion) (ret graphql.Marshaler) {
@@ -366,6 +577,82 @@ func (ec *executionContext) fieldContext_TimelineItem_relation(_ context.Context
 
 // region    **************************** object.gotpl ****************************
 
+var datasetCountImplementors = []string{"DatasetCount"}
+
+func (ec *executionContext) _DatasetCount(ctx context.Context, sel ast.SelectionSet, obj *model.DatasetCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasetCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasetCount")
+		case "dataset":
+			out.Values[i] = ec._DatasetCount_dataset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._DatasetCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var kindCountImplementors = []string{"KindCount"}
+
+func (ec *executionContext) _KindCount(ctx context.Context, sel ast.SelectionSet, obj *model.KindCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, kindCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("KindCount")
+		case "kind":
+			out.Values[i] = ec._KindCount_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._KindCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var searchConnectionImplementors = []string{"SearchConnection"}
 
 func (ec *executionContext) _SearchConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchConnection) graphql.Marshaler {
@@ -384,6 +671,16 @@ func (ec *executionContext) _SearchConnection(ctx context.Context, sel ast.Selec
 			}
 		case "pageInfo":
 			out.Values[i] = ec._SearchConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SearchConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._SearchConnection_facets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -432,6 +729,44 @@ func (ec *executionContext) _SearchEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "matchedField":
 			out.Values[i] = ec._SearchEdge_matchedField(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var searchFacetsImplementors = []string{"SearchFacets"}
+
+func (ec *executionContext) _SearchFacets(ctx context.Context, sel ast.SelectionSet, obj *model.SearchFacets) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchFacetsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchFacets")
+		case "kinds":
+			out.Values[i] = ec._SearchFacets_kinds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasets":
+			out.Values[i] = ec._SearchFacets_datasets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -542,6 +877,46 @@ func (ec *executionContext) _TimelineItem(ctx context.Context, sel ast.Selection
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNDatasetCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCount(ctx context.Context, sel ast.SelectionSet, v model.DatasetCount) graphql.Marshaler {
+	return ec._DatasetCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDatasetCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DatasetCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasetCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNKindCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCount(ctx context.Context, sel ast.SelectionSet, v model.KindCount) graphql.Marshaler {
+	return ec._KindCount(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNKindCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.KindCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNKindCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNMatchField2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐMatchField(ctx context.Context, v any) (model.MatchField, error) {
 	var res model.MatchField
 	err := res.UnmarshalGQL(v)
@@ -578,6 +953,14 @@ func (ec *executionContext) marshalNSearchEdge2ᚕgithubᚗcomᚋcasegraphᚋcas
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNSearchFacets2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSearchFacets(ctx context.Context, sel ast.SelectionSet, v *model.SearchFacets) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchFacets!")
+		return graphql.Null
+	}
+	return ec._SearchFacets(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSuggestion2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSuggestion(ctx context.Context, sel ast.SelectionSet, v model.Suggestion) graphql.Marshaler {

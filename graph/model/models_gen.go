@@ -83,6 +83,12 @@ type CreatedAPIKey struct {
 	Token string  `json:"token"`
 }
 
+// How many matches are in a dataset.
+type DatasetCount struct {
+	Dataset string `json:"dataset"`
+	Count   int    `json:"count"`
+}
+
 // A period of one or more datasets' history.
 type DatasetTimeline struct {
 	Items []TimelineItem `json:"items"`
@@ -173,6 +179,12 @@ type FieldChange struct {
 	Field string  `json:"field"`
 	Old   *string `json:"old,omitempty"`
 	New   *string `json:"new,omitempty"`
+}
+
+// How many matches are of a kind.
+type KindCount struct {
+	Kind  EntityKind `json:"kind"`
+	Count int        `json:"count"`
 }
 
 // A relation to create. With an id, linking again with the same id, type and
@@ -360,6 +372,15 @@ type SavedQueryResult struct {
 type SearchConnection struct {
 	Edges    []SearchEdge `json:"edges"`
 	PageInfo *PageInfo    `json:"pageInfo"`
+	// How many entities match the text within the caller's scope and the kinds
+	// and datasets filters: all of them, not only the best 200 that pages go
+	// through. Counted only when asked for, with facets in one statement.
+	TotalCount int `json:"totalCount"`
+	// The matches counted by kind and by dataset, within the caller's scope.
+	// Each facet applies the other filter but not its own (the kinds facet
+	// ignores kinds, the datasets facet ignores datasets), so it says what
+	// choosing another kind or dataset would give.
+	Facets *SearchFacets `json:"facets"`
 }
 
 type SearchEdge struct {
@@ -368,6 +389,12 @@ type SearchEdge struct {
 	// The full-text score; the order of edges is the ranking (see search).
 	Score        float64    `json:"score"`
 	MatchedField MatchField `json:"matchedField"`
+}
+
+// A search's matches by kind and by dataset, the largest count first; none with no match.
+type SearchFacets struct {
+	Kinds    []KindCount    `json:"kinds"`
+	Datasets []DatasetCount `json:"datasets"`
 }
 
 // A piece of provenance: an article, a report, a filing, a testimony.

@@ -128,6 +128,10 @@ func (r *Refusing) Search(context.Context, []string, casegraph.SearchFilter, int
 	return nil, r.refuse("Search")
 }
 
+func (r *Refusing) SearchCounts(context.Context, []string, casegraph.SearchFilter, bool) (casegraph.SearchCounts, error) {
+	return casegraph.SearchCounts{}, r.refuse("SearchCounts")
+}
+
 func (r *Refusing) Suggest(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Suggest")
 }
