@@ -50,8 +50,10 @@ func TestSearchArgumentsRefused(t *testing.T) {
 	t.Parallel()
 	h := servertest.Edge(t, servertest.Options{})
 	for _, text := range []string{"", "a", " é ", strings.Repeat("x", 201), `"*?~`} {
-		if res := h.Post(searchQuery, map[string]any{"text": text}); res.Code() != "BAD_USER_INPUT" {
-			t.Errorf("%q: %s, want BAD_USER_INPUT", text, truncate(res.Raw))
+		for _, q := range []string{searchQuery, facetQuery} {
+			if res := h.Post(q, map[string]any{"text": text}); res.Code() != "BAD_USER_INPUT" {
+				t.Errorf("%q: %s, want BAD_USER_INPUT", text, truncate(res.Raw))
+			}
 		}
 	}
 	for _, first := range []int{0, -1, 1000000000} {
