@@ -77,6 +77,7 @@ func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
 var (
 	SuggestQuery = suggestQuery
 	Scoped       = scoped
+	FacetScoped  = facetScoped
 )
 
 // Profile runs a named statement with PROFILE and returns its plan with

@@ -19,7 +19,8 @@ import (
 // dataset (CASEGRAPH_BENCH_DATASET, as for BenchmarkPathQueries), through
 // the service and as the same Cypher through the raw driver, taking turns
 // on the same inputs: words of real names, some misspelled, and prefixes
-// of names as a search box sends them.
+// of names as a search box sends them; and search with its totalCount and
+// facets (two statements: the page, then every match counted).
 func BenchmarkSearchQueries(b *testing.B) {
 	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
 	if ds == "" {
@@ -62,11 +63,17 @@ func BenchmarkSearchQueries(b *testing.B) {
 		input func() input
 		build func([]string) string
 		first int
+		// counts: the service's query selects totalCount and facets, and
+		// the raw side runs SearchCounts after Search.
+		counts bool
 	}{
 		{"search", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { edges { score matchedField node { id name } } } }`,
-			searchInput, cypher.SearchQuery, casegraph.SearchWindow},
+			searchInput, cypher.SearchQuery, casegraph.SearchWindow, false},
+		{"search+facets", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { totalCount
+			facets { kinds { kind count } datasets { dataset count } } edges { score matchedField node { id name } } } }`,
+			searchInput, cypher.SearchQuery, casegraph.SearchWindow, true},
 		{"suggest", `query($t: String!, $ds: [String!]) { suggest(prefix: $t, datasets: $ds) { text entity { id } } }`,
-			suggestInput, cypher.SuggestQuery, 40},
+			suggestInput, cypher.SuggestQuery, 40, false},
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
@@ -89,6 +96,12 @@ func BenchmarkSearchQueries(b *testing.B) {
 						"query":    cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
 						"window": int64(w.first), "candidates": int64(w.first),
 					}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
+					if err == nil && w.counts {
+						_, err = neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("SearchCounts"), map[string]any{
+							"readable": nil, "callerCleared": true,
+							"query": cypher.FacetScoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}),
+						}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
+					}
 					raw = append(raw, time.Since(start))
 					if err != nil {
 						b.Fatalf("raw: %v", err)
