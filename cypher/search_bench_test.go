@@ -92,8 +92,8 @@ func BenchmarkSearchQueries(b *testing.B) {
 				runRaw := func() {
 					start := time.Now()
 					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search"), map[string]any{
-						"readable": nil,
-						"query":    cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
+						"readable": nil, "callerCleared": true,
+						"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
 						"window": int64(w.first), "candidates": int64(w.first),
 					}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					if err == nil && w.counts {
