@@ -37,4 +37,7 @@ type Subgraph struct {
 	// Unconnected lists the pairs of entities with no path between them
 	// (connections only).
 	Unconnected [][2]string
+	// Distances are the hops from the centre of each of Nodes, in their
+	// order (neighborhood only).
+	Distances []int
 }

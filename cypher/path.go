@@ -194,8 +194,8 @@ const relationsPerEntity = 5
 
 // Neighborhood returns the entities within depth hops of id through
 // relations that pass the filter (nearest first, at most limit besides
-// id), the relations among them that pass it (at most 5 per entity), and
-// (with o.WithSources) their sources. Truncated says that either limit cut
+// id), the relations among them that pass it (at most 5 per entity), each
+// entity's hops from id (Distances), and (with o.WithSources) their sources. Truncated says that either limit cut
 // the answer.
 func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
@@ -224,6 +224,12 @@ func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f
 	}
 	if g.Nodes, g.Relations, err = subgraphFromMaps(nodes, rels); err != nil {
 		return g, nil, internalError(name, err)
+	}
+	if g.Distances, err = getInts(rec, "distances"); err != nil {
+		return g, nil, internalError(name, err)
+	}
+	if len(g.Distances) != len(g.Nodes) {
+		return g, nil, internalError(name, fmt.Errorf("%d distances for %d nodes", len(g.Distances), len(g.Nodes)))
 	}
 	if g.Truncated, _, err = neo4j.GetRecordValue[bool](rec, "truncated"); err != nil {
 		return g, nil, internalError(name, err)

@@ -43,6 +43,22 @@ func getStrings(rec *neo4j.Record, key string) ([]string, error) {
 	return toStrings(key, raw)
 }
 
+func getInts(rec *neo4j.Record, key string) ([]int, error) {
+	raw, _, err := neo4j.GetRecordValue[[]any](rec, key)
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", key, err)
+	}
+	out := make([]int, len(raw))
+	for i, v := range raw {
+		n, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("record %s[%d]: %T, want an integer", key, i, v)
+		}
+		out[i] = int(n)
+	}
+	return out, nil
+}
+
 func getMap(rec *neo4j.Record, key string) (map[string]any, error) {
 	v, isNil, err := neo4j.GetRecordValue[map[string]any](rec, key)
 	if err != nil {

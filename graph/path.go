@@ -96,12 +96,16 @@ func toSubgraph(g casegraph.Subgraph) *model.Subgraph {
 		Relations:        make([]model.Relation, len(g.Relations)),
 		Truncated:        g.Truncated,
 		UnconnectedPairs: make([]model.EntityPair, len(g.Unconnected)),
+		Distances:        make([]model.NodeDistance, len(g.Distances)),
 	}
 	for i, n := range g.Nodes {
 		out.Nodes[i] = toEntity(n)
 	}
 	for i, r := range g.Relations {
 		out.Relations[i] = *toRelation(r)
+	}
+	for i, d := range g.Distances {
+		out.Distances[i] = model.NodeDistance{ID: g.Nodes[i].ID, Hops: d}
 	}
 	for i, p := range g.Unconnected {
 		out.UnconnectedPairs[i] = model.EntityPair{AID: p[0], BID: p[1]}

@@ -97,6 +97,52 @@ func (ec *executionContext) fieldContext_EntityPair_b(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _NodeDistance_id(ctx context.Context, field graphql.CollectedField, obj *model.NodeDistance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeDistance_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeDistance_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeDistance", field, false, false, "ID")
+}
+
+func (ec *executionContext) _NodeDistance_hops(ctx context.Context, field graphql.CollectedField, obj *model.NodeDistance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NodeDistance_hops(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hops, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NodeDistance_hops(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NodeDistance", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Path_length(ctx context.Context, field graphql.CollectedField, obj *model.Path) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -468,6 +514,38 @@ func (ec *executionContext) fieldContext_Subgraph_unconnectedPairs(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Subgraph_distances(ctx context.Context, field graphql.CollectedField, obj *model.Subgraph) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subgraph_distances(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Distances, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.NodeDistance) graphql.Marshaler {
+			return ec.marshalNNodeDistance2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistanceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subgraph_distances(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subgraph",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_NodeDistance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -636,6 +714,44 @@ func (ec *executionContext) _EntityPair(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var nodeDistanceImplementors = []string{"NodeDistance"}
+
+func (ec *executionContext) _NodeDistance(ctx context.Context, sel ast.SelectionSet, obj *model.NodeDistance) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, nodeDistanceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("NodeDistance")
+		case "id":
+			out.Values[i] = ec._NodeDistance_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hops":
+			out.Values[i] = ec._NodeDistance_hops(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pathImplementors = []string{"Path"}
 
 func (ec *executionContext) _Path(ctx context.Context, sel ast.SelectionSet, obj *model.Path) graphql.Marshaler {
@@ -760,6 +876,11 @@ func (ec *executionContext) _Subgraph(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "distances":
+			out.Values[i] = ec._Subgraph_distances(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -790,6 +911,26 @@ func (ec *executionContext) marshalNEntityPair2ᚕgithubᚗcomᚋcasegraphᚋcas
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityPair2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityPair(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNNodeDistance2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistance(ctx context.Context, sel ast.SelectionSet, v model.NodeDistance) graphql.Marshaler {
+	return ec._NodeDistance(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNNodeDistance2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistanceᚄ(ctx context.Context, sel ast.SelectionSet, v []model.NodeDistance) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNNodeDistance2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistance(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -176,6 +176,11 @@ type ComplexityRoot struct {
 		UpsertSource     func(childComplexity int, input model.SourceInput) int
 	}
 
+	NodeDistance struct {
+		Hops func(childComplexity int) int
+		ID   func(childComplexity int) int
+	}
+
 	Organization struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
@@ -378,6 +383,7 @@ type ComplexityRoot struct {
 	}
 
 	Subgraph struct {
+		Distances        func(childComplexity int) int
 		Nodes            func(childComplexity int) int
 		Relations        func(childComplexity int) int
 		Truncated        func(childComplexity int) int
@@ -997,6 +1003,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpsertSource(childComplexity, args["input"].(model.SourceInput)), true
+
+	case "NodeDistance.hops":
+		if e.ComplexityRoot.NodeDistance.Hops == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeDistance.Hops(childComplexity), true
+	case "NodeDistance.id":
+		if e.ComplexityRoot.NodeDistance.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NodeDistance.ID(childComplexity), true
 
 	case "Organization.aliases":
 		if e.ComplexityRoot.Organization.Aliases == nil {
@@ -1931,6 +1950,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SourceEdge.Node(childComplexity), true
 
+	case "Subgraph.distances":
+		if e.ComplexityRoot.Subgraph.Distances == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Distances(childComplexity), true
 	case "Subgraph.nodes":
 		if e.ComplexityRoot.Subgraph.Nodes == nil {
 			break
@@ -2589,6 +2614,19 @@ type Subgraph {
   truncated: Boolean!
   "For connections: the pairs with no path between them within the filter."
   unconnectedPairs: [EntityPair!]!
+  """
+  For neighborhood: each node's number of hops from the centre (the centre
+  0), in the order of nodes; empty for connections.
+  """
+  distances: [NodeDistance!]!
+}
+
+"How far a node of a neighbourhood is from its centre."
+type NodeDistance {
+  "The node's id, as in nodes."
+  id: ID!
+  "The relations on a shortest path from the centre that passes the filter."
+  hops: Int!
 }
 
 extend type Query {
@@ -3231,6 +3269,16 @@ func (ec *executionContext) childFields_KindCount(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type KindCount", field.Name)
 }
 
+func (ec *executionContext) childFields_NodeDistance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_NodeDistance_id(ctx, field)
+	case "hops":
+		return ec.fieldContext_NodeDistance_hops(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NodeDistance", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -3499,6 +3547,8 @@ func (ec *executionContext) childFields_Subgraph(ctx context.Context, field grap
 		return ec.fieldContext_Subgraph_truncated(ctx, field)
 	case "unconnectedPairs":
 		return ec.fieldContext_Subgraph_unconnectedPairs(ctx, field)
+	case "distances":
+		return ec.fieldContext_Subgraph_distances(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Subgraph", field.Name)
 }

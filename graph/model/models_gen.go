@@ -211,6 +211,14 @@ type LinkInput struct {
 type Mutation struct {
 }
 
+// How far a node of a neighbourhood is from its centre.
+type NodeDistance struct {
+	// The node's id, as in nodes.
+	ID string `json:"id"`
+	// The relations on a shortest path from the centre that passes the filter.
+	Hops int `json:"hops"`
+}
+
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
@@ -438,6 +446,9 @@ type Subgraph struct {
 	Truncated bool `json:"truncated"`
 	// For connections: the pairs with no path between them within the filter.
 	UnconnectedPairs []EntityPair `json:"unconnectedPairs"`
+	// For neighborhood: each node's number of hops from the centre (the centre
+	// 0), in the order of nodes; empty for connections.
+	Distances []NodeDistance `json:"distances"`
 }
 
 // A type-ahead match: the entity, and the name or alias that matched.
