@@ -41,3 +41,19 @@ type Subgraph struct {
 	// order (neighborhood only).
 	Distances []int
 }
+
+// CommonGround is what a set of entities has in common: the entities
+// themselves (Of: the other ends of the neighbours' relations) and their
+// common neighbours.
+type CommonGround struct {
+	Of        []Entity
+	Neighbors []CommonNeighbor
+}
+
+// CommonNeighbor is an entity directly related to every one of a set of
+// entities, and the relations that join it to them (at least one for each:
+// the evidence of what they have in common).
+type CommonNeighbor struct {
+	Entity    Entity
+	Relations []Relation
+}

@@ -25,8 +25,11 @@ const (
 	DefaultNeighborhoodSize  = 100
 	MaxNeighborhoodSize      = 1000 // the most entities of a neighborhood besides its centre
 
-	MinConnections = 2
+	MinConnections = 2 // the fewest entities of connections and commonNeighbors
 	MaxConnections = 10
+
+	DefaultCommonNeighbors = 100
+	MaxCommonNeighbors     = 1000 // the most entities commonNeighbors returns
 
 	// MaxFilterValues is the most values a filter's list may hold.
 	MaxFilterValues = 50
@@ -173,16 +176,49 @@ type ConnectionsQuery struct {
 
 // Normalize checks the query and normalizes its filter.
 func (q *ConnectionsQuery) Normalize() error {
-	if len(q.IDs) < MinConnections || len(q.IDs) > MaxConnections {
-		return Errorf(CodeBadUserInput, "connections takes %d to %d ids, not %d", MinConnections, MaxConnections, len(q.IDs))
+	if err := validateIDSet("connections", q.IDs); err != nil {
+		return err
 	}
-	for i, id := range q.IDs {
+	return q.Filter.Normalize()
+}
+
+// validateIDSet checks the ids of connections or commonNeighbors (field):
+// MinConnections to MaxConnections valid ids, none twice.
+func validateIDSet(field string, ids []string) error {
+	if len(ids) < MinConnections || len(ids) > MaxConnections {
+		return Errorf(CodeBadUserInput, "%s takes %d to %d ids, not %d", field, MinConnections, MaxConnections, len(ids))
+	}
+	for i, id := range ids {
 		if err := ValidateID("ids", id); err != nil {
 			return err
 		}
-		if slices.Contains(q.IDs[:i], id) {
+		if slices.Contains(ids[:i], id) {
 			return Errorf(CodeBadUserInput, "ids: %q is named twice", id)
 		}
+	}
+	return nil
+}
+
+// CommonNeighborsQuery asks, for MinConnections to MaxConnections distinct
+// entities, for the entities directly related to every one of them (one
+// hop: the filter's maxDepth has no meaning, and its direction must be
+// ANY, as a neighbour is common whichever way its relations run).
+type CommonNeighborsQuery struct {
+	IDs    []string
+	Limit  int // 1 to MaxCommonNeighbors
+	Filter PathFilter
+}
+
+// Normalize checks the query and normalizes its filter.
+func (q *CommonNeighborsQuery) Normalize() error {
+	if err := validateIDSet("commonNeighbors", q.IDs); err != nil {
+		return err
+	}
+	if q.Limit < 1 || q.Limit > MaxCommonNeighbors {
+		return Errorf(CodeBadUserInput, "limit must be between 1 and %d, not %d", MaxCommonNeighbors, q.Limit)
+	}
+	if q.Filter.Direction == PathOutgoing {
+		return Errorf(CodeBadUserInput, "filter.direction: commonNeighbors follows relations either way (ANY)")
 	}
 	return q.Filter.Normalize()
 }

@@ -168,6 +168,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtPaths:           pathVariants(stmtPaths),
 	stmtConnections:     pathVariants(stmtConnections),
 	stmtNeighborhood:    pathVariants(stmtNeighborhood),
+	stmtCommonNeighbors: sourceVariants(stmtCommonNeighbors),
 	stmtReadEntities:    nil,
 }
 

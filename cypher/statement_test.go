@@ -160,6 +160,9 @@ func TestStatementVariants(t *testing.T) {
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}
+	for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+		built[withSources(stmtCommonNeighbors, o)] = true
+	}
 	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
 		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
 			for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {

@@ -114,6 +114,16 @@ func complexity() generated.ComplexityRoot {
 		pairs := max(1, len(ids)*(len(ids)-1)/2)
 		return pathSearchCost*pairs*depthFactor(f) + child*pairs
 	}
+	// Common neighbours: one hop from each entity asked about, weighed
+	// like a neighbourhood of depth 1 for each; the list like a
+	// neighbourhood's.
+	c.Query.CommonNeighbors = func(child int, ids []string, _ *model.PathFilter, limit *int) int {
+		n := casegraph.DefaultCommonNeighbors
+		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxCommonNeighbors {
+			n = *limit
+		}
+		return pathSearchCost*max(1, len(ids)) + child*max(1, n/10)
+	}
 	return c
 }
 

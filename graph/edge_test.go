@@ -35,6 +35,14 @@ func TestPathArgumentsRefused(t *testing.T) {
 		{"depth 4", `query($a: ID!) { neighborhood(id: $a, depth: 4) { truncated } }`, map[string]any{"a": "caesar"}},
 		{"depth 0", `query($a: ID!) { neighborhood(id: $a, depth: 0) { truncated } }`, map[string]any{"a": "caesar"}},
 		{"limit 0", `query($a: ID!) { neighborhood(id: $a, limit: 0) { truncated } }`, map[string]any{"a": "caesar"}},
+		{"commonNeighbors of 1", `query($a: ID!) { commonNeighbors(ids: [$a]) { entity { id } } }`, map[string]any{"a": "caesar"}},
+		{"commonNeighbors of 11", `query($ids: [ID!]!) { commonNeighbors(ids: $ids) { entity { id } } }`, map[string]any{"ids": eleven}},
+		{"commonNeighbors twice the same", `query($a: ID!) { commonNeighbors(ids: [$a, "b", $a]) { entity { id } } }`, map[string]any{"a": "caesar"}},
+		{"commonNeighbors maxDepth", `query { commonNeighbors(ids: ["a", "b"], filter: {maxDepth: 2}) { entity { id } } }`, nil},
+		{"commonNeighbors outgoing", `query { commonNeighbors(ids: ["a", "b"], filter: {direction: OUTGOING}) { entity { id } } }`, nil},
+		{"commonNeighbors limit 0", `query { commonNeighbors(ids: ["a", "b"], limit: 0) { entity { id } } }`, nil},
+		{"commonNeighbors limit 1001", `query { commonNeighbors(ids: ["a", "b"], limit: 1001) { entity { id } } }`, nil},
+		{"commonNeighbors confidence 2", `query { commonNeighbors(ids: ["a", "b"], filter: {minConfidence: 2}) { entity { id } } }`, nil},
 		{"bad id", pathQuery, map[string]any{"from": "a b", "to": "caesar"}},
 	}
 	for _, tt := range tests {

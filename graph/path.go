@@ -2,12 +2,14 @@ package graph
 
 import (
 	"context"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
 )
 
 // Glue for path searches: filters in, paths and subgraphs out. What a
@@ -110,6 +112,32 @@ func toSubgraph(g casegraph.Subgraph) *model.Subgraph {
 	for i, p := range g.Unconnected {
 		out.UnconnectedPairs[i] = model.EntityPair{AID: p[0], BID: p[1]}
 	}
+	return out
+}
+
+// oneHop refuses a filter's maxDepth where the search is one hop (common
+// neighbours): the client asked for something it will not get.
+func oneHop(in *model.PathFilter) error {
+	if in != nil && in.MaxDepth != nil {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "filter.maxDepth: commonNeighbors looks one hop away; leave maxDepth out")
+	}
+	return nil
+}
+
+// toCommonNeighbors converts common neighbours, and primes the request's
+// loaders with them, the entities they are common to (their relations'
+// other ends) and the sources they cite.
+func toCommonNeighbors(ctx context.Context, g casegraph.CommonGround, sources []casegraph.Source) []model.CommonNeighbor {
+	out := make([]model.CommonNeighbor, len(g.Neighbors))
+	nodes := slices.Clone(g.Of)
+	for i, c := range g.Neighbors {
+		nodes = append(nodes, c.Entity)
+		out[i] = model.CommonNeighbor{Entity: toEntity(c.Entity), Relations: make([]model.Relation, len(c.Relations))}
+		for j, r := range c.Relations {
+			out[i].Relations[j] = *toRelation(r)
+		}
+	}
+	loaders.Prime(ctx, nodes, sources)
 	return out
 }
 

@@ -114,6 +114,22 @@ func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *m
 	return toSubgraph(g), nil
 }
 
+// CommonNeighbors is the resolver for the commonNeighbors field.
+func (r *queryResolver) CommonNeighbors(ctx context.Context, ids []string, filter *model.PathFilter, limit *int) ([]model.CommonNeighbor, error) {
+	q := casegraph.CommonNeighborsQuery{IDs: ids, Limit: orDefault(limit, casegraph.DefaultCommonNeighbors), Filter: pathFilterOf(filter)}
+	if err := oneHop(filter); err != nil {
+		return nil, err
+	}
+	if err := q.Normalize(); err != nil {
+		return nil, err
+	}
+	found, sources, err := r.Store.CommonNeighbors(ctx, q.IDs, q.Limit, q.Filter, pathOptions(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return toCommonNeighbors(ctx, found, sources), nil
+}
+
 // EntityPair returns generated.EntityPairResolver implementation.
 func (r *Resolver) EntityPair() generated.EntityPairResolver { return &entityPairResolver{r} }
 

@@ -36,6 +36,7 @@ type Store interface {
 	Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter, o casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error)
 	Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error)
 	Connections(ctx context.Context, ids []string, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error)
+	CommonNeighbors(ctx context.Context, ids []string, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.CommonGround, []casegraph.Source, error)
 
 	Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error)
 	SearchCounts(ctx context.Context, words []string, f casegraph.SearchFilter, facets bool) (casegraph.SearchCounts, error)

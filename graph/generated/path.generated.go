@@ -33,6 +33,70 @@ type PathStepResolver interface {
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _CommonNeighbor_entity(ctx context.Context, field graphql.CollectedField, obj *model.CommonNeighbor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommonNeighbor_entity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Entity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommonNeighbor_entity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommonNeighbor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommonNeighbor_relations(ctx context.Context, field graphql.CollectedField, obj *model.CommonNeighbor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommonNeighbor_relations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Relations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Relation) graphql.Marshaler {
+			return ec.marshalNRelation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommonNeighbor_relations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommonNeighbor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Relation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _EntityPair_a(ctx context.Context, field graphql.CollectedField, obj *model.EntityPair) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -674,6 +738,44 @@ func UnmarshalPathFilter(ctx context.Context, raw any) (model.PathFilter, error)
 
 // region    **************************** object.gotpl ****************************
 
+var commonNeighborImplementors = []string{"CommonNeighbor"}
+
+func (ec *executionContext) _CommonNeighbor(ctx context.Context, sel ast.SelectionSet, obj *model.CommonNeighbor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commonNeighborImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommonNeighbor")
+		case "entity":
+			out.Values[i] = ec._CommonNeighbor_entity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "relations":
+			out.Values[i] = ec._CommonNeighbor_relations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var entityPairImplementors = []string{"EntityPair"}
 
 func (ec *executionContext) _EntityPair(ctx context.Context, sel ast.SelectionSet, obj *model.EntityPair) graphql.Marshaler {
@@ -901,6 +1003,26 @@ func (ec *executionContext) _Subgraph(ctx context.Context, sel ast.SelectionSet,
 // endregion **************************** object.gotpl ****************************
 
 // region    ***************************** type.gotpl *****************************
+
+func (ec *executionContext) marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighbor(ctx context.Context, sel ast.SelectionSet, v model.CommonNeighbor) graphql.Marshaler {
+	return ec._CommonNeighbor(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CommonNeighbor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighbor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
 
 func (ec *executionContext) marshalNEntityPair2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityPair(ctx context.Context, sel ast.SelectionSet, v model.EntityPair) graphql.Marshaler {
 	return ec._EntityPair(ctx, sel, &v)

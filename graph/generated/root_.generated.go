@@ -72,6 +72,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	CommonNeighbor struct {
+		Entity    func(childComplexity int) int
+		Relations func(childComplexity int) int
+	}
+
 	CreatedApiKey struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
@@ -252,6 +257,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIKeys         func(childComplexity int) int
 		Changes         func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
+		CommonNeighbors func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections     func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
 		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
@@ -540,6 +546,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeEdge.Node(childComplexity), true
+
+	case "CommonNeighbor.entity":
+		if e.ComplexityRoot.CommonNeighbor.Entity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommonNeighbor.Entity(childComplexity), true
+	case "CommonNeighbor.relations":
+		if e.ComplexityRoot.CommonNeighbor.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommonNeighbor.Relations(childComplexity), true
 
 	case "CreatedApiKey.key":
 		if e.ComplexityRoot.CreatedApiKey.Key == nil {
@@ -1355,6 +1374,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string)), true
+	case "Query.commonNeighbors":
+		if e.ComplexityRoot.Query.CommonNeighbors == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commonNeighbors_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CommonNeighbors(childComplexity, args["ids"].([]string), args["filter"].(*model.PathFilter), args["limit"].(*int)), true
 	case "Query.connections":
 		if e.ComplexityRoot.Query.Connections == nil {
 			break
@@ -2629,6 +2659,13 @@ type NodeDistance {
   hops: Int!
 }
 
+"An entity related directly to every one of the entities asked about."
+type CommonNeighbor {
+  entity: Entity!
+  "The relations that join it to the entities asked about: at least one for each, read in their own direction (from, to)."
+  relations: [Relation!]!
+}
+
 extend type Query {
   "The shortest path from one entity to another that passes the filter, or null when there is none within maxDepth."
   shortestPath(from: ID!, to: ID!, filter: PathFilter): Path
@@ -2638,6 +2675,14 @@ extend type Query {
   neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph!
   "For 2 to 10 entities: the union of the shortest paths between every pair, and the pairs that are not connected."
   connections(ids: [ID!]!, filter: PathFilter): Subgraph!
+  """
+  For 2 to 10 entities: the entities directly related to every one of them
+  through relations that pass the filter, the ones with the most such
+  relations first, at most limit (1 to 1000). One hop: the filter's
+  maxDepth is refused and its direction must be ANY; kinds, datasets,
+  maxDegree and excludeIds apply to the neighbours.
+  """
+  commonNeighbors(ids: [ID!]!, filter: PathFilter, limit: Int = 100): [CommonNeighbor!]!
 }
 `, BuiltIn: false},
 	{Name: "../schema/relation.graphqls", Input: `"The relation vocabulary. relationTypes describes each."
@@ -3125,6 +3170,16 @@ func (ec *executionContext) childFields_ChangeEdge(ctx context.Context, field gr
 		return ec.fieldContext_ChangeEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CommonNeighbor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "entity":
+		return ec.fieldContext_CommonNeighbor_entity(ctx, field)
+	case "relations":
+		return ec.fieldContext_CommonNeighbor_relations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommonNeighbor", field.Name)
 }
 
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -39,6 +39,7 @@ type QueryResolver interface {
 	Paths(ctx context.Context, from string, to string, k *int, filter *model.PathFilter) ([]model.Path, error)
 	Neighborhood(ctx context.Context, id string, depth *int, filter *model.PathFilter, limit *int) (*model.Subgraph, error)
 	Connections(ctx context.Context, ids []string, filter *model.PathFilter) (*model.Subgraph, error)
+	CommonNeighbors(ctx context.Context, ids []string, filter *model.PathFilter, limit *int) ([]model.CommonNeighbor, error)
 	Relation(ctx context.Context, id string) (*model.Relation, error)
 	RelationTypes(ctx context.Context) ([]model.RelationTypeInfo, error)
 	SavedQueries(ctx context.Context, tag *string, first *int, after *string) (*model.SavedQueryConnection, error)
@@ -245,6 +246,36 @@ func (ec *executionContext) field_Query_changes_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_commonNeighbors_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.PathFilter, error) {
+			return ec.unmarshalOPathFilter2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg2
 	return args, nil
 }
 
@@ -1542,6 +1573,50 @@ func (ec *executionContext) fieldContext_Query_connections(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_commonNeighbors(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_commonNeighbors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CommonNeighbors(ctx, fc.Args["ids"].([]string), fc.Args["filter"].(*model.PathFilter), fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.CommonNeighbor) graphql.Marshaler {
+			return ec.marshalNCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_commonNeighbors(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommonNeighbor(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_commonNeighbors_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_relation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2312,6 +2387,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_connections(ctx, field)
+				})
+		case "commonNeighbors":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_commonNeighbors(ctx, field)
 				})
 		case "relation":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -77,6 +77,13 @@ type ChangeFilter struct {
 	Since *string `json:"since,omitempty"`
 }
 
+// An entity related directly to every one of the entities asked about.
+type CommonNeighbor struct {
+	Entity Entity `json:"entity"`
+	// The relations that join it to the entities asked about: at least one for each, read in their own direction (from, to).
+	Relations []Relation `json:"relations"`
+}
+
 // A new key and its token: shown this once, never again.
 type CreatedAPIKey struct {
 	Key   *APIKey `json:"key"`

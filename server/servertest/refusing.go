@@ -124,6 +124,10 @@ func (r *Refusing) Connections(context.Context, []string, casegraph.PathFilter, 
 	return casegraph.Subgraph{}, nil, r.refuse("Connections")
 }
 
+func (r *Refusing) CommonNeighbors(context.Context, []string, int, casegraph.PathFilter, casegraph.PathOptions) (casegraph.CommonGround, []casegraph.Source, error) {
+	return casegraph.CommonGround{}, nil, r.refuse("CommonNeighbors")
+}
+
 func (r *Refusing) Search(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Search")
 }
