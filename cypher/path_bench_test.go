@@ -18,7 +18,7 @@ import (
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
-// BenchmarkPathQueries measures the four path searches on an imported
+// BenchmarkPathQueries measures the path searches and common neighbours on an imported
 // dataset, through the whole service (HTTP, GraphQL, loaders) and as the
 // same Cypher through the raw driver, alternating the two on the same
 // random inputs so that they share the machine's noise. It reports p50 and
@@ -100,6 +100,15 @@ func BenchmarkPathQueries(b *testing.B) {
 				return map[string]any{"ids": five, "f": gqlFilter},
 					cypher.PathStatementName("Connections", filter.MaxDepth, filter.Direction, 0),
 					params(map[string]any{"ids": five, "pairs": pairs})
+			}},
+		{"commonNeighbors-2", `query($ids: [ID!]!, $f: PathFilter) { commonNeighbors(ids: $ids, filter: $f) { entity { id name } relations { id type from { id } to { id } sources { id title } } } }`,
+			func() (map[string]any, string, map[string]any) {
+				a, c := pick(), pick()
+				for c == a {
+					c = pick()
+				}
+				return map[string]any{"ids": []string{a, c}, "f": gqlFilter}, "CommonNeighbors",
+					params(map[string]any{"ids": []string{a, c}, "limit": int64(casegraph.DefaultCommonNeighbors)})
 			}},
 	}
 	for _, w := range workloads {

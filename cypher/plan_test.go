@@ -49,6 +49,9 @@ func TestPathPlans(t *testing.T) {
 		{cypher.PathStatementName("Paths", 4, casegraph.PathAny, 3) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek", "all(i IN range"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Connections", 4, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath(Into)", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
 		{cypher.PathStatementName("Neighborhood", 2, casegraph.PathAny, 0) + "/nosources", []string{"StatefulShortestPath", "NodeUniqueIndexSeek"}, []string{"AllNodesScan"}},
+		// Common neighbours: the ends by index, one hop expanded from them.
+		{"CommonNeighbors", []string{"NodeUniqueIndexSeek", "Expand(All)"}, []string{"AllNodesScan", "NodeByLabelScan"}},
+		{"CommonNeighbors/nosources", []string{"NodeUniqueIndexSeek", "Expand"}, []string{"AllNodesScan", "NodeByLabelScan"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
