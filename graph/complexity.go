@@ -47,6 +47,12 @@ func complexity() generated.ComplexityRoot {
 	c.Query.Relation = func(child int, _ string) int { return statementCost + child }
 	c.Query.Source = func(child int, _ string) int { return statementCost + child }
 	c.Query.Timeline = func(child int, _ string, _, _ *model.PartialDate) int { return statementCost + child }
+	// An explanation runs up to 12 path searches (the search, the same to
+	// the deepest depth, and one without each of 10 conditions): priced
+	// as 12 searches of its depth.
+	c.Query.PathExplanation = func(child int, _, _ string, f *model.PathFilter) int {
+		return 12*pathSearchCost*depthFactor(f) + child
+	}
 	// A dataset's timeline reads every relation of its datasets, like a
 	// search does; its list holds up to first items.
 	c.Query.DatasetTimeline = func(child int, _ []string, _, _ model.PartialDate, first *int) int {

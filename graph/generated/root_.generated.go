@@ -214,6 +214,15 @@ type ComplexityRoot struct {
 		Steps  func(childComplexity int) int
 	}
 
+	PathExplanation struct {
+		BlockingFilters      func(childComplexity int) int
+		Complete             func(childComplexity int) int
+		Found                func(childComplexity int) int
+		Length               func(childComplexity int) int
+		LengthBeyondMaxDepth func(childComplexity int) int
+		Message              func(childComplexity int) int
+	}
+
 	PathStep struct {
 		Forward  func(childComplexity int) int
 		From     func(childComplexity int) int
@@ -263,6 +272,7 @@ type ComplexityRoot struct {
 		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
 		Entity          func(childComplexity int, id string) int
 		Neighborhood    func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		PathExplanation func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Paths           func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation        func(childComplexity int, id string) int
 		RelationTypes   func(childComplexity int) int
@@ -1158,6 +1168,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Path.Steps(childComplexity), true
 
+	case "PathExplanation.blockingFilters":
+		if e.ComplexityRoot.PathExplanation.BlockingFilters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.BlockingFilters(childComplexity), true
+	case "PathExplanation.complete":
+		if e.ComplexityRoot.PathExplanation.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.Complete(childComplexity), true
+	case "PathExplanation.found":
+		if e.ComplexityRoot.PathExplanation.Found == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.Found(childComplexity), true
+	case "PathExplanation.length":
+		if e.ComplexityRoot.PathExplanation.Length == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.Length(childComplexity), true
+	case "PathExplanation.lengthBeyondMaxDepth":
+		if e.ComplexityRoot.PathExplanation.LengthBeyondMaxDepth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.LengthBeyondMaxDepth(childComplexity), true
+	case "PathExplanation.message":
+		if e.ComplexityRoot.PathExplanation.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathExplanation.Message(childComplexity), true
+
 	case "PathStep.forward":
 		if e.ComplexityRoot.PathStep.Forward == nil {
 			break
@@ -1441,6 +1488,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Neighborhood(childComplexity, args["id"].(string), args["depth"].(*int), args["filter"].(*model.PathFilter), args["limit"].(*int)), true
+	case "Query.pathExplanation":
+		if e.ComplexityRoot.Query.PathExplanation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_pathExplanation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PathExplanation(childComplexity, args["from"].(string), args["to"].(string), args["filter"].(*model.PathFilter)), true
 	case "Query.paths":
 		if e.ComplexityRoot.Query.Paths == nil {
 			break
@@ -2525,6 +2583,35 @@ extend type Mutation {
   mergeEntities(into: ID!, from: [ID!]!): Entity!
 }
 `, BuiltIn: false},
+	{Name: "../schema/explain.graphqls", Input: `extend type Query {
+  """
+  Why shortestPath(from, to, filter) finds what it finds. When no path
+  meets the filter: the length of the shortest one beyond maxDepth (up to
+  8, every other condition kept), and which conditions of the filter,
+  each taken away alone, would let one through within maxDepth. Each is a
+  path search of its own (up to 12, one after the other, within the
+  request's time budget; complete says whether all were tried), so it is
+  priced as 12 searches of its depth.
+  """
+  pathExplanation(from: ID!, to: ID!, filter: PathFilter): PathExplanation!
+}
+
+"Why a shortest-path search found a path, or did not."
+type PathExplanation {
+  "A path meets the filter (shortestPath answers it)."
+  found: Boolean!
+  "The shortest path's length, when found."
+  length: Int
+  "When none is found: the length of the shortest path beyond maxDepth that meets every other condition, or null."
+  lengthBeyondMaxDepth: Int
+  "When none is found: the filter's fields (relationTypes, statuses, ...) each of which, taken away alone, lets a path within maxDepth through."
+  blockingFilters: [String!]!
+  "Every search was tried within the time budget."
+  complete: Boolean!
+  "The explanation in a sentence."
+  message: String!
+}
+`, BuiltIn: false},
 	{Name: "../schema/key.graphqls", Input: `"What a principal may do with the datasets granted to it."
 enum Role {
   "Reads its datasets."
@@ -3354,6 +3441,24 @@ func (ec *executionContext) childFields_Path(ctx context.Context, field graphql.
 		return ec.fieldContext_Path_steps(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Path", field.Name)
+}
+
+func (ec *executionContext) childFields_PathExplanation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "found":
+		return ec.fieldContext_PathExplanation_found(ctx, field)
+	case "length":
+		return ec.fieldContext_PathExplanation_length(ctx, field)
+	case "lengthBeyondMaxDepth":
+		return ec.fieldContext_PathExplanation_lengthBeyondMaxDepth(ctx, field)
+	case "blockingFilters":
+		return ec.fieldContext_PathExplanation_blockingFilters(ctx, field)
+	case "complete":
+		return ec.fieldContext_PathExplanation_complete(ctx, field)
+	case "message":
+		return ec.fieldContext_PathExplanation_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PathExplanation", field.Name)
 }
 
 func (ec *executionContext) childFields_PathStep(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

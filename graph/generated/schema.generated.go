@@ -34,6 +34,7 @@ type QueryResolver interface {
 	Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string) (*model.ChangeConnection, error)
 	Entity(ctx context.Context, id string) (model.Entity, error)
 	Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error)
+	PathExplanation(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.PathExplanation, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 	ShortestPath(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.Path, error)
 	Paths(ctx context.Context, from string, to string, k *int, filter *model.PathFilter) ([]model.Path, error)
@@ -426,6 +427,36 @@ func (ec *executionContext) field_Query_neighborhood_args(ctx context.Context, r
 		return nil, err
 	}
 	args["limit"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_pathExplanation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "filter",
+		func(ctx context.Context, v any) (*model.PathFilter, error) {
+			return ec.unmarshalOPathFilter2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["filter"] = arg2
 	return args, nil
 }
 
@@ -1359,6 +1390,50 @@ func (ec *executionContext) fieldContext_Query_entities(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_entities_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_pathExplanation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pathExplanation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PathExplanation(ctx, fc.Args["from"].(string), fc.Args["to"].(string), fc.Args["filter"].(*model.PathFilter))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PathExplanation) graphql.Marshaler {
+			return ec.marshalNPathExplanation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathExplanation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pathExplanation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PathExplanation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_pathExplanation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2357,6 +2432,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_entities(ctx, field)
+				})
+		case "pathExplanation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_pathExplanation(ctx, field)
 				})
 		case "apiKeys":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -239,6 +239,22 @@ type Path struct {
 	Steps  []PathStep `json:"steps"`
 }
 
+// Why a shortest-path search found a path, or did not.
+type PathExplanation struct {
+	// A path meets the filter (shortestPath answers it).
+	Found bool `json:"found"`
+	// The shortest path's length, when found.
+	Length *int `json:"length,omitempty"`
+	// When none is found: the length of the shortest path beyond maxDepth that meets every other condition, or null.
+	LengthBeyondMaxDepth *int `json:"lengthBeyondMaxDepth,omitempty"`
+	// When none is found: the filter's fields (relationTypes, statuses, ...) each of which, taken away alone, lets a path within maxDepth through.
+	BlockingFilters []string `json:"blockingFilters"`
+	// Every search was tried within the time budget.
+	Complete bool `json:"complete"`
+	// The explanation in a sentence.
+	Message string `json:"message"`
+}
+
 // Narrows a path search. Every filter applies during the search: when the
 // shortest path runs through an excluded entity, the answer is the shortest
 // path that avoids it.

@@ -1,0 +1,56 @@
+package graph
+
+import (
+	"context"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// explainPaths runs the searches that explain a shortest-path search: the
+// search itself; when it finds nothing, the same beyond maxDepth, then once
+// without each condition of the filter. A search that runs out of time
+// ends the explanation as incomplete; other errors are returned.
+func explainPaths(ctx context.Context, store Store, q casegraph.PathQuery) (casegraph.PathExplanation, error) {
+	e := casegraph.PathExplanation{MaxDepth: q.Filter.MaxDepth, Complete: true}
+	length := func(f casegraph.PathFilter) (int, error) {
+		found, _, err := store.Paths(ctx, q.From, q.To, 1, f, casegraph.PathOptions{})
+		if err != nil || len(found) == 0 {
+			return 0, err
+		}
+		return found[0].Len(), nil
+	}
+	n, err := length(q.Filter)
+	if err != nil || n > 0 {
+		e.Length = n
+		return e, err
+	}
+	var tries []casegraph.PathFilter
+	if q.Filter.MaxDepth < casegraph.MaxMaxDepth {
+		deeper := q.Filter
+		deeper.MaxDepth = casegraph.MaxMaxDepth
+		tries = append(tries, deeper)
+	}
+	relaxed := q.Filter.Relaxations()
+	for _, r := range relaxed {
+		tries = append(tries, r.Filter)
+	}
+	offset := len(tries) - len(relaxed)
+	for i, f := range tries {
+		n, err := length(f)
+		if casegraph.ErrorCode(err) == casegraph.CodeTimeout {
+			e.Complete = false
+			break
+		}
+		if err != nil {
+			return e, err
+		}
+		switch {
+		case n == 0:
+		case i < offset:
+			e.Beyond = n
+		default:
+			e.Blocking = append(e.Blocking, relaxed[i-offset].Field)
+		}
+	}
+	return e, nil
+}
