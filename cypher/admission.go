@@ -152,11 +152,6 @@ func (p pool) acquire(ctx context.Context, wait time.Duration) error {
 var errBusy = casegraph.Errorf(casegraph.CodeBusy,
 	"the server is busy: too many database queries at once; retry in a moment")
 
-// InUse returns how many slots of each pool are taken now, for metrics.
-func (s *Store) InUse() (statements, heavyStatements int) {
-	return len(s.light), len(s.heavy)
-}
-
 type requestSlotsKey struct{}
 
 // WithRequestSlots gives the request of ctx its own bound of statements at

@@ -61,8 +61,8 @@ func TestAdmissionPools(t *testing.T) {
 	if got, want := obs.busy, map[string]int{"heavy": 1, "statements": 1}; got["heavy"] != want["heavy"] || got["statements"] != want["statements"] {
 		t.Errorf("busy refusals observed: got %v, want %v", got, want)
 	}
-	if l, h := s.InUse(); l != 2 || h != 1 {
-		t.Errorf("InUse: got %d, %d; want 2, 1", l, h)
+	if l, h := len(s.light), len(s.heavy); l != 2 || h != 1 {
+		t.Errorf("slots taken: got %d, %d; want 2, 1", l, h)
 	}
 
 	// A slot given back is taken by the next statement that waits for it.
@@ -81,8 +81,8 @@ func TestAdmissionPools(t *testing.T) {
 	for _, release := range releases {
 		release()
 	}
-	if l, h := s.InUse(); l != 0 || h != 0 {
-		t.Errorf("InUse after every release: got %d, %d; want 0, 0", l, h)
+	if l, h := len(s.light), len(s.heavy); l != 0 || h != 0 {
+		t.Errorf("slots taken after every release: got %d, %d; want 0, 0", l, h)
 	}
 }
 

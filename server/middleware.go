@@ -243,27 +243,21 @@ func writeReasonedError(w http.ResponseWriter, status int, reason, msg string) {
 	writeReasonedErrorCode(w, status, casegraph.CodeBadUserInput, reason, msg)
 }
 
-// writeReasonedErrorCode writes an error with a code and a reason.
+// writeReasonedErrorCode writes an error with a code, and a reason unless
+// reason is "".
 func writeReasonedErrorCode(w http.ResponseWriter, status int, code casegraph.Code, reason, msg string) {
+	ext := map[string]any{"code": code}
+	if reason != "" {
+		ext["reason"] = reason
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{
-		"errors": []map[string]any{{
-			"message":    msg,
-			"extensions": map[string]any{"code": code, "reason": reason},
-		}},
+		"errors": []map[string]any{{"message": msg, "extensions": ext}},
 	})
 }
 
 // writeError writes a GraphQL-shaped error response with a code.
 func writeError(w http.ResponseWriter, status int, code casegraph.Code, format string, args ...any) {
-	e := casegraph.Errorf(code, format, args...)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"errors": []map[string]any{{
-			"message":    e.Message,
-			"extensions": map[string]any{"code": e.Code},
-		}},
-	})
+	writeReasonedErrorCode(w, status, code, "", fmt.Sprintf(format, args...))
 }

@@ -89,7 +89,15 @@ func (l *rateLimiter) take(key string) (ok bool, wait time.Duration) {
 // and how long until it has a token again.
 func (l *rateLimiter) empty(key string) (bool, time.Duration) {
 	now := l.now()
-	tokens := l.bucket(key, now).TokensAt(now)
+	// Asked of every request: a key that has spent nothing has no bucket,
+	// and gets none from being asked.
+	l.mu.Lock()
+	b, ok := l.buckets[key]
+	l.mu.Unlock()
+	if !ok {
+		return false, 0
+	}
+	tokens := b.TokensAt(now)
 	if tokens >= 1 {
 		return false, 0
 	}
