@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test test-unit fuzz build generate check-generated fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: run test test-unit fuzz build generate check-generated web check-web fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -30,9 +30,10 @@ run: neo4j-up build
 	echo "make run: anonymous requests may read: $(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))"
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
-## test: Neo4j up, then the whole suite (race detector on) against it
+## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/
 test: neo4j-up fmt-check vet staticcheck shellcheck
-	$(GO) test -race -count=1 ./...
+	@mkdir -p test-artifacts
+	$(GO) test -race -count=1 -artifacts -outputdir $(CURDIR)/test-artifacts ./...
 
 ## test-unit: the tests that need no database (the HTTP edge over a refusing store, the domain, config, CSV ...); no Java, no Neo4j
 # cyphertest skips, by name, every test that needs Neo4j when CASEGRAPH_TEST_UNIT is set; the summary counts them.
@@ -69,6 +70,15 @@ generate:
 ## check-generated: fail when the committed generated code is not what the schema generates
 check-generated: generate
 	@git diff --exit-code --stat -- graph/ || { echo "generated code is stale: run make generate and commit"; exit 1; }
+
+## web: build the explorer and GraphiQL (web/src, TypeScript) into web/dist, which the binary embeds; commit the result (needs Node and npm)
+web:
+	cd web && npm ci --no-audit --no-fund --loglevel error && npx tsc --noEmit -p . && node build.mjs
+
+## check-web: fail when the committed web/dist is not what web/src builds
+check-web: web
+	@git diff --exit-code --stat -- web/dist || { echo "web/dist is stale: run make web and commit"; exit 1; }
+	@test -z "$$(git status --porcelain -- web/dist)" || { echo "web/dist has files git does not know: run make web and commit"; git status --porcelain -- web/dist; exit 1; }
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

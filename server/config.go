@@ -23,7 +23,8 @@ type Config struct {
 	MaxComplexity   int
 	QueryCacheSize  int
 	Introspection   bool
-	GraphiQL        bool
+	// Web serves the explorer at / and GraphiQL at /graphiql.
+	Web bool
 	// TrustedDocuments lets only saved queries and the hashes in
 	// TrustedHashesFile run.
 	TrustedDocuments  bool
@@ -75,7 +76,7 @@ func DefaultConfig() Config {
 		MaxComplexity:   5000,
 		QueryCacheSize:  1000,
 		Introspection:   true,
-		GraphiQL:        true,
+		Web:             true,
 		KeyCacheTTL:     10 * time.Second,
 		RateLimit:       100,
 		RateBurst:       200,

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/rs/zerolog"
 
 	"github.com/casegraph/casegraph/graph"
@@ -102,8 +101,10 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if cfg.MetricsAddr == "" {
 		mux.Handle("GET /metrics", metrics.Handler())
 	}
-	if cfg.GraphiQL {
-		mux.Handle("GET /{$}", playground.Handler("Casegraph", "/graphql"))
+	if cfg.Web {
+		mux.Handle("GET /{$}", s.observe("/", page("index.html")))
+		mux.Handle("GET /graphiql", s.observe("/graphiql", page("graphiql.html")))
+		mux.Handle("GET /assets/{file}", s.observe("/assets", assets()))
 	}
 	s.handler = routeErrors(mux, s.observe)
 	return s, nil

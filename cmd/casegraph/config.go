@@ -124,7 +124,7 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.int(&s.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "largest query complexity (rows read: objects, times list sizes; see the README)")
 	b.int(&s.QueryCacheSize, "query-cache-size", "CASEGRAPH_QUERY_CACHE_SIZE", "parsed documents kept in the query cache")
 	b.bool(&s.Introspection, "introspection", "CASEGRAPH_INTROSPECTION", "allow schema introspection")
-	b.bool(&s.GraphiQL, "graphiql", "CASEGRAPH_GRAPHIQL", "serve GraphiQL at /")
+	b.bool(&s.Web, "web", "CASEGRAPH_WEB", "serve the explorer at / and GraphiQL at /graphiql")
 	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries and registered document hashes")
 	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of SHA-256 hashes of trusted documents, one a line")
 	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API; empty: same-origin only")

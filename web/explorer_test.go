@@ -1,0 +1,321 @@
+package web_test
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server/servertest"
+	"github.com/chromedp/chromedp"
+	"github.com/rs/zerolog"
+)
+
+// hostileName is the name of an entity the explorer must show as text.
+const hostileName = `<img src=x onerror=alert(1)>`
+
+// TestExplorer drives the explorer in Chromium against the real server and
+// Neo4j, step by step as an analyst would, with a reader key for a copy of
+// the seed and every other host unreachable. Each step leaves a screenshot
+// among the test's artifacts (go test -artifacts).
+func TestExplorer(t *testing.T) {
+	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ds, id := cyphertest.LoadSeed(t, store)
+	addHostile(t, store, ds, id)
+	h := servertest.New(t, servertest.Options{Key: &casegraph.NewAPIKey{Name: "explorer test", Role: casegraph.RoleReader, Datasets: []string{ds}}})
+	b := openTab(t, h.URL)
+
+	t.Run("opens offline and signs in", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Navigate(h.URL + "/"))
+		// Without credentials the API refuses, and the page says so with the code.
+		b.until("the refusal", `!document.getElementById("alert").hidden`)
+		if got := b.text("#alert"); !strings.Contains(got, "UNAUTHENTICATED") {
+			t.Errorf("alert = %q, want the code UNAUTHENTICATED", got)
+		}
+		b.expectProblem("401")
+		b.shot("signed-out")
+		b.do(
+			chromedp.Click(chromedp.ID("signin-button")),
+			chromedp.SendKeys(chromedp.ID("signin-token"), h.Token),
+			chromedp.Click(chromedp.CSS(`#signin-form button[value="signin"]`)),
+		)
+		b.until("the explorer", `document.body.dataset.ready === "true"`)
+		if got := b.text("#who"); !strings.Contains(got, "Signed in with key") {
+			t.Errorf("who = %q", got)
+		}
+		if js[bool](b, `document.cookie !== ""`) {
+			t.Error("the page set a cookie")
+		}
+		b.shot("signed-in")
+		b.checkClean()
+	})
+
+	t.Run("searches milosevic and opens him", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.SendKeys(chromedp.ID("search"), "milosevic"))
+		b.until("suggestions", `document.querySelectorAll("#suggestions li").length > 0`)
+		b.shot("suggestions")
+		b.do(chromedp.Click(chromedp.CSS("#search-form button")))
+		b.until("results", `document.querySelectorAll("#results li button").length > 0`)
+		want := searchCount(t, h, "milosevic")
+		if got := b.text("#results-count"); !strings.HasPrefix(got, fmt.Sprintf("%d match", want)) {
+			t.Errorf("results count %q, want %d matches", got, want)
+		}
+		if got := b.text("#facets"); !strings.Contains(got, ds) || !strings.Contains(got, "person") {
+			t.Errorf("facets %q lack the dataset or the kind", got)
+		}
+		b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#results button[data-id=%q]`, id("slobodan-milosevic")))))
+		b.until("the entity panel", `document.getElementById("entity-name")?.textContent.includes("Milošević")`)
+		if got := b.text("#panel-entity"); !strings.Contains(got, "was prosecuted by") && !strings.Contains(got, "prosecuted") {
+			t.Errorf("the panel does not read his relations: %q", got)
+		}
+		b.shot("milosevic")
+		b.checkClean()
+	})
+
+	t.Run("expands a node to the API's neighbourhood", func(t *testing.T) {
+		b.t = t
+		js[any](b, `window.casegraph.canvas.clear()`)
+		desilva := id("desmond-de-silva")
+		js[any](b, fmt.Sprintf(`window.casegraph.canvas.add([{id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false}], [])`, desilva, ds))
+		b.until("de Silva drawn", `window.casegraph.canvas.cy.nodes().length === 1 && !window.casegraph.canvas.layingOut`)
+		b.dblclickNode(desilva)
+		want := neighbourhoodSize(t, h, desilva, 50)
+		b.until("the neighbourhood", fmt.Sprintf(`window.casegraph.canvas.cy.nodes().length === %d`, want))
+		if got := b.text("#onscreen-count"); got != fmt.Sprintf("(%d)", want) {
+			t.Errorf("on the canvas %s, want (%d)", got, want)
+		}
+		b.shot("expanded")
+		b.checkClean()
+	})
+
+	t.Run("shows a hostile name as text", func(t *testing.T) {
+		b.t = t
+		b.until("the hostile entity drawn", fmt.Sprintf(`document.getElementById("onscreen").textContent.includes(%q)`, hostileName))
+		if n := js[int](b, `document.querySelectorAll("img").length`); n != 0 {
+			t.Errorf("%d img elements in the page: a name became HTML", n)
+		}
+		b.checkClean() // an alert would have been logged as a dialog
+	})
+
+	t.Run("finds the paths from de Silva to Qatar with their evidence", func(t *testing.T) {
+		b.t = t
+		from, to := id("desmond-de-silva"), id("qatar")
+		js[any](b, fmt.Sprintf(`(() => {
+			const c = window.casegraph;
+			c.paths.setEnd("from", {id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false});
+			c.paths.setEnd("to", {id: %q, kind: "PLACE", name: "Qatar", dataset: %q, redacted: false});
+		})()`, from, ds, to, ds))
+		b.do(chromedp.Click(chromedp.ID("path-submit")))
+		b.until("the evidence", `document.querySelectorAll("#evidence li.hop").length > 0`)
+		want := apiPaths(t, h, from, to)
+		got := js[[]hop](b, `[...document.querySelectorAll("#evidence li.hop")].map(li => ({relation: li.dataset.relation, text: li.textContent}))`)
+		if len(got) != len(want[0].Steps) {
+			t.Fatalf("evidence shows %d hops, the API's first path has %d", len(got), len(want[0].Steps))
+		}
+		for i, step := range want[0].Steps {
+			if got[i].Relation != step.Relation.ID {
+				t.Errorf("hop %d is relation %s, the API says %s", i+1, got[i].Relation, step.Relation.ID)
+			}
+			for _, s := range []string{step.From.Name, step.To.Name, step.Relation.Quote, strings.ToLower(step.Relation.Status)} {
+				if !strings.Contains(got[i].Text, s) {
+					t.Errorf("hop %d lacks %q: %q", i+1, s, got[i].Text)
+				}
+			}
+			for _, src := range step.Relation.Sources {
+				if !strings.Contains(got[i].Text, src.Title) {
+					t.Errorf("hop %d lacks its source %q", i+1, src.Title)
+				}
+			}
+		}
+		if n := js[int](b, `document.querySelectorAll("#paths-list li").length`); n != len(want) {
+			t.Errorf("%d paths listed, the API found %d", n, len(want))
+		}
+		if n := js[int](b, `window.casegraph.canvas.cy.elements(".path").length`); n != 2*len(want[0].Steps)+1 {
+			t.Errorf("%d elements highlighted, want the path's %d", n, 2*len(want[0].Steps)+1)
+		}
+		b.shot("paths")
+		b.checkClean()
+	})
+
+	t.Run("says why a search found nothing", func(t *testing.T) {
+		b.t = t
+		b.do(
+			chromedp.SetValue(chromedp.ID("path-depth"), "1"),
+			chromedp.Click(chromedp.ID("path-submit")),
+		)
+		b.until("the explanation", `document.getElementById("path-explanation")?.textContent.includes("raise Max depth")`)
+		beyond := explanationDepth(t, h, id("desmond-de-silva"), id("qatar"))
+		if got := b.text("#path-explanation"); !strings.Contains(got, fmt.Sprintf("raise Max depth to %d", beyond)) {
+			t.Errorf("explanation %q, want the API's depth %d", got, beyond)
+		}
+		b.shot("no-path")
+		b.do(chromedp.SetValue(chromedp.ID("path-depth"), ""), chromedp.Click(chromedp.ID("path-submit")))
+		b.until("the paths again", `document.querySelectorAll("#evidence li.hop").length > 0`)
+		b.checkClean()
+	})
+
+	t.Run("exports GraphML that parses back to the canvas", func(t *testing.T) {
+		b.t = t
+		body := b.download(`#toolbar button[data-action="graphml"]`)
+		var doc graphML
+		if err := xml.Unmarshal(body, &doc); err != nil {
+			t.Fatalf("GraphML does not parse: %v", err)
+		}
+		nodes := js[[]string](b, `window.casegraph.canvas.cy.nodes(":visible").map(n => n.id()).sort()`)
+		edges := js[[]string](b, `window.casegraph.canvas.cy.edges(":visible").map(e => e.id() + " " + e.source().id() + " " + e.target().id()).sort()`)
+		var gotNodes, gotEdges []string
+		for _, n := range doc.Graph.Nodes {
+			gotNodes = append(gotNodes, n.ID)
+		}
+		for _, e := range doc.Graph.Edges {
+			gotEdges = append(gotEdges, e.ID+" "+e.Source+" "+e.Target)
+		}
+		slices.Sort(gotNodes)
+		slices.Sort(gotEdges)
+		if !slices.Equal(gotNodes, nodes) || !slices.Equal(gotEdges, edges) {
+			t.Errorf("GraphML holds %d nodes and %d edges, the canvas %d and %d", len(gotNodes), len(gotEdges), len(nodes), len(edges))
+		}
+		if !strings.Contains(string(body), "&lt;img src=x onerror=alert(1)&gt;") {
+			t.Error("GraphML lacks the hostile name, escaped")
+		}
+		csv := string(b.download(`#toolbar button[data-action="csv"]`))
+		if lines := strings.Count(csv, "\r\n"); lines < 1+len(nodes)+len(edges) {
+			t.Errorf("CSV has %d lines, want at least %d", lines, 1+len(nodes)+len(edges))
+		}
+		svg := string(b.download(`#toolbar button[data-action="svg"]`))
+		if !strings.HasPrefix(svg, "<svg") || strings.Contains(svg, "<img") {
+			t.Errorf("SVG is not one, or holds a tag from a name: %.200s", svg)
+		}
+		b.checkClean()
+	})
+
+	t.Run("restores the view from its URL", func(t *testing.T) {
+		b.t = t
+		b.do(
+			chromedp.Click(chromedp.ID("asof-on")),
+			chromedp.Click(chromedp.CSS(`#toolbar button[data-action="link"]`)),
+		)
+		b.until("the URL", `location.hash.startsWith("#view=")`)
+		link := js[string](b, `location.href`)
+		before := js[[]string](b, `window.casegraph.canvas.cy.nodes().map(n => n.id() + " " + Math.round(n.position().x) + " " + Math.round(n.position().y)).sort()`)
+		hops := b.text("#evidence")
+		b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
+		b.until("the restored view", `document.body.dataset.ready === "true" && document.querySelectorAll("#evidence li.hop").length > 0`)
+		after := js[[]string](b, `window.casegraph.canvas.cy.nodes().map(n => n.id() + " " + Math.round(n.position().x) + " " + Math.round(n.position().y)).sort()`)
+		if !slices.Equal(before, after) {
+			t.Errorf("restored %d entities, want %d in the same places", len(after), len(before))
+		}
+		if got := b.text("#evidence"); got != hops {
+			t.Errorf("restored evidence differs:\n%s\nwant\n%s", got, hops)
+		}
+		if !js[bool](b, `document.getElementById("asof-on").checked`) {
+			t.Error("the date was not restored")
+		}
+		b.shot("restored")
+		b.checkClean()
+	})
+
+	t.Run("GraphiQL works offline", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Navigate(h.URL + "/graphiql"))
+		b.until("GraphiQL", `document.querySelector(".graphiql-container") !== null`)
+		b.shot("graphiql")
+		b.checkClean()
+	})
+}
+
+type hop struct {
+	Relation string `json:"relation"`
+	Text     string `json:"text"`
+}
+
+type graphML struct {
+	Graph struct {
+		Nodes []struct {
+			ID string `xml:"id,attr"`
+		} `xml:"node"`
+		Edges []struct {
+			ID     string `xml:"id,attr"`
+			Source string `xml:"source,attr"`
+			Target string `xml:"target,attr"`
+		} `xml:"edge"`
+	} `xml:"graph"`
+}
+
+// addHostile adds an entity with a name that is HTML, related to de Silva.
+func addHostile(t *testing.T, store *cypher.Store, ds string, id func(string) string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	src := id("caesar-report-article")
+	_, err := store.WriteBatch(ctx, nil, []casegraph.Entity{{
+		ID: id("hostile"), Kind: casegraph.KindPerson, Name: hostileName, Dataset: ds, SourceIDs: []string{src},
+	}}, []casegraph.Relation{{
+		ID: id("hostile-rel"), Type: "WORKED_WITH", FromID: id("hostile"), ToID: id("desmond-de-silva"),
+		Status: casegraph.StatusAlleged, Dataset: ds, SourceIDs: []string{src},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func searchCount(t *testing.T, h *servertest.Harness, text string) int {
+	res := h.Post(`query($t: String!) { search(text: $t) { totalCount } }`, map[string]any{"t": text})
+	if len(res.Errors) > 0 || res.Status != http.StatusOK {
+		t.Fatalf("search: %s", res.Raw)
+	}
+	return int(res.Data["search"].(map[string]any)["totalCount"].(float64))
+}
+
+func neighbourhoodSize(t *testing.T, h *servertest.Harness, id string, limit int) int {
+	res := h.Post(`query($id: ID!, $n: Int!) { neighborhood(id: $id, limit: $n) { nodes { id } } }`, map[string]any{"id": id, "n": limit})
+	if len(res.Errors) > 0 {
+		t.Fatalf("neighborhood: %s", res.Raw)
+	}
+	ids := map[string]bool{id: true}
+	for _, n := range res.Data["neighborhood"].(map[string]any)["nodes"].([]any) {
+		ids[n.(map[string]any)["id"].(string)] = true
+	}
+	return len(ids)
+}
+
+type apiPath struct {
+	Steps []struct {
+		From, To struct{ Name string }
+		Relation struct {
+			ID, Quote, Status string
+			Sources           []struct{ Title string }
+		}
+	}
+}
+
+func apiPaths(t *testing.T, h *servertest.Harness, from, to string) []apiPath {
+	res := h.Post(`query($f: ID!, $t: ID!) { paths(from: $f, to: $t, k: 3) { steps { from { name } to { name } relation { id quote status sources { title } } } } }`,
+		map[string]any{"f": from, "t": to})
+	if len(res.Errors) > 0 {
+		t.Fatalf("paths: %s", res.Raw)
+	}
+	var out struct{ Paths []apiPath }
+	decode(t, res.Data, &out)
+	if len(out.Paths) == 0 {
+		t.Fatal("the API finds no path from de Silva to Qatar")
+	}
+	return out.Paths
+}
+
+func explanationDepth(t *testing.T, h *servertest.Harness, from, to string) int {
+	res := h.Post(`query($f: ID!, $t: ID!) { pathExplanation(from: $f, to: $t, filter: {maxDepth: 1}) { lengthBeyondMaxDepth } }`, map[string]any{"f": from, "t": to})
+	if len(res.Errors) > 0 {
+		t.Fatalf("pathExplanation: %s", res.Raw)
+	}
+	return int(res.Data["pathExplanation"].(map[string]any)["lengthBeyondMaxDepth"].(float64))
+}

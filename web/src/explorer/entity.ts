@@ -1,0 +1,140 @@
+// The entity panel: an entity's facts, aliases and sources, its relations
+// grouped by how they read from it ("authored", "was authored by"), and
+// its timeline.
+import { gql } from "./api";
+import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
+import { byId, h, replace, safeURL } from "./dom";
+import { confidence, dates, entityButton, entityName, kindBadge, reading, run, showTab, sourceItem } from "./ui";
+
+interface EntityDetail extends EntityRef {
+  aliases: string[];
+  description: string | null;
+  sources: Source[];
+  updatedAt: string;
+  category?: string | null;
+  nationality?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  publishedAt?: string | null;
+  pageCount?: number | null;
+  url?: string | null;
+  relations: { totalCount: number; edges: { node: Relation }[] };
+}
+
+interface TimelineItem {
+  start: string | null;
+  end: string | null;
+  event: EntityRef | null;
+  relation: Relation | null;
+}
+
+const entityDocument = `query EntityPanel($id: ID!) {
+  entity(id: $id) {
+    ...Ref aliases description updatedAt sources { ...Src }
+    ... on Person { nationality }
+    ... on Organization { category }
+    ... on Event { category startDate endDate }
+    ... on Document { category publishedAt pageCount url }
+    relations(first: 100) { totalCount edges { node { ...Rel } } }
+  }
+  timeline(id: $id) { start end event { ...Ref } relation { ...Rel } }
+}`;
+
+/** Actions the panel offers on an entity. */
+export interface EntityActions {
+  open(id: string): void;
+  draw(e: EntityRef, relations?: Relation[]): void;
+  expand(id: string): void;
+  pathEnd(which: "from" | "to", e: EntityRef): void;
+}
+
+/** showEntity fills the entity panel with the entity id. */
+export async function showEntity(id: string, vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): Promise<void> {
+  const panel = byId("panel-entity");
+  showTab("entity");
+  const data = await run("Reading the entity", () => gql<{ entity: EntityDetail | null; timeline: TimelineItem[] }>(entityDocument, { id }));
+  if (!data) return;
+  const e = data.entity;
+  if (!e) {
+    replace(panel, h("p", {}, "No entity with this id, or not one you may read."));
+    return;
+  }
+  const facts: [string, string | number | HTMLElement | null | undefined][] = [
+    ["Kind", e.kind.toLowerCase()],
+    ["Dataset", e.dataset],
+    ["Category", e.category?.toLowerCase().replace(/_/g, " ")],
+    ["Nationality", e.nationality],
+    ["Dates", dates(e.startDate, e.endDate)],
+    ["Published", e.publishedAt],
+    ["Pages", e.pageCount],
+    ["Link", safeURL(e.url) ? h("a", { href: safeURL(e.url)!, target: "_blank", rel: "noopener noreferrer" }, e.url!) : null],
+    ["Updated", e.updatedAt.slice(0, 10)],
+    ["Id", e.id],
+  ];
+  replace(
+    panel,
+    h("h2", { id: "entity-name", class: e.redacted ? "redacted" : "" }, kindBadge(e), entityName(e)),
+    e.redacted ? h("p", { class: "redacted" }, "A protected person: you are not cleared to see who this is.") : null,
+    e.description ? h("p", {}, e.description) : null,
+    h("div", { class: "buttons" }, [
+      h("button", { type: "button", onclick: () => act.draw(e) }, "Draw"),
+      h("button", { type: "button", onclick: () => act.expand(e.id) }, "Expand"),
+      h("button", { type: "button", onclick: () => act.pathEnd("from", e) }, "Path from here"),
+      h("button", { type: "button", onclick: () => act.pathEnd("to", e) }, "Path to here"),
+    ]),
+    h("dl", { class: "facts" }, facts.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v as Node | string | number)])),
+    e.aliases.length ? [h("h3", {}, "Also known as"), h("ul", { class: "aliases" }, e.aliases.map((a) => h("li", { dir: "auto" }, a)))] : null,
+    h("h3", {}, "Sources"),
+    e.sources.length ? h("ul", { class: "sources" }, e.sources.map(sourceItem)) : h("p", { class: "hint" }, "None you may read."),
+    relationGroups(e, vocabulary, act),
+    timelineList(e.id, data.timeline, vocabulary, act),
+  );
+}
+
+function relationGroups(e: EntityDetail, vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): HTMLElement[] {
+  const groups = new Map<string, { relation: Relation; other: EntityRef }[]>();
+  for (const { node } of e.relations.edges) {
+    const { label, other } = reading(node, e.id, vocabulary);
+    const group = groups.get(label) ?? [];
+    group.push({ relation: node, other });
+    groups.set(label, group);
+  }
+  const shown = e.relations.edges.length;
+  const out: HTMLElement[] = [h("h3", {}, `Relations (${e.relations.totalCount}${shown < e.relations.totalCount ? `, first ${shown} shown` : ""})`)];
+  for (const [label, items] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    out.push(
+      h("h4", {}, `${entityName(e)} ${label}`),
+      h(
+        "ul",
+        { class: "list relations" },
+        items.map(({ relation, other }) =>
+          h(
+            "li",
+            {},
+            entityButton(other, act.open, [dates(relation.startDate, relation.endDate), relation.status.toLowerCase(), confidence(relation.confidence)].filter(Boolean).join(" · ")),
+            h("button", { type: "button", class: "small", title: `Draw this relation`, "aria-label": `Draw: ${entityName(e)} ${label} ${entityName(other)}`, onclick: () => act.draw(other, [relation]) }, "Draw"),
+          ),
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
+function timelineList(id: string, items: TimelineItem[], vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): HTMLElement[] {
+  if (items.length === 0) return [];
+  return [
+    h("h3", {}, "Timeline"),
+    h(
+      "ol",
+      { class: "list timeline-list" },
+      items.map((item) => {
+        const when = h("span", { class: "timeline-date" }, dates(item.start, item.end) || "undated");
+        if (item.event) return h("li", {}, when, entityButton(item.event, act.open));
+        const r = item.relation!;
+        const { label, other } = reading(r, id, vocabulary);
+        return h("li", {}, when, `${label} `, entityButton(other, act.open));
+      }),
+    ),
+  ];
+}

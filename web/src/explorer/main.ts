@@ -1,0 +1,340 @@
+// The Casegraph explorer: search, an entity panel, a graph canvas that
+// expands on double-click, paths with the evidence for every hop, common
+// ground, a timeline, export, and a URL that restores the view. It talks
+// only to this origin's /graphql, with the tab's credentials.
+import "./explorer.css";
+import { ApiError, neighborhood, relationTypes } from "./api";
+import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
+import { signIn, signOut, signedIn } from "./auth";
+import { Canvas, kindStyle, statusStyle } from "./canvas";
+import type { NodeData } from "./canvas";
+import { Common } from "./common";
+import { byId, download, h, replace } from "./dom";
+import { showEntity } from "./entity";
+import * as exporter from "./exporter";
+import { Paths } from "./paths";
+import { Search } from "./search";
+import { decode, encode, load } from "./state";
+import type { View } from "./state";
+import { Timeline } from "./timeline";
+import { clearError, entityButton, run, setupTabs, showError, status } from "./ui";
+
+/** The first expansion of an entity draws this many neighbours; each further one four times more, up to the API's cap. */
+const firstExpansion = 50;
+const maxExpansion = 1000;
+
+class Explorer {
+  readonly canvas: Canvas;
+  readonly paths: Paths;
+  readonly common: Common;
+  readonly timeline: Timeline;
+  private openEntity = "";
+  private urlTimer = 0;
+  private restoring = false;
+
+  constructor(private vocabulary: Map<string, RelationTypeInfo>) {
+    this.canvas = new Canvas(byId("canvas"), vocabulary);
+    const act = {
+      open: (id: string) => void this.open(id),
+      draw: (nodes: EntityRef[], relations: Relation[]) => this.canvas.add(nodes, relations),
+      selected: () => this.selectedRefs(),
+      filter: () => this.filter(),
+    };
+    this.paths = new Paths(vocabulary, {
+      ...act,
+      drawPath: (p: Path) => this.canvas.add(p.nodes, p.steps.map((s) => s.relation)),
+      highlight: (p: Path | null) => this.canvas.highlight(p ? p.nodes.map((n) => n.id) : [], p ? p.steps.map((s) => s.relation.id) : []),
+      validAt: () => this.validAt(),
+      changed: () => this.saveURL(),
+    });
+    this.common = new Common(vocabulary, act);
+    this.timeline = new Timeline(vocabulary, { ...act, datasets: () => [...new Set(this.canvas.nodes().map((n) => n.dataset))] });
+    new Search(act.open, (e) => this.canvas.add([e], []));
+
+    const cy = this.canvas.cy;
+    cy.on("tap", "node", (ev) => void this.open(ev.target.id()));
+    cy.on("dbltap", "node", (ev) => void this.expand(ev.target.id()));
+    cy.on("select unselect", "node", () => this.common.render(this.selectedRefs()));
+    cy.on("dragfree", "node", () => this.saveURL());
+    this.canvas.onChange(() => this.changed());
+
+    this.toolbar();
+    this.timeSlider();
+    this.keyboard();
+    legend();
+  }
+
+  /** open shows an entity in the panel. */
+  async open(id: string): Promise<void> {
+    this.openEntity = id;
+    this.saveURL();
+    await showEntity(id, this.vocabulary, {
+      open: (other) => void this.open(other),
+      draw: (e, relations = []) => this.canvas.add([e], relations),
+      expand: (other) => void this.expand(other),
+      pathEnd: (which, e) => this.paths.setEnd(which, e),
+    });
+  }
+
+  /** expand draws an entity's neighbourhood, more of it each time. */
+  async expand(id: string): Promise<void> {
+    const node = this.canvas.node(id);
+    const drawn = node ? node.connectedEdges().length : 0;
+    const limit = node?.data("expanded") ? Math.min(Math.max(drawn, firstExpansion) * 4, maxExpansion) : firstExpansion;
+    const sub = await run("Expanding", () => neighborhood(id, limit, this.filter()));
+    if (!sub) return;
+    this.canvas.add(sub.centre ? [sub.centre, ...sub.nodes] : sub.nodes, sub.relations);
+    const shown = this.canvas.node(id)?.connectedEdges().length ?? 0;
+    const more = Math.max(0, sub.total - shown);
+    this.canvas.markExpanded(id, more);
+    status(`${sub.nodes.length} neighbours drawn${more > 0 ? `; ${more} more relations (expand again for more)` : ""}.`);
+    this.saveURL();
+  }
+
+  /** filter is the filter for expansions and common ground: the date, when one is set. */
+  filter(): PathFilter {
+    const validAt = this.validAt();
+    return validAt ? { validAt } : {};
+  }
+
+  validAt(): string {
+    return byId<HTMLInputElement>("asof-on").checked ? byId<HTMLInputElement>("asof").value : "";
+  }
+
+  private selectedRefs(): EntityRef[] {
+    return this.canvas.cy.nodes(":selected").map((n) => {
+      const d = n.data() as NodeData;
+      return { id: d.id, kind: d.kind, name: d.name, dataset: d.dataset, redacted: d.redacted };
+    });
+  }
+
+  private changed(): void {
+    const nodes = this.canvas.nodes();
+    byId("onscreen-count").textContent = `(${nodes.length})`;
+    const hidden = new Set(this.canvas.cy.nodes(".hidden").map((n) => n.id()));
+    replace(
+      byId("onscreen"),
+      nodes.map((n) =>
+        h(
+          "li",
+          { class: hidden.has(n.id) ? "hidden-entity" : "" },
+          entityButton(n, (id) => void this.open(id), `${n.more > 0 ? `${n.more} more · ` : ""}${hidden.has(n.id) ? "hidden" : n.dataset}`),
+          h("button", { type: "button", class: "small", "aria-label": `Select ${n.redacted ? "Protected person" : n.name}`, onclick: () => this.canvas.select([n.id]) }, "Select"),
+          h("button", { type: "button", class: "small", "aria-label": `Expand ${n.redacted ? "Protected person" : n.name}`, onclick: () => void this.expand(n.id) }, "Expand"),
+        ),
+      ),
+    );
+    this.canvas.asOf(this.validAt());
+    this.saveURL();
+  }
+
+  private toolbar(): void {
+    const actions: Record<string, () => void> = {
+      expand: () => this.canvas.selected().forEach((id) => void this.expand(id)),
+      pin: () => this.canvas.togglePin(this.canvas.selected()),
+      hide: () => this.canvas.hide(this.canvas.selected()),
+      show: () => this.canvas.showHidden(),
+      remove: () => this.canvas.remove(this.canvas.selected()),
+      undo: () => this.canvas.undo(),
+      fit: () => this.canvas.fit(),
+      layout: () => this.canvas.layout(),
+      clear: () => this.canvas.clear(),
+      png: () => exporter.png(this.canvas),
+      svg: () => download("casegraph.svg", new Blob([exporter.svg(this.canvas)], { type: "image/svg+xml" })),
+      graphml: () => download("casegraph.graphml", new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
+      csv: () => download("casegraph.csv", new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
+      link: () => void this.copyLink(),
+    };
+    byId("toolbar").addEventListener("click", (ev) => {
+      const action = (ev.target as HTMLElement).closest("button")?.dataset.action;
+      if (action && actions[action]) actions[action]();
+    });
+  }
+
+  private async copyLink(): Promise<void> {
+    this.saveURLNow();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      status("The link to this view is copied.");
+    } catch {
+      status("Copy the address bar: it restores this view.");
+    }
+  }
+
+  private timeSlider(): void {
+    const on = byId<HTMLInputElement>("asof-on");
+    const slider = byId<HTMLInputElement>("asof");
+    const out = byId<HTMLOutputElement>("asof-value");
+    const update = () => {
+      slider.disabled = !on.checked;
+      out.value = on.checked ? slider.value : "any date";
+      this.canvas.asOf(this.validAt());
+      this.saveURL();
+    };
+    on.addEventListener("change", update);
+    slider.addEventListener("input", update);
+  }
+
+  private keyboard(): void {
+    document.addEventListener("keydown", (ev) => {
+      const target = ev.target as HTMLElement;
+      const typing = target.closest("input, textarea, select, dialog");
+      if ((ev.ctrlKey || ev.metaKey) && ev.key === "z" && !typing) {
+        ev.preventDefault();
+        this.canvas.undo();
+        return;
+      }
+      if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const selected = this.canvas.selected();
+      const keys: Record<string, () => void> = {
+        "/": () => byId("search").focus(),
+        f: () => this.canvas.fit(),
+        e: () => selected.forEach((id) => void this.expand(id)),
+        p: () => this.canvas.togglePin(selected),
+        h: () => this.canvas.hide(selected),
+        Delete: () => this.canvas.remove(selected),
+      };
+      if (keys[ev.key]) {
+        ev.preventDefault();
+        keys[ev.key]();
+      }
+    });
+  }
+
+  /** view is what the URL keeps of the page. */
+  view(): View {
+    const v: View = {
+      n: this.canvas.cy.nodes().map((n) => {
+        const p = n.position();
+        const flags = (n.locked() ? "p" : "") + (n.hasClass("hidden") ? "h" : "") + (n.data("expanded") ? "x" : "");
+        return [n.id(), Math.round(p.x), Math.round(p.y), flags] as [string, number, number, string];
+      }),
+      r: this.canvas.relations().map((r) => r.id),
+    };
+    const form = this.paths.form;
+    if (form.from || form.to) v.p = { f: form.from?.id, t: form.to?.id, k: form.k, q: form.filter, c: form.chosen };
+    if (this.validAt()) v.t = this.validAt();
+    if (this.openEntity) v.e = this.openEntity;
+    return v;
+  }
+
+  saveURL(): void {
+    if (this.restoring) return;
+    clearTimeout(this.urlTimer);
+    this.urlTimer = window.setTimeout(() => this.saveURLNow(), 300);
+  }
+
+  private saveURLNow(): void {
+    if (this.restoring) return;
+    history.replaceState(null, "", "#" + encode(this.view()));
+  }
+
+  /** restore rebuilds the view a URL names. */
+  async restore(v: View): Promise<void> {
+    this.restoring = true;
+    try {
+      const pathEnds = [v.p?.f, v.p?.t].filter((id): id is string => !!id);
+      const loaded = await run("Restoring the view", () => load([...v.n.map(([id]) => id), ...pathEnds], v.r));
+      if (!loaded) return;
+      const byID = new Map(loaded.nodes.map((e) => [e.id, e]));
+      const onCanvas = loaded.nodes.filter((e) => v.n.some(([id]) => id === e.id));
+      this.canvas.add(onCanvas, loaded.relations, { checkpoint: false, layout: false });
+      for (const [id, x, y, flags] of v.n) {
+        const node = this.canvas.node(id);
+        if (!node) continue;
+        node.position({ x, y });
+        if (flags.includes("p")) node.lock().addClass("pinned");
+        if (flags.includes("h")) node.addClass("hidden");
+        if (flags.includes("x")) node.data("expanded", true);
+      }
+      this.canvas.fit();
+      if (v.t) {
+        byId<HTMLInputElement>("asof-on").checked = true;
+        const slider = byId<HTMLInputElement>("asof");
+        slider.disabled = false;
+        slider.value = v.t;
+        byId<HTMLOutputElement>("asof-value").value = v.t;
+      }
+      this.changed();
+      if (v.p) {
+        const form = this.paths.form;
+        form.from = v.p.f ? byID.get(v.p.f) : undefined;
+        form.to = v.p.t ? byID.get(v.p.t) : undefined;
+        form.k = v.p.k;
+        form.filter = v.p.q ?? {};
+        form.chosen = v.p.c ?? 0;
+        this.paths.render();
+        if (form.from && form.to) await this.paths.search();
+      }
+      if (v.e) await this.open(v.e);
+      if (loaded.nodes.length < v.n.length + pathEnds.length) status("Some entities of this view are gone, or not yours to read.");
+    } finally {
+      this.restoring = false;
+    }
+  }
+}
+
+function legend(): void {
+  replace(
+    byId("legend"),
+    Object.entries(kindStyle).map(([kind, s]) => h("span", {}, h("span", { class: `kind kind-${kind}` }, kind.toLowerCase()), ` ${s.label.replace(/^\w+ /, "")}`)),
+    Object.entries(statusStyle).map(([status, s]) => h("span", {}, `${status.toLowerCase()}: ${s.label}`)),
+    h("span", {}, "line width: confidence"),
+  );
+}
+
+function setupSignIn(onChange: () => void): void {
+  const dialog = byId<HTMLDialogElement>("signin-dialog");
+  const token = byId<HTMLInputElement>("signin-token");
+  const who = byId("who");
+  const show = () => {
+    const stored = sessionStorage.getItem("casegraph.auth") ?? "";
+    const key = /^cgk_([0-9a-f]+)_/.exec(stored);
+    who.textContent = signedIn() ? (key ? `Signed in with key ${key[1]}` : "Signed in with a token") : "Not signed in";
+  };
+  byId("signin-button").addEventListener("click", () => {
+    token.value = "";
+    dialog.showModal();
+  });
+  byId("signin-cancel").addEventListener("click", () => dialog.close());
+  byId("signout").addEventListener("click", () => {
+    signOut();
+    dialog.close();
+    show();
+    onChange();
+  });
+  byId("signin-form").addEventListener("submit", () => {
+    if (token.value.trim() === "") return;
+    signIn(token.value);
+    token.value = "";
+    show();
+    onChange();
+  });
+  show();
+}
+
+async function main(): Promise<void> {
+  setupTabs();
+  let explorer: Explorer | null = null;
+  const start = async () => {
+    let vocabulary: Map<string, RelationTypeInfo>;
+    try {
+      vocabulary = await relationTypes();
+    } catch (err) {
+      showError(err);
+      if (err instanceof ApiError && (err.code === "UNAUTHENTICATED" || err.code === "FORBIDDEN")) byId("signin-button").focus();
+      return;
+    }
+    clearError();
+    if (explorer) return; // signed in again: the page keeps its view, later requests use the new credentials
+    explorer = new Explorer(vocabulary);
+    (window as unknown as { casegraph: Explorer }).casegraph = explorer;
+    const view = decode(location.hash);
+    if (view) await explorer.restore(view);
+    document.body.dataset.ready = "true";
+  };
+  setupSignIn(() => void start());
+  await start();
+}
+
+void main();

@@ -1,0 +1,118 @@
+// Pieces of the page every panel uses: messages, tabs, and the way an
+// entity, a date range and a relation read.
+import { ApiError } from "./api";
+import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
+import { byId, h, replace, safeURL } from "./dom";
+
+/** showError shows an error with its code until the next action. */
+export function showError(err: unknown): void {
+  const alert = byId("alert");
+  const code = err instanceof ApiError ? err.code : "ERROR";
+  const reason = err instanceof ApiError && err.reason ? ` (${err.reason})` : "";
+  const message = err instanceof Error ? err.message : String(err);
+  replace(alert, h("span", { class: "code" }, code + reason), message);
+  alert.hidden = false;
+}
+
+/** clearError hides the error. */
+export function clearError(): void {
+  byId("alert").hidden = true;
+}
+
+/** status says what is happening, politely, to screen readers too. */
+export function status(text: string): void {
+  byId("status").textContent = text;
+}
+
+/** run shows progress, clears the old error, and shows a new one. */
+export async function run<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+  clearError();
+  status(what + "…");
+  try {
+    const out = await fn();
+    if (byId("status").textContent === what + "…") status("");
+    return out;
+  } catch (err) {
+    status("");
+    showError(err);
+    return undefined;
+  }
+}
+
+const tabs = ["entity", "paths", "common", "timeline"] as const;
+export type Tab = (typeof tabs)[number];
+
+/** showTab brings a panel forward. */
+export function showTab(tab: Tab, focus = false): void {
+  for (const t of tabs) {
+    const button = byId(`tab-${t}`);
+    const on = t === tab;
+    button.setAttribute("aria-selected", String(on));
+    button.tabIndex = on ? 0 : -1;
+    byId(`panel-${t}`).hidden = !on;
+  }
+  if (focus) byId(`tab-${tab}`).focus();
+}
+
+/** setupTabs wires the tab buttons: click, and arrow keys as the ARIA pattern says. */
+export function setupTabs(): void {
+  tabs.forEach((t, i) => {
+    const button = byId(`tab-${t}`);
+    button.addEventListener("click", () => showTab(t));
+    button.addEventListener("keydown", (ev) => {
+      const step = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
+      if (step === 0) return;
+      ev.preventDefault();
+      showTab(tabs[(i + step + tabs.length) % tabs.length], true);
+    });
+  });
+}
+
+/** kindBadge is an entity's kind as a small label. */
+export function kindBadge(e: Pick<EntityRef, "kind">): HTMLElement {
+  return h("span", { class: `kind kind-${e.kind}` }, e.kind.toLowerCase());
+}
+
+/** entityName is the name to show, "Protected person" for redacted ones. */
+export function entityName(e: Pick<EntityRef, "name" | "redacted">): string {
+  return e.redacted ? "Protected person" : e.name;
+}
+
+/** entityButton is a button that opens an entity, showing its kind and dataset. */
+export function entityButton(e: EntityRef, open: (id: string) => void, extra?: string): HTMLElement {
+  return h(
+    "button",
+    { type: "button", class: "link", "data-id": e.id, onclick: () => open(e.id) },
+    kindBadge(e),
+    h("span", { class: e.redacted ? "redacted" : "" }, entityName(e)),
+    " ",
+    h("span", { class: "dataset" }, extra ?? e.dataset),
+  );
+}
+
+/** dates reads a relation's or event's dates: "2011–2014", "since 2011", "until 2014", or "". */
+export function dates(start: string | null | undefined, end: string | null | undefined): string {
+  if (start && end) return start === end ? start : `${start}–${end}`;
+  if (start) return `since ${start}`;
+  if (end) return `until ${end}`;
+  return "";
+}
+
+/** reading is a relation read from one end: "authored" from its from, "was authored by" from its to. */
+export function reading(r: Relation, from: string, vocabulary: Map<string, RelationTypeInfo>): { label: string; other: EntityRef } {
+  const info = vocabulary.get(r.type);
+  if (r.from.id === from) return { label: info?.label ?? r.type, other: r.to };
+  return { label: info?.inverseLabel ?? r.type, other: r.from };
+}
+
+/** sourceItem is a source: title (linked when it has a URL), publisher and date. */
+export function sourceItem(s: Source): HTMLElement {
+  const url = safeURL(s.url);
+  const title = url ? h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, s.title) : h("span", {}, s.title);
+  return h("li", {}, title, s.publisher ? ` — ${s.publisher}` : "", s.publishedAt ? `, ${s.publishedAt}` : "");
+}
+
+/** confidence reads a confidence as a percentage, or "" when unknown. */
+export function confidence(c: number | null): string {
+  return c === null ? "" : `${Math.round(c * 100)}%`;
+}
