@@ -7,6 +7,7 @@
 // is deterministic: the same sources and lockfile give the same bytes.
 import * as esbuild from "esbuild";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -58,4 +59,9 @@ for (const page of ["index.html", "graphiql.html"]) {
   });
   await writeFile(path.join(dist, page), html);
 }
-console.log(Object.entries(built).map(([k, v]) => `${k} -> ${v}`).join("\n"));
+// Sizes as sent and gzipped (the explorer's budget is 400 KB gzipped).
+for (const [key, url] of Object.entries(built)) {
+  const body = await readFile(path.join(dist, url));
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log(`${key.padEnd(13)} ${url.padEnd(34)} ${kb(body.length).padStart(10)} ${kb(gzipSync(body, { level: 9 }).length).padStart(10)} gzipped`);
+}

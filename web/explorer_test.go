@@ -15,6 +15,7 @@ import (
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/rs/zerolog"
 )
 
@@ -106,6 +107,49 @@ func TestExplorer(t *testing.T) {
 		b.checkClean() // an alert would have been logged as a dialog
 	})
 
+	t.Run("draws protected people redacted", func(t *testing.T) {
+		b.t = t
+		js[any](b, `window.casegraph.canvas.clear()`)
+		photos := id("caesar-photographs")
+		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, photos))
+		b.until("the photographs' neighbourhood", `window.casegraph.canvas.cy.nodes().length > 1 && !window.casegraph.canvas.layingOut`)
+		redacted := js[[]string](b, `window.casegraph.canvas.cy.nodes("[?redacted]").map(n => n.id() + " " + n.data("label"))`)
+		if len(redacted) != 1 {
+			t.Fatalf("redacted entities drawn: %q, want Caesar's alone", redacted)
+		}
+		if strings.HasPrefix(redacted[0], id("caesar")+" ") || !strings.HasSuffix(redacted[0], " Protected person") {
+			t.Errorf("the protected person is drawn as %q", redacted[0])
+		}
+		if names := js[[]string](b, `window.casegraph.canvas.cy.nodes().map(n => n.data("name"))`); slices.Contains(names, "Caesar") {
+			t.Errorf("the protected person's name reached the page: %q", names)
+		}
+		b.shot("redacted")
+		b.checkClean()
+	})
+
+	t.Run("works from the keyboard", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Click(chromedp.CSS("header h1")), chromedp.KeyEvent("/"))
+		if focused := js[string](b, `document.activeElement.id`); focused != "search" {
+			t.Fatalf("/ focused %q, want the search box", focused)
+		}
+		// Over the DevTools protocol the "/" also reaches the box it focused.
+		js[any](b, `document.getElementById("search").value = ""`)
+		b.do(chromedp.KeyEvent("qatar"))
+		b.until("suggestions for qatar", `document.getElementById("search").getAttribute("aria-busy") !== "true" && document.getElementById("suggestions").textContent.includes("Qatar")`)
+		b.do(chromedp.KeyEvent(kb.ArrowDown))
+		if active := js[string](b, `document.getElementById("search").getAttribute("aria-activedescendant") ?? ""`); active != "suggestion-0" {
+			t.Errorf("aria-activedescendant = %q after ArrowDown, want suggestion-0", active)
+		}
+		b.do(chromedp.KeyEvent(kb.Enter))
+		b.until("Qatar's panel", `document.getElementById("entity-name")?.textContent.includes("Qatar")`)
+		b.do(chromedp.Focus(chromedp.ID("tab-entity")), chromedp.KeyEvent(kb.ArrowRight))
+		if focused := js[string](b, `document.activeElement.id`); focused != "tab-paths" || b.visibleText("#panel-paths") == "" {
+			t.Errorf("ArrowRight on the tabs focused %q and showed the paths panel: %v", focused, b.visibleText("#panel-paths") != "")
+		}
+		b.checkClean()
+	})
+
 	t.Run("finds the paths from de Silva to Qatar with their evidence", func(t *testing.T) {
 		b.t = t
 		from, to := id("desmond-de-silva"), id("qatar")
@@ -134,6 +178,12 @@ func TestExplorer(t *testing.T) {
 				if !strings.Contains(got[i].Text, src.Title) {
 					t.Errorf("hop %d lacks its source %q", i+1, src.Title)
 				}
+			}
+		}
+		labels := js[[]string](b, `[...document.querySelectorAll("#evidence li.hop")].map(li => li.tabIndex + " " + li.getAttribute("aria-label"))`)
+		for i, l := range labels {
+			if !strings.HasPrefix(l, fmt.Sprintf("0 Step %d: ", i+1)) {
+				t.Errorf("hop %d is not reachable and named for the keyboard: %q", i+1, l)
 			}
 		}
 		if n := js[int](b, `document.querySelectorAll("#paths-list li").length`); n != len(want) {
@@ -165,6 +215,8 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("exports GraphML that parses back to the canvas", func(t *testing.T) {
 		b.t = t
+		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, id("desmond-de-silva")))
+		b.until("de Silva's neighbourhood", fmt.Sprintf(`window.casegraph.canvas.cy.nodes().some(n => n.data("name") === %q) && !window.casegraph.canvas.layingOut`, hostileName))
 		body := b.download(`#toolbar button[data-action="graphml"]`)
 		var doc graphML
 		if err := xml.Unmarshal(body, &doc); err != nil {

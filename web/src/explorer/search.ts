@@ -56,6 +56,7 @@ export class Search {
     });
     this.input.addEventListener("input", () => {
       clearTimeout(this.timer);
+      this.input.setAttribute("aria-busy", "true");
       this.timer = window.setTimeout(() => void this.suggest(this.input.value), 150);
     });
     this.input.addEventListener("keydown", (ev) => this.key(ev));
@@ -64,15 +65,20 @@ export class Search {
 
   private async suggest(prefix: string): Promise<void> {
     const asked = ++this.asked;
-    if (prefix.trim().length < 2) return this.closeSuggestions();
+    if (prefix.trim().length < 2) {
+      this.input.removeAttribute("aria-busy");
+      return this.closeSuggestions();
+    }
     try {
       const data = await gql<{ suggest: { text: string; entity: EntityRef }[] }>(suggestDocument, { prefix });
       if (asked !== this.asked) return; // a later keystroke has asked again
+      this.input.removeAttribute("aria-busy");
       this.suggestions = data.suggest;
       this.active = -1;
       this.renderSuggestions();
     } catch {
       // Type-ahead is a convenience: its errors show when the user searches.
+      if (asked === this.asked) this.input.removeAttribute("aria-busy");
       this.closeSuggestions();
     }
   }
