@@ -46,6 +46,12 @@ export interface EdgeData {
 
 const maxUndo = 50;
 
+/** farZoom is the zoom below which entities' labels (11px) would be under 7px, too small to read. */
+const farZoom = 7 / 11;
+
+/** manyRelations is where the canvas trades curves for speed. */
+const manyRelations = 300;
+
 /** Canvas is the drawn graph and its undo history. */
 export class Canvas {
   readonly cy: Core;
@@ -66,6 +72,13 @@ export class Canvas {
       boxSelectionEnabled: true,
       style: stylesheet(),
     });
+    let far = false;
+    this.cy.on("zoom", () => {
+      if (far === this.cy.zoom() < farZoom) return;
+      far = !far;
+      this.cy.nodes().toggleClass("far", far);
+    });
+    this.cy.on("add", "node", (ev) => ev.target.toggleClass("far", far));
   }
 
   /** onChange calls fn after every change to what is drawn. */
@@ -129,6 +142,7 @@ export class Canvas {
         });
       }
     });
+    cy.edges().toggleClass("many", cy.edges().length > manyRelations);
     if (options.layout !== false && fresh.length > 0) this.layout(fresh);
     this.changed();
   }
@@ -148,16 +162,19 @@ export class Canvas {
       }
     }
     const everything = cy.nodes().length;
+    const randomize = fresh.length === everything;
     const layout = cy.layout({
       name: "fcose",
-      randomize: fresh.length === everything,
+      randomize,
       animate: everything < 300,
       animationDuration: 400,
       fit: false,
       padding: 40,
       nodeRepulsion: () => 8000,
       idealEdgeLength: () => 110,
-      quality: everything > 500 ? "draft" : "default",
+      // Draft is the spectral layout alone, which fCoSE runs only when it
+      // randomizes; an incremental layout refines the current places.
+      quality: randomize && everything > 500 ? "draft" : "default",
       fixedNodeConstraint: cy
         .nodes(":locked")
         .map((n) => ({ nodeId: n.id(), position: n.position() })),
@@ -330,6 +347,9 @@ function stylesheet(): cytoscape.StylesheetJson {
         color: "#1d1d1d",
         "text-outline-color": "#ffffff",
         "text-outline-width": 2,
+        // Labels too small to read are not drawn: a fitted 1,000-entity
+        // view redraws shapes and lines only, and reads again on zoom.
+        "min-zoomed-font-size": 7,
         width: 28,
         height: 28,
         "border-width": 1,
@@ -352,6 +372,7 @@ function stylesheet(): cytoscape.StylesheetJson {
         "arrow-scale": 0.8,
         label: "data(label)",
         "font-size": 9,
+        "min-zoomed-font-size": 8,
         color: "#444",
         "text-rotation": "autorotate",
         "text-outline-color": "#ffffff",
@@ -359,6 +380,14 @@ function stylesheet(): cytoscape.StylesheetJson {
       },
     },
     { selector: "edge.undirected", style: { "target-arrow-shape": "none" } },
+    // Many relations: straight lines (parallel ones overlap) cost far less
+    // to draw while dragging than bundled curves.
+    // Labels cost as much to lay out as to draw, even when too small to be
+    // drawn; with many relations theirs show only when selected or on a
+    // path, and entities' only when zoomed in enough to read them.
+    { selector: "edge.many", style: { "curve-style": "straight", label: "" } },
+    { selector: "edge.many:selected, edge.many.path", style: { label: "data(label)" } },
+    { selector: "node.far", style: { label: "" } },
     ...statuses,
     { selector: ".path", style: { "line-color": "#d0421b", "target-arrow-color": "#d0421b", "z-index": 10, "border-color": "#d0421b", "border-width": 3 } },
     { selector: ".faded", style: { opacity: 0.25 } },
