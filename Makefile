@@ -27,7 +27,8 @@ run: neo4j-up build
 	echo "make run: the local admin key is in $(LOCAL_KEY); for example:"; \
 	echo "  curl -H \"Authorization: Bearer \$$(cat $(LOCAL_KEY))\" -H 'Content-Type: application/json' \\"; \
 	echo "    -d '{\"query\": \"{ entity(id: \\\"caesar\\\") { name } }\"}' http://$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)/graphql"; \
-	echo "make run: anonymous requests may read: $(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))"
+	echo "make run: anonymous requests may read: $(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))"; \
+	echo "make run: the explorer is at http://$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)/ (Sign in with the key), GraphiQL at /graphiql"
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,14 +52,28 @@ func BenchmarkExplorerQueries(b *testing.B) {
 		{"expand-50", `query($id: ID!) { neighborhood(id: $id, depth: 1, limit: 50) { nodes { ` + ref + ` } relations { ` + rel + ` } truncated distances { id hops } } entity(id: $id) { ` + ref + ` relations(first: 1) { totalCount } } }`,
 			func() map[string]any { return map[string]any{"id": pick()} }},
 		{"commonNeighbors-3", `query($ids: [ID!]!) { commonNeighbors(ids: $ids, limit: 100) { entity { ` + ref + ` } relations { ` + rel + ` } } }`,
-			func() map[string]any { return map[string]any{"ids": []string{pick(), pick(), pick()}} }},
+			func() map[string]any {
+				var three []string
+				for len(three) < 3 {
+					if id := pick(); !slices.Contains(three, id) {
+						three = append(three, id)
+					}
+				}
+				return map[string]any{"ids": three}
+			}},
 		{"datasetTimeline-1y", `query($ds: [String!]!, $from: PartialDate!, $to: PartialDate!) { datasetTimeline(datasets: $ds, from: $from, to: $to, first: 200) { truncated items { start end event { ` + ref + ` } relation { ` + rel + ` } } } }`,
 			func() map[string]any {
 				y := 1990 + rng.IntN(30)
 				return map[string]any{"ds": []string{ds}, "from": itoa(y), "to": itoa(y)}
 			}},
-		{"pathExplanation-d2", `query($a: ID!, $b: ID!) { pathExplanation(from: $a, to: $b, filter: {maxDepth: 2}) { found length lengthBeyondMaxDepth blockingFilters complete message } }`,
-			func() map[string]any { return map[string]any{"a": pick(), "b": pick()} }},
+		{"pathExplanation-d3-filtered", `query($a: ID!, $b: ID!) { pathExplanation(from: $a, to: $b, filter: {maxDepth: 3, statuses: [CONFIRMED], minConfidence: 0.8, kinds: [PERSON, ORGANIZATION]}) { found length lengthBeyondMaxDepth blockingFilters complete message } }`,
+			func() map[string]any {
+				a, c := pick(), pick()
+				for c == a {
+					c = pick()
+				}
+				return map[string]any{"a": a, "b": c}
+			}},
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {

@@ -213,6 +213,50 @@ func TestExplorer(t *testing.T) {
 		b.checkClean()
 	})
 
+	t.Run("finds the common ground of a selection", func(t *testing.T) {
+		b.t = t
+		a, c := id("desmond-de-silva"), id("geoffrey-nice")
+		js[any](b, fmt.Sprintf(`(() => {
+			const c = window.casegraph.canvas;
+			c.add([{id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false},
+			       {id: %q, kind: "PERSON", name: "Sir Geoffrey Nice", dataset: %q, redacted: false}], []);
+			c.select([%q, %q]);
+		})()`, a, ds, c, ds, a, c))
+		b.do(chromedp.Click(chromedp.ID("tab-common")))
+		b.until("the buttons", `!document.getElementById("common").disabled`)
+		b.do(chromedp.Click(chromedp.ID("common")))
+		b.until("the common neighbours", `document.querySelector("#common-results h3") !== null`)
+		res := h.Post(`query($ids: [ID!]!) { commonNeighbors(ids: $ids) { entity { id } } }`, map[string]any{"ids": []string{a, c}})
+		want := len(res.Data["commonNeighbors"].([]any))
+		if want == 0 {
+			t.Fatalf("the API finds nothing in common: %s", res.Raw)
+		}
+		if got := js[int](b, `document.querySelectorAll("#common-list li").length`); got != want {
+			t.Errorf("%d in common listed, the API says %d", got, want)
+		}
+		b.shot("common")
+		b.checkClean()
+	})
+
+	t.Run("shows the dataset's timeline", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Click(chromedp.ID("tab-timeline")))
+		js[any](b, fmt.Sprintf(`(() => {
+			document.getElementById("timeline-datasets").value = %q;
+			document.getElementById("timeline-from").value = "2013";
+			document.getElementById("timeline-to").value = "2014";
+		})()`, ds))
+		b.do(chromedp.Click(chromedp.CSS(`#timeline-form button[type="submit"]`)))
+		b.until("the timeline", `document.getElementById("timeline-items") !== null`)
+		res := h.Post(`query($ds: [String!]!) { datasetTimeline(datasets: $ds, from: "2013", to: "2014") { items { start } } }`, map[string]any{"ds": []string{ds}})
+		want := len(res.Data["datasetTimeline"].(map[string]any)["items"].([]any))
+		if got := js[int](b, `document.querySelectorAll("#timeline-items li").length`); got != want || want == 0 {
+			t.Errorf("%d timeline items listed, the API gives %d", got, want)
+		}
+		b.shot("timeline")
+		b.checkClean()
+	})
+
 	t.Run("exports GraphML that parses back to the canvas", func(t *testing.T) {
 		b.t = t
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, id("desmond-de-silva")))
@@ -242,6 +286,9 @@ func TestExplorer(t *testing.T) {
 		csv := string(b.download(`#toolbar button[data-action="csv"]`))
 		if lines := strings.Count(csv, "\r\n"); lines < 1+len(nodes)+len(edges) {
 			t.Errorf("CSV has %d lines, want at least %d", lines, 1+len(nodes)+len(edges))
+		}
+		if png := b.download(`#toolbar button[data-action="png"]`); !strings.HasPrefix(string(png), "\x89PNG\r\n") {
+			t.Errorf("PNG export is not a PNG: % x", png[:min(8, len(png))])
 		}
 		svg := string(b.download(`#toolbar button[data-action="svg"]`))
 		if !strings.HasPrefix(svg, "<svg") || strings.Contains(svg, "<img") {
@@ -279,7 +326,11 @@ func TestExplorer(t *testing.T) {
 	t.Run("GraphiQL works offline", func(t *testing.T) {
 		b.t = t
 		b.do(chromedp.Navigate(h.URL + "/graphiql"))
-		b.until("GraphiQL", `document.querySelector(".graphiql-container") !== null`)
+		b.until("GraphiQL", `document.querySelector(".graphiql-execute-button") !== null`)
+		b.do(chromedp.Click(chromedp.CSS(".graphiql-execute-button")))
+		// The explorer's key went into GraphiQL's headers: the default query
+		// is answered (null, as this key reads only the test's dataset), not refused.
+		b.until("the answer", `document.querySelector(".result-window")?.textContent.includes('"entity": null')`)
 		b.shot("graphiql")
 		b.checkClean()
 	})

@@ -360,7 +360,9 @@ function stylesheet(): cytoscape.StylesheetJson {
     { selector: "node[?redacted]", style: { "background-color": "#8a8a8a", "border-style": "dashed", "border-width": 2, "border-color": "#333" } },
     { selector: "node.has-more", style: { "border-width": 3, "border-color": "#222", "border-style": "double" } },
     { selector: "node.pinned", style: { "outline-width": 2, "outline-color": "#222", "outline-offset": 3 } as cytoscape.Css.Node },
-    { selector: "node:selected", style: { "overlay-color": "#f2b01e", "overlay-opacity": 0.35, "overlay-padding": 6 } },
+    // Selection is a halo beneath the entity, so its own colour (and a
+    // protected person's grey) stays as it is.
+    { selector: "node:selected", style: { "underlay-color": "#f2b01e", "underlay-opacity": 0.8, "underlay-padding": 7, "underlay-shape": "ellipse" } as cytoscape.Css.Node },
     {
       selector: "edge",
       style: {

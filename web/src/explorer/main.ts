@@ -57,6 +57,8 @@ class Explorer {
     const cy = this.canvas.cy;
     cy.on("tap", "node", (ev) => void this.open(ev.target.id()));
     cy.on("dbltap", "node", (ev) => void this.expand(ev.target.id()));
+    // A tap on the background ends a path's highlight.
+    cy.on("tap", (ev) => ev.target === cy && this.canvas.highlight([], []));
     cy.on("select unselect", "node", () => this.common.render(this.selectedRefs()));
     cy.on("dragfree", "node", () => this.saveURL());
     this.canvas.onChange(() => this.changed());
