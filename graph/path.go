@@ -87,9 +87,24 @@ func toPath(p casegraph.Path) model.Path {
 	}
 	for i, r := range p.Relations {
 		from, to := p.Nodes[i].ID, p.Nodes[i+1].ID
-		out.Steps[i] = model.PathStep{Relation: toRelation(r), FromID: from, ToID: to, Forward: r.FromID == from}
+		forward := r.FromID == from
+		out.Steps[i] = model.PathStep{Relation: toRelation(r), FromID: from, ToID: to, Forward: forward, Label: readingLabel(r.Type, forward)}
 	}
 	return out
+}
+
+// readingLabel is a relation type read one way or the other; the
+// vocabulary holds every stored type, so an unknown one is a bug, read as
+// its name.
+func readingLabel(t casegraph.RelationType, forward bool) string {
+	spec, err := casegraph.Spec(t)
+	if err != nil {
+		return string(t)
+	}
+	if forward {
+		return spec.Label
+	}
+	return spec.InverseLabel
 }
 
 func toSubgraph(g casegraph.Subgraph) *model.Subgraph {

@@ -237,7 +237,8 @@ func TestSavedQueryRouteRefusals(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"/queries/some-query?format=xml", 400, "json or csv"},
+		{"/queries/some-query?format=xml", 400, "json, csv or tsv"},
+		{"/queries/some-query?format=csv&bom=2", 400, "bom must be 1 or 0"},
 		{"/queries/some-query?version=x", 400, "whole number"},
 		{"/queries/some-query?version=0", 400, "whole number"},
 		{"/queries/Not_A_Slug", 400, "not a valid name"},

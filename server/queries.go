@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
@@ -23,7 +24,9 @@ import (
 // variables from the query string (GET: ?name=value, repeated for a list,
 // JSON for an input object) or from a JSON object body (POST), merged over
 // its defaults, and answers JSON (the GraphQL response) or, with
-// format=csv, CSV by the rule in csv.go. version=N runs an older version.
+// format=csv or tsv, a table by the rule in csv.go (rows= chooses the
+// rows, bom=1 starts it with a byte-order mark). version=N runs an older
+// version.
 func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	q := r.URL.Query()
@@ -34,9 +37,21 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) {
 		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(r.Context(), err)}})
 	}
-	if format != "json" && format != "csv" {
-		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json or csv, not %q", format))
+	if format != "json" && format != "csv" && format != "tsv" {
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json, csv or tsv, not %q", format))
 		return
+	}
+	table := tableFormat{tsv: format == "tsv"}
+	switch bom := q.Get("bom"); bom {
+	case "", "0", "false":
+	case "1", "true":
+		table.bom = true
+	default:
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "bom must be 1 or 0, not %q", bom))
+		return
+	}
+	if rows := q.Get("rows"); rows != "" {
+		table.rows = strings.Split(rows, ".")
 	}
 	if err := casegraph.ValidateSlug("name", name); err != nil {
 		fail(err)
@@ -99,8 +114,11 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	filename := fmt.Sprintf("%s-v%d", saved.Name, saved.Version)
 	// A run with errors and no data failed: its status says how, so that
 	// curl -f and scripts can tell. Partial data is a 200.
+	// A table's columns come from the query alone, so a missing thing
+	// (NOT_FOUND) is an empty table, as no path is.
 	status := http.StatusOK
-	if len(res.Errors) > 0 && (len(res.Data) == 0 || string(res.Data) == "null" || format == "csv" && !hasData(res.Data)) {
+	if len(res.Errors) > 0 && (len(res.Data) == 0 || string(res.Data) == "null" || format != "json" && !hasData(res.Data)) &&
+		(format == "json" || !onlyNotFound(res.Errors)) {
 		code, _ := res.Errors[0].Extensions["code"].(string)
 		status = statusOf(code)
 	}
@@ -110,12 +128,19 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := writeCSV(&buf, op, res.Data); err != nil {
+	data := res.Data
+	if len(data) == 0 || string(data) == "null" {
+		data = json.RawMessage(`{}`)
+	}
+	if err := writeTable(&buf, op, data, table); err != nil {
 		fail(err)
 		return
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.csv"`, filename))
+	if table.tsv {
+		w.Header().Set("Content-Type", "text/tab-separated-values; charset=utf-8")
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, filename, format))
 	if len(res.Errors) > 0 {
 		// Partial data: the rows are there, and the header says so.
 		w.Header().Set("X-Casegraph-Errors", strconv.Itoa(len(res.Errors)))
@@ -147,6 +172,16 @@ func statusOf(code string) int {
 
 // hasData reports whether a result's data holds anything but nulls at its
 // top level.
+// onlyNotFound says whether every error is a NOT_FOUND.
+func onlyNotFound(errs gqlerror.List) bool {
+	for _, e := range errs {
+		if code, _ := e.Extensions["code"].(string); code != string(casegraph.CodeNotFound) {
+			return false
+		}
+	}
+	return true
+}
+
 func hasData(data json.RawMessage) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(data, &top) != nil {
@@ -160,6 +195,10 @@ func hasData(data json.RawMessage) bool {
 	return false
 }
 
+// reservedParams are the endpoint's own parameters, never variables (a
+// saved query's variable of one of these names is given in a POST body).
+var reservedParams = map[string]bool{"format": true, "version": true, "rows": true, "bom": true}
+
 // queryVariables reads variables from a query string, coerced to the types
 // the operation declares: Int, Float and Boolean parsed, a list from the
 // parameter repeated, an input object or JSON value as JSON. format and
@@ -168,7 +207,7 @@ func hasData(data json.RawMessage) bool {
 func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Values) (json.RawMessage, error) {
 	vars := map[string]any{}
 	for key, values := range q {
-		if key == "format" || key == "version" {
+		if reservedParams[key] {
 			continue
 		}
 		def := op.VariableDefinitions.ForName(key)

@@ -62,12 +62,19 @@ func TestQueriesOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := "node.type,node.role,node.from.name,node.from.aliases,node.sources.id"
+	wantHeader := "entity.relations.edges#,entity.name,node.type,node.role,node.from.name,node.from.aliases,node.sources.id"
 	if strings.Join(rows[0], ",") != wantHeader || len(rows) != 4 {
 		t.Errorf("csv:\n%s\nwant header %s and 3 rows", body, wantHeader)
 	}
-	if rows[1][0] != "AUTHORED" || rows[1][2] != "Sir Desmond de Silva" || rows[1][3] != "Desmond de Silva" {
+	if rows[1][0] != "1" || !strings.HasPrefix(rows[1][1], "Report into") || rows[1][2] != "AUTHORED" || rows[1][4] != "Sir Desmond de Silva" ||
+		rows[1][5] != `["Desmond de Silva"]` {
 		t.Errorf("first row %v", rows[1])
+	}
+	// TSV, and a byte-order mark for Excel.
+	res, body = get(t, h, "/queries/"+name+"?format=tsv&bom=1")
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/tab-separated-values") ||
+		!strings.HasPrefix(body, "\ufeffentity.relations.edges#\tentity.name\t") || strings.Count(body, "\n") != 4 {
+		t.Errorf("tsv: %d %v\n%q", res.StatusCode, res.Header, body)
 	}
 
 	// Variables from the query string, coerced to their declared types.
@@ -97,7 +104,8 @@ func TestQueriesOverHTTP(t *testing.T) {
 		{"/queries/" + name + "?n=abc", 400, `is not an Int`},
 		{"/queries/" + name + "?n=1&n=2", 400, "not a list"},
 		{"/queries/" + name + "?nope=1", 400, "declares no variable $nope"},
-		{"/queries/" + name + "?format=xml", 400, "json or csv"},
+		{"/queries/" + name + "?format=xml", 400, "json, csv or tsv"},
+		{"/queries/" + name + "?format=csv&rows=entity.nope", 400, "lists it selects: entity.relations.edges, "},
 		{"/queries/" + name + "?version=7", 404, "at version 7"},
 		{"/queries/" + name + "?version=x", 400, "whole number"},
 		{"/queries/no-such-saved-query", 404, "no saved query"},
@@ -125,10 +133,14 @@ func TestQueriesOverHTTP(t *testing.T) {
 		}
 	}
 
+	// Without a list the first root field is the one row; a missing entity
+	// is the header alone, with 200.
 	noList := saveQuery(t, h, `query One($id: ID!) { entity(id: $id) { name } }`, map[string]any{"id": id("caesar")})
-	res, body = get(t, h, "/queries/"+noList+"?format=csv")
-	if res.StatusCode != 400 || !strings.Contains(body, "no list") {
-		t.Errorf("csv of a result without a list: %d %s", res.StatusCode, body)
+	if res, body = get(t, h, "/queries/"+noList+"?format=csv"); res.StatusCode != 200 || body != "name\nCaesar\n" {
+		t.Errorf("csv of a result without a list: %d %q", res.StatusCode, body)
+	}
+	if res, body = get(t, h, "/queries/"+noList+"?format=csv&id=nobody"); res.StatusCode != 200 || body != "name\n" {
+		t.Errorf("csv of a missing entity: %d %q, want the header alone", res.StatusCode, body)
 	}
 }
 

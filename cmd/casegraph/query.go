@@ -34,11 +34,13 @@ func runQuery(ctx context.Context, args []string, e env) error {
 		fmt.Fprintln(e.stdout, `Usage:
   casegraph query list [--tag TAG]
   casegraph query show NAME [--version N]
-  casegraph query run NAME [--version N] [--var name=value ...] [--format json|csv|table]
+  casegraph query run NAME [--version N] [--var name=value ...] [--format json|csv|tsv|table] [--rows PATH]
 
 Saved queries on a running server (--url, or $CASEGRAPH_URL, default http://127.0.0.1:8080),
 as the holder of $CASEGRAPH_TOKEN (an API key or a token; sent as Authorization: Bearer).
-A variable given twice is a list; an input object is given as JSON.`)
+A variable given twice is a list; an input object is given as JSON. The tables (csv, tsv,
+table) follow the server's table rule (README, "Saved queries"); --rows names the list
+whose elements are the rows.`)
 		return nil
 	}
 	sub, rest := args[0], args[1:]
@@ -51,7 +53,8 @@ A variable given twice is a list; an input object is given as JSON.`)
 	timeout := fs.Duration("timeout", 30*time.Second, "deadline of the request")
 	tag := fs.String("tag", "", "list: only queries with this tag")
 	version := fs.Int("version", 0, "show, run: this version (default: the latest)")
-	format := fs.String("format", "table", "run: json, csv or table")
+	format := fs.String("format", "table", "run: json, csv, tsv or table")
+	rows := fs.String("rows", "", "run, as a table: the list whose elements are the rows (a dotted path, as rows= of GET /queries)")
 	var vars varsFlag
 	fs.Var(&vars, "var", "run: a variable, name=value (repeat for more, or for a list)")
 
@@ -83,10 +86,10 @@ A variable given twice is a list; an input object is given as JSON.`)
 		if name == "" {
 			return usagef("query run: name the query")
 		}
-		if *format != "json" && *format != "csv" && *format != "table" {
-			return usagef("query run: format must be json, csv or table")
+		if *format != "json" && *format != "csv" && *format != "tsv" && *format != "table" {
+			return usagef("query run: format must be json, csv, tsv or table")
 		}
-		return c.run(ctx, e.stdout, name, *version, vars, *format)
+		return c.run(ctx, e.stdout, name, *version, vars, *format, *rows)
 	}
 	return usagef("query: unknown command %q (list, show or run)", sub)
 }
@@ -197,7 +200,7 @@ func (c *httpClient) show(ctx context.Context, w io.Writer, name string, version
 	return nil
 }
 
-func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version int, vars []string, format string) error {
+func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version int, vars []string, format, rowsPath string) error {
 	q := url.Values{}
 	for _, kv := range vars {
 		k, v, _ := strings.Cut(kv, "=")
@@ -211,6 +214,9 @@ func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version 
 		wire = "csv"
 	}
 	q.Set("format", wire)
+	if rowsPath != "" {
+		q.Set("rows", rowsPath)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/queries/"+url.PathEscape(name)+"?"+q.Encode(), nil)
 	if err != nil {
 		return err
@@ -244,7 +250,7 @@ func (c *httpClient) run(ctx context.Context, w io.Writer, name string, version 
 		out.WriteByte('\n')
 		_, err = w.Write(out.Bytes())
 		return err
-	case "csv":
+	case "csv", "tsv":
 		_, err = w.Write(body)
 		return err
 	}

@@ -39,8 +39,12 @@ func TestQueryCommands(t *testing.T) {
 		t.Errorf("run as a table: %v\n%s", err, out)
 	}
 	out, _, err = runWith(t, []string{"query", "run", "--format", "csv", "--var", "id=" + id("caesar-photographs"), name}, vars)
-	if err != nil || !strings.HasPrefix(out, "node.from.name,node.role\nCaesar,photographer") {
+	if err != nil || !strings.HasPrefix(out, "entity.relations.edges#,node.from.name,node.role\n1,Caesar,photographer") {
 		t.Errorf("run as CSV with a variable: %v\n%q", err, out)
+	}
+	out, _, err = runWith(t, []string{"query", "run", "--format", "tsv", "--var", "id=" + id("caesar-photographs"), name}, vars)
+	if err != nil || !strings.HasPrefix(out, "entity.relations.edges#\tnode.from.name\tnode.role\n1\tCaesar\tphotographer") {
+		t.Errorf("run as TSV: %v\n%q", err, out)
 	}
 	out, _, err = runWith(t, []string{"query", "run", name, "--format", "json"}, vars)
 	if err != nil || !strings.Contains(out, `"data"`) {

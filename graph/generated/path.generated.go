@@ -459,6 +459,29 @@ func (ec *executionContext) fieldContext_PathStep_forward(_ context.Context, fie
 	return graphql.NewScalarFieldContext("PathStep", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _PathStep_label(ctx context.Context, field graphql.CollectedField, obj *model.PathStep) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PathStep_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PathStep_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PathStep", field, false, false, "String")
+}
+
 func (ec *executionContext) _Subgraph_nodes(ctx context.Context, field graphql.CollectedField, obj *model.Subgraph) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -927,6 +950,11 @@ func (ec *executionContext) _PathStep(ctx context.Context, sel ast.SelectionSet,
 				})
 		case "forward":
 			out.Values[i] = ec._PathStep_forward(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "label":
+			out.Values[i] = ec._PathStep_label(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

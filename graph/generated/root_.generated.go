@@ -226,6 +226,7 @@ type ComplexityRoot struct {
 	PathStep struct {
 		Forward  func(childComplexity int) int
 		From     func(childComplexity int) int
+		Label    func(childComplexity int) int
 		Relation func(childComplexity int) int
 		To       func(childComplexity int) int
 	}
@@ -1217,6 +1218,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PathStep.From(childComplexity), true
+	case "PathStep.label":
+		if e.ComplexityRoot.PathStep.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathStep.Label(childComplexity), true
 	case "PathStep.relation":
 		if e.ComplexityRoot.PathStep.Relation == nil {
 			break
@@ -2708,6 +2715,8 @@ type PathStep {
   to: Entity!
   "True when the step goes from the relation's from end to its to end."
   forward: Boolean!
+  "The relation read in the step's direction, from to to: its label when forward (\"authored\"), its inverse label when not (\"authored by\")."
+  label: String!
 }
 
 "A path between two entities; every step carries its relation, and the relation its sources."
@@ -3471,6 +3480,8 @@ func (ec *executionContext) childFields_PathStep(ctx context.Context, field grap
 		return ec.fieldContext_PathStep_to(ctx, field)
 	case "forward":
 		return ec.fieldContext_PathStep_forward(ctx, field)
+	case "label":
+		return ec.fieldContext_PathStep_label(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PathStep", field.Name)
 }

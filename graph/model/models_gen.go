@@ -287,9 +287,11 @@ type PathFilter struct {
 type PathStep struct {
 	Relation *Relation `json:"relation"`
 	// True when the step goes from the relation's from end to its to end.
-	Forward bool   `json:"forward"`
-	FromID  string `json:"-"`
-	ToID    string `json:"-"`
+	Forward bool `json:"forward"`
+	// The relation read in the step's direction, from to to: its label when forward ("authored"), its inverse label when not ("authored by").
+	Label  string `json:"label"`
+	FromID string `json:"-"`
+	ToID   string `json:"-"`
 }
 
 type Query struct {
