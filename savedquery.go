@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // SavedQuery is one version of a researcher's saved GraphQL query.
@@ -29,6 +31,10 @@ type SavedQuery struct {
 	// rights of whoever runs it, never the owner's.
 	Visibility Visibility
 	Datasets   []string
+	// Author is who saved this version (the owner for the versions saved
+	// before versions had authors); Note says what it changed.
+	Author string
+	Note   string
 }
 
 // Visibility says who may see and run a saved query.
@@ -49,6 +55,9 @@ const (
 const (
 	MaxSavedQueryDocument = 20000
 	MaxTags               = 20
+
+	DefaultSavedQueryVersions = 50 // savedQueryVersions' first when a client gives none
+	MaxSavedQueryVersions     = 1000
 )
 
 var documentRule = TextRule{Max: MaxSavedQueryDocument, Required: true, Multiline: true}
@@ -77,6 +86,9 @@ func (q SavedQuery) Validate() error {
 		return err
 	}
 	if err := documentRule.Check("document", q.Document); err != nil {
+		return err
+	}
+	if err := descriptionRule.Check("note", q.Note); err != nil {
 		return err
 	}
 	if len(q.Tags) > MaxTags {
@@ -118,4 +130,15 @@ func (q SavedQuery) Validate() error {
 func DocumentHash(document string) string {
 	sum := sha256.Sum256([]byte(document))
 	return hex.EncodeToString(sum[:])
+}
+
+// NormalizeDocument is a document as a version keeps it: each line without
+// trailing white space, and no blank lines at either end, so that an
+// editor's stray space makes no new version.
+func NormalizeDocument(doc string) string {
+	lines := strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }

@@ -19,6 +19,7 @@ const (
 	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
 	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
 	stmtSavedQueryOwner     statement = "SavedQueryOwner"
+	stmtSavedQueryVersions  statement = "SavedQueryVersions"
 )
 
 // SaveQuery stores a saved query as its next version (version 1 for a new
@@ -47,11 +48,17 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	if datasets == nil {
 		datasets = []string{}
 	}
+	document := casegraph.NormalizeDocument(q.Document)
+	if canonical, err := canonicalJSON(defaults); err == nil {
+		defaults = canonical
+	}
 	params := map[string]any{
-		"name": q.Name, "title": q.Title, "description": nullable(q.Description), "document": q.Document,
-		"defaultVariables": defaults, "tags": tags, "hash": casegraph.DocumentHash(q.Document),
-		"contentHash": contentHash(q.Title, q.Description, q.Document, defaults, tags),
-		"owner":       casegraph.Actor(ctx), "visibility": string(visibility), "datasets": datasets,
+		"name": q.Name, "title": q.Title, "description": nullable(q.Description), "document": document,
+		"defaultVariables": defaults, "tags": tags, "hash": casegraph.DocumentHash(document),
+		// A version is its document and defaults: a new title, description
+		// or tags update the latest version in place.
+		"contentHash": contentHash(document, defaults),
+		"author":      casegraph.Actor(ctx), "note": nullable(q.Note), "visibility": string(visibility), "datasets": datasets,
 	}
 	var out casegraph.SavedQuery
 	err := s.mutate(ctx, "SaveQuery", &out, func(run txRunner) (change, error) {
@@ -105,6 +112,42 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 		return q, internalError("SavedQueryVersion", err)
 	}
 	return q, nil
+}
+
+// SavedQueryVersions returns the versions of a saved query, newest first,
+// at most limit, or NOT_FOUND when the caller may see no such query.
+func (s *Store) SavedQueryVersions(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error) {
+	res, err := s.read(ctx, stmtSavedQueryVersions, map[string]any{"name": name, "limit": int64(limit)})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Records) == 0 {
+		return nil, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+	}
+	out := make([]casegraph.SavedQuery, 0, len(res.Records))
+	for _, rec := range res.Records {
+		m, err := getMap(rec, "query")
+		if err != nil {
+			return nil, internalError(string(stmtSavedQueryVersions), err)
+		}
+		q, err := savedQueryFromMap(m)
+		if err != nil {
+			return nil, internalError(string(stmtSavedQueryVersions), err)
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// canonicalJSON writes a JSON value again with its object keys sorted, so
+// that the same variables in another order or spacing are the same.
+func canonicalJSON(s string) (string, error) {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
 }
 
 // SavedQueries returns one page of saved queries (latest versions) in name
@@ -203,6 +246,11 @@ func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
 		}
 	}
 	q.Visibility = casegraph.Visibility(visibility)
+	if err == nil {
+		if q.Author, err = mapString(m, "author"); err == nil {
+			q.Note, err = mapString(m, "note")
+		}
+	}
 	return q, err
 }
 

@@ -46,6 +46,7 @@ type Store interface {
 
 	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
+	SavedQueryVersions(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 

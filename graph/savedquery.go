@@ -5,8 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
@@ -23,13 +27,14 @@ func toSavedQuery(q casegraph.SavedQuery) *model.SavedQuery {
 		Name: q.Name, Version: int(q.Version), Title: q.Title, Description: optional(q.Description),
 		Document: q.Document, DefaultVariables: defaults, Tags: nonNil(q.Tags), CreatedAt: q.CreatedAt,
 		Owner: q.Owner, Visibility: model.QueryVisibility(q.Visibility), Datasets: nonNil(q.Datasets),
+		Author: q.Author, Note: optional(q.Note),
 	}
 }
 
 func savedQueryFromInput(in model.SaveQueryInput) (casegraph.SavedQuery, error) {
 	q := casegraph.SavedQuery{
 		Name: in.Name, Title: in.Title, Description: deref(in.Description), Document: in.Document,
-		DefaultVariables: json.RawMessage(in.DefaultVariables), Tags: in.Tags, Datasets: in.Datasets,
+		DefaultVariables: json.RawMessage(in.DefaultVariables), Tags: in.Tags, Datasets: in.Datasets, Note: deref(in.Note),
 	}
 	if in.Visibility != nil {
 		q.Visibility = casegraph.Visibility(*in.Visibility)
@@ -77,9 +82,11 @@ func versionOf(v *int) (int64, error) {
 	return int64(*v), nil
 }
 
-// MergeVariables lays variables over a saved query's defaults, both JSON
-// objects, key by key.
-func MergeVariables(defaults, variables json.RawMessage) (json.RawMessage, error) {
+// MergeVariables lays a run's variables over a saved query's defaults,
+// both JSON objects, key by key. A variable the document does not declare
+// is refused, as GET /queries refuses its parameter, so a misspelt name is
+// never silently ignored.
+func MergeVariables(document string, defaults, variables json.RawMessage) (json.RawMessage, error) {
 	merged := map[string]json.RawMessage{}
 	for i, raw := range []json.RawMessage{defaults, variables} {
 		if len(raw) == 0 || string(raw) == "null" {
@@ -92,11 +99,37 @@ func MergeVariables(defaults, variables json.RawMessage) (json.RawMessage, error
 			}
 			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "variables must be a JSON object")
 		}
+		if i == 1 {
+			if err := checkDeclared(document, m); err != nil {
+				return nil, err
+			}
+		}
 		for k, v := range m {
 			merged[k] = v
 		}
 	}
 	return json.Marshal(merged)
+}
+
+// checkDeclared refuses the first variable (by name) the document's
+// operation does not declare.
+func checkDeclared(document string, vars map[string]json.RawMessage) error {
+	doc, err := parser.ParseQuery(&ast.Source{Input: document})
+	if err != nil || len(doc.Operations) != 1 {
+		return fmt.Errorf("a saved query that no longer parses: %v", err) // saved queries are checked when saved
+	}
+	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		if doc.Operations[0].VariableDefinitions.ForName(name) == nil {
+			return UndeclaredVariable(name)
+		}
+	}
+	return nil
+}
+
+// UndeclaredVariable is the refusal of a variable a saved query does not
+// declare, the same over GraphQL, GET and POST /queries and the CLI.
+func UndeclaredVariable(name string) error {
+	return casegraph.InField(name, casegraph.Errorf(casegraph.CodeBadUserInput, "the query declares no variable $%s", name))
 }
 
 func toSavedQueryResult(q casegraph.SavedQuery, res *graphql.Response) *model.SavedQueryResult {

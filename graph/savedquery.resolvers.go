@@ -65,6 +65,29 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 	return &model.SavedQueryConnection{Edges: edges, PageInfo: info}, nil
 }
 
+// SavedQueryVersions is the resolver for the savedQueryVersions field.
+func (r *queryResolver) SavedQueryVersions(ctx context.Context, name string, first *int) ([]model.SavedQuery, error) {
+	if err := casegraph.ValidateSlug("name", name); err != nil {
+		return nil, err
+	}
+	n := casegraph.DefaultSavedQueryVersions
+	if first != nil {
+		n = *first
+	}
+	if n < 1 || n > casegraph.MaxSavedQueryVersions {
+		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "first must be from 1 to %d, not %d", casegraph.MaxSavedQueryVersions, n)
+	}
+	versions, err := r.Store.SavedQueryVersions(ctx, name, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.SavedQuery, len(versions))
+	for i, v := range versions {
+		out[i] = *toSavedQuery(v)
+	}
+	return out, nil
+}
+
 // SavedQuery is the resolver for the savedQuery field.
 func (r *queryResolver) SavedQuery(ctx context.Context, name string, version *int) (*model.SavedQuery, error) {
 	q, err := r.savedQuery(ctx, name, version)
@@ -83,7 +106,7 @@ func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version 
 	if err != nil {
 		return nil, err
 	}
-	vars, err := MergeVariables(q.DefaultVariables, json.RawMessage(variables))
+	vars, err := MergeVariables(q.Document, q.DefaultVariables, json.RawMessage(variables))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -101,5 +102,122 @@ func TestSavedQueriesNotFound(t *testing.T) {
 	s.h.MustPost(saveMutation, map[string]any{"in": map[string]any{"name": name, "title": "A query", "document": ok}})
 	if res := s.h.Post(`query($n: String!) { savedQuery(name: $n, version: 9) { version } }`, map[string]any{"n": name}); res.Code() != "NOT_FOUND" {
 		t.Errorf("unknown version: %s, want NOT_FOUND", truncate(res.Raw))
+	}
+}
+
+// TestSavedQueryVersions: a version is its document and default
+// variables: a new title, description or tags, white space at the ends of
+// lines or variables in another order update the latest version in place;
+// a new document adds a version with its author and note, and the versions
+// are listed newest first.
+func TestSavedQueryVersions(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	name := queryName(t, s.h, "versions")
+	const save = `mutation Save($in: SaveQueryInput!) { saveQuery(input: $in) { version title description author note } }`
+	doc := "query One($id: ID!, $depth: Int) {\n  entity(id: $id) { name relations(first: $depth) { totalCount } }\n}"
+	in := map[string]any{"name": name, "title": "One", "document": doc, "note": "the first",
+		"defaultVariables": map[string]any{"id": s.id("caesar"), "depth": 1}}
+	v1 := s.h.MustPost(save, map[string]any{"in": in})
+	author, _ := field(v1, "saveQuery", "author").(string)
+	if field(v1, "saveQuery", "version") != float64(1) || !strings.HasPrefix(author, "key:") || field(v1, "saveQuery", "note") != "the first" {
+		t.Fatalf("first save: %s", v1.Raw)
+	}
+	for _, change := range []struct {
+		name string
+		set  func(map[string]any)
+	}{
+		{"a new title", func(m map[string]any) { m["title"] = "One entity" }},
+		{"a description", func(m map[string]any) { m["description"] = "Its name" }},
+		{"tags", func(m map[string]any) { m["tags"] = []string{"names"} }},
+		{"trailing white space", func(m map[string]any) { m["document"] = strings.ReplaceAll(doc, "\n", "  \n") + "\n\n" }},
+		{"variables in another order", func(m map[string]any) {
+			m["defaultVariables"] = map[string]any{"depth": 1, "id": s.id("caesar")}
+		}},
+	} {
+		change.set(in)
+		res := s.h.MustPost(save, map[string]any{"in": in})
+		if field(res, "saveQuery", "version") != float64(1) {
+			t.Errorf("%s made version %v, want 1 updated in place", change.name, field(res, "saveQuery", "version"))
+		}
+	}
+	latest := s.h.MustPost(`query($n: String!) { savedQuery(name: $n) { version title description tags note } }`, map[string]any{"n": name})
+	if field(latest, "savedQuery", "title") != "One entity" || field(latest, "savedQuery", "description") != "Its name" ||
+		field(latest, "savedQuery", "note") != "the first" {
+		t.Errorf("in place: %s", latest.Raw)
+	}
+
+	in["document"] = strings.Replace(doc, "{ name ", "{ name aliases ", 1)
+	in["note"] = "adds aliases"
+	v2 := s.h.MustPost(save, map[string]any{"in": in})
+	if field(v2, "saveQuery", "version") != float64(2) || field(v2, "saveQuery", "note") != "adds aliases" {
+		t.Errorf("a new document: %s", v2.Raw)
+	}
+	in["defaultVariables"] = map[string]any{"id": s.id("qatar"), "depth": 1}
+	in["note"] = nil
+	if v3 := s.h.MustPost(save, map[string]any{"in": in}); field(v3, "saveQuery", "version") != float64(3) || field(v3, "saveQuery", "note") != nil {
+		t.Errorf("new defaults: %s", v3.Raw)
+	}
+
+	list := s.h.MustPost(`query($n: String!) { savedQueryVersions(name: $n) { version author note createdAt } }`, map[string]any{"n": name})
+	versions, _ := list.Data["savedQueryVersions"].([]any)
+	var got []float64
+	for _, v := range versions {
+		got = append(got, v.(map[string]any)["version"].(float64))
+		if v.(map[string]any)["author"] != author || v.(map[string]any)["createdAt"] == "" {
+			t.Errorf("version without its author or time: %v", v)
+		}
+	}
+	if len(got) != 3 || got[0] != 3 || got[2] != 1 {
+		t.Errorf("versions %v, want 3, 2, 1", got)
+	}
+	one := s.h.MustPost(`query($n: String!) { savedQueryVersions(name: $n, first: 1) { version } }`, map[string]any{"n": name})
+	if n := len(one.Data["savedQueryVersions"].([]any)); n != 1 {
+		t.Errorf("first: 1 gave %d versions", n)
+	}
+	for _, tt := range []struct {
+		vars map[string]any
+		code string
+	}{
+		{map[string]any{"n": name, "f": 0}, "BAD_USER_INPUT"},
+		{map[string]any{"n": name, "f": 1001}, "BAD_USER_INPUT"},
+		{map[string]any{"n": "Not A Slug", "f": 1}, "BAD_USER_INPUT"},
+		{map[string]any{"n": "no-such-query-at-all", "f": 1}, "NOT_FOUND"},
+	} {
+		res := s.h.Post(`query($n: String!, $f: Int) { savedQueryVersions(name: $n, first: $f) { version } }`, tt.vars)
+		if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != tt.code {
+			t.Errorf("%v: %s, want %s", tt.vars, res.Raw, tt.code)
+		}
+	}
+}
+
+// TestRunSavedQueryRefusesUndeclaredVariables: a misspelt variable is
+// refused over GraphQL as GET and POST /queries refuse it, never ignored.
+func TestRunSavedQueryRefusesUndeclaredVariables(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	name := queryName(t, s.h, "declared")
+	s.h.MustPost(saveMutation, map[string]any{"in": map[string]any{"name": name, "title": "One",
+		"document": `query One($id: ID!) { entity(id: $id) { name } }`, "defaultVariables": map[string]any{"id": s.id("caesar")}}})
+	res := s.h.Post(`query($n: String!, $v: JSON) { runSavedQuery(name: $n, variables: $v) { data } }`,
+		map[string]any{"n": name, "v": map[string]any{"idd": s.id("qatar")}})
+	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "BAD_USER_INPUT" || !strings.Contains(res.Errors[0].Message, "idd: the query declares no variable $idd") {
+		t.Errorf("runSavedQuery with $idd: %s", res.Raw)
+	}
+	for _, req := range []struct {
+		method, path, body string
+	}{
+		{"GET", "/queries/" + name + "?idd=x", ""},
+		{"POST", "/queries/" + name, `{"idd": "x"}`},
+	} {
+		r, err := http.NewRequest(req.method, s.h.URL+req.path, strings.NewReader(req.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("Content-Type", "application/json")
+		got := s.h.Do(r)
+		if got.Status != 400 || !strings.Contains(got.Raw, "idd: the query declares no variable $idd") {
+			t.Errorf("%s %s: %d %s", req.method, req.path, got.Status, got.Raw)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	merged, err := graph.MergeVariables(saved.DefaultVariables, vars)
+	merged, err := graph.MergeVariables(saved.Document, saved.DefaultVariables, vars)
 	if err != nil {
 		fail(err)
 		return
@@ -212,7 +212,7 @@ func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Value
 		}
 		def := op.VariableDefinitions.ForName(key)
 		if def == nil {
-			return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "%s: the query declares no variable $%s", key, key)
+			return nil, graph.UndeclaredVariable(key)
 		}
 		v, err := coerceParam(schema, def.Type, values)
 		if err != nil {

@@ -265,27 +265,28 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys         func(childComplexity int) int
-		Changes         func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
-		CommonNeighbors func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
-		Connections     func(childComplexity int, ids []string, filter *model.PathFilter) int
-		DatasetTimeline func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
-		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
-		Entity          func(childComplexity int, id string) int
-		Neighborhood    func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
-		PathExplanation func(childComplexity int, from string, to string, filter *model.PathFilter) int
-		Paths           func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
-		Relation        func(childComplexity int, id string) int
-		RelationTypes   func(childComplexity int) int
-		RunSavedQuery   func(childComplexity int, name string, version *int, variables model.JSON) int
-		SavedQueries    func(childComplexity int, tag *string, first *int, after *string) int
-		SavedQuery      func(childComplexity int, name string, version *int) int
-		Search          func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
-		ShortestPath    func(childComplexity int, from string, to string, filter *model.PathFilter) int
-		Source          func(childComplexity int, id string) int
-		Sources         func(childComplexity int, first *int, after *string) int
-		Suggest         func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
-		Timeline        func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
+		APIKeys            func(childComplexity int) int
+		Changes            func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
+		CommonNeighbors    func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
+		Connections        func(childComplexity int, ids []string, filter *model.PathFilter) int
+		DatasetTimeline    func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
+		Entities           func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
+		Entity             func(childComplexity int, id string) int
+		Neighborhood       func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		PathExplanation    func(childComplexity int, from string, to string, filter *model.PathFilter) int
+		Paths              func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
+		Relation           func(childComplexity int, id string) int
+		RelationTypes      func(childComplexity int) int
+		RunSavedQuery      func(childComplexity int, name string, version *int, variables model.JSON) int
+		SavedQueries       func(childComplexity int, tag *string, first *int, after *string) int
+		SavedQuery         func(childComplexity int, name string, version *int) int
+		SavedQueryVersions func(childComplexity int, name string, first *int) int
+		Search             func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
+		ShortestPath       func(childComplexity int, from string, to string, filter *model.PathFilter) int
+		Source             func(childComplexity int, id string) int
+		Sources            func(childComplexity int, first *int, after *string) int
+		Suggest            func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
+		Timeline           func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
 
 	Relation struct {
@@ -324,12 +325,14 @@ type ComplexityRoot struct {
 	}
 
 	SavedQuery struct {
+		Author           func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		Datasets         func(childComplexity int) int
 		DefaultVariables func(childComplexity int) int
 		Description      func(childComplexity int) int
 		Document         func(childComplexity int) int
 		Name             func(childComplexity int) int
+		Note             func(childComplexity int) int
 		Owner            func(childComplexity int) int
 		Tags             func(childComplexity int) int
 		Title            func(childComplexity int) int
@@ -1567,6 +1570,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SavedQuery(childComplexity, args["name"].(string), args["version"].(*int)), true
+	case "Query.savedQueryVersions":
+		if e.ComplexityRoot.Query.SavedQueryVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedQueryVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedQueryVersions(childComplexity, args["name"].(string), args["first"].(*int)), true
 	case "Query.search":
 		if e.ComplexityRoot.Query.Search == nil {
 			break
@@ -1776,6 +1790,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RelationTypeInfo.Type(childComplexity), true
 
+	case "SavedQuery.author":
+		if e.ComplexityRoot.SavedQuery.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Author(childComplexity), true
 	case "SavedQuery.createdAt":
 		if e.ComplexityRoot.SavedQuery.CreatedAt == nil {
 			break
@@ -1812,6 +1832,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.Name(childComplexity), true
+	case "SavedQuery.note":
+		if e.ComplexityRoot.SavedQuery.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.Note(childComplexity), true
 	case "SavedQuery.owner":
 		if e.ComplexityRoot.SavedQuery.Owner == nil {
 			break
@@ -2925,6 +2951,10 @@ type SavedQuery {
   visibility: QueryVisibility!
   "The datasets whose readers may see it (DATASETS)."
   datasets: [String!]!
+  "Who saved this version (its owner, for versions saved before versions had authors)."
+  author: String!
+  "What this version changed, as its author said when saving it."
+  note: String
 }
 
 "Who may see and run a saved query."
@@ -2978,6 +3008,8 @@ input SaveQueryInput {
   visibility: QueryVisibility
   "For DATASETS: the datasets whose readers may see it."
   datasets: [String!]
+  "What this version changes (kept with a new version; a save that makes none ignores it)."
+  note: String
 }
 
 type DeleteSavedQueryPayload {
@@ -2989,6 +3021,15 @@ type DeleteSavedQueryPayload {
 extend type Query {
   "Saved queries (their latest versions) by name, those with the tag when given."
   savedQueries(tag: String, first: Int = 20, after: String): SavedQueryConnection!
+  """
+  The versions of a saved query, newest first (at most first, 1 to 1000):
+  who saved each, when, and the note saying what it changed. A new version
+  is made only when the document or the default variables change (white
+  space at the ends of lines aside); a new title, description or tags
+  update the latest version in place. NOT_FOUND when there is no such
+  query the caller may see.
+  """
+  savedQueryVersions(name: String!, first: Int = 50): [SavedQuery!]
   "A version of a saved query (the latest when version is left out); NOT_FOUND when there is none."
   savedQuery(name: String!, version: Int): SavedQuery!
   """
@@ -3580,6 +3621,10 @@ func (ec *executionContext) childFields_SavedQuery(ctx context.Context, field gr
 		return ec.fieldContext_SavedQuery_visibility(ctx, field)
 	case "datasets":
 		return ec.fieldContext_SavedQuery_datasets(ctx, field)
+	case "author":
+		return ec.fieldContext_SavedQuery_author(ctx, field)
+	case "note":
+		return ec.fieldContext_SavedQuery_note(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedQuery", field.Name)
 }

@@ -323,6 +323,52 @@ func (ec *executionContext) fieldContext_SavedQuery_datasets(_ context.Context, 
 	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "String")
 }
 
+func (ec *executionContext) _SavedQuery_author(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_author(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Author, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_author(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "String")
+}
+
+func (ec *executionContext) _SavedQuery_note(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "String")
+}
+
 func (ec *executionContext) _SavedQueryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -613,7 +659,7 @@ func (ec *executionContext) unmarshalInputSaveQueryInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "title", "description", "document", "defaultVariables", "tags", "visibility", "datasets"}
+	fieldsInOrder := [...]string{"name", "title", "description", "document", "defaultVariables", "tags", "visibility", "datasets", "note"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -676,6 +722,13 @@ func (ec *executionContext) unmarshalInputSaveQueryInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Datasets = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
 		}
 	}
 	return it, nil
@@ -803,6 +856,16 @@ func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSe
 		case "datasets":
 			out.Values[i] = ec._SavedQuery_datasets(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "author":
+			out.Values[i] = ec._SavedQuery_author(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._SavedQuery_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -1025,6 +1088,10 @@ func (ec *executionContext) unmarshalNSaveQueryInput2githubᚗcomᚋcasegraphᚋ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNSavedQuery2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx context.Context, sel ast.SelectionSet, v model.SavedQuery) graphql.Marshaler {
+	return ec._SavedQuery(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNSavedQuery2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx context.Context, sel ast.SelectionSet, v *model.SavedQuery) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SavedQuery!")
@@ -1119,6 +1186,25 @@ func (ec *executionContext) marshalOQueryVisibility2ᚖgithubᚗcomᚋcasegraph�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOSavedQuery2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SavedQuery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSavedQuery2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 // endregion ***************************** type.gotpl *****************************

@@ -44,6 +44,7 @@ type QueryResolver interface {
 	Relation(ctx context.Context, id string) (*model.Relation, error)
 	RelationTypes(ctx context.Context) ([]model.RelationTypeInfo, error)
 	SavedQueries(ctx context.Context, tag *string, first *int, after *string) (*model.SavedQueryConnection, error)
+	SavedQueryVersions(ctx context.Context, name string, first *int) ([]model.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version *int) (*model.SavedQuery, error)
 	RunSavedQuery(ctx context.Context, name string, version *int, variables model.JSON) (*model.SavedQueryResult, error)
 	Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) (*model.SearchConnection, error)
@@ -569,6 +570,28 @@ func (ec *executionContext) field_Query_savedQueries_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_savedQueryVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
 	return args, nil
 }
 
@@ -1812,6 +1835,50 @@ func (ec *executionContext) fieldContext_Query_savedQueries(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_savedQueryVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_savedQueryVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SavedQueryVersions(ctx, fc.Args["name"].(string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.SavedQuery) graphql.Marshaler {
+			return ec.marshalOSavedQuery2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_savedQueryVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SavedQuery(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_savedQueryVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_savedQuery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2492,6 +2559,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_savedQueries(ctx, field)
+				})
+		case "savedQueryVersions":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_savedQueryVersions(ctx, field)
 				})
 		case "savedQuery":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

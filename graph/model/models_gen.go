@@ -354,6 +354,8 @@ type SaveQueryInput struct {
 	Visibility *QueryVisibility `json:"visibility,omitempty"`
 	// For DATASETS: the datasets whose readers may see it.
 	Datasets []string `json:"datasets,omitempty"`
+	// What this version changes (kept with a new version; a save that makes none ignores it).
+	Note *string `json:"note,omitempty"`
 }
 
 // One version of a saved query: a GraphQL query researchers run again as the graph grows.
@@ -376,6 +378,10 @@ type SavedQuery struct {
 	Visibility QueryVisibility `json:"visibility"`
 	// The datasets whose readers may see it (DATASETS).
 	Datasets []string `json:"datasets"`
+	// Who saved this version (its owner, for versions saved before versions had authors).
+	Author string `json:"author"`
+	// What this version changed, as its author said when saving it.
+	Note *string `json:"note,omitempty"`
 }
 
 type SavedQueryConnection struct {

@@ -152,6 +152,10 @@ func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.S
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }
 
+func (r *Refusing) SavedQueryVersions(context.Context, string, int) ([]casegraph.SavedQuery, error) {
+	return nil, r.refuse("SavedQueryVersions")
+}
+
 func (r *Refusing) SavedQuery(context.Context, string, int64) (casegraph.SavedQuery, error) {
 	return casegraph.SavedQuery{}, r.refuse("SavedQuery")
 }
