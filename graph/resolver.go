@@ -47,6 +47,9 @@ type Store interface {
 	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
 	SavedQueryVersions(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error)
+	Datasets(ctx context.Context, name string) ([]casegraph.DatasetSummary, error)
+	RemoveDataset(ctx context.Context, name string) (casegraph.DatasetDeletion, error)
+	DeleteSource(ctx context.Context, id string) (casegraph.Source, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 

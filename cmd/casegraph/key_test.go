@@ -1,10 +1,14 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 )
 
@@ -52,5 +56,28 @@ func TestKeyCommands(t *testing.T) {
 		if _, _, err := runWith(t, tt.args, vars); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want an error saying %q", tt.args, err, tt.want)
 		}
+	}
+}
+
+func TestDatasetCommands(t *testing.T) {
+	vars := neo4jVars(t)
+	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ds, _ := cyphertest.LoadSeed(t, store)
+	out, errOut, err := runWith(t, []string{"dataset", "list"}, vars)
+	if err != nil || !strings.Contains(out, "NAME") || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(ds)+`\s+\d+\s+\d+\s+\d+\s+-$`).MatchString(out) {
+		t.Fatalf("list: %v %s\n%s", err, errOut, out)
+	}
+	if _, _, err := runWith(t, []string{"dataset", "delete"}, vars); err == nil {
+		t.Error("delete without a name was accepted")
+	}
+	out, _, err = runWith(t, []string{"dataset", "delete", ds}, vars)
+	if err != nil || !strings.HasPrefix(out, "deleted dataset "+ds+": ") {
+		t.Fatalf("delete: %v\n%s", err, out)
+	}
+	if out, _, _ = runWith(t, []string{"dataset", "list"}, vars); strings.Contains(out, ds) {
+		t.Errorf("still listed:\n%s", out)
+	}
+	if _, _, err := runWith(t, []string{"dataset", "delete", ds}, vars); err == nil || !strings.Contains(err.Error(), "no dataset") {
+		t.Errorf("deleting it again: %v", err)
 	}
 }

@@ -71,6 +71,7 @@ func commands() []command {
 		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
 		{"query", "saved queries on a running server: list | show NAME | run NAME", runQuery},
 		{"key", "API keys in the database: create | list | revoke ID", runKey},
+		{"dataset", "datasets in the database: list | delete NAME", runDataset},
 		{"audit", "the audit log, newest first: who changed what, and when", runAudit},
 	}
 }
@@ -167,11 +168,14 @@ func summaryOf(name string) string {
 			return c.summary
 		}
 	}
+	if s, ok := datasetSummaries[name]; ok {
+		return s
+	}
 	return keySummaries[name]
 }
 
 // commandArg names the one argument a command takes after its flags, if
 // any.
 func commandArg(name string) string {
-	return map[string]string{"import": "FILE", "key revoke": "ID"}[name]
+	return map[string]string{"import": "FILE", "key revoke": "ID", "dataset delete": "NAME"}[name]
 }

@@ -82,6 +82,14 @@ type ComplexityRoot struct {
 		Token func(childComplexity int) int
 	}
 
+	Dataset struct {
+		Entities   func(childComplexity int) int
+		LastChange func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Relations  func(childComplexity int) int
+		Sources    func(childComplexity int) int
+	}
+
 	DatasetCount struct {
 		Count   func(childComplexity int) int
 		Dataset func(childComplexity int) int
@@ -90,6 +98,13 @@ type ComplexityRoot struct {
 	DatasetTimeline struct {
 		Items     func(childComplexity int) int
 		Truncated func(childComplexity int) int
+	}
+
+	DeleteDatasetPayload struct {
+		Entities  func(childComplexity int) int
+		Name      func(childComplexity int) int
+		Relations func(childComplexity int) int
+		Sources   func(childComplexity int) int
 	}
 
 	DeleteEntityPayload struct {
@@ -170,8 +185,10 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		CreateAPIKey     func(childComplexity int, input model.APIKeyInput) int
+		DeleteDataset    func(childComplexity int, name string) int
 		DeleteEntity     func(childComplexity int, id string) int
 		DeleteSavedQuery func(childComplexity int, name string) int
+		DeleteSource     func(childComplexity int, id string) int
 		Link             func(childComplexity int, input model.LinkInput) int
 		MergeEntities    func(childComplexity int, into string, from []string) int
 		RevokeAPIKey     func(childComplexity int, id string) int
@@ -270,6 +287,7 @@ type ComplexityRoot struct {
 		CommonNeighbors    func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections        func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline    func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
+		Datasets           func(childComplexity int) int
 		Entities           func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
 		Entity             func(childComplexity int, id string) int
 		Neighborhood       func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
@@ -587,6 +605,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreatedApiKey.Token(childComplexity), true
 
+	case "Dataset.entities":
+		if e.ComplexityRoot.Dataset.Entities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dataset.Entities(childComplexity), true
+	case "Dataset.lastChange":
+		if e.ComplexityRoot.Dataset.LastChange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dataset.LastChange(childComplexity), true
+	case "Dataset.name":
+		if e.ComplexityRoot.Dataset.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dataset.Name(childComplexity), true
+	case "Dataset.relations":
+		if e.ComplexityRoot.Dataset.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dataset.Relations(childComplexity), true
+	case "Dataset.sources":
+		if e.ComplexityRoot.Dataset.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dataset.Sources(childComplexity), true
+
 	case "DatasetCount.count":
 		if e.ComplexityRoot.DatasetCount.Count == nil {
 			break
@@ -612,6 +661,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DatasetTimeline.Truncated(childComplexity), true
+
+	case "DeleteDatasetPayload.entities":
+		if e.ComplexityRoot.DeleteDatasetPayload.Entities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteDatasetPayload.Entities(childComplexity), true
+	case "DeleteDatasetPayload.name":
+		if e.ComplexityRoot.DeleteDatasetPayload.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteDatasetPayload.Name(childComplexity), true
+	case "DeleteDatasetPayload.relations":
+		if e.ComplexityRoot.DeleteDatasetPayload.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteDatasetPayload.Relations(childComplexity), true
+	case "DeleteDatasetPayload.sources":
+		if e.ComplexityRoot.DeleteDatasetPayload.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteDatasetPayload.Sources(childComplexity), true
 
 	case "DeleteEntityPayload.deletedRelations":
 		if e.ComplexityRoot.DeleteEntityPayload.DeletedRelations == nil {
@@ -937,6 +1011,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.APIKeyInput)), true
+	case "Mutation.deleteDataset":
+		if e.ComplexityRoot.Mutation.DeleteDataset == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDataset_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDataset(childComplexity, args["name"].(string)), true
 	case "Mutation.deleteEntity":
 		if e.ComplexityRoot.Mutation.DeleteEntity == nil {
 			break
@@ -959,6 +1044,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSavedQuery(childComplexity, args["name"].(string)), true
+	case "Mutation.deleteSource":
+		if e.ComplexityRoot.Mutation.DeleteSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSource(childComplexity, args["id"].(string)), true
 	case "Mutation.link":
 		if e.ComplexityRoot.Mutation.Link == nil {
 			break
@@ -1464,6 +1560,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DatasetTimeline(childComplexity, args["datasets"].([]string), args["from"].(model.PartialDate), args["to"].(model.PartialDate), args["first"].(*int)), true
+	case "Query.datasets":
+		if e.ComplexityRoot.Query.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Datasets(childComplexity), true
 	case "Query.entities":
 		if e.ComplexityRoot.Query.Entities == nil {
 			break
@@ -2286,6 +2388,47 @@ extend type Query {
   changes of their datasets; readers get FORBIDDEN.
   """
   changes(filter: ChangeFilter, first: Int = 20, after: String): ChangeConnection!
+}
+`, BuiltIn: false},
+	{Name: "../schema/dataset.graphqls", Input: `"A dataset: one investigation's entities, relations and sources."
+type Dataset {
+  name: String!
+  entities: Int!
+  relations: Int!
+  sources: Int!
+  "When its newest audit record was written; null when no recorded change touched it (an import from the command line, say)."
+  lastChange: DateTime
+}
+
+"What deleting a dataset removed."
+type DeleteDatasetPayload {
+  name: String!
+  entities: Int!
+  relations: Int!
+  sources: Int!
+}
+
+extend type Query {
+  "The datasets the caller may read, in name order, with their sizes and last change."
+  datasets: [Dataset!]!
+}
+
+extend type Mutation {
+  """
+  Delete a dataset: its entities with their relations (those to other
+  datasets too), and its sources. Admins only. It runs in batches of at
+  most 10,000 changes, so a large dataset never holds one huge
+  transaction; interrupted, it leaves part of the dataset, and running it
+  again finishes. The audit log records it with what was there.
+  """
+  deleteDataset(name: String!): DeleteDatasetPayload!
+  """
+  Delete a source that nothing cites (an entity or a relation of any
+  dataset); one that is cited is refused with CONFLICT (without naming
+  what cites it, which may be in a dataset the caller cannot read). Needs
+  the right to write the source's dataset.
+  """
+  deleteSource(id: ID!): Source!
 }
 `, BuiltIn: false},
 	{Name: "../schema/entity.graphqls", Input: `"The kinds of entity; each entity is exactly one of them, for good."
@@ -3329,6 +3472,22 @@ func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type CreatedApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_Dataset(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Dataset_name(ctx, field)
+	case "entities":
+		return ec.fieldContext_Dataset_entities(ctx, field)
+	case "relations":
+		return ec.fieldContext_Dataset_relations(ctx, field)
+	case "sources":
+		return ec.fieldContext_Dataset_sources(ctx, field)
+	case "lastChange":
+		return ec.fieldContext_Dataset_lastChange(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Dataset", field.Name)
+}
+
 func (ec *executionContext) childFields_DatasetCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "dataset":
@@ -3347,6 +3506,20 @@ func (ec *executionContext) childFields_DatasetTimeline(ctx context.Context, fie
 		return ec.fieldContext_DatasetTimeline_truncated(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DatasetTimeline", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteDatasetPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DeleteDatasetPayload_name(ctx, field)
+	case "entities":
+		return ec.fieldContext_DeleteDatasetPayload_entities(ctx, field)
+	case "relations":
+		return ec.fieldContext_DeleteDatasetPayload_relations(ctx, field)
+	case "sources":
+		return ec.fieldContext_DeleteDatasetPayload_sources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteDatasetPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeleteEntityPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -90,6 +90,16 @@ type CreatedAPIKey struct {
 	Token string  `json:"token"`
 }
 
+// A dataset: one investigation's entities, relations and sources.
+type Dataset struct {
+	Name      string `json:"name"`
+	Entities  int    `json:"entities"`
+	Relations int    `json:"relations"`
+	Sources   int    `json:"sources"`
+	// When its newest audit record was written; null when no recorded change touched it (an import from the command line, say).
+	LastChange *time.Time `json:"lastChange,omitempty"`
+}
+
 // How many matches are in a dataset.
 type DatasetCount struct {
 	Dataset string `json:"dataset"`
@@ -101,6 +111,14 @@ type DatasetTimeline struct {
 	Items []TimelineItem `json:"items"`
 	// More items meet the period than first: ask for a shorter one.
 	Truncated bool `json:"truncated"`
+}
+
+// What deleting a dataset removed.
+type DeleteDatasetPayload struct {
+	Name      string `json:"name"`
+	Entities  int    `json:"entities"`
+	Relations int    `json:"relations"`
+	Sources   int    `json:"sources"`
 }
 
 type DeleteEntityPayload struct {

@@ -152,6 +152,18 @@ func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.S
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }
 
+func (r *Refusing) Datasets(context.Context, string) ([]casegraph.DatasetSummary, error) {
+	return nil, r.refuse("Datasets")
+}
+
+func (r *Refusing) RemoveDataset(context.Context, string) (casegraph.DatasetDeletion, error) {
+	return casegraph.DatasetDeletion{}, r.refuse("RemoveDataset")
+}
+
+func (r *Refusing) DeleteSource(context.Context, string) (casegraph.Source, error) {
+	return casegraph.Source{}, r.refuse("DeleteSource")
+}
+
 func (r *Refusing) SavedQueryVersions(context.Context, string, int) ([]casegraph.SavedQuery, error) {
 	return nil, r.refuse("SavedQueryVersions")
 }

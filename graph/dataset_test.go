@@ -1,0 +1,120 @@
+package graph_test
+
+import (
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+const datasetsQuery = `{ datasets { name entities relations sources lastChange } }`
+
+// datasetRow is the test's dataset in a datasets answer, or nil.
+func datasetRow(res map[string]any, name string) map[string]any {
+	list, _ := res["datasets"].([]any)
+	for _, d := range list {
+		if m := d.(map[string]any); m["name"] == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// TestDatasets: a dataset is listed with its sizes to the callers who may
+// read it, and with the time of its last recorded change.
+func TestDatasets(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	seed, err := dataset.Read(dataset.Seed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := datasetRow(s.h.MustPost(datasetsQuery, nil).Data, s.ds)
+	if row == nil {
+		t.Fatalf("%s not listed", s.ds)
+	}
+	want := map[string]any{"name": s.ds, "entities": float64(len(seed.Entities)), "relations": float64(len(seed.Relations)),
+		"sources": float64(len(seed.Sources)), "lastChange": nil}
+	for k, v := range want {
+		if row[k] != v {
+			t.Errorf("%s = %v, want %v", k, row[k], v)
+		}
+	}
+	s.h.MustPost(`mutation($in: SourceInput!) { upsertSource(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"id": s.id("new-source"), "title": "A new source", "dataset": s.ds}})
+	if row := datasetRow(s.h.MustPost(datasetsQuery, nil).Data, s.ds); row["lastChange"] == nil || row["sources"] != float64(len(seed.Sources)+1) {
+		t.Errorf("after a write: %v", row)
+	}
+
+	other := s.h.Key(casegraph.NewAPIKey{Name: "other reader", Role: casegraph.RoleReader, Datasets: []string{"some-other-dataset"}})
+	if row := datasetRow(s.h.PostAs(other, datasetsQuery, nil).Data, s.ds); row != nil {
+		t.Errorf("a reader of another dataset sees %v", row)
+	}
+}
+
+// TestDeleteDataset: only an admin deletes a dataset; it goes whole, its
+// audit record says what was there, and an unknown name is NOT_FOUND.
+func TestDeleteDataset(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	const del = `mutation($n: String!) { deleteDataset(name: $n) { name entities relations sources } }`
+	editor := s.h.Key(casegraph.NewAPIKey{Name: "editor", Role: casegraph.RoleEditor, Datasets: []string{s.ds}})
+	if res := s.h.PostAs(editor, del, map[string]any{"n": s.ds}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "FORBIDDEN" {
+		t.Fatalf("an editor: %s", res.Raw)
+	}
+	before := datasetRow(s.h.MustPost(datasetsQuery, nil).Data, s.ds)
+	if before == nil || before["entities"] == float64(0) {
+		t.Fatalf("the editor's refusal deleted something: %v", before)
+	}
+	res := s.h.MustPost(del, map[string]any{"n": s.ds})
+	for _, k := range []string{"entities", "relations", "sources"} {
+		if field(res, "deleteDataset", k) != before[k] {
+			t.Errorf("deleted %s %v, want %v", k, field(res, "deleteDataset", k), before[k])
+		}
+	}
+	if row := datasetRow(s.h.MustPost(datasetsQuery, nil).Data, s.ds); row != nil {
+		t.Errorf("still listed: %v", row)
+	}
+	if got := s.h.MustPost(`query($id: ID!) { entity(id: $id) { id } }`, map[string]any{"id": s.id("caesar")}); field(got, "entity") != nil {
+		t.Errorf("an entity survived: %s", got.Raw)
+	}
+	changes := s.h.MustPost(`query($ds: String) { changes(filter: {dataset: $ds}) { edges { node { operation targets } } } }`, map[string]any{"ds": s.ds})
+	edges, _ := field(changes, "changes", "edges").([]any)
+	if len(edges) == 0 || edges[0].(map[string]any)["node"].(map[string]any)["operation"] != "deleteDataset" {
+		t.Errorf("no audit record: %s", changes.Raw)
+	}
+	if res := s.h.Post(del, map[string]any{"n": s.ds}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "NOT_FOUND" {
+		t.Errorf("deleting it again: %s", res.Raw)
+	}
+}
+
+// TestDeleteSource: a cited source stays (CONFLICT), one nothing cites
+// goes, a reader may not, and an unknown id is NOT_FOUND.
+func TestDeleteSource(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	const del = `mutation($id: ID!) { deleteSource(id: $id) { id title } }`
+	cited := s.id("caesar-report-article")
+	if res := s.h.Post(del, map[string]any{"id": cited}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "CONFLICT" {
+		t.Errorf("a cited source: %s", res.Raw)
+	}
+	if got := s.h.MustPost(`query($id: ID!) { source(id: $id) { id } }`, map[string]any{"id": cited}); field(got, "source", "id") != cited {
+		t.Errorf("the cited source is gone: %s", got.Raw)
+	}
+	lone := s.id("lone-source")
+	s.h.MustPost(`mutation($in: SourceInput!) { upsertSource(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"id": lone, "title": "Nobody cites me", "dataset": s.ds}})
+	reader := s.h.Key(casegraph.NewAPIKey{Name: "reader", Role: casegraph.RoleReader, Datasets: []string{s.ds}})
+	if res := s.h.PostAs(reader, del, map[string]any{"id": lone}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "FORBIDDEN" {
+		t.Errorf("a reader: %s", res.Raw)
+	}
+	if res := s.h.MustPost(del, map[string]any{"id": lone}); field(res, "deleteSource", "title") != "Nobody cites me" {
+		t.Errorf("deleting it: %s", res.Raw)
+	}
+	if got := s.h.MustPost(`query($id: ID!) { source(id: $id) { id } }`, map[string]any{"id": lone}); field(got, "source") != nil {
+		t.Errorf("still there: %s", got.Raw)
+	}
+	if res := s.h.Post(del, map[string]any{"id": lone}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "NOT_FOUND" {
+		t.Errorf("deleting it again: %s", res.Raw)
+	}
+}
