@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test test-unit fuzz build generate check-generated web check-web fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -32,7 +32,7 @@ run: neo4j-up build
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/
-test: neo4j-up fmt-check vet staticcheck shellcheck
+test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck
 	@mkdir -p test-artifacts
 	$(GO) test -race -count=1 -artifacts -outputdir $(CURDIR)/test-artifacts ./...
 
@@ -71,6 +71,14 @@ generate:
 ## check-generated: fail when the committed generated code is not what the schema generates
 check-generated: generate
 	@git diff --exit-code --stat -- graph/ || { echo "generated code is stale: run make generate and commit"; exit 1; }
+
+## ftm-deps: the followthemoney Python package (pinned in dataset/testdata/ftm-requirements.txt) in .venv-ftm, which the FtM tests check exports with; once (pip compiles PyICU the first time: minutes)
+FTM_VENV := .venv-ftm
+ftm-deps: $(FTM_VENV)/.installed
+$(FTM_VENV)/.installed: dataset/testdata/ftm-requirements.txt
+	python3 -m venv $(FTM_VENV)
+	$(FTM_VENV)/bin/pip install --quiet --disable-pip-version-check -r dataset/testdata/ftm-requirements.txt
+	touch $@
 
 ## web: build the explorer and GraphiQL (web/src, TypeScript) into web/dist, which the binary embeds; commit the result (needs Node and npm)
 web:

@@ -62,11 +62,15 @@ func runImport(ctx context.Context, args []string, e env) error {
 }
 
 func runExport(ctx context.Context, args []string, e env) error {
-	var datasets string
+	var datasets, format string
 	flags := func(fs *flag.FlagSet) {
 		fs.StringVar(&datasets, "dataset", "", "comma-separated datasets to export (default: all)")
+		fs.StringVar(&format, "format", "ndjson", "ndjson (Casegraph's data file) or ftm (FollowTheMoney entities)")
 	}
 	return withStore(ctx, "export", args, e, flags, func(ctx context.Context, store *cypher.Store, _ []string) error {
+		if format != "ndjson" && format != "ftm" {
+			return usagef("export: format must be ndjson or ftm, not %q", format)
+		}
 		var ds []string
 		if datasets != "" {
 			for _, d := range strings.Split(datasets, ",") {
@@ -88,6 +92,14 @@ func runExport(ctx context.Context, args []string, e env) error {
 			}
 		}
 		w := bufio.NewWriterSize(e.stdout, 1<<16)
+		if format == "ftm" {
+			ftm := dataset.NewFtMWriter(w)
+			if err := store.Export(ctx, ds, cypher.Exporter{Source: ftm.Source, Entity: ftm.Entity, Relation: ftm.Relation}); err != nil {
+				return describe(err)
+			}
+			fmt.Fprint(e.stderr, ftm.Report)
+			return w.Flush()
+		}
 		enc := dataset.NewEncoder(w)
 		err := store.Export(ctx, ds, cypher.Exporter{
 			Source:   func(s casegraph.Source) error { return enc.Encode(dataset.SourceRecord(s)) },
