@@ -146,6 +146,9 @@ func FtMID(id string) string {
 // have ids of their own, which may be equal.
 func SourceFtMID(id string) string { return "cg-s-" + FtMID(id) }
 
+// ProtectedKeyword marks a protected person in FtM's keywords.
+const ProtectedKeyword = "casegraph: protected person"
+
 var ftmIDPattern = regexp.MustCompile(`^[0-9a-zA-Z]([0-9a-zA-Z.\-]*[0-9a-zA-Z])?$`)
 
 // schemataWithStatus are the link schemata with a status property; the
@@ -204,6 +207,9 @@ func (w *FtMWriter) Entity(en casegraph.Entity) error {
 		e.add("proof", SourceFtMID(id))
 	}
 	if en.Protected {
+		// FtM has no such flag: a keyword keeps it, so that an import of
+		// this file protects the person again.
+		e.add("keywords", ProtectedKeyword)
 		w.Report.Protected++
 	}
 	w.kinds[en.ID] = en.Kind
@@ -219,7 +225,10 @@ func (w *FtMWriter) Relation(r casegraph.Relation) error {
 	e.add(link.to, FtMID(to))
 	spec, _ := casegraph.Spec(r.Type)
 	role := r.Role
-	if link.schema == "UnknownLink" || link.schema == "Documentation" {
+	// Where one schema stands for several types, the role starts with the
+	// type's label, so the import can tell which ("held a position in:
+	// judge").
+	if link.schema == "UnknownLink" || link.schema == "Documentation" || link.schema == "Directorship" {
 		role = strings.TrimSpace(spec.Label + ": " + r.Role)
 		role = strings.TrimSuffix(role, ":")
 	}

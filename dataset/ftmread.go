@@ -1,0 +1,308 @@
+package dataset
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// FtMReadOptions say where FtM entities go.
+type FtMReadOptions struct {
+	// Dataset receives everything read (required).
+	Dataset string
+	// IDPrefix goes before every id read, so that a file can be imported
+	// beside the graph it came from (ids are unique across datasets).
+	IDPrefix string
+	// SourceTitle titles the source that entities and relations without
+	// proof cite (every Casegraph entity and relation cites one):
+	// "FollowTheMoney import" when empty.
+	SourceTitle string
+}
+
+// FtMNote is what the reader did with a line it could not take as it was:
+// mapped loosely (an Ownership as RELATED_TO), or skipped and why.
+type FtMNote struct {
+	Line    int
+	Skipped bool
+	Message string
+}
+
+func (n FtMNote) String() string {
+	verb := "mapped"
+	if n.Skipped {
+		verb = "skipped"
+	}
+	return fmt.Sprintf("line %d: %s: %s", n.Line, verb, n.Message)
+}
+
+// ftmKinds is kindSchemata read back, with the FtM schemata that are
+// organizations too.
+func ftmKind(schema string) (casegraph.Kind, bool) {
+	for k, s := range kindSchemata {
+		if s == schema {
+			return k, true
+		}
+	}
+	for _, s := range organizationSchemata {
+		if s == schema {
+			return casegraph.KindOrganization, true
+		}
+	}
+	if schema == "LegalEntity" {
+		return casegraph.KindOrganization, true
+	}
+	return "", false
+}
+
+// looseLinks are interval schemata Casegraph has no type for, read as
+// RELATED_TO with the schema's word for it as the role.
+var looseLinks = map[string]ftmLink{
+	"Family":     {"family", "person", "relative"},
+	"Ownership":  {"owns", "owner", "asset"},
+	"Succession": {"succeeded by", "predecessor", "successor"},
+}
+
+type ftmLine struct {
+	line int
+	e    FtMEntity
+}
+
+// ReadFtM reads FtM entities (JSON lines) into a batch for opts.Dataset:
+// the entities of the schemata in kindSchemata and organizationSchemata,
+// Documents that are Casegraph sources (ids cg-s-...), and the links of
+// relationSchemata (and looseLinks, as RELATED_TO), every id read back by
+// ParseFtMID and prefixed. What it cannot take is in the notes, by line;
+// a line that is not an FtM entity at all is an error.
+func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
+	var b Batch
+	var notes []FtMNote
+	if err := casegraph.ValidateID("dataset", opts.Dataset); err != nil {
+		return b, nil, err
+	}
+	var things, links []ftmLine
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var e FtMEntity
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.ID == "" || e.Schema == "" {
+			return b, nil, fmt.Errorf("line %d: not an FtM entity (want {\"id\", \"schema\", \"properties\"}): %v", n, err)
+		}
+		if _, ok := ftmKind(e.Schema); ok || e.Schema == "Document" {
+			things = append(things, ftmLine{n, e})
+		} else {
+			links = append(links, ftmLine{n, e})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return b, nil, err
+	}
+	id := func(ftmID string) string { return opts.IDPrefix + ParseFtMID(ftmID) }
+	sourceTitle := opts.SourceTitle
+	if sourceTitle == "" {
+		sourceTitle = "FollowTheMoney import"
+	}
+	fallback := casegraph.Source{ID: opts.IDPrefix + opts.Dataset + "-ftm-import", Title: sourceTitle, Dataset: opts.Dataset}
+	usedFallback := false
+	proof := func(e FtMEntity) []string {
+		var out []string
+		for _, p := range e.Properties["proof"] {
+			if src, ok := strings.CutPrefix(p, "cg-s-"); ok {
+				out = append(out, opts.IDPrefix+ParseFtMID(src))
+			}
+		}
+		if len(out) == 0 {
+			usedFallback = true
+			out = []string{fallback.ID}
+		}
+		return out
+	}
+	kinds := map[string]casegraph.Kind{}
+	for _, t := range things {
+		e := t.e
+		if src, ok := strings.CutPrefix(e.ID, "cg-s-"); ok && e.Schema == "Document" {
+			b.Sources = append(b.Sources, casegraph.Source{ID: opts.IDPrefix + ParseFtMID(src), Title: first(e, "title"),
+				Publisher: first(e, "publisher"), URL: first(e, "sourceUrl"), PublishedAt: ftmDate(first(e, "publishedAt")),
+				RetrievedAt: ftmDate(first(e, "retrievedAt")), Dataset: opts.Dataset})
+			b.SourceLines = append(b.SourceLines, t.line)
+			continue
+		}
+		kind, ok := ftmKind(e.Schema)
+		if !ok {
+			kind = casegraph.KindDocument // a Document that is not a source
+		}
+		en := casegraph.Entity{ID: id(e.ID), Kind: kind, Dataset: opts.Dataset, Description: first(e, "description"), SourceIDs: proof(e)}
+		names := e.Properties["name"]
+		switch kind {
+		case casegraph.KindDocument:
+			names = append(slices.Clone(e.Properties["title"]), names...)
+			en.PublishedAt = ftmDate(first(e, "publishedAt"))
+			en.URL = first(e, "sourceUrl")
+			for _, note := range e.Properties["notes"] {
+				if pages, ok := strings.CutSuffix(note, " pages"); ok {
+					en.PageCount, _ = strconv.Atoi(pages)
+				}
+			}
+		case casegraph.KindPlace:
+			names = append(slices.Clone(e.Properties["full"]), names...)
+		case casegraph.KindEvent:
+			en.StartDate, en.EndDate = ftmDate(first(e, "startDate")), ftmDate(first(e, "endDate"))
+		case casegraph.KindPerson:
+			en.Nationality = strings.ToUpper(first(e, "nationality"))
+		}
+		if len(names) == 0 {
+			notes = append(notes, FtMNote{t.line, true, fmt.Sprintf("%s %s has no name", e.Schema, e.ID)})
+			continue
+		}
+		en.Name = names[0]
+		for _, a := range append(slices.Clone(names[1:]), e.Properties["alias"]...) {
+			if a != en.Name && !slices.Contains(en.Aliases, a) {
+				en.Aliases = append(en.Aliases, a)
+			}
+		}
+		for _, k := range e.Properties["keywords"] {
+			if c := strings.ToUpper(k); slices.Contains(casegraph.Categories(kind), c) {
+				en.Category = c
+			}
+			en.Protected = en.Protected || k == ProtectedKeyword
+		}
+		if en.Category == "" && kind == casegraph.KindOrganization {
+			en.Category = map[string]string{"PublicBody": "GOVERNMENT", "Company": "COMPANY"}[e.Schema]
+		}
+		kinds[en.ID] = kind
+		b.Entities = append(b.Entities, en)
+		b.EntityLines = append(b.EntityLines, t.line)
+	}
+	for _, l := range links {
+		rel, note, ok := ftmRelation(l.e, kinds, id)
+		if note != "" {
+			notes = append(notes, FtMNote{l.line, !ok, note})
+		}
+		if !ok {
+			continue
+		}
+		rel.ID, rel.Dataset, rel.SourceIDs = id(l.e.ID), opts.Dataset, proof(l.e)
+		b.Relations = append(b.Relations, rel)
+		b.RelationLines = append(b.RelationLines, l.line)
+	}
+	if usedFallback {
+		b.Sources = append(b.Sources, fallback)
+		b.SourceLines = append(b.SourceLines, 0)
+	}
+	return b, notes, nil
+}
+
+// ftmRelation reads an interval: its type by relationSchemata (the label
+// at the start of its role choosing among several), its ends, dates,
+// quote, status and confidence.
+func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) string) (casegraph.Relation, string, bool) {
+	var rel casegraph.Relation
+	role := first(e, "role")
+	if role == "" {
+		role = first(e, "purpose") + first(e, "relationship")
+	}
+	typ, fromProp, toProp, note := "", "", "", ""
+	if loose, ok := looseLinks[e.Schema]; ok {
+		typ, fromProp, toProp = "RELATED_TO", loose.from, loose.to
+		role = strings.TrimSuffix(strings.TrimSpace(loose.schema+": "+role), ":")
+		note = fmt.Sprintf("%s %s as RELATED_TO (role %q): Casegraph has no type for it", e.Schema, e.ID, role)
+	} else {
+		for t, l := range relationSchemata {
+			if l.schema != e.Schema {
+				continue
+			}
+			spec, _ := casegraph.Spec(t)
+			rest, labelled := strings.CutPrefix(role, spec.Label)
+			if labelled && (rest == "" || strings.HasPrefix(rest, ": ")) {
+				typ, fromProp, toProp, role = string(t), l.from, l.to, strings.TrimPrefix(rest, ": ")
+				break
+			}
+			if typ == "" || t < casegraph.RelationType(typ) { // unlabelled: the first type of the schema, by name
+				typ, fromProp, toProp = string(t), l.from, l.to
+			}
+		}
+		if e.Schema == "UnknownLink" {
+			typ, fromProp, toProp = "RELATED_TO", "subject", "object"
+			for _, spec := range casegraph.Vocabulary() {
+				if rest, ok := strings.CutPrefix(role, spec.Label); ok && (rest == "" || strings.HasPrefix(rest, ": ")) {
+					typ, role = string(spec.Type), strings.TrimPrefix(rest, ": ")
+					break
+				}
+			}
+		}
+	}
+	if typ == "" {
+		return rel, fmt.Sprintf("%s %s: no Casegraph kind or relation type for this schema", e.Schema, e.ID), false
+	}
+	from, to := first(e, fromProp), first(e, toProp)
+	if e.Schema == "Documentation" {
+		// The document end is the relation's to when the type takes that
+		// way round (AUTHORED), else its from (DOCUMENTS), as the export wrote it.
+		spec, _ := casegraph.Spec(casegraph.RelationType(typ))
+		if !slices.Contains(spec.ToKinds, kinds[id(to)]) || !slices.Contains(spec.FromKinds, kinds[id(from)]) {
+			from, to = to, from
+		}
+	}
+	if from == "" || to == "" {
+		return rel, fmt.Sprintf("%s %s lacks %s or %s", e.Schema, e.ID, fromProp, toProp), false
+	}
+	for _, end := range []string{from, to} {
+		if _, ok := kinds[id(end)]; !ok {
+			return rel, fmt.Sprintf("%s %s: %s is not an entity of the file that was read", e.Schema, e.ID, end), false
+		}
+	}
+	rel.Type, rel.FromID, rel.ToID, rel.Role = casegraph.RelationType(typ), id(from), id(to), role
+	rel.StartDate, rel.EndDate, rel.Quote = ftmDate(first(e, "startDate")), ftmDate(first(e, "endDate")), first(e, "summary")
+	rel.Status = casegraph.Status(strings.ToUpper(first(e, "status")))
+	for _, fact := range strings.Split(first(e, "description"), "; ") {
+		k, v, _ := strings.Cut(fact, ": ")
+		switch k {
+		case "status":
+			rel.Status = casegraph.Status(strings.ToUpper(v))
+		case "confidence":
+			if c, err := strconv.ParseFloat(v, 64); err == nil {
+				rel.Confidence = &c
+			}
+		}
+	}
+	if !slices.Contains(casegraph.Statuses(), rel.Status) {
+		rel.Status = casegraph.StatusReported
+	}
+	return rel, note, true
+}
+
+// ParseFtMID reads an FtM id back: "cg-x" and hex is the id it encodes;
+// any other is the id itself.
+func ParseFtMID(id string) string {
+	if h, ok := strings.CutPrefix(id, "cg-x"); ok {
+		if b, err := hex.DecodeString(h); err == nil {
+			return string(b)
+		}
+	}
+	return id
+}
+
+func first(e FtMEntity, prop string) string {
+	if v := e.Properties[prop]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// ftmDate is an FtM date (an ISO 8601 prefix, maybe with a time) as a
+// partial date.
+func ftmDate(s string) string {
+	if len(s) > 10 {
+		s = s[:10]
+	}
+	return s
+}
