@@ -39,7 +39,7 @@ func roundTrip(t *testing.T, req *http.Request) (*http.Response, string) {
 }
 
 // roundTripWith sends req with client and reads the whole response.
-func roundTripWith(t *testing.T, client *http.Client, req *http.Request) (*http.Response, string) {
+func roundTripWith(t testing.TB, client *http.Client, req *http.Request) (*http.Response, string) {
 	t.Helper()
 	res, err := client.Do(req)
 	if err != nil {

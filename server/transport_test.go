@@ -46,7 +46,7 @@ func fetch(t *testing.T, h *servertest.Harness, method, path string, header map[
 }
 
 // decoded is a response's body decompressed by its Content-Encoding.
-func decoded(t *testing.T, r rawResponse) []byte {
+func decoded(t testing.TB, r rawResponse) []byte {
 	t.Helper()
 	var rd io.Reader
 	var err error
