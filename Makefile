@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: web-deps run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -32,13 +32,13 @@ run: neo4j-up build
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/
-test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck
+test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck web-deps
 	@mkdir -p test-artifacts
 	$(GO) test -race -count=1 -artifacts -outputdir $(CURDIR)/test-artifacts ./...
 
 ## test-unit: the tests that need no database (the HTTP edge over a refusing store, the domain, config, CSV ...); no Java, no Neo4j
 # cyphertest skips, by name, every test that needs Neo4j when CASEGRAPH_TEST_UNIT is set; the summary counts them.
-test-unit:
+test-unit: web-deps
 	@out=$$(mktemp); \
 	CASEGRAPH_TEST_UNIT=1 NEO4J_URI=bolt://127.0.0.1:1 $(GO) test -count=1 -v ./... >$$out 2>&1; rc=$$?; \
 	grep -E '^(ok|FAIL|panic|--- FAIL)|^\s+--- FAIL|_test\.go:[0-9]+: ' $$out | grep -v 'needs Neo4j'; \
@@ -79,6 +79,9 @@ $(FTM_VENV)/.installed: dataset/testdata/ftm-requirements.txt
 	python3 -m venv $(FTM_VENV)
 	$(FTM_VENV)/bin/pip install --quiet --disable-pip-version-check -r dataset/testdata/ftm-requirements.txt
 	touch $@
+## web-deps: install web/package.json's pinned devDependencies (npm ci) when web/node_modules lacks them: the build's, and graphql-http, whose audit of the GraphQL-over-HTTP spec make test runs (needs Node and npm)
+web-deps:
+	@test -f web/node_modules/graphql-http/package.json || (cd web && npm ci --no-audit --no-fund --loglevel error)
 
 ## web: build the explorer and GraphiQL (web/src, TypeScript) into web/dist, which the binary embeds; commit the result (needs Node and npm)
 web:

@@ -35,7 +35,13 @@ func sendWithHeaders(t *testing.T, h *harness, method, path, body string, header
 // roundTrip sends req and reads the whole response.
 func roundTrip(t *testing.T, req *http.Request) (*http.Response, string) {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	return roundTripWith(t, http.DefaultClient, req)
+}
+
+// roundTripWith sends req with client and reads the whole response.
+func roundTripWith(t testing.TB, client *http.Client, req *http.Request) (*http.Response, string) {
+	t.Helper()
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,7 +211,7 @@ func TestTransports(t *testing.T) {
 		{"GET", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`), "", "", 200, "", ""},
 		{"GET with bad variables", http.MethodGet, "/graphql?query=" + url.QueryEscape(`query T { __typename }`) + "&variables=nope", "", "", 400, "BAD_USER_INPUT", "INVALID_REQUEST"},
 		{"POST of plain text", http.MethodPost, "/graphql", "text/plain", doc, 415, "BAD_USER_INPUT", "UNSUPPORTED_MEDIA_TYPE"},
-		{"POST without a query", http.MethodPost, "/graphql", "application/json", `{}`, 422, "BAD_USER_INPUT", "GRAPHQL_VALIDATION_FAILED"},
+		{"POST without a query", http.MethodPost, "/graphql", "application/json", `{}`, 400, "BAD_USER_INPUT", "GRAPHQL_VALIDATION_FAILED"},
 		// No CORS origins by default, so no preflight is answered; cors_test.go has them.
 		{"OPTIONS preflight without CORS origins", http.MethodOptions, "/graphql", "", "", 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},
 		{"PUT", http.MethodPut, "/graphql", "application/json", doc, 405, "BAD_USER_INPUT", "METHOD_NOT_ALLOWED"},

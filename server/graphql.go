@@ -29,6 +29,10 @@ import (
 func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
 	srv := handler.New(schema)
 	srv.AddTransport(codedTransport{getOrHead{}})
+	// @defer: a POST that accepts multipart/mixed gets the deferred parts
+	// as they come (this transport comes first: POST takes the request
+	// too); elsewhere @defer is refused (defer.go).
+	srv.AddTransport(codedTransport{transport.MultipartMixed{}})
 	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	// Automatic persisted queries: a client sends the document's SHA-256,
@@ -130,6 +134,9 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 	}
 	if !g.introspection && introspects(oc.Operation.SelectionSet) {
 		return codedError(casegraph.CodeForbidden, "INTROSPECTION_DISABLED", "introspection is disabled on this server")
+	}
+	if err := refuseDefer(ctx, oc.Operation, g.nested); err != nil {
+		return err
 	}
 	if n := rootFields(oc.Operation.SelectionSet, "runSavedQuery"); n > 1 {
 		return codedError(casegraph.CodeBadUserInput, "ONE_SAVED_QUERY",

@@ -31,19 +31,20 @@ import (
 type codedTransport struct{ graphql.Transport }
 
 func (t codedTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	t.Transport.Do(w, r, codedExecutor{exec})
+	nw := &negotiated{ResponseWriter: w}
+	t.Transport.Do(nw, incremental(t.Transport, r), codedExecutor{GraphExecutor: exec, w: nw})
+	nw.finish()
 }
 
-type codedExecutor struct{ graphql.GraphExecutor }
-
-func (e codedExecutor) DispatchError(ctx context.Context, list gqlerror.List) *graphql.Response {
+// codeErrors gives a code to each error without one.
+func codeErrors(list gqlerror.List) gqlerror.List {
 	for i, err := range list {
 		if _, ok := err.Extensions["code"]; !ok {
 			list[i] = codedError(casegraph.CodeBadUserInput, "INVALID_REQUEST",
 				"the body is not a GraphQL request: send {\"query\": ..., \"variables\": {...}}")
 		}
 	}
-	return e.GraphExecutor.DispatchError(ctx, list)
+	return list
 }
 
 // getOrHead is gqlgen's GET transport, which also answers HEAD (the

@@ -87,10 +87,10 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(idempotencyKey(s.limitBody(gql))))))
-	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkURL(true, gql)))))
+	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkURL(true, revalidate(gql))))))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
+	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, revalidate(saved))))))
 	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
 	if len(cfg.CORSOrigins) > 0 {
 		// Without an allow-list OPTIONS stays unrouted (405), as no
@@ -106,7 +106,11 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		mux.Handle("GET /graphiql", s.observe("/graphiql", page("graphiql.html")))
 		mux.Handle("GET /assets/{file}", s.observe("/assets", assets()))
 	}
-	s.handler = routeErrors(mux, s.observe)
+	handler, err := compressed(routeErrors(mux, s.observe))
+	if err != nil {
+		return nil, err
+	}
+	s.handler = handler
 	return s, nil
 }
 
