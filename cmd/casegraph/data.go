@@ -21,9 +21,13 @@ import (
 
 func runImport(ctx context.Context, args []string, e env) error {
 	var batchSize, writers int
+	var format, into, prefix string
 	flags := func(fs *flag.FlagSet) {
 		fs.IntVar(&batchSize, "batch-size", 5000, "rows written in one transaction")
 		fs.IntVar(&writers, "writers", 2, "transactions written at once")
+		fs.StringVar(&format, "format", "ndjson", "ndjson (Casegraph's data file) or ftm (FollowTheMoney entities)")
+		fs.StringVar(&into, "dataset", "", "ftm: the dataset that receives the file (required)")
+		fs.StringVar(&prefix, "id-prefix", "", "ftm: put before every id read (ids are unique across datasets)")
 	}
 	return withStore(ctx, "import", args, e, flags, func(ctx context.Context, store *cypher.Store, rest []string) error {
 		if len(rest) != 1 {
@@ -35,13 +39,31 @@ func runImport(ctx context.Context, args []string, e env) error {
 		if writers < 1 || writers > 16 {
 			return usagef("import: writers must be between 1 and 16")
 		}
+		if format != "ndjson" && format != "ftm" {
+			return usagef("import: format must be ndjson or ftm, not %q", format)
+		}
+		if format == "ftm" && into == "" {
+			return usagef("import: --format ftm needs --dataset, the dataset that receives the file")
+		}
 		in, closeIn, err := openInput(rest[0])
 		if err != nil {
 			return err
 		}
 		defer closeIn()
 		start := time.Now()
-		b, err := dataset.Read(in)
+		var b dataset.Batch
+		if format == "ftm" {
+			var notes []dataset.FtMNote
+			if b, notes, err = dataset.ReadFtM(in, dataset.FtMReadOptions{Dataset: into, IDPrefix: prefix}); err != nil {
+				return describe(err)
+			}
+			// What FtM holds that Casegraph has no place for is said, line by line.
+			for _, n := range notes {
+				fmt.Fprintf(e.stderr, "ftm: %s\n", n)
+			}
+		} else {
+			b, err = dataset.Read(in)
+		}
 		var bad *dataset.LinesError
 		if err != nil && !errors.As(err, &bad) {
 			return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -152,5 +153,33 @@ func TestExportOfAnUnknownDatasetFails(t *testing.T) {
 	}
 	if out != "" {
 		t.Errorf("a refused export wrote %d bytes", len(out))
+	}
+}
+
+// TestFtMCommands: the seed exported as FtM by the command line imports
+// back into a dataset of its own.
+func TestFtMCommands(t *testing.T) {
+	vars := neo4jVars(t)
+	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ds, _ := cyphertest.LoadSeed(t, store)
+	out, errOut, err := runWith(t, []string{"export", "--format", "ftm", "--dataset", ds}, vars)
+	if err != nil || !strings.Contains(errOut, "ftm: 1 sources (as Document), 30 entities, 42 relations") {
+		t.Fatalf("export: %v\n%s", err, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "seed.ftm.json")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back := cyphertest.Dataset(t)
+	if _, _, err := runWith(t, []string{"import", "--format", "ftm", file}, vars); err == nil || !strings.Contains(err.Error(), "needs --dataset") {
+		t.Errorf("ftm without a dataset: %v", err)
+	}
+	out, errOut, err = runWith(t, []string{"import", "--format", "ftm", "--dataset", back, "--id-prefix", "rt-", file}, vars)
+	if err != nil || strings.Contains(errOut, "ftm: line") {
+		t.Fatalf("import: %v\n%s\n%s", err, out, errOut)
+	}
+	found, err := store.Datasets(context.Background(), back)
+	if err != nil || len(found) != 1 || found[0].Entities != 30 || found[0].Relations != 42 || found[0].Sources != 1 {
+		t.Errorf("imported %+v, %v; want the seed's 30 entities, 42 relations and 1 source", found, err)
 	}
 }
