@@ -17,3 +17,12 @@ type DatasetDeletion struct {
 	Name                         string
 	Entities, Relations, Sources int64
 }
+
+// ExportSink receives a dataset's sources, entities and relations as an
+// export streams them: sources first, then entities, then relations, each
+// in id order. An error stops the export.
+type ExportSink struct {
+	Source   func(Source) error
+	Entity   func(Entity) error
+	Relation func(Relation) error
+}

@@ -15,12 +15,9 @@ const (
 	stmtExportRelations statement = "ExportRelations"
 )
 
-// Exporter receives what Export reads, one item at a time.
-type Exporter struct {
-	Source   func(casegraph.Source) error
-	Entity   func(casegraph.Entity) error
-	Relation func(casegraph.Relation) error
-}
+// Exporter receives what Export streams (casegraph.ExportSink: the HTTP
+// edge streams exports too, and declares no dependency on this package).
+type Exporter = casegraph.ExportSink
 
 // Export streams the sources, entities and relations of the datasets (all
 // when datasets is empty), each in id order, to the exporter's functions:

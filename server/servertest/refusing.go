@@ -152,6 +152,10 @@ func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.S
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }
 
+func (r *Refusing) Export(context.Context, []string, casegraph.ExportSink) error {
+	return r.refuse("Export")
+}
+
 func (r *Refusing) Datasets(context.Context, string) ([]casegraph.DatasetSummary, error) {
 	return nil, r.refuse("Datasets")
 }

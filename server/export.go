@@ -1,0 +1,126 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// Exports is what the export route asks of the store.
+type Exports interface {
+	// Export streams datasets' sources, entities and relations, in id
+	// order, in one read transaction.
+	Export(ctx context.Context, datasets []string, out casegraph.ExportSink) error
+}
+
+// exportDataset serves GET /datasets/{name}/export?format=ndjson|ftm: the
+// dataset streamed as it is read, as Casegraph's data file (the default)
+// or as FollowTheMoney entities, to a caller who may read it. Protected
+// people are left out, with their relations, for a caller without
+// clearance, as they are absent from its reads. A dataset the caller may
+// not read, like one with nothing in it, is NOT_FOUND.
+func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	name := r.PathValue("name")
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = "ndjson"
+	}
+	fail := func(err error) {
+		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(ctx, err)}})
+	}
+	if format != "ndjson" && format != "ftm" {
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be ndjson or ftm, not %q", format))
+		return
+	}
+	if err := casegraph.ValidateID("name", name); err != nil {
+		fail(err)
+		return
+	}
+	found, err := s.store.Datasets(ctx, name)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if len(found) == 0 {
+		fail(casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", name))
+		return
+	}
+
+	// What the caller may not see is not there: a protected person it has
+	// no clearance for, and the relations that touch one.
+	hidden := map[string]bool{}
+	visible := func(e casegraph.Entity) bool {
+		if casegraph.CanSee(ctx, e) {
+			return true
+		}
+		hidden[e.ID] = true
+		return false
+	}
+	out := &startedWriter{w: w}
+	bw := bufio.NewWriterSize(out, 1<<16)
+	var sink casegraph.ExportSink
+	if format == "ftm" {
+		ftm := dataset.NewFtMWriter(bw)
+		sink = casegraph.ExportSink{Source: ftm.Source, Relation: ftm.Relation, Entity: func(e casegraph.Entity) error {
+			if !visible(e) {
+				return nil
+			}
+			return ftm.Entity(e)
+		}}
+		w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
+	} else {
+		enc := dataset.NewEncoder(bw)
+		sink = casegraph.ExportSink{
+			Source: func(src casegraph.Source) error { return enc.Encode(dataset.SourceRecord(src)) },
+			Entity: func(e casegraph.Entity) error {
+				if !visible(e) {
+					return nil
+				}
+				return enc.Encode(dataset.EntityRecord(e))
+			},
+			Relation: func(rel casegraph.Relation) error { return enc.Encode(dataset.RelationRecord(rel)) },
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
+	}
+	relation := sink.Relation
+	sink.Relation = func(rel casegraph.Relation) error {
+		if hidden[rel.FromID] || hidden[rel.ToID] {
+			return nil
+		}
+		return relation(rel)
+	}
+	ext := map[string]string{"ndjson": "ndjson", "ftm": "ftm.json"}[format]
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, name, ext))
+	w.Header().Set("Cache-Control", "private, no-store")
+	if err := s.store.Export(ctx, []string{name}, sink); err != nil {
+		if !out.started {
+			// Nothing is sent yet: the caller gets the error as such.
+			w.Header().Del("Content-Disposition")
+			fail(err)
+			return
+		}
+		// The status is sent: the body ends short (a client sees a line
+		// cut off, or fewer lines), and the log says why.
+		s.log.Error().Err(err).Str("dataset", name).Msg("export cut short")
+	}
+	_ = bw.Flush()
+}
+
+// startedWriter says whether anything was written to w.
+type startedWriter struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (s *startedWriter) Write(p []byte) (int, error) {
+	s.started = true
+	return s.w.Write(p)
+}
