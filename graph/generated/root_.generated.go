@@ -2593,7 +2593,7 @@ extend type Mutation {
   request's time budget; complete says whether all were tried), so it is
   priced as 12 searches of its depth.
   """
-  pathExplanation(from: ID!, to: ID!, filter: PathFilter): PathExplanation!
+  pathExplanation(from: ID!, to: ID!, filter: PathFilter): PathExplanation
 }
 
 "Why a shortest-path search found a path, or did not."
@@ -2757,11 +2757,11 @@ extend type Query {
   "The shortest path from one entity to another that passes the filter, or null when there is none within maxDepth."
   shortestPath(from: ID!, to: ID!, filter: PathFilter): Path
   "Up to k (1 to 20) distinct simple paths, shortest first."
-  paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]!
+  paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]
   "The entities within depth (1 to 3) hops, nearest first, at most limit (1 to 1000) besides the centre, and the relations among them."
-  neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph!
+  neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph
   "For 2 to 10 entities: the union of the shortest paths between every pair, and the pairs that are not connected."
-  connections(ids: [ID!]!, filter: PathFilter): Subgraph!
+  connections(ids: [ID!]!, filter: PathFilter): Subgraph
   """
   For 2 to 10 entities: the entities directly related to every one of them
   through relations that pass the filter, the ones with the most such
@@ -2769,7 +2769,7 @@ extend type Query {
   maxDepth is refused and its direction must be ANY; kinds, datasets,
   maxDegree and excludeIds apply to the neighbours.
   """
-  commonNeighbors(ids: [ID!]!, filter: PathFilter, limit: Int = 100): [CommonNeighbor!]!
+  commonNeighbors(ids: [ID!]!, filter: PathFilter, limit: Int = 100): [CommonNeighbor!]
 }
 `, BuiltIn: false},
 	{Name: "../schema/relation.graphqls", Input: `"The relation vocabulary. relationTypes describes each."
@@ -2981,13 +2981,13 @@ extend type Query {
   "Saved queries (their latest versions) by name, those with the tag when given."
   savedQueries(tag: String, first: Int = 20, after: String): SavedQueryConnection!
   "A version of a saved query (the latest when version is left out); NOT_FOUND when there is none."
-  savedQuery(name: String!, version: Int): SavedQuery!
+  savedQuery(name: String!, version: Int): SavedQuery
   """
   Runs a saved query (its latest version, or the one asked for) with
   variables merged over its defaults and checked against its declarations,
   by the same executor, limits and loaders as any request.
   """
-  runSavedQuery(name: String!, version: Int, variables: JSON): SavedQueryResult!
+  runSavedQuery(name: String!, version: Int, variables: JSON): SavedQueryResult
 }
 
 extend type Mutation {
@@ -3003,6 +3003,11 @@ places, and the evidence that links them.
 
 Errors carry a code in extensions.code: BAD_USER_INPUT, NOT_FOUND, FORBIDDEN,
 CONFLICT, TIMEOUT, DATABASE_UNAVAILABLE, OUTCOME_UNKNOWN or INTERNAL.
+
+Root fields that look a thing up by id or name (timeline, neighborhood,
+paths, connections, commonNeighbors, pathExplanation, savedQuery,
+runSavedQuery) are nullable: a missing one is null with a NOT_FOUND error
+at its path, and the other fields of the request keep their data.
 
 Mutations sent with an ` + "`" + `Idempotency-Key` + "`" + ` header are made once: a retry
 with the same key answers the first outcome (see the README, "Retrying
@@ -3121,7 +3126,7 @@ extend type Query {
   out. from and to keep what meets the range; a relation without an end
   goes on.
   """
-  timeline(id: ID!, from: PartialDate, to: PartialDate): [TimelineItem!]!
+  timeline(id: ID!, from: PartialDate, to: PartialDate): [TimelineItem!]
 }
 `, BuiltIn: false},
 	{Name: "../schema/source.graphqls", Input: `"A piece of provenance: an article, a report, a filing, a testimony."

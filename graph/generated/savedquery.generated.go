@@ -1081,14 +1081,6 @@ func (ec *executionContext) marshalNSavedQueryError2ᚕgithubᚗcomᚋcasegraph�
 	return ret
 }
 
-func (ec *executionContext) marshalNSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx context.Context, sel ast.SelectionSet, v *model.SavedQueryResult) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SavedQueryResult!")
-		return graphql.Null
-	}
-	return ec._SavedQueryResult(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
 	if v == nil {
 		return nil, nil
@@ -1119,6 +1111,20 @@ func (ec *executionContext) marshalOQueryVisibility2ᚖgithubᚗcomᚋcasegraph�
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOSavedQuery2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx context.Context, sel ast.SelectionSet, v *model.SavedQuery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedQuery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx context.Context, sel ast.SelectionSet, v *model.SavedQueryResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedQueryResult(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************
