@@ -16,6 +16,7 @@ const (
 	stmtSaveQuery           statement = "SaveQuery"
 	stmtSavedQueryVersion   statement = "SavedQueryVersion"
 	stmtSavedQueries        statement = "SavedQueries"
+	stmtCountSavedQueries   statement = "CountSavedQueries"
 	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
 	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
 	stmtSavedQueryOwner     statement = "SavedQueryOwner"
@@ -128,6 +129,12 @@ func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Pag
 	}
 	out, hasNext := trimPage(out, page)
 	return out, hasNext, nil
+}
+
+// CountSavedQueries counts the saved queries SavedQueries pages through
+// with the tag (any when empty).
+func (s *Store) CountSavedQueries(ctx context.Context, tag string) (int64, error) {
+	return s.count(ctx, stmtCountSavedQueries, map[string]any{"tag": nullable(tag)})
 }
 
 // DeleteSavedQuery removes a saved query and all its versions, and returns

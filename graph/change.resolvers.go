@@ -9,8 +9,15 @@ import (
 	"context"
 
 	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 )
+
+// TotalCount is the resolver for the totalCount field.
+func (r *changeConnectionResolver) TotalCount(ctx context.Context, obj *model.ChangeConnection) (int, error) {
+	n, err := r.Store.CountChanges(ctx, obj.Filter)
+	return int(n), err
+}
 
 // Changes is the resolver for the changes field.
 func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string) (*model.ChangeConnection, error) {
@@ -31,5 +38,12 @@ func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter,
 		cursor := cs.after(c.ID)
 		return cursor, model.ChangeEdge{Cursor: cursor, Node: toChange(c)}
 	})
-	return &model.ChangeConnection{Edges: edges, PageInfo: info}, nil
+	return &model.ChangeConnection{Edges: edges, PageInfo: info, Filter: f}, nil
 }
+
+// ChangeConnection returns generated.ChangeConnectionResolver implementation.
+func (r *Resolver) ChangeConnection() generated.ChangeConnectionResolver {
+	return &changeConnectionResolver{r}
+}
+
+type changeConnectionResolver struct{ *Resolver }

@@ -90,6 +90,8 @@ func complexity() generated.ComplexityRoot {
 	// the pool. The root multiplies them by the page like the rest of its
 	// connection, which errs on the dear side.
 	c.SearchConnection.TotalCount = func(int) int { return statementCost }
+	c.ChangeConnection.TotalCount = func(int) int { return statementCost }
+	c.SavedQueryConnection.TotalCount = func(int) int { return statementCost }
 	c.SearchConnection.Facets = func(child int) int { return statementCost + child }
 	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
 		return statementCost + child*pageSize(first)

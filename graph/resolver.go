@@ -47,9 +47,11 @@ type Store interface {
 	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
+	CountSavedQueries(ctx context.Context, tag string) (int64, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
+	CountChanges(ctx context.Context, f casegraph.ChangeFilter) (int64, error)
 
 	CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error)
 	APIKeys(ctx context.Context) ([]casegraph.APIKey, error)

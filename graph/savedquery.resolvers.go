@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
@@ -62,7 +63,7 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 		c := cs.after(q.Name)
 		return c, model.SavedQueryEdge{Cursor: c, Node: toSavedQuery(q)}
 	})
-	return &model.SavedQueryConnection{Edges: edges, PageInfo: info}, nil
+	return &model.SavedQueryConnection{Edges: edges, PageInfo: info, Tag: t}, nil
 }
 
 // SavedQuery is the resolver for the savedQuery field.
@@ -89,3 +90,16 @@ func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version 
 	}
 	return toSavedQueryResult(q, r.Queries.Run(ctx, q.Document, vars)), nil
 }
+
+// TotalCount is the resolver for the totalCount field.
+func (r *savedQueryConnectionResolver) TotalCount(ctx context.Context, obj *model.SavedQueryConnection) (int, error) {
+	n, err := r.Store.CountSavedQueries(ctx, obj.Tag)
+	return int(n), err
+}
+
+// SavedQueryConnection returns generated.SavedQueryConnectionResolver implementation.
+func (r *Resolver) SavedQueryConnection() generated.SavedQueryConnectionResolver {
+	return &savedQueryConnectionResolver{r}
+}
+
+type savedQueryConnectionResolver struct{ *Resolver }

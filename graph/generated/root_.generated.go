@@ -22,6 +22,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ChangeConnection() ChangeConnectionResolver
 	Document() DocumentResolver
 	EntityConnection() EntityConnectionResolver
 	EntityPair() EntityPairResolver
@@ -33,6 +34,7 @@ type ResolverRoot interface {
 	Place() PlaceResolver
 	Query() QueryResolver
 	Relation() RelationResolver
+	SavedQueryConnection() SavedQueryConnectionResolver
 	SourceConnection() SourceConnectionResolver
 }
 
@@ -63,8 +65,9 @@ type ComplexityRoot struct {
 	}
 
 	ChangeConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	ChangeEdge struct {
@@ -337,8 +340,9 @@ type ComplexityRoot struct {
 	}
 
 	SavedQueryConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	SavedQueryEdge struct {
@@ -543,6 +547,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeConnection.PageInfo(childComplexity), true
+	case "ChangeConnection.totalCount":
+		if e.ComplexityRoot.ChangeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeConnection.TotalCount(childComplexity), true
 
 	case "ChangeEdge.cursor":
 		if e.ComplexityRoot.ChangeEdge.Cursor == nil {
@@ -1848,6 +1858,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQueryConnection.PageInfo(childComplexity), true
+	case "SavedQueryConnection.totalCount":
+		if e.ComplexityRoot.SavedQueryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryConnection.TotalCount(childComplexity), true
 
 	case "SavedQueryEdge.cursor":
 		if e.ComplexityRoot.SavedQueryEdge.Cursor == nil {
@@ -2240,6 +2256,8 @@ input ChangeFilter {
 type ChangeConnection {
   edges: [ChangeEdge!]!
   pageInfo: PageInfo!
+  "How many changes match the filter within the caller's scope, over all pages."
+  totalCount: Int!
 }
 
 type ChangeEdge {
@@ -2931,6 +2949,8 @@ enum QueryVisibility {
 type SavedQueryConnection {
   edges: [SavedQueryEdge!]!
   pageInfo: PageInfo!
+  "How many saved queries (with the tag) the caller may see, over all pages."
+  totalCount: Int!
 }
 
 type SavedQueryEdge {
@@ -3250,6 +3270,8 @@ func (ec *executionContext) childFields_ChangeConnection(ctx context.Context, fi
 		return ec.fieldContext_ChangeConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_ChangeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeConnection", field.Name)
 }
@@ -3584,6 +3606,8 @@ func (ec *executionContext) childFields_SavedQueryConnection(ctx context.Context
 		return ec.fieldContext_SavedQueryConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_SavedQueryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SavedQueryConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedQueryConnection", field.Name)
 }

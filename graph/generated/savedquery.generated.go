@@ -16,6 +16,10 @@ import (
 
 // region    ************************** generated!.gotpl **************************
 
+type SavedQueryConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.SavedQueryConnection) (int, error)
+}
+
 // endregion ************************** generated!.gotpl **************************
 
 // region    ***************************** args.gotpl *****************************
@@ -385,6 +389,29 @@ func (ec *executionContext) fieldContext_SavedQueryConnection_pageInfo(_ context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SavedQueryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQueryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SavedQueryConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQueryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQueryConnection", field, true, true, "Int")
 }
 
 func (ec *executionContext) _SavedQueryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryEdge) (ret graphql.Marshaler) {
@@ -836,13 +863,19 @@ func (ec *executionContext) _SavedQueryConnection(ctx context.Context, sel ast.S
 		case "edges":
 			out.Values[i] = ec._SavedQueryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
 			out.Values[i] = ec._SavedQueryConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "totalCount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SavedQueryConnection_totalCount(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

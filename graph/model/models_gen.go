@@ -59,8 +59,9 @@ type Change struct {
 }
 
 type ChangeConnection struct {
-	Edges    []ChangeEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
+	Edges    []ChangeEdge           `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+	Filter   casegraph.ChangeFilter `json:"-"`
 }
 
 type ChangeEdge struct {
@@ -379,6 +380,7 @@ type SavedQuery struct {
 type SavedQueryConnection struct {
 	Edges    []SavedQueryEdge `json:"edges"`
 	PageInfo *PageInfo        `json:"pageInfo"`
+	Tag      string           `json:"-"`
 }
 
 type SavedQueryEdge struct {

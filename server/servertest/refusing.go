@@ -160,6 +160,10 @@ func (r *Refusing) SavedQueries(context.Context, string, casegraph.Page) ([]case
 	return nil, false, r.refuse("SavedQueries")
 }
 
+func (r *Refusing) CountSavedQueries(context.Context, string) (int64, error) {
+	return 0, r.refuse("CountSavedQueries")
+}
+
 func (r *Refusing) DeleteSavedQuery(context.Context, string) (int64, error) {
 	return 0, r.refuse("DeleteSavedQuery")
 }
@@ -202,6 +206,10 @@ func (r *Refusing) TouchAPIKey(context.Context, string) error {
 
 func (r *Refusing) Changes(context.Context, casegraph.ChangeFilter, casegraph.Page) ([]casegraph.Change, bool, error) {
 	return nil, false, r.refuse("Changes")
+}
+
+func (r *Refusing) CountChanges(context.Context, casegraph.ChangeFilter) (int64, error) {
+	return 0, r.refuse("CountChanges")
 }
 
 func (r *Refusing) CreateAPIKey(context.Context, casegraph.NewAPIKey, string) (casegraph.APIKey, string, error) {
