@@ -17,6 +17,7 @@ const (
 	stmtSavedQueryVersion   statement = "SavedQueryVersion"
 	stmtSavedQueries        statement = "SavedQueries"
 	stmtCountSavedQueries   statement = "CountSavedQueries"
+	stmtSavedQueryVersions  statement = "SavedQueryVersions"
 	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
 	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
 	stmtSavedQueryOwner     statement = "SavedQueryOwner"
@@ -97,15 +98,29 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 		}
 		return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
 	}
-	m, err := getMap(res.Records[0], "query")
-	if err != nil {
-		return casegraph.SavedQuery{}, internalError("SavedQueryVersion", err)
+	return savedQueryFrom(stmtSavedQueryVersion, res.Records[0])
+}
+
+// SavedQueryVersions returns the versions of saved queries that refs
+// name (their ID the name) and the caller may see, by their node ids.
+func (s *Store) SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error) {
+	keys := make([]map[string]any, len(refs))
+	for i, r := range refs {
+		keys[i] = map[string]any{"name": r.ID, "version": r.Version}
 	}
-	q, err := savedQueryFromMap(m)
+	res, err := s.read(ctx, stmtSavedQueryVersions, map[string]any{"keys": keys})
 	if err != nil {
-		return q, internalError("SavedQueryVersion", err)
+		return nil, err
 	}
-	return q, nil
+	out := make(map[string]casegraph.SavedQuery, len(res.Records))
+	for _, rec := range res.Records {
+		q, err := savedQueryFrom(stmtSavedQueryVersions, rec)
+		if err != nil {
+			return nil, err
+		}
+		out[casegraph.SavedQueryNodeID(q.Name, q.Version)] = q
+	}
+	return out, nil
 }
 
 // SavedQueries returns one page of saved queries (latest versions) in name
@@ -117,13 +132,9 @@ func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Pag
 	}
 	out := make([]casegraph.SavedQuery, 0, len(res.Records))
 	for _, rec := range res.Records {
-		m, err := getMap(rec, "query")
+		q, err := savedQueryFrom(stmtSavedQueries, rec)
 		if err != nil {
-			return nil, false, internalError("SavedQueries", err)
-		}
-		q, err := savedQueryFromMap(m)
-		if err != nil {
-			return nil, false, internalError("SavedQueries", err)
+			return nil, false, err
 		}
 		out = append(out, q)
 	}
@@ -261,4 +272,17 @@ func checkQueryOwner(ctx context.Context, run txRunner, name string, deleting bo
 	default:
 		return casegraph.Errorf(casegraph.CodeConflict, "the name %q is taken; choose another", name)
 	}
+}
+
+// savedQueryFrom reads the "query" column of a statement's record.
+func savedQueryFrom(name statement, rec *neo4j.Record) (casegraph.SavedQuery, error) {
+	m, err := getMap(rec, "query")
+	if err != nil {
+		return casegraph.SavedQuery{}, internalError(string(name), err)
+	}
+	q, err := savedQueryFromMap(m)
+	if err != nil {
+		return q, internalError(string(name), err)
+	}
+	return q, nil
 }

@@ -218,7 +218,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 		stmtUpsertRelation: "write", stmtDeleteRelation: "write", stmtRecordChange: "write",
 		// Saved queries belong to no dataset (yet: their owners and
 		// visibility come with access control's item 6).
-		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueries: "saved", stmtCountSavedQueries: "saved", stmtDeleteSavedQuery: "saved",
+		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueries: "saved", stmtCountSavedQueries: "saved", stmtSavedQueryVersions: "saved", stmtDeleteSavedQuery: "saved",
 	}
 	for name, text := range loaded {
 		base := statement(strings.SplitN(string(name), "/", 2)[0])

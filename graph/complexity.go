@@ -118,6 +118,11 @@ func complexity() generated.ComplexityRoot {
 		}
 		return pathSearchCost*(1<<(d-1)) + child*max(1, n/10)
 	}
+	// nodes: a statement for each type asked for (at most four), and what
+	// is selected under each node.
+	c.Query.Nodes = func(child int, ids []string) int {
+		return 4*statementCost + child*max(1, len(ids))
+	}
 	c.Query.Connections = func(child int, ids []string, f *model.PathFilter) int {
 		pairs := max(1, len(ids)*(len(ids)-1)/2)
 		return pathSearchCost*pairs*depthFactor(f) + child*pairs

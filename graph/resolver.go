@@ -48,6 +48,7 @@ type Store interface {
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
 	CountSavedQueries(ctx context.Context, tag string) (int64, error)
+	SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)

@@ -30,6 +30,10 @@ func (r *mutationResolver) UpsertSource(ctx context.Context, input model.SourceI
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id string) (*model.Source, error) {
+	id, err := casegraph.BareID(casegraph.NodeSource, "id", id)
+	if err != nil {
+		return nil, err
+	}
 	s, found, err := loaders.Source(ctx, id)
 	if !found {
 		return nil, err

@@ -2670,7 +2670,7 @@ func (ec *executionContext) _DeleteEntityPayload(ctx context.Context, sel ast.Se
 	return out
 }
 
-var documentImplementors = []string{"Document", "Entity"}
+var documentImplementors = []string{"Document", "Entity", "Node"}
 
 func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet, obj *model.Document) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, documentImplementors)
@@ -2867,7 +2867,7 @@ func (ec *executionContext) _EntityEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var eventImplementors = []string{"Event", "Entity"}
+var eventImplementors = []string{"Event", "Entity", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
@@ -2977,7 +2977,7 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var organizationImplementors = []string{"Organization", "Entity"}
+var organizationImplementors = []string{"Organization", "Entity", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *model.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -3077,7 +3077,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var personImplementors = []string{"Person", "Entity"}
+var personImplementors = []string{"Person", "Entity", "Node"}
 
 func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, obj *model.Person) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, personImplementors)
@@ -3177,7 +3177,7 @@ func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
-var placeImplementors = []string{"Place", "Entity"}
+var placeImplementors = []string{"Place", "Entity", "Node"}
 
 func (ec *executionContext) _Place(ctx context.Context, sel ast.SelectionSet, obj *model.Place) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, placeImplementors)

@@ -275,6 +275,8 @@ type ComplexityRoot struct {
 		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
 		Entity          func(childComplexity int, id string) int
 		Neighborhood    func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		Node            func(childComplexity int, id string) int
+		Nodes           func(childComplexity int, ids []string) int
 		PathExplanation func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Paths           func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation        func(childComplexity int, id string) int
@@ -331,6 +333,7 @@ type ComplexityRoot struct {
 		DefaultVariables func(childComplexity int) int
 		Description      func(childComplexity int) int
 		Document         func(childComplexity int) int
+		ID               func(childComplexity int) int
 		Name             func(childComplexity int) int
 		Owner            func(childComplexity int) int
 		Tags             func(childComplexity int) int
@@ -1498,6 +1501,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Neighborhood(childComplexity, args["id"].(string), args["depth"].(*int), args["filter"].(*model.PathFilter), args["limit"].(*int)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.pathExplanation":
 		if e.ComplexityRoot.Query.PathExplanation == nil {
 			break
@@ -1809,6 +1834,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.Document(childComplexity), true
+	case "SavedQuery.id":
+		if e.ComplexityRoot.SavedQuery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.ID(childComplexity), true
 	case "SavedQuery.name":
 		if e.ComplexityRoot.SavedQuery.Name == nil {
 			break
@@ -2322,8 +2353,8 @@ enum Category {
 }
 
 "Something the graph knows about: a person, organization, event, document or place."
-interface Entity {
-  "Stable id, unique across the graph."
+interface Entity implements Node {
+  "Stable id, unique across the graph (entities, relations, sources and saved queries)."
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2354,7 +2385,7 @@ interface Entity {
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
 }
 
-type Person implements Entity {
+type Person implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2382,7 +2413,7 @@ type Person implements Entity {
   nationality: String
 }
 
-type Organization implements Entity {
+type Organization implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2409,7 +2440,7 @@ type Organization implements Entity {
   category: Category
 }
 
-type Event implements Entity {
+type Event implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2438,7 +2469,7 @@ type Event implements Entity {
   endDate: PartialDate
 }
 
-type Document implements Entity {
+type Document implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2468,7 +2499,7 @@ type Document implements Entity {
   url: String
 }
 
-type Place implements Entity {
+type Place implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2834,7 +2865,8 @@ enum RelationStatus {
 }
 
 "A relation between two entities, with its evidence."
-type Relation {
+type Relation implements Node {
+  "relation~ and the relation's own id (see Node); arguments take either."
   id: ID!
   type: RelationType!
   from: Entity!
@@ -2915,7 +2947,9 @@ extend type Mutation {
 scalar JSON
 
 "One version of a saved query: a GraphQL query researchers run again as the graph grows."
-type SavedQuery {
+type SavedQuery implements Node {
+  "savedQuery~NAME~VERSION: this version's node id (see Node)."
+  id: ID!
   "A slug, unique: who-authored-the-report."
   name: String!
   "1, 2, ...: saving a changed query adds a version; old ones stay readable."
@@ -3052,6 +3086,27 @@ scalar PartialDate
 "An RFC 3339 timestamp."
 scalar DateTime
 
+"""
+Anything node(id) finds again (Relay's Node): an entity, a relation, a
+source or a version of a saved query. Ids are unique across them: an
+entity's id is its own; the others' are their own ids behind a prefix of
+their type that no id can have (relation~ID, source~ID,
+savedQuery~NAME~VERSION).
+"""
+interface Node {
+  id: ID!
+}
+
+extend type Query {
+  "The node with this id, or null when there is none the caller may read."
+  node(id: ID!): Node
+  """
+  The nodes with these ids (1 to 100), in their order: null for each one
+  there is none of (or the caller may not read).
+  """
+  nodes(ids: [ID!]!): [Node]!
+}
+
 type PageInfo {
   hasNextPage: Boolean!
   endCursor: String
@@ -3150,7 +3205,8 @@ extend type Query {
 }
 `, BuiltIn: false},
 	{Name: "../schema/source.graphqls", Input: `"A piece of provenance: an article, a report, a filing, a testimony."
-type Source {
+type Source implements Node {
+  "source~ and the source's own id (see Node); arguments take either."
   id: ID!
   title: String!
   publisher: String
@@ -3574,6 +3630,8 @@ func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, fi
 
 func (ec *executionContext) childFields_SavedQuery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_SavedQuery_id(ctx, field)
 	case "name":
 		return ec.fieldContext_SavedQuery_name(ctx, field)
 	case "version":

@@ -74,6 +74,29 @@ func (ec *executionContext) fieldContext_DeleteSavedQueryPayload_versions(_ cont
 	return graphql.NewScalarFieldContext("DeleteSavedQueryPayload", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SavedQuery_id(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "ID")
+}
+
 func (ec *executionContext) _SavedQuery_name(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -766,7 +789,7 @@ func (ec *executionContext) _DeleteSavedQueryPayload(ctx context.Context, sel as
 	return out
 }
 
-var savedQueryImplementors = []string{"SavedQuery"}
+var savedQueryImplementors = []string{"SavedQuery", "Node"}
 
 func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSet, obj *model.SavedQuery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, savedQueryImplementors)
@@ -777,6 +800,11 @@ func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSe
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SavedQuery")
+		case "id":
+			out.Values[i] = ec._SavedQuery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "name":
 			out.Values[i] = ec._SavedQuery_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -14,7 +14,17 @@ import (
 
 // Something the graph knows about: a person, organization, event, document or place.
 type Entity interface {
+	IsNode()
 	IsEntity()
+}
+
+// Anything node(id) finds again (Relay's Node): an entity, a relation, a
+// source or a version of a saved query. Ids are unique across them: an
+// entity's id is its own; the others' are their own ids behind a prefix of
+// their type that no id can have (relation~ID, source~ID,
+// savedQuery~NAME~VERSION).
+type Node interface {
+	IsNode()
 }
 
 // An API key, without its secret (the database keeps only a hash of it).
@@ -298,6 +308,7 @@ type Query struct {
 
 // A relation between two entities, with its evidence.
 type Relation struct {
+	// relation~ and the relation's own id (see Node); arguments take either.
 	ID        string         `json:"id"`
 	Type      RelationType   `json:"type"`
 	Role      *string        `json:"role,omitempty"`
@@ -313,6 +324,8 @@ type Relation struct {
 	SourceIDs []string `json:"-"`
 	ToID      string   `json:"-"`
 }
+
+func (Relation) IsNode() {}
 
 type RelationConnection struct {
 	Edges      []RelationEdge `json:"edges"`
@@ -357,6 +370,8 @@ type SaveQueryInput struct {
 
 // One version of a saved query: a GraphQL query researchers run again as the graph grows.
 type SavedQuery struct {
+	// savedQuery~NAME~VERSION: this version's node id (see Node).
+	ID string `json:"id"`
 	// A slug, unique: who-authored-the-report.
 	Name string `json:"name"`
 	// 1, 2, ...: saving a changed query adds a version; old ones stay readable.
@@ -376,6 +391,8 @@ type SavedQuery struct {
 	// The datasets whose readers may see it (DATASETS).
 	Datasets []string `json:"datasets"`
 }
+
+func (SavedQuery) IsNode() {}
 
 type SavedQueryConnection struct {
 	Edges    []SavedQueryEdge `json:"edges"`
@@ -432,6 +449,7 @@ type SearchFacets struct {
 
 // A piece of provenance: an article, a report, a filing, a testimony.
 type Source struct {
+	// source~ and the source's own id (see Node); arguments take either.
 	ID          string       `json:"id"`
 	Title       string       `json:"title"`
 	Publisher   *string      `json:"publisher,omitempty"`
@@ -440,6 +458,8 @@ type Source struct {
 	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
 	Dataset     string       `json:"dataset"`
 }
+
+func (Source) IsNode() {}
 
 type SourceConnection struct {
 	Edges    []SourceEdge `json:"edges"`

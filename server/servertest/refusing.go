@@ -164,6 +164,10 @@ func (r *Refusing) CountSavedQueries(context.Context, string) (int64, error) {
 	return 0, r.refuse("CountSavedQueries")
 }
 
+func (r *Refusing) SavedQueryVersions(context.Context, []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error) {
+	return nil, r.refuse("SavedQueryVersions")
+}
+
 func (r *Refusing) DeleteSavedQuery(context.Context, string) (int64, error) {
 	return 0, r.refuse("DeleteSavedQuery")
 }
