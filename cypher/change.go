@@ -82,7 +82,7 @@ func (s *Store) Changes(ctx context.Context, f casegraph.ChangeFilter, page case
 		return nil, false, err
 	}
 	params["after"], params["limit"] = nullable(page.After), pageLimit(page)
-	res, err := s.read(ctx, stmtChanges, params)
+	res, err := s.read(ctx, stmtChanges.paged(page), params)
 	if err != nil {
 		return nil, false, err
 	}

@@ -126,7 +126,7 @@ func (s *Store) SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef
 // SavedQueries returns one page of saved queries (latest versions) in name
 // order, those with the tag when it is set, and whether there are more.
 func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
-	res, err := s.read(ctx, stmtSavedQueries, map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSavedQueries.paged(page), map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}

@@ -36,7 +36,7 @@ func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]caseg
 
 // Sources returns one page of sources in id order, and whether there are more.
 func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error) {
-	res, err := s.read(ctx, stmtSources, map[string]any{"after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSources.paged(page), map[string]any{"after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}

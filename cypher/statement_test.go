@@ -154,8 +154,13 @@ func TestStatementVariants(t *testing.T) {
 	for field := range entityOrders {
 		for _, desc := range []bool{false, true} {
 			o := casegraph.EntityOrder{Field: field, Desc: desc}
-			built[entityOrderName(o, nil)], built[entityOrderName(o, []string{"d"})] = true, true
+			for _, back := range []bool{false, true} {
+				built[entityOrderName(o, nil, back)], built[entityOrderName(o, []string{"d"}, back)] = true, true
+			}
 		}
+	}
+	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges} {
+		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true

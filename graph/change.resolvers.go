@@ -20,12 +20,12 @@ func (r *changeConnectionResolver) TotalCount(ctx context.Context, obj *model.Ch
 }
 
 // Changes is the resolver for the changes field.
-func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string) (*model.ChangeConnection, error) {
+func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) (*model.ChangeConnection, error) {
 	f, err := changeFilterOf(filter)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageOf("changes", f, first, after)
+	page, err := pageOf("changes", f, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter,
 		return nil, err
 	}
 	cs := newCursors("changes", f)
-	edges, info := connection(found, hasNext, func(_ int, c casegraph.Change) (string, model.ChangeEdge) {
+	edges, info := connection(found, page, hasNext, func(_ int, c casegraph.Change) (string, model.ChangeEdge) {
 		cursor := cs.after(c.ID)
 		return cursor, model.ChangeEdge{Cursor: cursor, Node: toChange(c)}
 	})

@@ -72,17 +72,20 @@ func complexity() generated.ComplexityRoot {
 	c.Event.Relations = relations
 	c.Document.Relations = relations
 	c.Place.Relations = relations
-	c.Query.Entities = func(child int, _ *model.EntityFilter, _ *model.EntityOrder, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Entities = func(child int, _ *model.EntityFilter, _ *model.EntityOrder, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Sources = func(child int, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Sources = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Changes = func(child int, _ *model.ChangeFilter, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.SavedQueries = func(child int, _ *string, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Changes = func(child int, _ *model.ChangeFilter, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
+	}
+	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
 	// A search's totalCount and facets start a statement of their own (one
 	// for both), a full-text count of every match: each is priced as a
@@ -194,6 +197,14 @@ func WithSpentComplexity(ctx context.Context) context.Context {
 
 // pageSize is the page a list field asks for; an invalid size is refused
 // when the field runs, so it counts as the largest here.
+// windowSize is the page size of a connection's first or last.
+func windowSize(first, last *int) int {
+	if first == nil {
+		return pageSize(last)
+	}
+	return pageSize(first)
+}
+
 func pageSize(first *int) int {
 	if first == nil {
 		return casegraph.DefaultPageSize

@@ -113,7 +113,7 @@ func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, er
 }
 
 // Entities is the resolver for the entities field.
-func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error) {
+func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) (*model.EntityConnection, error) {
 	f := entityFilterOf(filter)
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 		F casegraph.EntityFilter
 		O casegraph.EntityOrder
 	}{f, order}
-	page, err := pageOf("entities", cursorKey, first, after)
+	page, err := pageOf("entities", cursorKey, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 		return nil, err
 	}
 	cs := newCursors("entities", cursorKey)
-	edges, info := connection(found, hasNext, func(i int, e casegraph.Entity) (string, model.EntityEdge) {
+	edges, info := connection(found, page, hasNext, func(i int, e casegraph.Entity) (string, model.EntityEdge) {
 		c := cs.after(e.ID, keys[i])
 		return c, model.EntityEdge{Cursor: c, Node: toEntity(e)}
 	})

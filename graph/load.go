@@ -52,7 +52,7 @@ func sources(ctx context.Context, ids []string) ([]model.Source, error) {
 // (entityRead) both take them from here, so they name the same page.
 func relationsWindow(types []model.RelationType, direction *model.Direction, first *int, after *string) (casegraph.RelationFilter, casegraph.Page, error) {
 	f := relationFilterOf(types, direction)
-	page, err := pageOf("relations", relationsCursorKey(f), first, after)
+	page, err := pageOf("relations", relationsCursorKey(f), forward(first, after))
 	if err != nil {
 		return f, page, err
 	}
@@ -87,7 +87,7 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 		return nil, err
 	}
 	cs := newCursors("relations", cursorFilter)
-	edges, info := connection(p.Relations, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
+	edges, info := connection(p.Relations, page, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
 		c := cs.after(r.ID)
 		return c, model.RelationEdge{Cursor: c, Node: toRelation(r)}
 	})

@@ -43,14 +43,14 @@ func (r *mutationResolver) DeleteSavedQuery(ctx context.Context, name string) (*
 }
 
 // SavedQueries is the resolver for the savedQueries field.
-func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *int, after *string) (*model.SavedQueryConnection, error) {
+func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *int, after *string, last *int, before *string) (*model.SavedQueryConnection, error) {
 	t := deref(tag)
 	if t != "" {
 		if err := casegraph.ValidateSlug("tag", t); err != nil {
 			return nil, err
 		}
 	}
-	page, err := pageOf("savedQueries", t, first, after)
+	page, err := pageOf("savedQueries", t, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 		return nil, err
 	}
 	cs := newCursors("savedQueries", t)
-	edges, info := connection(found, hasNext, func(_ int, q casegraph.SavedQuery) (string, model.SavedQueryEdge) {
+	edges, info := connection(found, page, hasNext, func(_ int, q casegraph.SavedQuery) (string, model.SavedQueryEdge) {
 		c := cs.after(q.Name)
 		return c, model.SavedQueryEdge{Cursor: c, Node: toSavedQuery(q)}
 	})

@@ -207,8 +207,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Path struct {
@@ -268,11 +270,11 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys         func(childComplexity int) int
-		Changes         func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
+		Changes         func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
 		CommonNeighbors func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections     func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
-		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
+		Entities        func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) int
 		Entity          func(childComplexity int, id string) int
 		Neighborhood    func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
 		Node            func(childComplexity int, id string) int
@@ -282,12 +284,12 @@ type ComplexityRoot struct {
 		Relation        func(childComplexity int, id string) int
 		RelationTypes   func(childComplexity int) int
 		RunSavedQuery   func(childComplexity int, name string, version *int, variables model.JSON) int
-		SavedQueries    func(childComplexity int, tag *string, first *int, after *string) int
+		SavedQueries    func(childComplexity int, tag *string, first *int, after *string, last *int, before *string) int
 		SavedQuery      func(childComplexity int, name string, version *int) int
-		Search          func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
+		Search          func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) int
 		ShortestPath    func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source          func(childComplexity int, id string) int
-		Sources         func(childComplexity int, first *int, after *string) int
+		Sources         func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Suggest         func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
 		Timeline        func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
@@ -1161,6 +1163,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Path.length":
 		if e.ComplexityRoot.Path.Length == nil {
@@ -1433,7 +1447,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.commonNeighbors":
 		if e.ComplexityRoot.Query.CommonNeighbors == nil {
 			break
@@ -1477,7 +1491,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["orderBy"].(*model.EntityOrder), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["orderBy"].(*model.EntityOrder), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.entity":
 		if e.ComplexityRoot.Query.Entity == nil {
 			break
@@ -1583,7 +1597,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SavedQueries(childComplexity, args["tag"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.SavedQueries(childComplexity, args["tag"].(*string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.savedQuery":
 		if e.ComplexityRoot.Query.SavedQuery == nil {
 			break
@@ -1605,7 +1619,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.shortestPath":
 		if e.ComplexityRoot.Query.ShortestPath == nil {
 			break
@@ -1638,7 +1652,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.suggest":
 		if e.ComplexityRoot.Query.Suggest == nil {
 			break
@@ -2301,7 +2315,7 @@ extend type Query {
   The audit log, newest first: for admins all of it, for editors the
   changes of their datasets; readers get FORBIDDEN.
   """
-  changes(filter: ChangeFilter, first: Int = 20, after: String): ChangeConnection!
+  changes(filter: ChangeFilter, first: Int, after: String, last: Int, before: String): ChangeConnection!
 }
 `, BuiltIn: false},
 	{Name: "../schema/entity.graphqls", Input: `"The kinds of entity; each entity is exactly one of them, for good."
@@ -2616,7 +2630,7 @@ extend type Query {
   keyset cursors (sort key and id): pages stay right while others write,
   and a cursor is refused with another filter or order.
   """
-  entities(filter: EntityFilter, orderBy: EntityOrder, first: Int = 20, after: String): EntityConnection!
+  entities(filter: EntityFilter, orderBy: EntityOrder, first: Int, after: String, last: Int, before: String): EntityConnection!
 }
 
 extend type Mutation {
@@ -3033,7 +3047,7 @@ type DeleteSavedQueryPayload {
 
 extend type Query {
   "Saved queries (their latest versions) by name, those with the tag when given."
-  savedQueries(tag: String, first: Int = 20, after: String): SavedQueryConnection!
+  savedQueries(tag: String, first: Int, after: String, last: Int, before: String): SavedQueryConnection!
   "A version of a saved query (the latest when version is left out); NOT_FOUND when there is none."
   savedQuery(name: String!, version: Int): SavedQuery
   """
@@ -3069,7 +3083,10 @@ writes"). OUTCOME_UNKNOWN says a write may have been applied: send it
 again with the same key to learn which.
 
 Lists are Relay connections: ` + "`" + `first` + "`" + ` is 1 to 100 (default 20) and ` + "`" + `after` + "`" + `
-is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `.
+is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; or, to
+page backward, ` + "`" + `last` + "`" + ` (1 to 100) and ` + "`" + `before` + "`" + `, a cursor from a page's
+` + "`" + `pageInfo.startCursor` + "`" + ` (last alone is the end of the list). Forward and
+backward arguments together are refused.
 """
 schema {
   query: Query
@@ -3107,8 +3124,17 @@ extend type Query {
   nodes(ids: [ID!]!): [Node]!
 }
 
+"""
+Where a page is in its list. A page read forward (first, after) says
+whether there is a next page; one read backward (last, before) whether
+there is a previous page; the other way is false (see the README).
+"""
 type PageInfo {
   hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  "The first edge's cursor: pass it as before to read the page before this one."
+  startCursor: String
+  "The last edge's cursor: pass it as after to read the page after this one."
   endCursor: String
 }
 `, BuiltIn: false},
@@ -3189,7 +3215,7 @@ extend type Query {
   better-connected entity. Pages go through the best 200 candidates. text
   is 2 to 200 characters; first 1 to 100.
   """
-  search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 20, after: String): SearchConnection!
+  search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int, after: String, last: Int, before: String): SearchConnection!
 
   "Type-ahead: names and aliases that begin with the prefix (word by word), best first; first 1 to 25."
   suggest(prefix: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 10): [Suggestion!]!
@@ -3241,7 +3267,7 @@ input SourceInput {
 
 extend type Query {
   source(id: ID!): Source
-  sources(first: Int = 20, after: String): SourceConnection!
+  sources(first: Int, after: String, last: Int, before: String): SourceConnection!
 }
 
 extend type Mutation {
@@ -3508,6 +3534,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}

@@ -237,9 +237,16 @@ type NodeDistance struct {
 	Hops int `json:"hops"`
 }
 
+// Where a page is in its list. A page read forward (first, after) says
+// whether there is a next page; one read backward (last, before) whether
+// there is a previous page; the other way is false (see the README).
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	HasNextPage     bool `json:"hasNextPage"`
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The first edge's cursor: pass it as before to read the page before this one.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The last edge's cursor: pass it as after to read the page after this one.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 // A path between two entities; every step carries its relation, and the relation its sources.
