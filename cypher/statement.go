@@ -161,6 +161,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtSources:         directionVariants(stmtSources),
 	stmtSavedQueries:    directionVariants(stmtSavedQueries),
 	stmtChanges:         directionVariants(stmtChanges),
+	stmtRelationsOf:     directionVariants(stmtRelationsOf),
 	stmtCountEntities:   datasetVariants(stmtCountEntities),
 	stmtExportSources:   datasetVariants(stmtExportSources),
 	stmtExportEntities:  datasetVariants(stmtExportEntities),

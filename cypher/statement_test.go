@@ -159,7 +159,7 @@ func TestStatementVariants(t *testing.T) {
 			}
 		}
 	}
-	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges} {
+	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges, stmtRelationsOf} {
 		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
 	for _, typ := range casegraph.RelationTypes() {

@@ -64,8 +64,8 @@ func complexity() generated.ComplexityRoot {
 	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
-	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string) int {
-		return 1 + child*pageSize(first)
+	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string, last *int, _ *string) int {
+		return 1 + child*windowSize(first, last)
 	}
 	c.Person.Relations = relations
 	c.Organization.Relations = relations

@@ -105,9 +105,6 @@ type window struct {
 	after, before *string
 }
 
-// forward is the window of a connection that pages forward only.
-func forward(first *int, after *string) window { return window{first: first, after: after} }
-
 // pageOf validates a window and decodes its cursor: first (default
 // DefaultPageSize) items after the after cursor, or the last items before
 // the before cursor (a backward page).

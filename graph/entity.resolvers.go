@@ -19,8 +19,8 @@ func (r *documentResolver) Sources(ctx context.Context, obj *model.Document) ([]
 }
 
 // Relations is the resolver for the relations field.
-func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // TotalCount is the resolver for the totalCount field.
@@ -35,8 +35,8 @@ func (r *eventResolver) Sources(ctx context.Context, obj *model.Event) ([]model.
 }
 
 // Relations is the resolver for the relations field.
-func (r *eventResolver) Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *eventResolver) Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // UpsertEntity is the resolver for the upsertEntity field.
@@ -83,8 +83,8 @@ func (r *organizationResolver) Sources(ctx context.Context, obj *model.Organizat
 }
 
 // Relations is the resolver for the relations field.
-func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Sources is the resolver for the sources field.
@@ -93,8 +93,8 @@ func (r *personResolver) Sources(ctx context.Context, obj *model.Person) ([]mode
 }
 
 // Relations is the resolver for the relations field.
-func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Sources is the resolver for the sources field.
@@ -103,8 +103,8 @@ func (r *placeResolver) Sources(ctx context.Context, obj *model.Place) ([]model.
 }
 
 // Relations is the resolver for the relations field.
-func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Entity is the resolver for the entity field.

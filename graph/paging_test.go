@@ -3,6 +3,7 @@ package graph_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -32,13 +33,13 @@ func pageWalk(t *testing.T, h *servertest.Harness, token, query, root string, va
 		if len(res.Errors) > 0 {
 			t.Fatalf("%s: %s", root, truncate(res.Raw))
 		}
-		edges := field(res, root, "edges").([]any)
+		edges := field(res, append(strings.Split(root, "."), "edges")...).([]any)
 		var ids []string
 		for _, e := range edges {
 			node := e.(map[string]any)["node"].(map[string]any)
 			ids = append(ids, node["id"].(string))
 		}
-		info := field(res, root, "pageInfo").(map[string]any)
+		info := field(res, append(strings.Split(root, "."), "pageInfo")...).(map[string]any)
 		if len(edges) > 0 {
 			if info["startCursor"] != edges[0].(map[string]any)["cursor"] || info["endCursor"] != edges[len(edges)-1].(map[string]any)["cursor"] {
 				t.Fatalf("%s: pageInfo %v does not match its edges", root, info)
@@ -78,6 +79,10 @@ func TestBackwardPaging(t *testing.T) {
 		f.upsert(t, map[string]any{"id": f.id(fmt.Sprintf("p%02d", i)), "kind": "PERSON", "name": fmt.Sprintf("Paged person %d", (i*7)%6)})
 		h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
 			map[string]any{"in": map[string]any{"id": f.id(fmt.Sprintf("s%02d", i)), "title": "t", "dataset": f.ds}})
+		if res := f.link(t, map[string]any{"type": "WORKED_WITH", "from": f.id("nice"), "to": f.id(fmt.Sprintf("p%02d", i)),
+			"id": f.id(fmt.Sprintf("r%02d", (i*5)%6))}); len(res.Errors) > 0 {
+			t.Fatal(res.Raw)
+		}
 	}
 	reader := h.Key(casegraph.NewAPIKey{Name: "reader", Role: casegraph.RoleReader, Datasets: []string{f.ds}})
 	tag := "paged-" + f.ds[len(f.ds)-8:]
@@ -100,6 +105,9 @@ func TestBackwardPaging(t *testing.T) {
 	const search = `query($ds: [String!], $first: Int, $after: String, $last: Int, $before: String) {
 		search(text: "paged person", datasets: $ds, first: $first, after: $after, last: $last, before: $before) {
 		pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id name } } } }`
+	const relations = `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) { entity(id: $id) {
+		relations(first: $first, after: $after, last: $last, before: $before) {
+		pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } } } } }`
 	inDataset := map[string]any{"datasets": []string{f.ds}}
 	tests := []struct {
 		name, token, query, root string
@@ -112,7 +120,8 @@ func TestBackwardPaging(t *testing.T) {
 		{"entities by update", h.Token, entities, "entities", map[string]any{"f": inDataset, "o": map[string]any{"field": "UPDATED_AT", "direction": "DESC"}}, 11},
 		{"sources, a reader of the dataset", reader, sources, "sources", nil, 7},
 		{"saved queries", h.Token, saved, "savedQueries", map[string]any{"tag": tag}, 5},
-		{"changes", h.Token, changes, "changes", map[string]any{"f": map[string]any{"dataset": f.ds}}, 18},
+		{"changes", h.Token, changes, "changes", map[string]any{"f": map[string]any{"dataset": f.ds}}, 24},
+		{"an entity's relations", h.Token, relations, "entity.relations", map[string]any{"id": f.id("nice")}, 6},
 		{"search", h.Token, search, "search", map[string]any{"ds": []string{f.ds}}, 6},
 	}
 	for _, tt := range tests {

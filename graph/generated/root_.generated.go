@@ -118,7 +118,7 @@ type ComplexityRoot struct {
 		Protected   func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		URL         func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -153,7 +153,7 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		StartDate   func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -200,7 +200,7 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
@@ -246,7 +246,7 @@ type ComplexityRoot struct {
 		Nationality func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
@@ -262,7 +262,7 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
@@ -732,7 +732,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Document.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Document.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Document.sources":
 		if e.ComplexityRoot.Document.Sources == nil {
 			break
@@ -879,7 +879,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Event.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Event.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Event.sources":
 		if e.ComplexityRoot.Event.Sources == nil {
 			break
@@ -1131,7 +1131,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Organization.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Organization.sources":
 		if e.ComplexityRoot.Organization.Sources == nil {
 			break
@@ -1327,7 +1327,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Person.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Person.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Person.sources":
 		if e.ComplexityRoot.Person.Sources == nil {
 			break
@@ -1411,7 +1411,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Place.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Place.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Place.sources":
 		if e.ComplexityRoot.Place.Sources == nil {
 			break
@@ -2395,8 +2395,8 @@ interface Entity implements Node {
   updatedAt: DateTime!
   "Counts the writes to the entity; pass it to upsertEntity to refuse lost updates."
   version: Int!
-  "The entity's relations, in id order. direction is from this entity's point of view."
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  "The entity's relations, in id order (first 20 unless told). direction is from this entity's point of view."
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
 }
 
 type Person implements Entity & Node {
@@ -2422,7 +2422,7 @@ type Person implements Entity & Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   "ISO 3166-1 alpha-2 country code."
   nationality: String
 }
@@ -2450,7 +2450,7 @@ type Organization implements Entity & Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
 }
 
@@ -2477,7 +2477,7 @@ type Event implements Entity & Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
   startDate: PartialDate
   endDate: PartialDate
@@ -2506,7 +2506,7 @@ type Document implements Entity & Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
   publishedAt: PartialDate
   pageCount: Int
@@ -2536,7 +2536,7 @@ type Place implements Entity & Node {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
 }
 
 type EntityConnection {
