@@ -137,6 +137,25 @@ func TestBackwardPaging(t *testing.T) {
 		})
 	}
 
+	// The same backward page through the loaders (relations under a
+	// neighbourhood's nodes, which no root compiles) as through the
+	// compiled read of entity(id).
+	// (Two requests: the compiled read's pages would serve the other.)
+	res := h.MustPost(`query($id: ID!) { entity(id: $id) { relations(last: 4) { pageInfo { hasPreviousPage } edges { node { id } } } } }`,
+		map[string]any{"id": f.id("nice")})
+	compiled := field(res, "entity", "relations")
+	res = h.MustPost(`query($id: ID!, $ds: [String!]) { neighborhood(id: $id, filter: {datasets: $ds}) { nodes { id
+		relations(last: 4) { pageInfo { hasPreviousPage } edges { node { id } } } } } }`, map[string]any{"id": f.id("nice"), "ds": []string{f.ds}})
+	var loaded any
+	for _, n := range field(res, "neighborhood", "nodes").([]any) {
+		if n.(map[string]any)["id"] == f.id("nice") {
+			loaded = n.(map[string]any)["relations"]
+		}
+	}
+	if diff := cmp.Diff(compiled, loaded); diff != "" || len(compiled.(map[string]any)["edges"].([]any)) != 4 {
+		t.Errorf("relations(last: 4) compiled and loaded (-compiled +loaded):\n%s%s", diff, res.Raw)
+	}
+
 	for name, vars := range map[string]map[string]any{
 		"first and last":   {"first": 2, "last": 2},
 		"after and before": {"last": 2, "after": "x"},
