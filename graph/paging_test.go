@@ -166,6 +166,10 @@ func TestBackwardPaging(t *testing.T) {
 			return field(res, "sources", "pageInfo", "endCursor")
 		}()},
 	} {
+		if res := h.Post(relations, map[string]any{"id": f.id("nice"), "first": vars["first"], "last": vars["last"],
+			"after": vars["after"], "before": vars["before"]}); res.Code() != "BAD_USER_INPUT" {
+			t.Errorf("relations, %s: %s, want BAD_USER_INPUT", name, truncate(res.Raw))
+		}
 		vars["f"] = inDataset
 		if res := h.Post(entities, vars); res.Code() != "BAD_USER_INPUT" {
 			t.Errorf("%s: %s, want BAD_USER_INPUT", name, truncate(res.Raw))
