@@ -17,6 +17,10 @@ type Page struct {
 	First    int
 	After    string
 	AfterKey string
+	// Backward pages toward the start (last and before): First is how
+	// many, After and AfterKey the item the page ends before, and the rows
+	// come back in the list's order all the same.
+	Backward bool
 }
 
 // Page sizes.

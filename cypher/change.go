@@ -15,6 +15,7 @@ import (
 const (
 	stmtRecordChange statement = "RecordChange"
 	stmtChanges      statement = "Changes"
+	stmtCountChanges statement = "CountChanges"
 )
 
 // change is what a mutation changed, for its audit record: the
@@ -76,17 +77,12 @@ func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChan
 // there are more: for admins all of it, for editors the changes of the
 // datasets they may read; readers may not read it (FORBIDDEN).
 func (s *Store) Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error) {
-	if err := casegraph.RequireEditor(ctx); err != nil {
-		return nil, false, casegraph.Errorf(casegraph.CodeForbidden, "only editors and admins may read the audit log")
+	params, err := changeParams(ctx, f)
+	if err != nil {
+		return nil, false, err
 	}
-	var since any
-	if !f.Since.IsZero() {
-		since = f.Since
-	}
-	res, err := s.read(ctx, stmtChanges, map[string]any{
-		"after": nullable(page.After), "limit": pageLimit(page), "entityId": nullable(f.EntityID),
-		"dataset": nullable(f.Dataset), "byPrincipal": nullable(f.Principal), "since": since,
-	})
+	params["after"], params["limit"] = nullable(page.After), pageLimit(page)
+	res, err := s.read(ctx, stmtChanges.paged(page), params)
 	if err != nil {
 		return nil, false, err
 	}
@@ -100,6 +96,29 @@ func (s *Store) Changes(ctx context.Context, f casegraph.ChangeFilter, page case
 	}
 	out, hasNext := trimPage(out, page)
 	return out, hasNext, nil
+}
+
+// CountChanges counts the changes Changes pages through with the filter.
+func (s *Store) CountChanges(ctx context.Context, f casegraph.ChangeFilter) (int64, error) {
+	params, err := changeParams(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	return s.count(ctx, stmtCountChanges, params)
+}
+
+// changeParams are the parameters of the audit log's filter, for an
+// editor or an admin only.
+func changeParams(ctx context.Context, f casegraph.ChangeFilter) (map[string]any, error) {
+	if err := casegraph.RequireEditor(ctx); err != nil {
+		return nil, casegraph.Errorf(casegraph.CodeForbidden, "only editors and admins may read the audit log")
+	}
+	var since any
+	if !f.Since.IsZero() {
+		since = f.Since
+	}
+	return map[string]any{"entityId": nullable(f.EntityID), "dataset": nullable(f.Dataset),
+		"byPrincipal": nullable(f.Principal), "since": since}, nil
 }
 
 func changeFrom(rec *neo4j.Record) (casegraph.Change, error) {

@@ -58,7 +58,7 @@ func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order ca
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
 	params["limit"] = pageLimit(page)
-	name := entityOrderName(order, f.Datasets)
+	name := entityOrderName(order, f.Datasets, page.Backward)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, false, err
@@ -141,22 +141,35 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	casegraph.OrderByDegree: {"coalesce(e.degree, 0)", "toInteger($afterKey)"},
 }
 
-// entityOrderName names the variant of Entities for a sort order.
-func entityOrderName(o casegraph.EntityOrder, datasets []string) statement {
-	return (stmtEntities + statement(fmt.Sprintf("/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())))).byDatasets(datasets)
+// entityOrderName names the variant of Entities for a sort order, read
+// forward or backward.
+func entityOrderName(o casegraph.EntityOrder, datasets []string, backward bool) statement {
+	name := stmtEntities + statement(fmt.Sprintf("/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())))
+	if backward {
+		name += "/backward"
+	}
+	return name.byDatasets(datasets)
 }
 
 func entityOrderVariants() []variant {
 	var out []variant
 	for field, o := range entityOrders {
 		for _, desc := range []bool{false, true} {
-			for _, ds := range [][]string{nil, {"any"}} {
-				ord := casegraph.EntityOrder{Field: field, Desc: desc}
-				data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": ord.Direction(), "Cmp": ">", "Datasets": ds != nil}
-				if desc {
-					data["Cmp"] = "<"
+			for _, back := range []bool{false, true} {
+				for _, ds := range [][]string{nil, {"any"}} {
+					ord := casegraph.EntityOrder{Field: field, Desc: desc}
+					// Backward reads the order reversed, ties by id too.
+					read := casegraph.EntityOrder{Field: field, Desc: desc != back}
+					data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": read.Direction(), "Cmp": ">",
+						"IDCmp": ">", "IDDir": "ASC", "Datasets": ds != nil}
+					if read.Desc {
+						data["Cmp"] = "<"
+					}
+					if back {
+						data["IDCmp"], data["IDDir"] = "<", "DESC"
+					}
+					out = append(out, variant{Name: entityOrderName(ord, ds, back), Data: data})
 				}
-				out = append(out, variant{Name: entityOrderName(ord, ds), Data: data})
 			}
 		}
 	}

@@ -75,6 +75,7 @@ type readPage struct {
 	Key         string // the relation's id as the caller sees it: the page's order
 	Total       bool
 	Sources     bool
+	Backward    bool // reads the page before the cursor, in reverse
 	Ends        *readLevel
 	// Scoped: the caller may not read every dataset, so the total counts
 	// relations one by one instead of reading the degree store.
@@ -132,9 +133,9 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
 				Projection: relationProjection(rel, relationProps),
-				Key:        relationKey(rel),
+				Key:        relationKey(rel), Backward: p.Page.Backward,
 			}
-			fmt.Fprintf(&shape, "[%s%s%s t%t s%t", left, pg.Types, right, p.Total, p.Sources)
+			fmt.Fprintf(&shape, "[%s%s%s t%t s%t b%t", left, pg.Types, right, p.Total, p.Sources, p.Page.Backward)
 			params[param+"_after"] = p.Page.After
 			params[param+"_limit"] = pageLimit(p.Page)
 			if p.Ends != nil {

@@ -43,7 +43,7 @@ func (s *Store) RelationsOf(ctx context.Context, ids []string, f casegraph.Relat
 	if dir == "" {
 		dir = casegraph.DirectionBoth
 	}
-	res, err := s.read(ctx, stmtRelationsOf, map[string]any{
+	res, err := s.read(ctx, stmtRelationsOf.paged(page), map[string]any{
 		"ids": ids, "types": types, "direction": string(dir),
 		"after": page.After, "limit": pageLimit(page),
 	})

@@ -16,10 +16,12 @@ const (
 	stmtSaveQuery           statement = "SaveQuery"
 	stmtSavedQueryVersion   statement = "SavedQueryVersion"
 	stmtSavedQueries        statement = "SavedQueries"
+	stmtCountSavedQueries   statement = "CountSavedQueries"
+	stmtSavedQueryVersions  statement = "SavedQueryVersions"
 	stmtDeleteSavedQuery    statement = "DeleteSavedQuery"
 	stmtSavedQueryHashKnown statement = "SavedQueryHashKnown"
 	stmtSavedQueryOwner     statement = "SavedQueryOwner"
-	stmtSavedQueryVersions  statement = "SavedQueryVersions"
+	stmtSavedQueryHistory   statement = "SavedQueryHistory"
 )
 
 // SaveQuery stores a saved query as its next version (version 1 for a new
@@ -103,21 +105,35 @@ func (s *Store) SavedQuery(ctx context.Context, name string, version int64) (cas
 		}
 		return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
 	}
-	m, err := getMap(res.Records[0], "query")
-	if err != nil {
-		return casegraph.SavedQuery{}, internalError("SavedQueryVersion", err)
-	}
-	q, err := savedQueryFromMap(m)
-	if err != nil {
-		return q, internalError("SavedQueryVersion", err)
-	}
-	return q, nil
+	return savedQueryFrom(stmtSavedQueryVersion, res.Records[0])
 }
 
-// SavedQueryVersions returns the versions of a saved query, newest first,
+// SavedQueryVersions returns the versions of saved queries that refs
+// name (their ID the name) and the caller may see, by their node ids.
+func (s *Store) SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error) {
+	keys := make([]map[string]any, len(refs))
+	for i, r := range refs {
+		keys[i] = map[string]any{"name": r.ID, "version": r.Version}
+	}
+	res, err := s.read(ctx, stmtSavedQueryVersions, map[string]any{"keys": keys})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]casegraph.SavedQuery, len(res.Records))
+	for _, rec := range res.Records {
+		q, err := savedQueryFrom(stmtSavedQueryVersions, rec)
+		if err != nil {
+			return nil, err
+		}
+		out[casegraph.SavedQueryNodeID(q.Name, q.Version)] = q
+	}
+	return out, nil
+}
+
+// SavedQueryHistory returns the versions of a saved query, newest first,
 // at most limit, or NOT_FOUND when the caller may see no such query.
-func (s *Store) SavedQueryVersions(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error) {
-	res, err := s.read(ctx, stmtSavedQueryVersions, map[string]any{"name": name, "limit": int64(limit)})
+func (s *Store) SavedQueryHistory(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error) {
+	res, err := s.read(ctx, stmtSavedQueryHistory, map[string]any{"name": name, "limit": int64(limit)})
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +144,11 @@ func (s *Store) SavedQueryVersions(ctx context.Context, name string, limit int) 
 	for _, rec := range res.Records {
 		m, err := getMap(rec, "query")
 		if err != nil {
-			return nil, internalError(string(stmtSavedQueryVersions), err)
+			return nil, internalError(string(stmtSavedQueryHistory), err)
 		}
 		q, err := savedQueryFromMap(m)
 		if err != nil {
-			return nil, internalError(string(stmtSavedQueryVersions), err)
+			return nil, internalError(string(stmtSavedQueryHistory), err)
 		}
 		out = append(out, q)
 	}
@@ -153,24 +169,26 @@ func canonicalJSON(s string) (string, error) {
 // SavedQueries returns one page of saved queries (latest versions) in name
 // order, those with the tag when it is set, and whether there are more.
 func (s *Store) SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
-	res, err := s.read(ctx, stmtSavedQueries, map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSavedQueries.paged(page), map[string]any{"tag": nullable(tag), "after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
 	out := make([]casegraph.SavedQuery, 0, len(res.Records))
 	for _, rec := range res.Records {
-		m, err := getMap(rec, "query")
+		q, err := savedQueryFrom(stmtSavedQueries, rec)
 		if err != nil {
-			return nil, false, internalError("SavedQueries", err)
-		}
-		q, err := savedQueryFromMap(m)
-		if err != nil {
-			return nil, false, internalError("SavedQueries", err)
+			return nil, false, err
 		}
 		out = append(out, q)
 	}
 	out, hasNext := trimPage(out, page)
 	return out, hasNext, nil
+}
+
+// CountSavedQueries counts the saved queries SavedQueries pages through
+// with the tag (any when empty).
+func (s *Store) CountSavedQueries(ctx context.Context, tag string) (int64, error) {
+	return s.count(ctx, stmtCountSavedQueries, map[string]any{"tag": nullable(tag)})
 }
 
 // DeleteSavedQuery removes a saved query and all its versions, and returns
@@ -302,4 +320,17 @@ func checkQueryOwner(ctx context.Context, run txRunner, name string, deleting bo
 	default:
 		return casegraph.Errorf(casegraph.CodeConflict, "the name %q is taken; choose another", name)
 	}
+}
+
+// savedQueryFrom reads the "query" column of a statement's record.
+func savedQueryFrom(name statement, rec *neo4j.Record) (casegraph.SavedQuery, error) {
+	m, err := getMap(rec, "query")
+	if err != nil {
+		return casegraph.SavedQuery{}, internalError(string(name), err)
+	}
+	q, err := savedQueryFromMap(m)
+	if err != nil {
+		return q, internalError(string(name), err)
+	}
+	return q, nil
 }

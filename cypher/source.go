@@ -36,7 +36,7 @@ func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]caseg
 
 // Sources returns one page of sources in id order, and whether there are more.
 func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.Source, bool, error) {
-	res, err := s.read(ctx, stmtSources, map[string]any{"after": page.After, "limit": pageLimit(page)})
+	res, err := s.read(ctx, stmtSources.paged(page), map[string]any{"after": page.After, "limit": pageLimit(page)})
 	if err != nil {
 		return nil, false, err
 	}
@@ -54,13 +54,18 @@ func (s *Store) Sources(ctx context.Context, page casegraph.Page) ([]casegraph.S
 
 // CountSources counts every source.
 func (s *Store) CountSources(ctx context.Context) (int64, error) {
-	res, err := s.read(ctx, stmtCountSources, nil)
+	return s.count(ctx, stmtCountSources, nil)
+}
+
+// count runs a statement that returns one count, total.
+func (s *Store) count(ctx context.Context, name statement, params map[string]any) (int64, error) {
+	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return 0, err
 	}
 	n, err := getInt(res.Records[0], "total")
 	if err != nil {
-		return 0, internalError("CountSources", err)
+		return 0, internalError(string(name), err)
 	}
 	return n, nil
 }

@@ -158,6 +158,10 @@ type variant struct {
 // other template is rendered once, over the relation vocabulary.
 var templateVariants = map[statement]func() []variant{
 	stmtEntities:        entityOrderVariants,
+	stmtSources:         directionVariants(stmtSources),
+	stmtSavedQueries:    directionVariants(stmtSavedQueries),
+	stmtChanges:         directionVariants(stmtChanges),
+	stmtRelationsOf:     directionVariants(stmtRelationsOf),
 	stmtCountEntities:   datasetVariants(stmtCountEntities),
 	stmtExportSources:   datasetVariants(stmtExportSources),
 	stmtExportEntities:  datasetVariants(stmtExportEntities),
@@ -184,6 +188,26 @@ func datasetVariants(name statement) func() []variant {
 			{Name: name.byDatasets([]string{"any"}), Data: map[string]any{"Datasets": true}},
 		}
 	}
+}
+
+// directionVariants renders a list's statement twice: reading forward
+// from a cursor (NAME/forward) and backward (NAME/backward), since a
+// statement cannot take its sort direction as a parameter.
+func directionVariants(name statement) func() []variant {
+	return func() []variant {
+		return []variant{
+			{Name: name.paged(casegraph.Page{}), Data: map[string]any{"Backward": false}},
+			{Name: name.paged(casegraph.Page{Backward: true}), Data: map[string]any{"Backward": true}},
+		}
+	}
+}
+
+// paged names the variant of a directionVariants statement for a page.
+func (name statement) paged(p casegraph.Page) statement {
+	if p.Backward {
+		return name + "/backward"
+	}
+	return name + "/forward"
 }
 
 // byDatasets names the variant of a datasetVariants statement.

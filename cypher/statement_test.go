@@ -154,8 +154,13 @@ func TestStatementVariants(t *testing.T) {
 	for field := range entityOrders {
 		for _, desc := range []bool{false, true} {
 			o := casegraph.EntityOrder{Field: field, Desc: desc}
-			built[entityOrderName(o, nil)], built[entityOrderName(o, []string{"d"})] = true, true
+			for _, back := range []bool{false, true} {
+				built[entityOrderName(o, nil, back)], built[entityOrderName(o, []string{"d"}, back)] = true, true
+			}
 		}
+	}
+	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges, stmtRelationsOf} {
+		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
@@ -219,7 +224,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 		stmtSourceDataset: "write", stmtDeleteSource: "write",
 		// Saved queries belong to no dataset (yet: their owners and
 		// visibility come with access control's item 6).
-		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueryVersions: "saved", stmtSavedQueries: "saved", stmtDeleteSavedQuery: "saved",
+		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueries: "saved", stmtCountSavedQueries: "saved", stmtSavedQueryVersions: "saved", stmtSavedQueryHistory: "saved", stmtDeleteSavedQuery: "saved",
 	}
 	for name, text := range loaded {
 		base := statement(strings.SplitN(string(name), "/", 2)[0])

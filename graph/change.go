@@ -12,6 +12,14 @@ func changeFilterOf(in *model.ChangeFilter) (casegraph.ChangeFilter, error) {
 		return f, nil
 	}
 	f.EntityID, f.Dataset, f.Principal = deref(in.EntityID), deref(in.Dataset), deref(in.Principal)
+	if f.EntityID != "" {
+		// A relation's targets are its own id: take its node id too.
+		id, err := casegraph.BareID(casegraph.NodeRelation, "entityId", f.EntityID)
+		if err != nil {
+			return f, err
+		}
+		f.EntityID = id
+	}
 	if s := deref(in.Since); s != "" {
 		t, err := casegraph.ParseSince(s)
 		if err != nil {

@@ -9,16 +9,23 @@ import (
 	"context"
 
 	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
+// TotalCount is the resolver for the totalCount field.
+func (r *changeConnectionResolver) TotalCount(ctx context.Context, obj *model.ChangeConnection) (int, error) {
+	n, err := r.Store.CountChanges(ctx, obj.Filter)
+	return int(n), err
+}
+
 // Changes is the resolver for the changes field.
-func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string) (*model.ChangeConnection, error) {
+func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) (*model.ChangeConnection, error) {
 	f, err := changeFilterOf(filter)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageOf("changes", f, first, after)
+	page, err := pageOf("changes", f, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -27,9 +34,16 @@ func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter,
 		return nil, err
 	}
 	cs := newCursors("changes", f)
-	edges, info := connection(found, hasNext, func(_ int, c casegraph.Change) (string, model.ChangeEdge) {
+	edges, info := connection(found, page, hasNext, func(_ int, c casegraph.Change) (string, model.ChangeEdge) {
 		cursor := cs.after(c.ID)
 		return cursor, model.ChangeEdge{Cursor: cursor, Node: toChange(c)}
 	})
-	return &model.ChangeConnection{Edges: edges, PageInfo: info}, nil
+	return &model.ChangeConnection{Edges: edges, PageInfo: info, Filter: f}, nil
 }
+
+// ChangeConnection returns generated.ChangeConnectionResolver implementation.
+func (r *Resolver) ChangeConnection() generated.ChangeConnectionResolver {
+	return &changeConnectionResolver{r}
+}
+
+type changeConnectionResolver struct{ *Resolver }

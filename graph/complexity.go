@@ -64,25 +64,28 @@ func complexity() generated.ComplexityRoot {
 	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
-	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string) int {
-		return 1 + child*pageSize(first)
+	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string, last *int, _ *string) int {
+		return 1 + child*windowSize(first, last)
 	}
 	c.Person.Relations = relations
 	c.Organization.Relations = relations
 	c.Event.Relations = relations
 	c.Document.Relations = relations
 	c.Place.Relations = relations
-	c.Query.Entities = func(child int, _ *model.EntityFilter, _ *model.EntityOrder, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Entities = func(child int, _ *model.EntityFilter, _ *model.EntityOrder, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Sources = func(child int, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Sources = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Changes = func(child int, _ *model.ChangeFilter, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.SavedQueries = func(child int, _ *string, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
-	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Changes = func(child int, _ *model.ChangeFilter, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
+	}
+	c.Query.Search = func(child int, _ string, _ []model.EntityKind, _ []string, first *int, _ *string, last *int, _ *string) int {
+		return statementCost + child*windowSize(first, last)
 	}
 	// A search's totalCount and facets start a statement of their own (one
 	// for both), a full-text count of every match: each is priced as a
@@ -90,6 +93,8 @@ func complexity() generated.ComplexityRoot {
 	// the pool. The root multiplies them by the page like the rest of its
 	// connection, which errs on the dear side.
 	c.SearchConnection.TotalCount = func(int) int { return statementCost }
+	c.ChangeConnection.TotalCount = func(int) int { return statementCost }
+	c.SavedQueryConnection.TotalCount = func(int) int { return statementCost }
 	c.SearchConnection.Facets = func(child int) int { return statementCost + child }
 	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
 		return statementCost + child*pageSize(first)
@@ -115,6 +120,11 @@ func complexity() generated.ComplexityRoot {
 			d = *depth
 		}
 		return pathSearchCost*(1<<(d-1)) + child*max(1, n/10)
+	}
+	// nodes: a statement for each type asked for (at most four), and what
+	// is selected under each node.
+	c.Query.Nodes = func(child int, ids []string) int {
+		return 4*statementCost + child*max(1, len(ids))
 	}
 	c.Query.Connections = func(child int, ids []string, f *model.PathFilter) int {
 		pairs := max(1, len(ids)*(len(ids)-1)/2)
@@ -187,6 +197,14 @@ func WithSpentComplexity(ctx context.Context) context.Context {
 
 // pageSize is the page a list field asks for; an invalid size is refused
 // when the field runs, so it counts as the largest here.
+// windowSize is the page size of a connection's first or last.
+func windowSize(first, last *int) int {
+	if first == nil {
+		return pageSize(last)
+	}
+	return pageSize(first)
+}
+
 func pageSize(first *int) int {
 	if first == nil {
 		return casegraph.DefaultPageSize

@@ -57,12 +57,19 @@ func (cs cursors) after(id string, key ...string) string {
 // the JSON (under 100 bytes), in base64 (4 characters for every 3 bytes).
 const maxCursorLength = (6*casegraph.MaxNameLength+casegraph.MaxIDLength+100)*4/3 + 4
 
-// decodeCursor returns the cursor a client sent back (zero for none).
+// decodeCursor returns the after cursor a client sent back (zero for none).
 func decodeCursor(list string, filter any, s *string) (cursor, error) {
+	return decodeCursorOf("after", list, filter, s)
+}
+
+// decodeCursorOf returns the cursor a client sent back as the argument
+// arg (after or before; zero for none).
+func decodeCursorOf(arg, list string, filter any, s *string) (cursor, error) {
 	if s == nil || *s == "" {
 		return cursor{}, nil
 	}
-	bad := casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list; use pageInfo.endCursor of the same query")
+	use := map[string]string{"after": "pageInfo.endCursor", "before": "pageInfo.startCursor"}[arg]
+	bad := casegraph.Errorf(casegraph.CodeBadUserInput, "%s: not a cursor of this list; use %s of the same query", arg, use)
 	if len(*s) > maxCursorLength {
 		return cursor{}, bad
 	}
@@ -90,30 +97,64 @@ func fingerprint(filter any) uint32 {
 	return crc32.ChecksumIEEE(b)
 }
 
-// pageOf validates first and decodes after.
-func pageOf(list string, filter any, first *int, after *string) (casegraph.Page, error) {
+// window is a connection's paging arguments: first and after, or last and
+// before (nil when not given, or when the connection takes only the first
+// two).
+type window struct {
+	first, last   *int
+	after, before *string
+}
+
+// pageOf validates a window and decodes its cursor: first (default
+// DefaultPageSize) items after the after cursor, or the last items before
+// the before cursor (a backward page).
+func pageOf(list string, filter any, w window) (casegraph.Page, error) {
+	if w.last == nil && w.before == nil {
+		n := casegraph.DefaultPageSize
+		if w.first != nil {
+			n = *w.first
+		}
+		if err := casegraph.ValidatePage(n); err != nil {
+			return casegraph.Page{}, err
+		}
+		c, err := decodeCursor(list, filter, w.after)
+		if err != nil {
+			return casegraph.Page{}, err
+		}
+		return casegraph.Page{First: n, After: c.After, AfterKey: c.Key}, nil
+	}
+	if w.first != nil || w.after != nil {
+		return casegraph.Page{}, casegraph.Errorf(casegraph.CodeBadUserInput,
+			"page forward with first and after, or backward with last and before, not both ways")
+	}
 	n := casegraph.DefaultPageSize
-	if first != nil {
-		n = *first
+	if w.last != nil {
+		n = *w.last
 	}
-	if err := casegraph.ValidatePage(n); err != nil {
-		return casegraph.Page{}, err
+	if n < 1 || n > casegraph.MaxPageSize {
+		return casegraph.Page{}, casegraph.Errorf(casegraph.CodeBadUserInput, "last must be between 1 and %d, not %d", casegraph.MaxPageSize, n)
 	}
-	c, err := decodeCursor(list, filter, after)
+	c, err := decodeCursorOf("before", list, filter, w.before)
 	if err != nil {
 		return casegraph.Page{}, err
 	}
-	return casegraph.Page{First: n, After: c.After, AfterKey: c.Key}, nil
+	return casegraph.Page{First: n, After: c.After, AfterKey: c.Key, Backward: true}, nil
 }
 
 // connection builds the edges and page info of one page of items: edge
-// returns item i's cursor and its edge; the end cursor is the last edge's.
-func connection[T, E any](items []T, hasNext bool, edge func(i int, item T) (string, E)) ([]E, *model.PageInfo) {
+// returns item i's cursor and its edge; the start and end cursors are the
+// first and last edges'. more says the store found items beyond the page
+// in its direction: a next page forward, a previous page backward. The
+// other way is false (Relay allows it: it would cost another statement).
+func connection[T, E any](items []T, page casegraph.Page, more bool, edge func(i int, item T) (string, E)) ([]E, *model.PageInfo) {
 	edges := make([]E, len(items))
-	info := &model.PageInfo{HasNextPage: hasNext}
+	info := &model.PageInfo{HasNextPage: more && !page.Backward, HasPreviousPage: more && page.Backward}
 	for i, item := range items {
 		cursor, e := edge(i, item)
 		edges[i] = e
+		if i == 0 {
+			info.StartCursor = &cursor
+		}
 		if i == len(items)-1 {
 			info.EndCursor = &cursor
 		}

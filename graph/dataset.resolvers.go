@@ -26,7 +26,8 @@ func (r *mutationResolver) DeleteDataset(ctx context.Context, name string) (*mod
 
 // DeleteSource is the resolver for the deleteSource field.
 func (r *mutationResolver) DeleteSource(ctx context.Context, id string) (*model.Source, error) {
-	if err := casegraph.ValidateID("id", id); err != nil {
+	id, err := casegraph.BareID(casegraph.NodeSource, "id", id)
+	if err != nil {
 		return nil, err
 	}
 	src, err := r.Store.DeleteSource(ctx, id)

@@ -98,7 +98,7 @@ func TestDeleteSource(t *testing.T) {
 	if res := s.h.Post(del, map[string]any{"id": cited}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "CONFLICT" {
 		t.Errorf("a cited source: %s", res.Raw)
 	}
-	if got := s.h.MustPost(`query($id: ID!) { source(id: $id) { id } }`, map[string]any{"id": cited}); field(got, "source", "id") != cited {
+	if got := s.h.MustPost(`query($id: ID!) { source(id: $id) { id } }`, map[string]any{"id": cited}); field(got, "source", "id") != "source~"+cited {
 		t.Errorf("the cited source is gone: %s", got.Raw)
 	}
 	lone := s.id("lone-source")
@@ -108,7 +108,7 @@ func TestDeleteSource(t *testing.T) {
 	if res := s.h.PostAs(reader, del, map[string]any{"id": lone}); len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != "FORBIDDEN" {
 		t.Errorf("a reader: %s", res.Raw)
 	}
-	if res := s.h.MustPost(del, map[string]any{"id": lone}); field(res, "deleteSource", "title") != "Nobody cites me" {
+	if res := s.h.MustPost(del, map[string]any{"id": "source~" + lone}); field(res, "deleteSource", "title") != "Nobody cites me" {
 		t.Errorf("deleting it: %s", res.Raw)
 	}
 	if got := s.h.MustPost(`query($id: ID!) { source(id: $id) { id } }`, map[string]any{"id": lone}); field(got, "source") != nil {

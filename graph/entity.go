@@ -50,9 +50,13 @@ func toEntity(e casegraph.Entity) model.Entity {
 // the input has none, and normalizes (NFC) and validates it.
 func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	kind := kindFromModel(in.Kind)
+	sourceIDs, err := casegraph.BareIDs(casegraph.NodeSource, "sourceIds", in.SourceIds)
+	if err != nil {
+		return casegraph.Entity{}, nil, err
+	}
 	e := casegraph.Entity{
 		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
-		Dataset: in.Dataset, SourceIDs: in.SourceIds, Attributes: casegraph.Attributes{Category: deref(in.Category),
+		Dataset: in.Dataset, SourceIDs: sourceIDs, Attributes: casegraph.Attributes{Category: deref(in.Category),
 			StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
 			URL: deref(in.URL), Nationality: deref(in.Nationality), Protected: in.Protected != nil && *in.Protected},
 	}
@@ -72,6 +76,14 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 		expected = &v
 	}
 	return e, expected, e.Normalize()
+}
+
+// optionalBareID is BareID of an optional id argument ("" when absent).
+func optionalBareID(t casegraph.NodeType, id *string) (string, error) {
+	if id == nil || *id == "" {
+		return "", nil
+	}
+	return casegraph.BareID(t, "id", *id)
 }
 
 func optional(s string) *string {

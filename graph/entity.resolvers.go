@@ -19,8 +19,8 @@ func (r *documentResolver) Sources(ctx context.Context, obj *model.Document) ([]
 }
 
 // Relations is the resolver for the relations field.
-func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // TotalCount is the resolver for the totalCount field.
@@ -35,8 +35,8 @@ func (r *eventResolver) Sources(ctx context.Context, obj *model.Event) ([]model.
 }
 
 // Relations is the resolver for the relations field.
-func (r *eventResolver) Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *eventResolver) Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // UpsertEntity is the resolver for the upsertEntity field.
@@ -83,8 +83,8 @@ func (r *organizationResolver) Sources(ctx context.Context, obj *model.Organizat
 }
 
 // Relations is the resolver for the relations field.
-func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Sources is the resolver for the sources field.
@@ -93,8 +93,8 @@ func (r *personResolver) Sources(ctx context.Context, obj *model.Person) ([]mode
 }
 
 // Relations is the resolver for the relations field.
-func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Sources is the resolver for the sources field.
@@ -103,8 +103,8 @@ func (r *placeResolver) Sources(ctx context.Context, obj *model.Place) ([]model.
 }
 
 // Relations is the resolver for the relations field.
-func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	return relations(ctx, obj.ID, types, direction, first, after)
+func (r *placeResolver) Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
+	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
 }
 
 // Entity is the resolver for the entity field.
@@ -113,7 +113,7 @@ func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, er
 }
 
 // Entities is the resolver for the entities field.
-func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error) {
+func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) (*model.EntityConnection, error) {
 	f := entityFilterOf(filter)
 	if err := f.Validate(); err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 		F casegraph.EntityFilter
 		O casegraph.EntityOrder
 	}{f, order}
-	page, err := pageOf("entities", cursorKey, first, after)
+	page, err := pageOf("entities", cursorKey, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 		return nil, err
 	}
 	cs := newCursors("entities", cursorKey)
-	edges, info := connection(found, hasNext, func(i int, e casegraph.Entity) (string, model.EntityEdge) {
+	edges, info := connection(found, page, hasNext, func(i int, e casegraph.Entity) (string, model.EntityEdge) {
 		c := cs.after(e.ID, keys[i])
 		return c, model.EntityEdge{Cursor: c, Node: toEntity(e)}
 	})

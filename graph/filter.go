@@ -47,6 +47,9 @@ func searchFilterOf(kinds []model.EntityKind, datasets []string) casegraph.Searc
 
 // offsetOf reads a search cursor: the number of results before the page.
 func offsetOf(page casegraph.Page) (int, error) {
+	if page.Backward && page.After == "" {
+		return casegraph.SearchWindow + 1, nil // before the end: the last items
+	}
 	if page.After == "" {
 		return 0, nil
 	}
@@ -75,4 +78,20 @@ func checkSortKey(order casegraph.EntityOrder, page casegraph.Page) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
 	}
 	return nil
+}
+
+// searchWindow is the part of a search's ranked candidates (n of them) a
+// page shows. A cursor's offset is the position after its item. Forward:
+// first items from the offset; backward: the last items before the
+// cursor's item (offset SearchWindow+1 without a cursor: the end). more
+// says there are candidates beyond the page in its direction.
+func searchWindow(page casegraph.Page, offset, n int) (start, end int, more bool) {
+	if !page.Backward {
+		end = min(offset+page.First, n)
+		start = min(offset, end)
+		return start, end, end < n
+	}
+	end = max(0, min(offset-1, n))
+	start = max(0, end-page.First)
+	return start, end, start > 0
 }

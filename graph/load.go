@@ -50,9 +50,9 @@ func sources(ctx context.Context, ids []string) ([]model.Source, error) {
 // relationsWindow checks the arguments of a relations field and returns
 // the filter and page they ask for; the resolver and the compiled read
 // (entityRead) both take them from here, so they name the same page.
-func relationsWindow(types []model.RelationType, direction *model.Direction, first *int, after *string) (casegraph.RelationFilter, casegraph.Page, error) {
+func relationsWindow(types []model.RelationType, direction *model.Direction, w window) (casegraph.RelationFilter, casegraph.Page, error) {
 	f := relationFilterOf(types, direction)
-	page, err := pageOf("relations", relationsCursorKey(f), first, after)
+	page, err := pageOf("relations", relationsCursorKey(f), w)
 	if err != nil {
 		return f, page, err
 	}
@@ -76,8 +76,8 @@ func relationsCursorKey(f casegraph.RelationFilter) loaders.RelationsKey {
 }
 
 // relations loads one page of an entity's relations.
-func relations(ctx context.Context, entityID string, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error) {
-	f, page, err := relationsWindow(types, direction, first, after)
+func relations(ctx context.Context, entityID string, types []model.RelationType, direction *model.Direction, w window) (*model.RelationConnection, error) {
+	f, page, err := relationsWindow(types, direction, w)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 		return nil, err
 	}
 	cs := newCursors("relations", cursorFilter)
-	edges, info := connection(p.Relations, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
+	edges, info := connection(p.Relations, page, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
 		c := cs.after(r.ID)
 		return c, model.RelationEdge{Cursor: c, Node: toRelation(r)}
 	})

@@ -316,12 +316,12 @@ func TestMergeEntities(t *testing.T) {
 	if diff := cmp.Diff([]any{"Geoffrey Nice QC", "G. Nice"}, got["aliases"]); diff != "" {
 		t.Errorf("aliases (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]any{map[string]any{"id": f.src}, map[string]any{"id": src2}}, got["sources"]); diff != "" {
+	if diff := cmp.Diff([]any{map[string]any{"id": "source~" + f.src}, map[string]any{"id": "source~" + src2}}, got["sources"]); diff != "" {
 		t.Errorf("sources (-want +got):\n%s", diff)
 	}
 	wantRels := []any{
-		map[string]any{"node": map[string]any{"id": f.id("m1"), "from": map[string]any{"id": f.id("nice")}, "to": map[string]any{"id": f.id("report")}}},
-		map[string]any{"node": map[string]any{"id": f.id("m2"), "from": map[string]any{"id": f.id("firm")}, "to": map[string]any{"id": f.id("nice")}}},
+		map[string]any{"node": map[string]any{"id": "relation~" + f.id("m1"), "from": map[string]any{"id": f.id("nice")}, "to": map[string]any{"id": f.id("report")}}},
+		map[string]any{"node": map[string]any{"id": "relation~" + f.id("m2"), "from": map[string]any{"id": f.id("firm")}, "to": map[string]any{"id": f.id("nice")}}},
 	}
 	if diff := cmp.Diff(wantRels, field(res, "mergeEntities", "relations", "edges")); diff != "" {
 		t.Errorf("relations moved (-want +got):\n%s", diff)

@@ -105,7 +105,7 @@ func TestProtectedPeople(t *testing.T) {
 		}
 		after = info["endCursor"]
 	}
-	if len(ids) != 2 || !strings.HasPrefix(ids[0], "protected-") || ids[1] != f.id("r1") {
+	if len(ids) != 2 || !strings.HasPrefix(ids[0], "relation~protected-") || ids[1] != "relation~"+f.id("r1") {
 		t.Errorf("the reader's pages of the agency's relations: %v, want an opaque id, then %s", ids, f.id("r1"))
 	}
 

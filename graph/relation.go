@@ -9,7 +9,7 @@ import (
 
 func toRelation(r casegraph.Relation) *model.Relation {
 	return &model.Relation{
-		ID: r.ID, Type: model.RelationType(r.Type), FromID: r.FromID, ToID: r.ToID,
+		ID: casegraph.NodeID(casegraph.NodeRelation, r.ID), Type: model.RelationType(r.Type), FromID: r.FromID, ToID: r.ToID,
 		Role: optional(r.Role), StartDate: datePtr(r.StartDate), EndDate: datePtr(r.EndDate),
 		Status: model.RelationStatus(r.Status), Confidence: r.Confidence, Quote: optional(r.Quote),
 		SourceIDs: r.SourceIDs, Dataset: r.Dataset,
@@ -20,11 +20,19 @@ func toRelation(r casegraph.Relation) *model.Relation {
 // id when the input has none, and normalizes (NFC) and validates it. dataset is used when the
 // input names none.
 func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, error) {
+	id, err := optionalBareID(casegraph.NodeRelation, in.ID)
+	if err != nil {
+		return casegraph.Relation{}, err
+	}
+	sourceIDs, err := casegraph.BareIDs(casegraph.NodeSource, "sourceIds", in.SourceIds)
+	if err != nil {
+		return casegraph.Relation{}, err
+	}
 	r := casegraph.Relation{
-		ID: deref(in.ID), Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
+		ID: id, Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
 		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
 		Status: casegraph.StatusReported, Confidence: in.Confidence, Quote: deref(in.Quote),
-		SourceIDs: in.SourceIds, Dataset: deref(in.Dataset),
+		SourceIDs: sourceIDs, Dataset: deref(in.Dataset),
 	}
 	if in.Status != nil {
 		r.Status = casegraph.Status(*in.Status)

@@ -43,7 +43,8 @@ func (r *mutationResolver) Link(ctx context.Context, input model.LinkInput) (*mo
 
 // Unlink is the resolver for the unlink field.
 func (r *mutationResolver) Unlink(ctx context.Context, id string) (*model.Relation, error) {
-	if err := casegraph.ValidateID("id", id); err != nil {
+	id, err := casegraph.BareID(casegraph.NodeRelation, "id", id)
+	if err != nil {
 		return nil, err
 	}
 	rel, err := r.Store.Unlink(ctx, id)
@@ -55,6 +56,10 @@ func (r *mutationResolver) Unlink(ctx context.Context, id string) (*model.Relati
 
 // Relation is the resolver for the relation field.
 func (r *queryResolver) Relation(ctx context.Context, id string) (*model.Relation, error) {
+	id, err := casegraph.BareID(casegraph.NodeRelation, "id", id)
+	if err != nil {
+		return nil, err
+	}
 	found, err := r.Store.RelationsByID(ctx, []string{id})
 	if err != nil {
 		return nil, err

@@ -46,14 +46,17 @@ type Store interface {
 
 	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version int64) (casegraph.SavedQuery, error)
-	SavedQueryVersions(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error)
+	SavedQueryHistory(ctx context.Context, name string, limit int) ([]casegraph.SavedQuery, error)
 	Datasets(ctx context.Context, name string) ([]casegraph.DatasetSummary, error)
 	RemoveDataset(ctx context.Context, name string) (casegraph.DatasetDeletion, error)
 	DeleteSource(ctx context.Context, id string) (casegraph.Source, error)
 	SavedQueries(ctx context.Context, tag string, page casegraph.Page) ([]casegraph.SavedQuery, bool, error)
+	CountSavedQueries(ctx context.Context, tag string) (int64, error)
+	SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
+	CountChanges(ctx context.Context, f casegraph.ChangeFilter) (int64, error)
 
 	CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error)
 	APIKeys(ctx context.Context) ([]casegraph.APIKey, error)

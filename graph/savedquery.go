@@ -24,7 +24,7 @@ func toSavedQuery(q casegraph.SavedQuery) *model.SavedQuery {
 		defaults = model.JSON("{}")
 	}
 	return &model.SavedQuery{
-		Name: q.Name, Version: int(q.Version), Title: q.Title, Description: optional(q.Description),
+		ID: casegraph.SavedQueryNodeID(q.Name, q.Version), Name: q.Name, Version: int(q.Version), Title: q.Title, Description: optional(q.Description),
 		Document: q.Document, DefaultVariables: defaults, Tags: nonNil(q.Tags), CreatedAt: q.CreatedAt,
 		Owner: q.Owner, Visibility: model.QueryVisibility(q.Visibility), Datasets: nonNil(q.Datasets),
 		Author: q.Author, Note: optional(q.Note),

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 
 	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
@@ -42,14 +43,14 @@ func (r *mutationResolver) DeleteSavedQuery(ctx context.Context, name string) (*
 }
 
 // SavedQueries is the resolver for the savedQueries field.
-func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *int, after *string) (*model.SavedQueryConnection, error) {
+func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *int, after *string, last *int, before *string) (*model.SavedQueryConnection, error) {
 	t := deref(tag)
 	if t != "" {
 		if err := casegraph.ValidateSlug("tag", t); err != nil {
 			return nil, err
 		}
 	}
-	page, err := pageOf("savedQueries", t, first, after)
+	page, err := pageOf("savedQueries", t, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -58,11 +59,11 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 		return nil, err
 	}
 	cs := newCursors("savedQueries", t)
-	edges, info := connection(found, hasNext, func(_ int, q casegraph.SavedQuery) (string, model.SavedQueryEdge) {
+	edges, info := connection(found, page, hasNext, func(_ int, q casegraph.SavedQuery) (string, model.SavedQueryEdge) {
 		c := cs.after(q.Name)
 		return c, model.SavedQueryEdge{Cursor: c, Node: toSavedQuery(q)}
 	})
-	return &model.SavedQueryConnection{Edges: edges, PageInfo: info}, nil
+	return &model.SavedQueryConnection{Edges: edges, PageInfo: info, Tag: t}, nil
 }
 
 // SavedQueryVersions is the resolver for the savedQueryVersions field.
@@ -77,7 +78,7 @@ func (r *queryResolver) SavedQueryVersions(ctx context.Context, name string, fir
 	if n < 1 || n > casegraph.MaxSavedQueryVersions {
 		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "first must be from 1 to %d, not %d", casegraph.MaxSavedQueryVersions, n)
 	}
-	versions, err := r.Store.SavedQueryVersions(ctx, name, n)
+	versions, err := r.Store.SavedQueryHistory(ctx, name, n)
 	if err != nil {
 		return nil, err
 	}
@@ -112,3 +113,16 @@ func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version 
 	}
 	return toSavedQueryResult(q, r.Queries.Run(ctx, q.Document, vars)), nil
 }
+
+// TotalCount is the resolver for the totalCount field.
+func (r *savedQueryConnectionResolver) TotalCount(ctx context.Context, obj *model.SavedQueryConnection) (int, error) {
+	n, err := r.Store.CountSavedQueries(ctx, obj.Tag)
+	return int(n), err
+}
+
+// SavedQueryConnection returns generated.SavedQueryConnectionResolver implementation.
+func (r *Resolver) SavedQueryConnection() generated.SavedQueryConnectionResolver {
+	return &savedQueryConnectionResolver{r}
+}
+
+type savedQueryConnectionResolver struct{ *Resolver }

@@ -15,7 +15,7 @@ import (
 )
 
 // Search is the resolver for the search field.
-func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) (*model.SearchConnection, error) {
+func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) (*model.SearchConnection, error) {
 	q := casegraph.SearchQuery{Text: text, Filter: searchFilterOf(kinds, datasets)}
 	if err := q.Normalize(); err != nil {
 		return nil, err
@@ -24,7 +24,7 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 		Words []string
 		F     casegraph.SearchFilter
 	}{q.Words, q.Filter}
-	page, err := pageOf("search", cursorKey, first, after)
+	page, err := pageOf("search", cursorKey, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +49,8 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 		return nil, err
 	}
 	ranked := casegraph.Rank(q.Words, hits)
-	end := min(offset+page.First, len(ranked))
-	window := ranked[min(offset, end):end] // empty when the cursor is past the end
+	start, end, more := searchWindow(page, offset, len(ranked))
+	window := ranked[start:end]
 	shown := make([]casegraph.Entity, len(window))
 	for i, res := range window {
 		shown[i] = res.Entity
@@ -59,8 +59,8 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 		return nil, err
 	}
 	cs := newCursors("search", cursorKey)
-	conn.Edges, conn.PageInfo = connection(window, end < len(ranked), func(i int, res casegraph.SearchResult) (string, model.SearchEdge) {
-		c := cs.after(strconv.Itoa(offset + i + 1))
+	conn.Edges, conn.PageInfo = connection(window, page, more, func(i int, res casegraph.SearchResult) (string, model.SearchEdge) {
+		c := cs.after(strconv.Itoa(start + i + 1))
 		return c, model.SearchEdge{Cursor: c, Node: toEntity(res.Entity), Score: res.Score, MatchedField: model.MatchField(res.Field)}
 	})
 	return conn, nil

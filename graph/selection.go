@@ -183,7 +183,15 @@ func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level
 	if !ok {
 		return casegraph.RelationsRead{}, false
 	}
-	filter, page, err := relationsWindow(types, direction, first, after)
+	last, ok := intArg(args["last"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	before, ok := stringArg(args["before"])
+	if !ok {
+		return casegraph.RelationsRead{}, false
+	}
+	filter, page, err := relationsWindow(types, direction, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return casegraph.RelationsRead{}, false
 	}

@@ -9,14 +9,18 @@ import (
 
 func toSource(s casegraph.Source) model.Source {
 	return model.Source{
-		ID: s.ID, Title: s.Title, Publisher: optional(s.Publisher), URL: optional(s.URL),
+		ID: casegraph.NodeID(casegraph.NodeSource, s.ID), Title: s.Title, Publisher: optional(s.Publisher), URL: optional(s.URL),
 		PublishedAt: datePtr(s.PublishedAt), RetrievedAt: datePtr(s.RetrievedAt), Dataset: s.Dataset,
 	}
 }
 
 func sourceFromInput(in model.SourceInput) (casegraph.Source, error) {
+	id, err := optionalBareID(casegraph.NodeSource, in.ID)
+	if err != nil {
+		return casegraph.Source{}, err
+	}
 	s := casegraph.Source{
-		ID: deref(in.ID), Title: in.Title, Publisher: deref(in.Publisher), URL: deref(in.URL),
+		ID: id, Title: in.Title, Publisher: deref(in.Publisher), URL: deref(in.URL),
 		PublishedAt: dateString(in.PublishedAt), RetrievedAt: dateString(in.RetrievedAt), Dataset: in.Dataset,
 	}
 	if s.ID == "" {

@@ -30,6 +30,10 @@ func (r *mutationResolver) UpsertSource(ctx context.Context, input model.SourceI
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id string) (*model.Source, error) {
+	id, err := casegraph.BareID(casegraph.NodeSource, "id", id)
+	if err != nil {
+		return nil, err
+	}
 	s, found, err := loaders.Source(ctx, id)
 	if !found {
 		return nil, err
@@ -39,8 +43,8 @@ func (r *queryResolver) Source(ctx context.Context, id string) (*model.Source, e
 }
 
 // Sources is the resolver for the sources field.
-func (r *queryResolver) Sources(ctx context.Context, first *int, after *string) (*model.SourceConnection, error) {
-	page, err := pageOf("sources", nil, first, after)
+func (r *queryResolver) Sources(ctx context.Context, first *int, after *string, last *int, before *string) (*model.SourceConnection, error) {
+	page, err := pageOf("sources", nil, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +53,7 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string) 
 		return nil, err
 	}
 	cs := newCursors("sources", nil)
-	edges, info := connection(found, hasNext, func(_ int, s casegraph.Source) (string, model.SourceEdge) {
+	edges, info := connection(found, page, hasNext, func(_ int, s casegraph.Source) (string, model.SourceEdge) {
 		c := cs.after(s.ID)
 		return c, model.SourceEdge{Cursor: c, Node: new(toSource(s))}
 	})

@@ -36,6 +36,7 @@ type RelationsKey struct {
 	Direction casegraph.Direction
 	First     int
 	After     string
+	Backward  bool
 }
 
 // NewRelationsKey builds a key; the order of types does not matter.
@@ -46,7 +47,7 @@ func NewRelationsKey(entityID string, f casegraph.RelationFilter, page casegraph
 	}
 	slices.Sort(types)
 	types = slices.Compact(types)
-	return RelationsKey{EntityID: entityID, Types: strings.Join(types, ","), Direction: f.Direction, First: page.First, After: page.After}
+	return RelationsKey{EntityID: entityID, Types: strings.Join(types, ","), Direction: f.Direction, First: page.First, After: page.After, Backward: page.Backward}
 }
 
 func (k RelationsKey) filter() (casegraph.RelationFilter, casegraph.Page) {
@@ -56,7 +57,7 @@ func (k RelationsKey) filter() (casegraph.RelationFilter, casegraph.Page) {
 			f.Types = append(f.Types, casegraph.RelationType(t))
 		}
 	}
-	return f, casegraph.Page{First: k.First, After: k.After}
+	return f, casegraph.Page{First: k.First, After: k.After, Backward: k.Backward}
 }
 
 // Loaders are one request's batch loaders. Resolvers reach them through

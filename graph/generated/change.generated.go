@@ -16,6 +16,10 @@ import (
 
 // region    ************************** generated!.gotpl **************************
 
+type ChangeConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.ChangeConnection) (int, error)
+}
+
 // endregion ************************** generated!.gotpl **************************
 
 // region    ***************************** args.gotpl *****************************
@@ -256,6 +260,29 @@ func (ec *executionContext) fieldContext_ChangeConnection_pageInfo(_ context.Con
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ChangeConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeConnection", field, true, true, "Int")
 }
 
 func (ec *executionContext) _ChangeEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeEdge) (ret graphql.Marshaler) {
@@ -534,13 +561,19 @@ func (ec *executionContext) _ChangeConnection(ctx context.Context, sel ast.Selec
 		case "edges":
 			out.Values[i] = ec._ChangeConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
 			out.Values[i] = ec._ChangeConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "totalCount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeConnection_totalCount(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

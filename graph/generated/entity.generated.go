@@ -21,7 +21,7 @@ import (
 type DocumentResolver interface {
 	Sources(ctx context.Context, obj *model.Document) ([]model.Source, error)
 
-	Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error)
+	Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type EntityConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.EntityConnection) (int, error)
@@ -29,22 +29,22 @@ type EntityConnectionResolver interface {
 type EventResolver interface {
 	Sources(ctx context.Context, obj *model.Event) ([]model.Source, error)
 
-	Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error)
+	Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type OrganizationResolver interface {
 	Sources(ctx context.Context, obj *model.Organization) ([]model.Source, error)
 
-	Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error)
+	Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type PersonResolver interface {
 	Sources(ctx context.Context, obj *model.Person) ([]model.Source, error)
 
-	Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error)
+	Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type PlaceResolver interface {
 	Sources(ctx context.Context, obj *model.Place) ([]model.Source, error)
 
-	Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string) (*model.RelationConnection, error)
+	Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -86,6 +86,22 @@ func (ec *executionContext) field_Document_relations_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -124,6 +140,22 @@ func (ec *executionContext) field_Event_relations_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -162,6 +194,22 @@ func (ec *executionContext) field_Organization_relations_args(ctx context.Contex
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -200,6 +248,22 @@ func (ec *executionContext) field_Person_relations_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -238,6 +302,22 @@ func (ec *executionContext) field_Place_relations_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -586,7 +666,7 @@ func (ec *executionContext) _Document_relations(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Document().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Document().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RelationConnection) graphql.Marshaler {
@@ -1149,7 +1229,7 @@ func (ec *executionContext) _Event_relations(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Event().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Event().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RelationConnection) graphql.Marshaler {
@@ -1547,7 +1627,7 @@ func (ec *executionContext) _Organization_relations(ctx context.Context, field g
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Organization().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RelationConnection) graphql.Marshaler {
@@ -1899,7 +1979,7 @@ func (ec *executionContext) _Person_relations(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Person().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Person().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RelationConnection) graphql.Marshaler {
@@ -2251,7 +2331,7 @@ func (ec *executionContext) _Place_relations(ctx context.Context, field graphql.
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Place().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Place().Relations(ctx, obj, fc.Args["types"].([]model.RelationType), fc.Args["direction"].(*model.Direction), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RelationConnection) graphql.Marshaler {
@@ -2670,7 +2750,7 @@ func (ec *executionContext) _DeleteEntityPayload(ctx context.Context, sel ast.Se
 	return out
 }
 
-var documentImplementors = []string{"Document", "Entity"}
+var documentImplementors = []string{"Document", "Entity", "Node"}
 
 func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet, obj *model.Document) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, documentImplementors)
@@ -2867,7 +2947,7 @@ func (ec *executionContext) _EntityEdge(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var eventImplementors = []string{"Event", "Entity"}
+var eventImplementors = []string{"Event", "Entity", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
@@ -2977,7 +3057,7 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var organizationImplementors = []string{"Organization", "Entity"}
+var organizationImplementors = []string{"Organization", "Entity", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *model.Organization) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, organizationImplementors)
@@ -3077,7 +3157,7 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var personImplementors = []string{"Person", "Entity"}
+var personImplementors = []string{"Person", "Entity", "Node"}
 
 func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, obj *model.Person) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, personImplementors)
@@ -3177,7 +3257,7 @@ func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
-var placeImplementors = []string{"Place", "Entity"}
+var placeImplementors = []string{"Place", "Entity", "Node"}
 
 func (ec *executionContext) _Place(ctx context.Context, sel ast.SelectionSet, obj *model.Place) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, placeImplementors)

@@ -235,9 +235,8 @@ func (ec *executionContext) _PathExplanation(ctx context.Context, sel ast.Select
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNPathExplanation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathExplanation(ctx context.Context, sel ast.SelectionSet, v *model.PathExplanation) graphql.Marshaler {
+func (ec *executionContext) marshalOPathExplanation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathExplanation(ctx context.Context, sel ast.SelectionSet, v *model.PathExplanation) graphql.Marshaler {
 	if v == nil {
-		graphql.AddInvalidNullError(ctx, "PathExplanation!")
 		return graphql.Null
 	}
 	return ec._PathExplanation(ctx, sel, v)

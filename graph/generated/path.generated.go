@@ -1036,22 +1036,6 @@ func (ec *executionContext) marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋca
 	return ec._CommonNeighbor(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CommonNeighbor) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighbor(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNEntityPair2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityPair(ctx context.Context, sel ast.SelectionSet, v model.EntityPair) graphql.Marshaler {
 	return ec._EntityPair(ctx, sel, &v)
 }
@@ -1096,22 +1080,6 @@ func (ec *executionContext) marshalNPath2githubᚗcomᚋcasegraphᚋcasegraphᚋ
 	return ec._Path(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNPath2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Path) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNPath2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPath(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNPathStep2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathStep(ctx context.Context, sel ast.SelectionSet, v model.PathStep) graphql.Marshaler {
 	return ec._PathStep(ctx, sel, &v)
 }
@@ -1133,12 +1101,42 @@ func (ec *executionContext) marshalNPathStep2ᚕgithubᚗcomᚋcasegraphᚋcaseg
 	return ret
 }
 
-func (ec *executionContext) marshalNSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx context.Context, sel ast.SelectionSet, v *model.Subgraph) graphql.Marshaler {
+func (ec *executionContext) marshalOCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CommonNeighbor) graphql.Marshaler {
 	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Subgraph!")
 		return graphql.Null
 	}
-	return ec._Subgraph(ctx, sel, v)
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighbor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPath2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Path) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPath2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPath(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOPath2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPath(ctx context.Context, sel ast.SelectionSet, v *model.Path) graphql.Marshaler {
@@ -1170,6 +1168,13 @@ func (ec *executionContext) unmarshalOPathFilter2ᚖgithubᚗcomᚋcasegraphᚋc
 	}
 	res, err := ec.unmarshalInputPathFilter(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx context.Context, sel ast.SelectionSet, v *model.Subgraph) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Subgraph(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

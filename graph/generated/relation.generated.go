@@ -818,7 +818,7 @@ func UnmarshalLinkInput(ctx context.Context, raw any) (model.LinkInput, error) {
 
 // region    **************************** object.gotpl ****************************
 
-var relationImplementors = []string{"Relation"}
+var relationImplementors = []string{"Relation", "Node"}
 
 func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet, obj *model.Relation) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, relationImplementors)

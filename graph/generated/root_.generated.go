@@ -22,6 +22,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ChangeConnection() ChangeConnectionResolver
 	Document() DocumentResolver
 	EntityConnection() EntityConnectionResolver
 	EntityPair() EntityPairResolver
@@ -33,6 +34,7 @@ type ResolverRoot interface {
 	Place() PlaceResolver
 	Query() QueryResolver
 	Relation() RelationResolver
+	SavedQueryConnection() SavedQueryConnectionResolver
 	SourceConnection() SourceConnectionResolver
 }
 
@@ -63,8 +65,9 @@ type ComplexityRoot struct {
 	}
 
 	ChangeConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	ChangeEdge struct {
@@ -130,7 +133,7 @@ type ComplexityRoot struct {
 		Protected   func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		URL         func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -165,7 +168,7 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		StartDate   func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
@@ -214,15 +217,17 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Path struct {
@@ -259,7 +264,7 @@ type ComplexityRoot struct {
 		Nationality func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
@@ -275,7 +280,7 @@ type ComplexityRoot struct {
 		Name        func(childComplexity int) int
 		Protected   func(childComplexity int) int
 		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string) int
+		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
 		Sources     func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 		Version     func(childComplexity int) int
@@ -283,26 +288,28 @@ type ComplexityRoot struct {
 
 	Query struct {
 		APIKeys            func(childComplexity int) int
-		Changes            func(childComplexity int, filter *model.ChangeFilter, first *int, after *string) int
+		Changes            func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
 		CommonNeighbors    func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections        func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline    func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
 		Datasets           func(childComplexity int) int
-		Entities           func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) int
+		Entities           func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) int
 		Entity             func(childComplexity int, id string) int
 		Neighborhood       func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		Node               func(childComplexity int, id string) int
+		Nodes              func(childComplexity int, ids []string) int
 		PathExplanation    func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Paths              func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
 		Relation           func(childComplexity int, id string) int
 		RelationTypes      func(childComplexity int) int
 		RunSavedQuery      func(childComplexity int, name string, version *int, variables model.JSON) int
-		SavedQueries       func(childComplexity int, tag *string, first *int, after *string) int
+		SavedQueries       func(childComplexity int, tag *string, first *int, after *string, last *int, before *string) int
 		SavedQuery         func(childComplexity int, name string, version *int) int
 		SavedQueryVersions func(childComplexity int, name string, first *int) int
-		Search             func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) int
+		Search             func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) int
 		ShortestPath       func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source             func(childComplexity int, id string) int
-		Sources            func(childComplexity int, first *int, after *string) int
+		Sources            func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Suggest            func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
 		Timeline           func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
@@ -349,6 +356,7 @@ type ComplexityRoot struct {
 		DefaultVariables func(childComplexity int) int
 		Description      func(childComplexity int) int
 		Document         func(childComplexity int) int
+		ID               func(childComplexity int) int
 		Name             func(childComplexity int) int
 		Note             func(childComplexity int) int
 		Owner            func(childComplexity int) int
@@ -359,8 +367,9 @@ type ComplexityRoot struct {
 	}
 
 	SavedQueryConnection struct {
-		Edges    func(childComplexity int) int
-		PageInfo func(childComplexity int) int
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	SavedQueryEdge struct {
@@ -565,6 +574,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeConnection.PageInfo(childComplexity), true
+	case "ChangeConnection.totalCount":
+		if e.ComplexityRoot.ChangeConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeConnection.TotalCount(childComplexity), true
 
 	case "ChangeEdge.cursor":
 		if e.ComplexityRoot.ChangeEdge.Cursor == nil {
@@ -795,7 +810,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Document.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Document.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Document.sources":
 		if e.ComplexityRoot.Document.Sources == nil {
 			break
@@ -942,7 +957,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Event.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Event.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Event.sources":
 		if e.ComplexityRoot.Event.Sources == nil {
 			break
@@ -1216,7 +1231,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Organization.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Organization.sources":
 		if e.ComplexityRoot.Organization.Sources == nil {
 			break
@@ -1248,6 +1263,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Path.length":
 		if e.ComplexityRoot.Path.Length == nil {
@@ -1406,7 +1433,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Person.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Person.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Person.sources":
 		if e.ComplexityRoot.Person.Sources == nil {
 			break
@@ -1490,7 +1517,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Place.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Place.Relations(childComplexity, args["types"].([]model.RelationType), args["direction"].(*model.Direction), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Place.sources":
 		if e.ComplexityRoot.Place.Sources == nil {
 			break
@@ -1526,7 +1553,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.commonNeighbors":
 		if e.ComplexityRoot.Query.CommonNeighbors == nil {
 			break
@@ -1576,7 +1603,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["orderBy"].(*model.EntityOrder), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Entities(childComplexity, args["filter"].(*model.EntityFilter), args["orderBy"].(*model.EntityOrder), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.entity":
 		if e.ComplexityRoot.Query.Entity == nil {
 			break
@@ -1600,6 +1627,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Neighborhood(childComplexity, args["id"].(string), args["depth"].(*int), args["filter"].(*model.PathFilter), args["limit"].(*int)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.pathExplanation":
 		if e.ComplexityRoot.Query.PathExplanation == nil {
 			break
@@ -1660,7 +1709,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.SavedQueries(childComplexity, args["tag"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.SavedQueries(childComplexity, args["tag"].(*string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.savedQuery":
 		if e.ComplexityRoot.Query.SavedQuery == nil {
 			break
@@ -1693,7 +1742,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string), args["kinds"].([]model.EntityKind), args["datasets"].([]string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.shortestPath":
 		if e.ComplexityRoot.Query.ShortestPath == nil {
 			break
@@ -1726,7 +1775,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.Sources(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.suggest":
 		if e.ComplexityRoot.Query.Suggest == nil {
 			break
@@ -1928,6 +1977,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQuery.Document(childComplexity), true
+	case "SavedQuery.id":
+		if e.ComplexityRoot.SavedQuery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQuery.ID(childComplexity), true
 	case "SavedQuery.name":
 		if e.ComplexityRoot.SavedQuery.Name == nil {
 			break
@@ -1983,6 +2038,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedQueryConnection.PageInfo(childComplexity), true
+	case "SavedQueryConnection.totalCount":
+		if e.ComplexityRoot.SavedQueryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedQueryConnection.TotalCount(childComplexity), true
 
 	case "SavedQueryEdge.cursor":
 		if e.ComplexityRoot.SavedQueryEdge.Cursor == nil {
@@ -2375,6 +2436,8 @@ input ChangeFilter {
 type ChangeConnection {
   edges: [ChangeEdge!]!
   pageInfo: PageInfo!
+  "How many changes match the filter within the caller's scope, over all pages."
+  totalCount: Int!
 }
 
 type ChangeEdge {
@@ -2387,7 +2450,7 @@ extend type Query {
   The audit log, newest first: for admins all of it, for editors the
   changes of their datasets; readers get FORBIDDEN.
   """
-  changes(filter: ChangeFilter, first: Int = 20, after: String): ChangeConnection!
+  changes(filter: ChangeFilter, first: Int, after: String, last: Int, before: String): ChangeConnection!
 }
 `, BuiltIn: false},
 	{Name: "../schema/dataset.graphqls", Input: `"A dataset: one investigation's entities, relations and sources."
@@ -2480,8 +2543,8 @@ enum Category {
 }
 
 "Something the graph knows about: a person, organization, event, document or place."
-interface Entity {
-  "Stable id, unique across the graph."
+interface Entity implements Node {
+  "Stable id, unique across the graph (entities, relations, sources and saved queries)."
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2508,11 +2571,11 @@ interface Entity {
   updatedAt: DateTime!
   "Counts the writes to the entity; pass it to upsertEntity to refuse lost updates."
   version: Int!
-  "The entity's relations, in id order. direction is from this entity's point of view."
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  "The entity's relations, in id order (first 20 unless told). direction is from this entity's point of view."
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
 }
 
-type Person implements Entity {
+type Person implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2535,12 +2598,12 @@ type Person implements Entity {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   "ISO 3166-1 alpha-2 country code."
   nationality: String
 }
 
-type Organization implements Entity {
+type Organization implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2563,11 +2626,11 @@ type Organization implements Entity {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
 }
 
-type Event implements Entity {
+type Event implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2590,13 +2653,13 @@ type Event implements Entity {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
   startDate: PartialDate
   endDate: PartialDate
 }
 
-type Document implements Entity {
+type Document implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2619,14 +2682,14 @@ type Document implements Entity {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
   publishedAt: PartialDate
   pageCount: Int
   url: String
 }
 
-type Place implements Entity {
+type Place implements Entity & Node {
   id: ID!
   kind: EntityKind!
   name: String!
@@ -2649,7 +2712,7 @@ type Place implements Entity {
   createdAt: DateTime!
   updatedAt: DateTime!
   version: Int!
-  relations(types: [RelationType!], direction: Direction = BOTH, first: Int = 20, after: String): RelationConnection!
+  relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
 }
 
 type EntityConnection {
@@ -2743,7 +2806,7 @@ extend type Query {
   keyset cursors (sort key and id): pages stay right while others write,
   and a cursor is refused with another filter or order.
   """
-  entities(filter: EntityFilter, orderBy: EntityOrder, first: Int = 20, after: String): EntityConnection!
+  entities(filter: EntityFilter, orderBy: EntityOrder, first: Int, after: String, last: Int, before: String): EntityConnection!
 }
 
 extend type Mutation {
@@ -2769,7 +2832,7 @@ extend type Mutation {
   request's time budget; complete says whether all were tried), so it is
   priced as 12 searches of its depth.
   """
-  pathExplanation(from: ID!, to: ID!, filter: PathFilter): PathExplanation!
+  pathExplanation(from: ID!, to: ID!, filter: PathFilter): PathExplanation
 }
 
 "Why a shortest-path search found a path, or did not."
@@ -2935,11 +2998,11 @@ extend type Query {
   "The shortest path from one entity to another that passes the filter, or null when there is none within maxDepth."
   shortestPath(from: ID!, to: ID!, filter: PathFilter): Path
   "Up to k (1 to 20) distinct simple paths, shortest first."
-  paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]!
+  paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]
   "The entities within depth (1 to 3) hops, nearest first, at most limit (1 to 1000) besides the centre, and the relations among them."
-  neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph!
+  neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph
   "For 2 to 10 entities: the union of the shortest paths between every pair, and the pairs that are not connected."
-  connections(ids: [ID!]!, filter: PathFilter): Subgraph!
+  connections(ids: [ID!]!, filter: PathFilter): Subgraph
   """
   For 2 to 10 entities: the entities directly related to every one of them
   through relations that pass the filter, the ones with the most such
@@ -2947,7 +3010,7 @@ extend type Query {
   maxDepth is refused and its direction must be ANY; kinds, datasets,
   maxDegree and excludeIds apply to the neighbours.
   """
-  commonNeighbors(ids: [ID!]!, filter: PathFilter, limit: Int = 100): [CommonNeighbor!]!
+  commonNeighbors(ids: [ID!]!, filter: PathFilter, limit: Int = 100): [CommonNeighbor!]
 }
 `, BuiltIn: false},
 	{Name: "../schema/relation.graphqls", Input: `"The relation vocabulary. relationTypes describes each."
@@ -2994,7 +3057,8 @@ enum RelationStatus {
 }
 
 "A relation between two entities, with its evidence."
-type Relation {
+type Relation implements Node {
+  "relation~ and the relation's own id (see Node); arguments take either."
   id: ID!
   type: RelationType!
   from: Entity!
@@ -3075,7 +3139,9 @@ extend type Mutation {
 scalar JSON
 
 "One version of a saved query: a GraphQL query researchers run again as the graph grows."
-type SavedQuery {
+type SavedQuery implements Node {
+  "savedQuery~NAME~VERSION: this version's node id (see Node)."
+  id: ID!
   "A slug, unique: who-authored-the-report."
   name: String!
   "1, 2, ...: saving a changed query adds a version; old ones stay readable."
@@ -3113,6 +3179,8 @@ enum QueryVisibility {
 type SavedQueryConnection {
   edges: [SavedQueryEdge!]!
   pageInfo: PageInfo!
+  "How many saved queries (with the tag) the caller may see, over all pages."
+  totalCount: Int!
 }
 
 type SavedQueryEdge {
@@ -3163,7 +3231,7 @@ type DeleteSavedQueryPayload {
 
 extend type Query {
   "Saved queries (their latest versions) by name, those with the tag when given."
-  savedQueries(tag: String, first: Int = 20, after: String): SavedQueryConnection!
+  savedQueries(tag: String, first: Int, after: String, last: Int, before: String): SavedQueryConnection!
   """
   The versions of a saved query, newest first (at most first, 1 to 1000):
   who saved each, when, and the note saying what it changed. A new version
@@ -3174,13 +3242,13 @@ extend type Query {
   """
   savedQueryVersions(name: String!, first: Int = 50): [SavedQuery!]
   "A version of a saved query (the latest when version is left out); NOT_FOUND when there is none."
-  savedQuery(name: String!, version: Int): SavedQuery!
+  savedQuery(name: String!, version: Int): SavedQuery
   """
   Runs a saved query (its latest version, or the one asked for) with
   variables merged over its defaults and checked against its declarations,
   by the same executor, limits and loaders as any request.
   """
-  runSavedQuery(name: String!, version: Int, variables: JSON): SavedQueryResult!
+  runSavedQuery(name: String!, version: Int, variables: JSON): SavedQueryResult
 }
 
 extend type Mutation {
@@ -3197,13 +3265,21 @@ places, and the evidence that links them.
 Errors carry a code in extensions.code: BAD_USER_INPUT, NOT_FOUND, FORBIDDEN,
 CONFLICT, TIMEOUT, DATABASE_UNAVAILABLE, OUTCOME_UNKNOWN or INTERNAL.
 
+Root fields that look a thing up by id or name (timeline, neighborhood,
+paths, connections, commonNeighbors, pathExplanation, savedQuery,
+runSavedQuery) are nullable: a missing one is null with a NOT_FOUND error
+at its path, and the other fields of the request keep their data.
+
 Mutations sent with an ` + "`" + `Idempotency-Key` + "`" + ` header are made once: a retry
 with the same key answers the first outcome (see the README, "Retrying
 writes"). OUTCOME_UNKNOWN says a write may have been applied: send it
 again with the same key to learn which.
 
 Lists are Relay connections: ` + "`" + `first` + "`" + ` is 1 to 100 (default 20) and ` + "`" + `after` + "`" + `
-is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `.
+is an opaque cursor from a previous page's ` + "`" + `pageInfo.endCursor` + "`" + `; or, to
+page backward, ` + "`" + `last` + "`" + ` (1 to 100) and ` + "`" + `before` + "`" + `, a cursor from a page's
+` + "`" + `pageInfo.startCursor` + "`" + ` (last alone is the end of the list). Forward and
+backward arguments together are refused.
 """
 schema {
   query: Query
@@ -3220,8 +3296,38 @@ scalar PartialDate
 "An RFC 3339 timestamp."
 scalar DateTime
 
+"""
+Anything node(id) finds again (Relay's Node): an entity, a relation, a
+source or a version of a saved query. Ids are unique across them: an
+entity's id is its own; the others' are their own ids behind a prefix of
+their type that no id can have (relation~ID, source~ID,
+savedQuery~NAME~VERSION).
+"""
+interface Node {
+  id: ID!
+}
+
+extend type Query {
+  "The node with this id, or null when there is none the caller may read."
+  node(id: ID!): Node
+  """
+  The nodes with these ids (1 to 100), in their order: null for each one
+  there is none of (or the caller may not read).
+  """
+  nodes(ids: [ID!]!): [Node]!
+}
+
+"""
+Where a page is in its list. A page read forward (first, after) says
+whether there is a next page; one read backward (last, before) whether
+there is a previous page; the other way is false (see the README).
+"""
 type PageInfo {
   hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  "The first edge's cursor: pass it as before to read the page before this one."
+  startCursor: String
+  "The last edge's cursor: pass it as after to read the page after this one."
   endCursor: String
 }
 `, BuiltIn: false},
@@ -3302,7 +3408,7 @@ extend type Query {
   better-connected entity. Pages go through the best 200 candidates. text
   is 2 to 200 characters; first 1 to 100.
   """
-  search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 20, after: String): SearchConnection!
+  search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int, after: String, last: Int, before: String): SearchConnection!
 
   "Type-ahead: names and aliases that begin with the prefix (word by word), best first; first 1 to 25."
   suggest(prefix: String!, kinds: [EntityKind!], datasets: [String!], first: Int = 10): [Suggestion!]!
@@ -3314,11 +3420,12 @@ extend type Query {
   out. from and to keep what meets the range; a relation without an end
   goes on.
   """
-  timeline(id: ID!, from: PartialDate, to: PartialDate): [TimelineItem!]!
+  timeline(id: ID!, from: PartialDate, to: PartialDate): [TimelineItem!]
 }
 `, BuiltIn: false},
 	{Name: "../schema/source.graphqls", Input: `"A piece of provenance: an article, a report, a filing, a testimony."
-type Source {
+type Source implements Node {
+  "source~ and the source's own id (see Node); arguments take either."
   id: ID!
   title: String!
   publisher: String
@@ -3353,7 +3460,7 @@ input SourceInput {
 
 extend type Query {
   source(id: ID!): Source
-  sources(first: Int = 20, after: String): SourceConnection!
+  sources(first: Int, after: String, last: Int, before: String): SourceConnection!
 }
 
 extend type Mutation {
@@ -3438,6 +3545,8 @@ func (ec *executionContext) childFields_ChangeConnection(ctx context.Context, fi
 		return ec.fieldContext_ChangeConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_ChangeConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeConnection", field.Name)
 }
@@ -3648,6 +3757,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -3772,6 +3885,8 @@ func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, fi
 
 func (ec *executionContext) childFields_SavedQuery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "id":
+		return ec.fieldContext_SavedQuery_id(ctx, field)
 	case "name":
 		return ec.fieldContext_SavedQuery_name(ctx, field)
 	case "version":
@@ -3808,6 +3923,8 @@ func (ec *executionContext) childFields_SavedQueryConnection(ctx context.Context
 		return ec.fieldContext_SavedQueryConnection_edges(ctx, field)
 	case "pageInfo":
 		return ec.fieldContext_SavedQueryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SavedQueryConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SavedQueryConnection", field.Name)
 }

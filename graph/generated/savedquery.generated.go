@@ -16,6 +16,10 @@ import (
 
 // region    ************************** generated!.gotpl **************************
 
+type SavedQueryConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.SavedQueryConnection) (int, error)
+}
+
 // endregion ************************** generated!.gotpl **************************
 
 // region    ***************************** args.gotpl *****************************
@@ -68,6 +72,29 @@ func (ec *executionContext) _DeleteSavedQueryPayload_versions(ctx context.Contex
 }
 func (ec *executionContext) fieldContext_DeleteSavedQueryPayload_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DeleteSavedQueryPayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SavedQuery_id(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQuery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQuery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQuery", field, false, false, "ID")
 }
 
 func (ec *executionContext) _SavedQuery_name(ctx context.Context, field graphql.CollectedField, obj *model.SavedQuery) (ret graphql.Marshaler) {
@@ -433,6 +460,29 @@ func (ec *executionContext) fieldContext_SavedQueryConnection_pageInfo(_ context
 	return fc, nil
 }
 
+func (ec *executionContext) _SavedQueryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedQueryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SavedQueryConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedQueryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedQueryConnection", field, true, true, "Int")
+}
+
 func (ec *executionContext) _SavedQueryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SavedQueryEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -792,7 +842,7 @@ func (ec *executionContext) _DeleteSavedQueryPayload(ctx context.Context, sel as
 	return out
 }
 
-var savedQueryImplementors = []string{"SavedQuery"}
+var savedQueryImplementors = []string{"SavedQuery", "Node"}
 
 func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSet, obj *model.SavedQuery) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, savedQueryImplementors)
@@ -803,6 +853,11 @@ func (ec *executionContext) _SavedQuery(ctx context.Context, sel ast.SelectionSe
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SavedQuery")
+		case "id":
+			out.Values[i] = ec._SavedQuery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "name":
 			out.Values[i] = ec._SavedQuery_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -899,13 +954,19 @@ func (ec *executionContext) _SavedQueryConnection(ctx context.Context, sel ast.S
 		case "edges":
 			out.Values[i] = ec._SavedQueryConnection_edges(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pageInfo":
 			out.Values[i] = ec._SavedQueryConnection_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "totalCount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SavedQueryConnection_totalCount(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1148,14 +1209,6 @@ func (ec *executionContext) marshalNSavedQueryError2ᚕgithubᚗcomᚋcasegraph�
 	return ret
 }
 
-func (ec *executionContext) marshalNSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx context.Context, sel ast.SelectionSet, v *model.SavedQueryResult) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SavedQueryResult!")
-		return graphql.Null
-	}
-	return ec._SavedQueryResult(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalOJSON2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐJSON(ctx context.Context, v any) (model.JSON, error) {
 	if v == nil {
 		return nil, nil
@@ -1205,6 +1258,20 @@ func (ec *executionContext) marshalOSavedQuery2ᚕgithubᚗcomᚋcasegraphᚋcas
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOSavedQuery2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx context.Context, sel ast.SelectionSet, v *model.SavedQuery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedQuery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx context.Context, sel ast.SelectionSet, v *model.SavedQueryResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SavedQueryResult(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

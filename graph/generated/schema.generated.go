@@ -5,6 +5,7 @@ package generated
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -33,10 +34,10 @@ type MutationResolver interface {
 	UpsertSource(ctx context.Context, input model.SourceInput) (*model.Source, error)
 }
 type QueryResolver interface {
-	Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string) (*model.ChangeConnection, error)
+	Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) (*model.ChangeConnection, error)
 	Datasets(ctx context.Context) ([]model.Dataset, error)
 	Entity(ctx context.Context, id string) (model.Entity, error)
-	Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string) (*model.EntityConnection, error)
+	Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) (*model.EntityConnection, error)
 	PathExplanation(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.PathExplanation, error)
 	APIKeys(ctx context.Context) ([]model.APIKey, error)
 	ShortestPath(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.Path, error)
@@ -46,15 +47,17 @@ type QueryResolver interface {
 	CommonNeighbors(ctx context.Context, ids []string, filter *model.PathFilter, limit *int) ([]model.CommonNeighbor, error)
 	Relation(ctx context.Context, id string) (*model.Relation, error)
 	RelationTypes(ctx context.Context) ([]model.RelationTypeInfo, error)
-	SavedQueries(ctx context.Context, tag *string, first *int, after *string) (*model.SavedQueryConnection, error)
+	SavedQueries(ctx context.Context, tag *string, first *int, after *string, last *int, before *string) (*model.SavedQueryConnection, error)
 	SavedQueryVersions(ctx context.Context, name string, first *int) ([]model.SavedQuery, error)
 	SavedQuery(ctx context.Context, name string, version *int) (*model.SavedQuery, error)
 	RunSavedQuery(ctx context.Context, name string, version *int, variables model.JSON) (*model.SavedQueryResult, error)
-	Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string) (*model.SearchConnection, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
+	Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) (*model.SearchConnection, error)
 	Suggest(ctx context.Context, prefix string, kinds []model.EntityKind, datasets []string, first *int) ([]model.Suggestion, error)
 	Timeline(ctx context.Context, id string, from *model.PartialDate, to *model.PartialDate) ([]model.TimelineItem, error)
 	Source(ctx context.Context, id string) (*model.Source, error)
-	Sources(ctx context.Context, first *int, after *string) (*model.SourceConnection, error)
+	Sources(ctx context.Context, first *int, after *string, last *int, before *string) (*model.SourceConnection, error)
 	DatasetTimeline(ctx context.Context, datasets []string, from model.PartialDate, to model.PartialDate, first *int) (*model.DatasetTimeline, error)
 }
 
@@ -279,6 +282,22 @@ func (ec *executionContext) field_Query_changes_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -407,6 +426,22 @@ func (ec *executionContext) field_Query_entities_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg5
 	return args, nil
 }
 
@@ -459,6 +494,34 @@ func (ec *executionContext) field_Query_neighborhood_args(ctx context.Context, r
 		return nil, err
 	}
 	args["limit"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -601,6 +664,22 @@ func (ec *executionContext) field_Query_savedQueries_args(ctx context.Context, r
 		return nil, err
 	}
 	args["after"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg4
 	return args, nil
 }
 
@@ -691,6 +770,22 @@ func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg6
 	return args, nil
 }
 
@@ -757,6 +852,22 @@ func (ec *executionContext) field_Query_sources_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -1383,6 +1494,52 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1416,7 +1573,7 @@ func (ec *executionContext) _Query_changes(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Changes(ctx, fc.Args["filter"].(*model.ChangeFilter), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Changes(ctx, fc.Args["filter"].(*model.ChangeFilter), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeConnection) graphql.Marshaler {
@@ -1536,7 +1693,7 @@ func (ec *executionContext) _Query_entities(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Entities(ctx, fc.Args["filter"].(*model.EntityFilter), fc.Args["orderBy"].(*model.EntityOrder), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Entities(ctx, fc.Args["filter"].(*model.EntityFilter), fc.Args["orderBy"].(*model.EntityOrder), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EntityConnection) graphql.Marshaler {
@@ -1584,10 +1741,10 @@ func (ec *executionContext) _Query_pathExplanation(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.PathExplanation) graphql.Marshaler {
-			return ec.marshalNPathExplanation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathExplanation(ctx, selections, v)
+			return ec.marshalOPathExplanation2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathExplanation(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_pathExplanation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1704,10 +1861,10 @@ func (ec *executionContext) _Query_paths(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.Path) graphql.Marshaler {
-			return ec.marshalNPath2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathᚄ(ctx, selections, v)
+			return ec.marshalOPath2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_paths(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1748,10 +1905,10 @@ func (ec *executionContext) _Query_neighborhood(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Subgraph) graphql.Marshaler {
-			return ec.marshalNSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx, selections, v)
+			return ec.marshalOSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_neighborhood(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1792,10 +1949,10 @@ func (ec *executionContext) _Query_connections(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Subgraph) graphql.Marshaler {
-			return ec.marshalNSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx, selections, v)
+			return ec.marshalOSubgraph2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSubgraph(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_connections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1836,10 +1993,10 @@ func (ec *executionContext) _Query_commonNeighbors(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.CommonNeighbor) graphql.Marshaler {
-			return ec.marshalNCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx, selections, v)
+			return ec.marshalOCommonNeighbor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighborᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_commonNeighbors(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1952,7 +2109,7 @@ func (ec *executionContext) _Query_savedQueries(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().SavedQueries(ctx, fc.Args["tag"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().SavedQueries(ctx, fc.Args["tag"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SavedQueryConnection) graphql.Marshaler {
@@ -2044,10 +2201,10 @@ func (ec *executionContext) _Query_savedQuery(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SavedQuery) graphql.Marshaler {
-			return ec.marshalNSavedQuery2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx, selections, v)
+			return ec.marshalOSavedQuery2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_savedQuery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -2088,10 +2245,10 @@ func (ec *executionContext) _Query_runSavedQuery(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SavedQueryResult) graphql.Marshaler {
-			return ec.marshalNSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx, selections, v)
+			return ec.marshalOSavedQueryResult2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_runSavedQuery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -2118,6 +2275,94 @@ func (ec *executionContext) fieldContext_Query_runSavedQuery(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_search(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2128,7 +2373,7 @@ func (ec *executionContext) _Query_search(ctx context.Context, field graphql.Col
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string), fc.Args["kinds"].([]model.EntityKind), fc.Args["datasets"].([]string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string), fc.Args["kinds"].([]model.EntityKind), fc.Args["datasets"].([]string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchConnection) graphql.Marshaler {
@@ -2220,10 +2465,10 @@ func (ec *executionContext) _Query_timeline(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.TimelineItem) graphql.Marshaler {
-			return ec.marshalNTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItemᚄ(ctx, selections, v)
+			return ec.marshalOTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItemᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_timeline(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -2304,7 +2549,7 @@ func (ec *executionContext) _Query_sources(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Sources(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().Sources(ctx, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SourceConnection) graphql.Marshaler {
@@ -2466,6 +2711,80 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.Place:
+		return ec._Place(ctx, sel, &obj)
+	case *model.Place:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Place(ctx, sel, obj)
+	case model.Person:
+		return ec._Person(ctx, sel, &obj)
+	case *model.Person:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Person(ctx, sel, obj)
+	case model.Organization:
+		return ec._Organization(ctx, sel, &obj)
+	case *model.Organization:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Organization(ctx, sel, obj)
+	case model.Event:
+		return ec._Event(ctx, sel, &obj)
+	case *model.Event:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Event(ctx, sel, obj)
+	case model.Document:
+		return ec._Document(ctx, sel, &obj)
+	case *model.Document:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Document(ctx, sel, obj)
+	case model.Source:
+		return ec._Source(ctx, sel, &obj)
+	case *model.Source:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Source(ctx, sel, obj)
+	case model.SavedQuery:
+		return ec._SavedQuery(ctx, sel, &obj)
+	case *model.SavedQuery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SavedQuery(ctx, sel, obj)
+	case model.Relation:
+		return ec._Relation(ctx, sel, &obj)
+	case *model.Relation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Relation(ctx, sel, obj)
+	case model.Entity:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Entity(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -2606,6 +2925,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -2673,7 +3002,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				})
 		case "pathExplanation":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_pathExplanation(ctx, field)
 				})
@@ -2691,25 +3020,25 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				})
 		case "paths":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_paths(ctx, field)
 				})
 		case "neighborhood":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_neighborhood(ctx, field)
 				})
 		case "connections":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_connections(ctx, field)
 				})
 		case "commonNeighbors":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_commonNeighbors(ctx, field)
 				})
@@ -2739,15 +3068,27 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				})
 		case "savedQuery":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_savedQuery(ctx, field)
 				})
 		case "runSavedQuery":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_runSavedQuery(ctx, field)
+				})
+		case "node":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_node(ctx, field)
+				})
+		case "nodes":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
 				})
 		case "search":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -2763,7 +3104,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				})
 		case "timeline":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_timeline(ctx, field)
 				})
@@ -2834,6 +3175,33 @@ func (ec *executionContext) marshalNDateTime2timeᚐTime(ctx context.Context, se
 	return res
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	{
+		var batchItemsRelation []*model.Relation
+		batchIdxMapRelation := map[int]int{}
+		for i, item := range v {
+			switch concrete := item.(type) {
+			case model.Relation:
+				batchIdxMapRelation[i] = len(batchItemsRelation)
+				batchItemsRelation = append(batchItemsRelation, &concrete)
+			case *model.Relation:
+				batchIdxMapRelation[i] = len(batchItemsRelation)
+				batchItemsRelation = append(batchItemsRelation, concrete)
+			}
+		}
+		if len(batchItemsRelation) > 0 {
+			ctx = graphql.WithBatchParents(ctx, "Relation", batchItemsRelation, batchIdxMapRelation)
+		}
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
@@ -2868,6 +3236,13 @@ func (ec *executionContext) marshalODateTime2ᚖtimeᚐTime(ctx context.Context,
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalONode2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx context.Context, v any) (*model.PartialDate, error) {

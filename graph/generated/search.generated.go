@@ -1003,4 +1003,23 @@ func (ec *executionContext) marshalNTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋc
 	return ret
 }
 
+func (ec *executionContext) marshalOTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.TimelineItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTimelineItem2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 // endregion ***************************** type.gotpl *****************************

@@ -426,7 +426,7 @@ func UnmarshalSourceInput(ctx context.Context, raw any) (model.SourceInput, erro
 
 // region    **************************** object.gotpl ****************************
 
-var sourceImplementors = []string{"Source"}
+var sourceImplementors = []string{"Source", "Node"}
 
 func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, obj *model.Source) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sourceImplementors)

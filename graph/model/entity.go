@@ -74,3 +74,6 @@ func (Document) IsEntity() {}
 
 // IsEntity marks Place as an Entity.
 func (Place) IsEntity() {}
+
+// IsNode marks an entity as a Node (Relay); its node id is its id.
+func (EntityFields) IsNode() {}

@@ -14,7 +14,17 @@ import (
 
 // Something the graph knows about: a person, organization, event, document or place.
 type Entity interface {
+	IsNode()
 	IsEntity()
+}
+
+// Anything node(id) finds again (Relay's Node): an entity, a relation, a
+// source or a version of a saved query. Ids are unique across them: an
+// entity's id is its own; the others' are their own ids behind a prefix of
+// their type that no id can have (relation~ID, source~ID,
+// savedQuery~NAME~VERSION).
+type Node interface {
+	IsNode()
 }
 
 // An API key, without its secret (the database keeps only a hash of it).
@@ -59,8 +69,9 @@ type Change struct {
 }
 
 type ChangeConnection struct {
-	Edges    []ChangeEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
+	Edges    []ChangeEdge           `json:"edges"`
+	PageInfo *PageInfo              `json:"pageInfo"`
+	Filter   casegraph.ChangeFilter `json:"-"`
 }
 
 type ChangeEdge struct {
@@ -244,9 +255,16 @@ type NodeDistance struct {
 	Hops int `json:"hops"`
 }
 
+// Where a page is in its list. A page read forward (first, after) says
+// whether there is a next page; one read backward (last, before) whether
+// there is a previous page; the other way is false (see the README).
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	HasNextPage     bool `json:"hasNextPage"`
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The first edge's cursor: pass it as before to read the page before this one.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The last edge's cursor: pass it as after to read the page after this one.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 // A path between two entities; every step carries its relation, and the relation its sources.
@@ -317,6 +335,7 @@ type Query struct {
 
 // A relation between two entities, with its evidence.
 type Relation struct {
+	// relation~ and the relation's own id (see Node); arguments take either.
 	ID        string         `json:"id"`
 	Type      RelationType   `json:"type"`
 	Role      *string        `json:"role,omitempty"`
@@ -332,6 +351,8 @@ type Relation struct {
 	SourceIDs []string `json:"-"`
 	ToID      string   `json:"-"`
 }
+
+func (Relation) IsNode() {}
 
 type RelationConnection struct {
 	Edges      []RelationEdge `json:"edges"`
@@ -378,6 +399,8 @@ type SaveQueryInput struct {
 
 // One version of a saved query: a GraphQL query researchers run again as the graph grows.
 type SavedQuery struct {
+	// savedQuery~NAME~VERSION: this version's node id (see Node).
+	ID string `json:"id"`
 	// A slug, unique: who-authored-the-report.
 	Name string `json:"name"`
 	// 1, 2, ...: saving a changed query adds a version; old ones stay readable.
@@ -402,9 +425,12 @@ type SavedQuery struct {
 	Note *string `json:"note,omitempty"`
 }
 
+func (SavedQuery) IsNode() {}
+
 type SavedQueryConnection struct {
 	Edges    []SavedQueryEdge `json:"edges"`
 	PageInfo *PageInfo        `json:"pageInfo"`
+	Tag      string           `json:"-"`
 }
 
 type SavedQueryEdge struct {
@@ -456,6 +482,7 @@ type SearchFacets struct {
 
 // A piece of provenance: an article, a report, a filing, a testimony.
 type Source struct {
+	// source~ and the source's own id (see Node); arguments take either.
 	ID          string       `json:"id"`
 	Title       string       `json:"title"`
 	Publisher   *string      `json:"publisher,omitempty"`
@@ -464,6 +491,8 @@ type Source struct {
 	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
 	Dataset     string       `json:"dataset"`
 }
+
+func (Source) IsNode() {}
 
 type SourceConnection struct {
 	Edges    []SourceEdge `json:"edges"`

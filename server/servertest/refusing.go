@@ -168,8 +168,8 @@ func (r *Refusing) DeleteSource(context.Context, string) (casegraph.Source, erro
 	return casegraph.Source{}, r.refuse("DeleteSource")
 }
 
-func (r *Refusing) SavedQueryVersions(context.Context, string, int) ([]casegraph.SavedQuery, error) {
-	return nil, r.refuse("SavedQueryVersions")
+func (r *Refusing) SavedQueryHistory(context.Context, string, int) ([]casegraph.SavedQuery, error) {
+	return nil, r.refuse("SavedQueryHistory")
 }
 
 func (r *Refusing) SavedQuery(context.Context, string, int64) (casegraph.SavedQuery, error) {
@@ -178,6 +178,14 @@ func (r *Refusing) SavedQuery(context.Context, string, int64) (casegraph.SavedQu
 
 func (r *Refusing) SavedQueries(context.Context, string, casegraph.Page) ([]casegraph.SavedQuery, bool, error) {
 	return nil, false, r.refuse("SavedQueries")
+}
+
+func (r *Refusing) CountSavedQueries(context.Context, string) (int64, error) {
+	return 0, r.refuse("CountSavedQueries")
+}
+
+func (r *Refusing) SavedQueryVersions(context.Context, []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error) {
+	return nil, r.refuse("SavedQueryVersions")
 }
 
 func (r *Refusing) DeleteSavedQuery(context.Context, string) (int64, error) {
@@ -222,6 +230,10 @@ func (r *Refusing) TouchAPIKey(context.Context, string) error {
 
 func (r *Refusing) Changes(context.Context, casegraph.ChangeFilter, casegraph.Page) ([]casegraph.Change, bool, error) {
 	return nil, false, r.refuse("Changes")
+}
+
+func (r *Refusing) CountChanges(context.Context, casegraph.ChangeFilter) (int64, error) {
+	return 0, r.refuse("CountChanges")
 }
 
 func (r *Refusing) CreateAPIKey(context.Context, casegraph.NewAPIKey, string) (casegraph.APIKey, string, error) {

@@ -1,0 +1,79 @@
+package graph
+
+import (
+	"context"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/graph/model"
+	"github.com/casegraph/casegraph/loaders"
+)
+
+// nodes answers node(id) and nodes(ids): the nodes the ids name, in their
+// order, nil for each there is none of or the caller may not read (every
+// read below applies the caller's scope, so the two look alike). One
+// statement per type asked for: the entities with everything selected
+// under them (as entity(id) reads them), the relations, the sources, the
+// saved queries' versions.
+func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model.Node, error) {
+	byType := map[casegraph.NodeType][]string{}
+	var queries []casegraph.NodeRef
+	for _, ref := range refs {
+		if ref.Type == casegraph.NodeSavedQuery {
+			queries = append(queries, ref)
+			continue
+		}
+		byType[ref.Type] = append(byType[ref.Type], ref.ID)
+	}
+	found := map[casegraph.NodeType]map[string]model.Node{}
+	if ids := byType[casegraph.NodeEntity]; len(ids) > 0 {
+		res, err := r.Store.ReadEntities(ctx, ids, readHere(ctx))
+		if err != nil {
+			return nil, err
+		}
+		loaders.Hold(ctx, res)
+		found[casegraph.NodeEntity] = map[string]model.Node{}
+		for id, e := range res.Roots {
+			found[casegraph.NodeEntity][id] = toEntity(e)
+		}
+	}
+	if ids := byType[casegraph.NodeRelation]; len(ids) > 0 {
+		rels, err := r.Store.RelationsByID(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		found[casegraph.NodeRelation] = map[string]model.Node{}
+		for id, rel := range rels {
+			found[casegraph.NodeRelation][id] = toRelation(rel)
+		}
+	}
+	if ids := byType[casegraph.NodeSource]; len(ids) > 0 {
+		srcs, err := loaders.Sources(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		found[casegraph.NodeSource] = map[string]model.Node{}
+		for id, s := range srcs {
+			found[casegraph.NodeSource][id] = new(toSource(s))
+		}
+	}
+	var saved map[string]casegraph.SavedQuery
+	if len(queries) > 0 {
+		var err error
+		if saved, err = r.Store.SavedQueryVersions(ctx, queries); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]model.Node, len(refs))
+	for i, ref := range refs {
+		if ref.Type == casegraph.NodeSavedQuery {
+			if q, ok := saved[casegraph.SavedQueryNodeID(ref.ID, ref.Version)]; ok {
+				out[i] = toSavedQuery(q)
+			}
+			continue
+		}
+		if n, ok := found[ref.Type][ref.ID]; ok {
+			out[i] = n
+		}
+	}
+	return out, nil
+}
