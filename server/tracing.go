@@ -17,7 +17,7 @@ import (
 
 // Tracing (OpenTelemetry) is on when Config.Tracer is set: each request
 // has a server span (joining the client's trace when it sends a W3C
-// traceparent), each GraphQL operation a span under it, each resolver a
+// traceparent), each GraphQL operation a span under it, each root resolver a
 // span under that, and each Neo4j statement a span under the resolver
 // that ran it (the store's, cypher/tracing.go). Spans carry names and
 // codes, never what a client sent (a document, variables, a body) nor
@@ -133,12 +133,16 @@ func (t operationTracing) InterceptOperation(ctx context.Context, next graphql.O
 	}
 }
 
-// InterceptField spans each resolver (a field with a method of the
-// resolvers, the fields that may read the database); a field read from an
-// object already loaded is not worth a span.
+// InterceptField spans each resolver that does I/O: the root fields',
+// which run the statements (a root field compiles its whole selection
+// into one, DESIGN.md). A nested resolver reads what its root field
+// returned, or, where a selection cannot be compiled, goes through the
+// request's loaders, whose batch runs under the span of the field that
+// started it; a span for each of the hundreds of nested fields of a
+// large answer would cost more than the request (BenchmarkTracing).
 func (t operationTracing) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
 	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !fc.IsResolver {
+	if fc == nil || !fc.IsResolver || !rootTypes[fc.Object] {
 		return next(ctx)
 	}
 	ctx, span := t.tracer.Start(ctx, fc.Object+"."+fc.Field.Name)
@@ -153,6 +157,9 @@ func (t operationTracing) InterceptField(ctx context.Context, next graphql.Resol
 	span.End()
 	return res, err
 }
+
+// rootTypes are the schema's root operation types.
+var rootTypes = map[string]bool{"Query": true, "Mutation": true, "Subscription": true}
 
 // endWithErrors marks an operation's span with its errors' codes.
 func endWithErrors(span trace.Span, errs gqlerror.List) {
