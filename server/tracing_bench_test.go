@@ -43,19 +43,17 @@ func BenchmarkTracing(b *testing.B) {
 
 	off := tracedHandler(b, nil)
 	on := tracedHandler(b, tp)
-	b.Run("seed", func(b *testing.B) {
-		alternate(b, off, on, []string{
-			`{ entity(id: "geoffrey-nice") { id name aliases sources { title } } }`,
-			`{ entity(id: "geoffrey-nice") { id name relations(first: 10) { totalCount edges { node { type to { id name } sources { title } } } } } }`,
-			`{ search(text: "Geoffrey Nice", first: 5) { edges { node { id name } } } }`,
-			`{ neighborhood(id: "geoffrey-nice") { nodes { id name } } }`,
-		})
-	})
-	// No data: the whole cost of a request is the service's, so tracing's
-	// share is the largest it can be.
-	b.Run("no-data", func(b *testing.B) {
-		alternate(b, off, on, []string{`query Q { __typename }`})
-	})
+	for _, q := range []struct{ name, query string }{
+		{"entity", `{ entity(id: "geoffrey-nice") { id name aliases sources { title } } }`},
+		{"relations", `{ entity(id: "geoffrey-nice") { id name relations(first: 10) { totalCount edges { node { type to { id name } sources { title } } } } } }`},
+		{"search", `{ search(text: "Geoffrey Nice", first: 5) { edges { node { id name } } } }`},
+		{"neighborhood", `{ neighborhood(id: "geoffrey-nice") { nodes { id name } } }`},
+		// No data: the whole cost of a request is the service's, so
+		// tracing's share is the largest it can be.
+		{"no-data", `query Q { __typename }`},
+	} {
+		b.Run(q.name, func(b *testing.B) { alternate(b, off, on, []string{q.query}) })
+	}
 }
 
 // alternate sends each query to off and on in turn, the first of the two
