@@ -108,7 +108,11 @@ func (s *Store) admit(ctx context.Context, w weight) (release func(), err error)
 		p = s.heavy
 	}
 	if p != nil {
-		if err := p.acquire(ctx, s.admission.Wait); err != nil {
+		waited, err := p.acquire(ctx, s.admission.Wait)
+		if o, ok := s.observer.(WaitObserver); ok && waited > 0 {
+			o.ObserveWait(w.String(), waited)
+		}
+		if err != nil {
 			if mine != nil {
 				<-mine
 			}
@@ -130,23 +134,60 @@ func (s *Store) admit(ctx context.Context, w weight) (release func(), err error)
 	}, nil
 }
 
-// acquire takes a slot, waiting at most wait for one.
-func (p pool) acquire(ctx context.Context, wait time.Duration) error {
+// acquire takes a slot, waiting at most wait for one; waited is how long
+// it waited (0 when a slot was free at once).
+func (p pool) acquire(ctx context.Context, wait time.Duration) (waited time.Duration, err error) {
 	select {
 	case p <- struct{}{}:
-		return nil
+		return 0, nil
 	default:
 	}
+	start := time.Now()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case p <- struct{}{}:
-		return nil
+		return time.Since(start), nil
 	case <-timer.C:
-		return errBusy
+		return time.Since(start), errBusy
 	case <-ctx.Done():
-		return mapError(ctx, "admission", ctx.Err())
+		return time.Since(start), mapError(ctx, "admission", ctx.Err())
 	}
+}
+
+// WaitObserver is told how long a statement waited for a slot of its pool,
+// when it had to wait (admitted or not). The server's metrics implement
+// it.
+type WaitObserver interface {
+	ObserveWait(pool string, took time.Duration)
+}
+
+// PoolUsage is one admission pool at a moment: its slots in use and free.
+// Every admitted statement holds one connection of the driver's pool,
+// which is larger than both pools together (Admission.Validate), so these
+// are the store's connections in use; the driver itself reports nothing
+// of its pool.
+type PoolUsage struct {
+	Pool  string // statements or heavy
+	InUse int
+	Idle  int
+}
+
+// Pools returns the usage of the admission pools that have a bound.
+func (s *Store) Pools() []PoolUsage {
+	var out []PoolUsage
+	for _, w := range []weight{light, heavy} {
+		p := s.light
+		if w == heavy {
+			p = s.heavy
+		}
+		if p == nil {
+			continue
+		}
+		n := len(p)
+		out = append(out, PoolUsage{Pool: w.String(), InUse: n, Idle: cap(p) - n})
+	}
+	return out
 }
 
 var errBusy = casegraph.Errorf(casegraph.CodeBusy,

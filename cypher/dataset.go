@@ -36,7 +36,7 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 func (s *Store) inBatches(ctx context.Context, name statement, column string, params map[string]any) (int64, error) {
 	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
 	defer session.Close(ctx)
-	done := s.roundTrip(string(name))
+	done := s.roundTrip(ctx, string(name))
 	res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))
 	var rec *neo4j.Record
 	if err == nil {

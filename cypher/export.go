@@ -41,7 +41,7 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	stream := func(stmt statement, each func(*neo4j.Record) error) error {
 		stmt = stmt.byDatasets(datasets)
 		name := string(stmt)
-		done := s.roundTrip(name)
+		done := s.roundTrip(ctx, name)
 		res, err := tx.Run(ctx, s.statement(stmt), params)
 		if err != nil {
 			done(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -34,6 +35,9 @@ type Options struct {
 	// binary's wiring stops passing it.
 	Logger   zerolog.Logger
 	Observer Observer
+	// Tracer, when set, gives every statement a span (tracing.go); nil
+	// traces nothing.
+	Tracer trace.Tracer
 	// PathTimeout bounds every path search (0: only the request's
 	// deadline); one that runs over ends with TIMEOUT.
 	PathTimeout time.Duration
@@ -51,6 +55,7 @@ type Store struct {
 	driver      neo4j.DriverWithContext
 	database    string
 	observer    Observer
+	tracer      trace.Tracer
 	statements  map[statement]string
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
@@ -77,6 +82,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		driver:      driver,
 		database:    opts.Database,
 		observer:    opts.Observer,
+		tracer:      opts.Tracer,
 		statements:  statements,
 		pathTimeout: opts.PathTimeout,
 		reads:       newReadStatements(),
@@ -145,7 +151,7 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 	}
 	defer release()
 	params = withScope(ctx, params)
-	done := s.roundTrip(string(name))
+	done := s.roundTrip(ctx, string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
 		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
@@ -220,7 +226,7 @@ func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err e
 	const budget = 30 * time.Second
 	start := time.Now()
 	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
-		done := s.roundTrip("migrate:" + m.Name)
+		done := s.roundTrip(ctx, "migrate:"+m.Name)
 		res, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
 			neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
 		done(err)
@@ -290,12 +296,15 @@ func (s *Store) inWrite(ctx context.Context, name string, fn func(run txRunner) 
 	return s.transact(ctx, name, fn)
 }
 
-// roundTrip counts one statement sent to Neo4j; call the function it
-// returns with the statement's error when it has finished.
-func (s *Store) roundTrip(name string) func(error) {
+// roundTrip counts one statement sent to Neo4j, and traces it within the
+// request of ctx; call the function it returns with the statement's error
+// when it has finished.
+func (s *Store) roundTrip(ctx context.Context, name string) func(error) {
 	start := time.Now()
 	s.roundTrips.Add(1)
+	span := s.statementSpan(ctx, name)
 	return func(err error) {
+		endStatementSpan(span, err)
 		if s.observer != nil {
 			s.observer.ObserveQuery(name, time.Since(start), err)
 		}

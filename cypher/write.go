@@ -168,7 +168,7 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 		return false, err
 	}
 	err = fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
-		done := s.roundTrip(string(stmt))
+		done := s.roundTrip(ctx, string(stmt))
 		// A write reads what is stored, whoever asks: it checks the
 		// caller's rights against that in Go (casegraph.CheckWrite), so
 		// that an id in a dataset the caller cannot read is found taken,

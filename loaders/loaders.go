@@ -71,14 +71,21 @@ type Loaders struct {
 	// reads runs each compiled read of the request once.
 	reads *reads
 
-	store Store
+	store   Store
+	batches BatchObserver
+}
+
+// BatchObserver is told the size of every batch a loader sends: how many
+// keys one round trip carries. The server's metrics implement it.
+type BatchObserver interface {
+	ObserveBatch(loader string, keys int)
 }
 
 // Fresh returns a new, empty set of loaders over the same store: for an
 // operation run inside another (a saved query's run), whose compiled reads
 // hold what its own fields show.
 func (l *Loaders) Fresh() *Loaders {
-	return New(l.store)
+	return newLoaders(l.store, l.batches)
 }
 
 // reads runs each of a request's compiled reads once, however many
@@ -123,14 +130,31 @@ const wait = time.Millisecond
 
 // New returns a fresh set of loaders over the store.
 func New(store Store) *Loaders {
+	return newLoaders(store, nil)
+}
+
+// newLoaders is New, telling batches (when not nil) each batch's size.
+func newLoaders(store Store, batches BatchObserver) *Loaders {
 	return &Loaders{
-		entity: dataloadgen.NewMappedLoader(store.EntitiesByID, dataloadgen.WithWait(wait)),
-		source: dataloadgen.NewMappedLoader(store.SourcesByID, dataloadgen.WithWait(wait)),
-		relations: dataloadgen.NewMappedLoader(func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
+		entity: dataloadgen.NewMappedLoader(observed(batches, "entity", store.EntitiesByID), dataloadgen.WithWait(wait)),
+		source: dataloadgen.NewMappedLoader(observed(batches, "source", store.SourcesByID), dataloadgen.WithWait(wait)),
+		relations: dataloadgen.NewMappedLoader(observed(batches, "relations", func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
 			return relationPages(ctx, store, keys)
-		}, dataloadgen.WithWait(wait)),
-		reads: &reads{},
-		store: store,
+		}), dataloadgen.WithWait(wait)),
+		reads:   &reads{},
+		store:   store,
+		batches: batches,
+	}
+}
+
+// observed is fetch, telling batches how many keys each call carries.
+func observed[K comparable, V any](batches BatchObserver, loader string, fetch func(context.Context, []K) (map[K]V, error)) func(context.Context, []K) (map[K]V, error) {
+	if batches == nil {
+		return fetch
+	}
+	return func(ctx context.Context, keys []K) (map[K]V, error) {
+		batches.ObserveBatch(loader, len(keys))
+		return fetch(ctx, keys)
 	}
 }
 
@@ -207,10 +231,10 @@ func forRequest(ctx context.Context) *Loaders {
 }
 
 // Middleware gives every request a fresh set of loaders, and its bound of
-// statements at once.
-func Middleware(store Store, next http.Handler) http.Handler {
+// statements at once; batches, when not nil, is told each batch's size.
+func Middleware(store Store, batches BatchObserver, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := store.WithRequestSlots(r.Context())
-		next.ServeHTTP(w, r.WithContext(With(ctx, New(store))))
+		next.ServeHTTP(w, r.WithContext(With(ctx, newLoaders(store, batches))))
 	})
 }

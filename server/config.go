@@ -7,6 +7,8 @@ package server
 import (
 	"fmt"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is what the server reads: its address, deadlines, limits and
@@ -58,6 +60,10 @@ type Config struct {
 	// turns both off.
 	RateLimit float64
 	RateBurst int
+	// Tracer, when set, traces every request (tracing.go) and is where
+	// its spans go; nil traces nothing. The binary builds it (an OTLP
+	// exporter when one is configured) and gives the store its own.
+	Tracer trace.TracerProvider
 	// Readiness is what /readyz asks, on a database connection of its own
 	// so that no load on the store's pool can flip it; nil asks the store.
 	Readiness Checker

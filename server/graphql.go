@@ -26,7 +26,7 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused query
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics) *handler.Server {
 	srv := handler.New(schema)
 	srv.AddTransport(codedTransport{getOrHead{}})
 	// @defer: a POST that accepts multipart/mixed gets the deferred parts
@@ -34,11 +34,11 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	// too); elsewhere @defer is refused (defer.go).
 	srv.AddTransport(codedTransport{transport.MultipartMixed{}})
 	srv.AddTransport(codedTransport{transport.POST{}})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
+	srv.SetQueryCache(counted(metrics, "documents", lru.New[*ast.QueryDocument](cfg.QueryCacheSize)))
 	// Automatic persisted queries: a client sends the document's SHA-256,
 	// and the document only when the server does not know it yet.
 	srv.Use(documentText{})
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: lru.New[string](cfg.QueryCacheSize)}})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: counted(metrics, "apq", lru.New[string](cfg.QueryCacheSize))}})
 	if trusted != nil {
 		srv.Use(trusted)
 	}
@@ -52,9 +52,12 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
 	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
 	srv.AroundFields(graph.IdempotentMutations)
+	if tracer := cfg.tracer(); tracer != nil {
+		srv.Use(operationTracing{tracer})
+	}
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
-	srv.AroundResponses(capErrors)
+	srv.AroundResponses(countedResponses)
 	return srv
 }
 

@@ -30,6 +30,17 @@ type Metrics struct {
 	// store's admission control (statements, heavy), a caller's rate
 	// (rate), or an address's failed sign-ins (signin).
 	busy *prometheus.CounterVec
+	// errors counts the errors answered, by route and extensions.code.
+	errors *prometheus.CounterVec
+	// poolWait is how long statements waited for a slot of the store's
+	// admission pools, by pool (its count: how many waited).
+	poolWait *prometheus.HistogramVec
+	// pools reads the admission pools' usage at each scrape.
+	pools *poolCollector
+	// cache counts lookups in the document cache and the APQ cache.
+	cache *prometheus.CounterVec
+	// batches is how many keys each loader batch carries.
+	batches *prometheus.HistogramVec
 }
 
 // NewMetrics registers the metrics, and Go and process collectors.
@@ -71,8 +82,28 @@ func NewMetrics() *Metrics {
 			Name: "casegraph_busy_total",
 			Help: "Refusals with BUSY (429), by what was full: statements or heavy (the database's admission pools), rate (a caller's rate limit), signin (an address's failed sign-ins).",
 		}, []string{"limit"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "casegraph_errors_total",
+			Help: "Errors answered (GraphQL errors, which come with HTTP 200, and refusals), by route and extensions.code.",
+		}, []string{"route", "code"}),
+		poolWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "casegraph_neo4j_pool_wait_seconds",
+			Help:    "How long statements waited for a free slot of an admission pool (statements, heavy), admitted or refused with BUSY; its count is how many waited.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"pool"}),
+		pools: newPoolCollector(),
+		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "casegraph_query_cache_total",
+			Help: "Lookups in the parsed-document cache (documents) and the automatic persisted queries' cache (apq), by result: hit or miss.",
+		}, []string{"cache", "result"}),
+		batches: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "casegraph_loader_batch_keys",
+			Help:    "Keys per batch sent by a request's loaders (entity, source, relations): one round trip each.",
+			Buckets: []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000},
+		}, []string{"loader"}),
 	}
 	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden, m.busy,
+		m.errors, m.poolWait, m.pools, m.cache, m.batches,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -98,6 +129,22 @@ func (m *Metrics) ObserveQuery(name string, took time.Duration, err error) {
 // pool (cypher.BusyObserver).
 func (m *Metrics) ObserveBusy(pool string) {
 	m.busy.WithLabelValues(pool).Inc()
+}
+
+// ObserveWait records a statement's wait for a slot of the store's pool
+// (cypher.WaitObserver).
+func (m *Metrics) ObserveWait(pool string, took time.Duration) {
+	m.poolWait.WithLabelValues(pool).Observe(took.Seconds())
+}
+
+// ObserveBatch records the size of a loader's batch (loaders.BatchObserver).
+func (m *Metrics) ObserveBatch(loader string, keys int) {
+	m.batches.WithLabelValues(loader).Observe(float64(keys))
+}
+
+// observeErrors counts n errors of a code answered on route.
+func (m *Metrics) observeErrors(route, code string, n int) {
+	m.errors.WithLabelValues(route, code).Add(float64(n))
 }
 
 // observeRequest counts a request. Its operation's name is a label only

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/rs/zerolog/hlog"
+	"go.opentelemetry.io/otel/trace"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -32,6 +32,8 @@ type requestInfo struct {
 	// goroutines.
 	forbidden atomic.Int64 // errors with the code FORBIDDEN in the answer
 	busy      atomic.Bool  // an error with the code BUSY in the answer: 429
+	// errors are the answer's errors by code (errorcount.go).
+	errors errorCounts
 	// Set before the request is served and never changed, so that the
 	// shutdown can read them: who it cuts off.
 	id    string
@@ -48,11 +50,13 @@ func infoFrom(ctx context.Context) *requestInfo {
 	return &requestInfo{}
 }
 
-// statusWriter records the status, and lets a layer below replace it.
+// statusWriter records the status and the size of the body, and lets a
+// layer below replace the status.
 type statusWriter struct {
 	http.ResponseWriter
 	info   *requestInfo
 	status int
+	bytes  int64
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -81,34 +85,51 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe wraps every route: a logger with the request id in the context,
-// the request id in the response, one access-log line and metrics per
-// request, and a deadline for the whole request.
+// observe wraps every route: the request id (the client's when it is
+// well-formed) in the response, the log lines and the context's logger;
+// the client's trace (W3C traceparent) and, when tracing is on, the
+// request's span; one access-log line and metrics per request; and a
+// deadline for the whole request.
 func (s *Server) observe(route string, next http.Handler) http.Handler {
-	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	tracer := s.cfg.tracer()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &requestInfo{method: r.Method, route: route, start: start}
-		if id, ok := hlog.IDFromCtx(r.Context()); ok {
-			info.id = id.String()
-		}
+		id := requestID(r)
+		w.Header().Set(requestIDHeader, id)
+		info := &requestInfo{method: r.Method, route: route, start: start, id: id}
 		s.inflight.add(info)
 		defer s.inflight.remove(info)
 		sw := &statusWriter{ResponseWriter: w, info: info}
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+
+		ctx := remoteParent(r.Context(), r.Header)
+		ctx, span := startRequestSpan(ctx, tracer, r, route, id)
+		logCtx := s.log.With().Str("req_id", id)
+		if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+			// The client's trace, or the server's own when tracing is on:
+			// the log lines of a request can be found from its trace.
+			logCtx = logCtx.Str("trace_id", sc.TraceID().String())
+		}
+		ctx = logCtx.Logger().WithContext(ctx)
+		// The context's logger, which later layers add to (the principal).
+		log := zerolog.Ctx(ctx)
+		ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 		defer cancel()
 		ctx = context.WithValue(ctx, infoKey{}, info)
 
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
+					endRequestSpan(span, info, http.StatusInternalServerError)
 					panic(p)
 				}
-				logPanic(zerolog.Ctx(ctx).Error(), p, debug.Stack()).Msg("panic serving request")
+				logPanic(log.Error(), p, debug.Stack()).Msg("panic serving request")
 				if sw.status == 0 {
 					writeError(sw, http.StatusInternalServerError, casegraph.CodeInternal, "internal error")
 				}
@@ -118,14 +139,17 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
+			endRequestSpan(span, info, status)
 			s.metrics.observeRequest(route, info.operation, info.validated, status, took)
 			s.metrics.forbidden.Add(float64(info.forbidden.Load()))
-			e := zerolog.Ctx(ctx).Info().Str("method", truncate(r.Method, 16)).Int("status", status).Dur("duration", took)
+			info.errors.each(func(code string, n int) { s.metrics.observeErrors(route, code, n) })
+			e := log.Info().Str("method", truncate(r.Method, 16)).Str("route", route).Int("status", status).
+				Int64("bytes", sw.bytes).Dur("duration", took).Str("client", clientAddr(r))
+			e = logText(e, "user_agent", r.UserAgent())
 			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
-	return hlog.NewHandler(s.log)(hlog.RequestIDHandler("req_id", "X-Request-Id")(inner))
 }
 
 // limitBody reads a GraphQL POST body up to the limit: beyond it the answer
@@ -246,6 +270,9 @@ func writeReasonedError(w http.ResponseWriter, status int, reason, msg string) {
 // writeReasonedErrorCode writes an error with a code, and a reason unless
 // reason is "".
 func writeReasonedErrorCode(w http.ResponseWriter, status int, code casegraph.Code, reason, msg string) {
+	if info := writerInfo(w); info != nil {
+		info.errors.add(string(code), 1)
+	}
 	ext := map[string]any{"code": code}
 	if reason != "" {
 		ext["reason"] = reason

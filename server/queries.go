@@ -35,7 +35,9 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		format = "json"
 	}
 	fail := func(err error) {
-		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(r.Context(), err)}})
+		errs := gqlerror.List{presentError(r.Context(), err)}
+		countErrors(r.Context(), errs)
+		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: errs})
 	}
 	if format != "json" && format != "csv" && format != "tsv" {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json, csv or tsv, not %q", format))
@@ -110,6 +112,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res := s.runner.Run(r.Context(), saved.Document, merged)
+	countErrors(r.Context(), res.Errors)
 
 	filename := fmt.Sprintf("%s-v%d", saved.Name, saved.Version)
 	// A run with errors and no data failed: its status says how, so that

@@ -45,6 +45,9 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	// when it was saved: its complexity is measured again on every run,
 	// against what the request around it leaves of the limit.
 	exec.Use(graph.SavedRunLimit(cfg.MaxComplexity))
+	if tracer := cfg.tracer(); tracer != nil {
+		exec.Use(operationTracing{tracer})
+	}
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
 	exec.AroundResponses(capErrors)

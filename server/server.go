@@ -80,8 +80,11 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		}
 		trusted = &trustedDocuments{registered: hashes, saved: store, known: map[string]time.Time{}}
 	}
-	gql := loaders.Middleware(store, newGraphQL(cfg, schema, trusted))
-	saved := loaders.Middleware(store, http.HandlerFunc(s.runSaved))
+	if p, ok := store.(Pools); ok {
+		metrics.WatchPools(p)
+	}
+	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics))
+	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
 	// Browser apps call /graphql and /queries; health and metrics are for
 	// probes and scrapers, which send no Origin.
@@ -93,7 +96,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
 	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, revalidate(saved))))))
 	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
-	mux.Handle("GET /datasets/{name}/export", s.observe("/datasets/export", cors(s.authenticate(checkURL(false, loaders.Middleware(store, http.HandlerFunc(s.exportDataset)))))))
+	mux.Handle("GET /datasets/{name}/export", s.observe("/datasets/export", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.exportDataset)))))))
 	if len(cfg.CORSOrigins) > 0 {
 		// Without an allow-list OPTIONS stays unrouted (405), as no
 		// preflight can succeed.
@@ -101,7 +104,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		mux.Handle("OPTIONS /queries/{name}", s.observe("/queries", cors(http.HandlerFunc(optionsAllowed))))
 	}
 	if cfg.MetricsAddr == "" {
-		mux.Handle("GET /metrics", metrics.Handler())
+		mux.Handle("GET /metrics", s.observe("/metrics", metrics.Handler()))
 	}
 	if cfg.Web {
 		mux.Handle("GET /{$}", s.observe("/", page("index.html")))
@@ -144,8 +147,8 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // the metrics listener when cfg.MetricsAddr is set.
 func (s *Server) MetricsHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", s.metrics.Handler())
-	return routeErrors(mux, func(_ string, h http.Handler) http.Handler { return h })
+	mux.Handle("GET /metrics", s.observe("/metrics", s.metrics.Handler()))
+	return routeErrors(mux, s.observe)
 }
 
 // Serve is ListenAndServe on listeners of the caller's: ln serves the API,

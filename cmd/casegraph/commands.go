@@ -35,7 +35,18 @@ func runServe(ctx context.Context, args []string, e env) error {
 	}
 	log := newLogger(cfg.Log, e.stderr)
 	metrics := server.NewMetrics()
-	driver, store, err := openStore(cfg.Neo4j, cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout, Admission: cfg.Admission}, cypher.DriverConfig)
+	tp, stopTracing, err := newTracerProvider(ctx, cfg.Tracing)
+	if err != nil {
+		return usageError{err}
+	}
+	defer stopTracing()
+	storeOpts := cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout, Admission: cfg.Admission}
+	if tp != nil {
+		cfg.Server.Tracer = tp
+		storeOpts.Tracer = tp.Tracer("github.com/casegraph/casegraph/cypher")
+		log.Info().Str("endpoint", redactedURL(cfg.Tracing.Endpoint)).Float64("sample", cfg.Tracing.Sample).Msg("tracing over OTLP")
+	}
+	driver, store, err := openStore(cfg.Neo4j, storeOpts, cypher.DriverConfig)
 	if err != nil {
 		return err
 	}

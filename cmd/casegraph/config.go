@@ -42,15 +42,17 @@ type serveConfig struct {
 	Anonymous string
 	// JWT, when its issuer is set, accepts bearer JWTs of that OpenID
 	// Connect provider beside API keys.
-	JWT    auth.JWTConfig
-	Server server.Config
+	JWT auth.JWTConfig
+	// Tracing says where traces go (tracing.go); off by default.
+	Tracing tracingConfig
+	Server  server.Config
 }
 
 func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687", Database: "neo4j"} }
 func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
 
 func defaultServeConfig() serveConfig {
-	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", Server: server.DefaultConfig()}
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", Tracing: defaultTracing(), Server: server.DefaultConfig()}
 }
 
 // bind registers the Neo4j settings on fs, with defaults taken from the
@@ -131,6 +133,7 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.float(&s.RateLimit, "rate-limit", "CASEGRAPH_RATE_LIMIT", "requests a second per caller (API key, token, or address when anonymous); beyond it, BUSY with 429 (0: no limit)")
 	b.int(&s.RateBurst, "rate-burst", "CASEGRAPH_RATE_BURST", "requests a caller may send at once above the rate")
 	b.str(&s.MetricsAddr, "metrics-addr", "CASEGRAPH_METRICS_ADDR", "serve /metrics on this address instead of addr's (production: a private one)")
+	c.Tracing.bind(&b)
 	return b.err
 }
 
@@ -156,6 +159,9 @@ func (c *serveConfig) validate() error {
 		return err
 	}
 	if err := c.Admission.Validate(); err != nil {
+		return err
+	}
+	if err := c.Tracing.validate(); err != nil {
 		return err
 	}
 	return c.Log.validate()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -42,6 +43,9 @@ type Options struct {
 	// key made for the test (default: an admin). Edge serves anonymous
 	// callers instead, as it has no database to hold keys.
 	Key *casegraph.NewAPIKey
+	// Tracer traces the server and (New) the store, as `casegraph serve`
+	// does with an OTLP endpoint; nil traces nothing.
+	Tracer trace.TracerProvider
 }
 
 // Harness is a running server and what a test needs to talk to it.
@@ -74,7 +78,11 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	logs := &SyncBuffer{}
 	metrics := server.NewMetrics()
-	store, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission})
+	storeOpts := cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission}
+	if opts.Tracer != nil {
+		storeOpts.Tracer = opts.Tracer.Tracer("github.com/casegraph/casegraph/cypher")
+	}
+	store, err := cypher.NewStore(driver, storeOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +187,7 @@ func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, met
 	// Tests send many requests as one caller, faster than any person
 	// would: a test of the rate limit sets its own.
 	cfg.RateLimit = 0
+	cfg.Tracer = opts.Tracer
 	if opts.Config != nil {
 		opts.Config(&cfg)
 	}
