@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -149,7 +150,11 @@ func TestDegreeKeptByEveryWrite(t *testing.T) {
 // at once: every increment and decrement must count.
 func TestDegreeUnderConcurrentLinks(t *testing.T) {
 	t.Parallel()
-	ctx := testContext(t)
+	// 192 writes on one hub, retried on deadlocks, beside the rest of the
+	// suite on two cores: the deadline is generous, since the test is about
+	// the counts, not the time (a cold first run alone takes ~20 s).
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
