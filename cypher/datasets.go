@@ -14,6 +14,7 @@ const (
 	stmtDatasets      statement = "Datasets"
 	stmtDeleteSource  statement = "DeleteSource"
 	stmtSourceDataset statement = "SourceDataset"
+	stmtIDsElsewhere  statement = "IDsElsewhere"
 )
 
 // Datasets returns the datasets the caller may read, with their counts and
@@ -119,4 +120,43 @@ func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, 
 			fields: []casegraph.FieldChange{{Field: "title", Old: string(title), New: "null"}}}, nil
 	})
 	return out, err
+}
+
+// IDsElsewhere returns (up to 20 of) the ids of a batch that already
+// belong to a dataset other than dataset: an import writes by id, and must
+// not move another dataset's entity, source or relation into its own.
+func (s *Store) IDsElsewhere(ctx context.Context, dataset string, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) ([]string, error) {
+	entityIDs := make([]string, len(entities))
+	for i, e := range entities {
+		entityIDs[i] = e.ID
+	}
+	sourceIDs := make([]string, len(sources))
+	for i, src := range sources {
+		sourceIDs[i] = src.ID
+	}
+	rels := make([]map[string]any, len(relations))
+	for i, r := range relations {
+		rels[i] = map[string]any{"id": r.ID, "type": string(r.Type)}
+	}
+	res, err := s.read(ctx, stmtIDsElsewhere, map[string]any{"dataset": dataset, "entityIds": entityIDs, "sourceIds": sourceIDs, "relations": rels})
+	if err != nil {
+		return nil, err
+	}
+	taken, err := getStrings(res.Records[0], "taken")
+	if err != nil {
+		return nil, internalError(string(stmtIDsElsewhere), err)
+	}
+	return taken, nil
+}
+
+// RecordImport writes the audit record of an import over HTTP: who put
+// how much into which dataset.
+func (s *Store) RecordImport(ctx context.Context, dataset string, sources, entities, relations int) error {
+	return s.mutate(ctx, "Import", nil, func(txRunner) (change, error) {
+		return change{operation: "import", dataset: dataset, targets: []string{dataset}, fields: []casegraph.FieldChange{
+			{Field: "sources", Old: "null", New: fmt.Sprint(sources)},
+			{Field: "entities", Old: "null", New: fmt.Sprint(entities)},
+			{Field: "relations", Old: "null", New: fmt.Sprint(relations)},
+		}}, nil
+	})
 }

@@ -20,11 +20,13 @@ type Config struct {
 	RequestTimeout  time.Duration
 	ShutdownTimeout time.Duration
 	MaxBodyBytes    int64
-	MaxTokens       int
-	MaxDepth        int
-	MaxComplexity   int
-	QueryCacheSize  int
-	Introspection   bool
+	// MaxImportBytes bounds the body of POST /datasets/{name}/import.
+	MaxImportBytes int64
+	MaxTokens      int
+	MaxDepth       int
+	MaxComplexity  int
+	QueryCacheSize int
+	Introspection  bool
 	// Web serves the explorer at / and GraphiQL at /graphiql.
 	Web bool
 	// TrustedDocuments lets only saved queries and the hashes in
@@ -77,6 +79,7 @@ func DefaultConfig() Config {
 		RequestTimeout:  15 * time.Second,
 		ShutdownTimeout: 20 * time.Second,
 		MaxBodyBytes:    1 << 20,
+		MaxImportBytes:  64 << 20,
 		MaxTokens:       5000,
 		MaxDepth:        12,
 		MaxComplexity:   5000,
@@ -100,6 +103,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("drain-delay must be between 0 and 1m")
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("max-body-bytes must be at least 1024")
+	case c.MaxImportBytes < 1024:
+		return fmt.Errorf("max-import-bytes must be at least 1024")
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
 	case c.QueryCacheSize < 1:

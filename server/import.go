@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// Imports is what the import route asks of the store, beyond what
+// dataset.Import writes with.
+type Imports interface {
+	dataset.Store
+	IDsElsewhere(ctx context.Context, dataset string, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) ([]string, error)
+	RecordImport(ctx context.Context, dataset string, sources, entities, relations int) error
+}
+
+// importResult is what an import over HTTP answers.
+type importResult struct {
+	Dataset   string   `json:"dataset"`
+	Sources   int      `json:"sources"`
+	Entities  int      `json:"entities"`
+	Relations int      `json:"relations"`
+	Notes     []string `json:"notes"`
+}
+
+// importDataset serves POST /datasets/{name}/import?format=ndjson|ftm
+// (&idPrefix=P for FtM): a file into one dataset, by a caller who may
+// write it. Every record must belong to that dataset, and no id may belong
+// to another one already: the import writes by id. It is checked whole
+// before anything is written (dataset.Import), and recorded in the audit
+// log. The body may be up to MaxImportBytes.
+func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	name := r.PathValue("name")
+	q := r.URL.Query()
+	fail := func(err error) {
+		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(ctx, err)}})
+	}
+	format := q.Get("format")
+	if format == "" {
+		format = "ndjson"
+	}
+	if format != "ndjson" && format != "ftm" {
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be ndjson or ftm, not %q", format))
+		return
+	}
+	if err := casegraph.ValidateID("name", name); err != nil {
+		fail(err)
+		return
+	}
+	if err := casegraph.CheckWrite(ctx, name); err != nil {
+		fail(err)
+		return
+	}
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxImportBytes)
+	var b dataset.Batch
+	var notes []string
+	var err error
+	if format == "ftm" {
+		var ftmNotes []dataset.FtMNote
+		b, ftmNotes, err = dataset.ReadFtM(body, dataset.FtMReadOptions{Dataset: name, IDPrefix: q.Get("idPrefix")})
+		for _, n := range ftmNotes {
+			notes = append(notes, n.String())
+		}
+	} else {
+		b, err = dataset.Read(body)
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		writeReasonedErrorCode(w, http.StatusRequestEntityTooLarge, casegraph.CodeBadUserInput, "BODY_TOO_LARGE",
+			"the file is larger than the import limit; import it with casegraph import")
+		return
+	}
+	if err != nil {
+		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "%s", strings.TrimSpace(err.Error())))
+		return
+	}
+	if err := inDataset(b, name); err != nil {
+		fail(err)
+		return
+	}
+	taken, err := s.store.IDsElsewhere(ctx, name, b.Sources, b.Entities, b.Relations)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if len(taken) > 0 {
+		fail(casegraph.Errorf(casegraph.CodeConflict, "ids that belong to another dataset: %s; give the file other ids (idPrefix for FtM)", strings.Join(taken, ", ")))
+		return
+	}
+	if _, err := dataset.Import(ctx, b, s.store, dataset.Options{}); err != nil {
+		fail(err)
+		return
+	}
+	if err := s.store.RecordImport(ctx, name, len(b.Sources), len(b.Entities), len(b.Relations)); err != nil {
+		fail(err)
+		return
+	}
+	if notes == nil {
+		notes = []string{}
+	}
+	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: len(b.Entities), Relations: len(b.Relations), Notes: notes})
+}
+
+// inDataset refuses a batch with a record of another dataset.
+func inDataset(b dataset.Batch, name string) error {
+	check := func(what string, lines []int, i int, ds string) error {
+		if ds == name {
+			return nil
+		}
+		line := 0
+		if i < len(lines) {
+			line = lines[i]
+		}
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "line %d: a %s of dataset %q; this import is into %q", line, what, ds, name)
+	}
+	for i, src := range b.Sources {
+		if err := check("source", b.SourceLines, i, src.Dataset); err != nil {
+			return err
+		}
+	}
+	for i, e := range b.Entities {
+		if err := check("entity", b.EntityLines, i, e.Dataset); err != nil {
+			return err
+		}
+	}
+	for i, r := range b.Relations {
+		if err := check("relation", b.RelationLines, i, r.Dataset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
