@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/gqlerror"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
 )
@@ -18,6 +15,8 @@ type Exports interface {
 	// Export streams datasets' sources, entities and relations, in id
 	// order, in one read transaction.
 	Export(ctx context.Context, datasets []string, out casegraph.ExportSink) error
+	// MissingDatasets names those of datasets nothing belongs to.
+	MissingDatasets(ctx context.Context, datasets []string) ([]string, error)
 }
 
 // exportDataset serves GET /datasets/{name}/export?format=ndjson|ftm: the
@@ -33,9 +32,7 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 	if format == "" {
 		format = "ndjson"
 	}
-	fail := func(err error) {
-		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(ctx, err)}})
-	}
+	fail := func(err error) { writeCodedError(w, ctx, err) }
 	if format != "ndjson" && format != "ftm" {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be ndjson or ftm, not %q", format))
 		return
@@ -44,12 +41,13 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	found, err := s.store.Datasets(ctx, name)
+	// Whether it exists, without counting what it holds (Datasets would).
+	missing, err := s.store.MissingDatasets(ctx, []string{name})
 	if err != nil {
 		fail(err)
 		return
 	}
-	if len(found) == 0 {
+	if len(missing) > 0 || !casegraph.CanReadIn(ctx, name) {
 		fail(casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", name))
 		return
 	}
@@ -75,7 +73,6 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 			}
 			return ftm.Entity(e)
 		}}
-		w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	} else {
 		enc := dataset.NewEncoder(bw)
 		sink = casegraph.ExportSink{
@@ -88,8 +85,8 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 			},
 			Relation: func(rel casegraph.Relation) error { return enc.Encode(dataset.RelationRecord(rel)) },
 		}
-		w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	}
+	w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	relation := sink.Relation
 	sink.Relation = func(rel casegraph.Relation) error {
 		if hidden[rel.FromID] || hidden[rel.ToID] {

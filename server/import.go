@@ -6,9 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/gqlerror"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
 )
@@ -40,9 +37,7 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	name := r.PathValue("name")
 	q := r.URL.Query()
-	fail := func(err error) {
-		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: gqlerror.List{presentError(ctx, err)}})
-	}
+	fail := func(err error) { writeCodedError(w, ctx, err) }
 	format := q.Get("format")
 	if format == "" {
 		format = "ndjson"

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,11 +35,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	if format == "" {
 		format = "json"
 	}
-	fail := func(err error) {
-		errs := gqlerror.List{presentError(r.Context(), err)}
-		countErrors(r.Context(), errs)
-		writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: errs})
-	}
+	fail := func(err error) { writeCodedError(w, r.Context(), err) }
 	if format != "json" && format != "csv" && format != "tsv" {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "format must be json, csv or tsv, not %q", format))
 		return
@@ -150,6 +147,15 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// writeCodedError answers a request refused outside GraphQL (saved
+// queries, dataset export and import) with the error as GraphQL would
+// present it, counted in the error metrics, with the status of its code.
+func writeCodedError(w http.ResponseWriter, ctx context.Context, err error) {
+	errs := gqlerror.List{presentError(ctx, err)}
+	countErrors(ctx, errs)
+	writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: errs})
 }
 
 // statusOf is the HTTP status of an error code.

@@ -172,6 +172,10 @@ func (r *Refusing) RecordImport(context.Context, string, int, int, int) error {
 	return r.refuse("RecordImport")
 }
 
+func (r *Refusing) MissingDatasets(context.Context, []string) ([]string, error) {
+	return nil, r.refuse("MissingDatasets")
+}
+
 func (r *Refusing) Export(context.Context, []string, casegraph.ExportSink) error {
 	return r.refuse("Export")
 }
