@@ -15,7 +15,10 @@ import (
 // lands without it.
 type Change struct {
 	// ID sorts as the changes happened (the time, then a random part).
-	ID        string
+	ID string
+	// Seq is its number in the change feed: changes commit in its order
+	// (0 for a change recorded before the feed existed).
+	Seq       int64
 	At        time.Time
 	Principal string // Principal.ID, or OperatorID
 	Operation string // the mutation: upsertEntity, link, ...

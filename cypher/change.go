@@ -135,6 +135,9 @@ func changeFrom(rec *neo4j.Record) (casegraph.Change, error) {
 	if c.Targets, err = mapStrings(m, "targets"); err != nil {
 		return c, err
 	}
+	if seq, ok := m["seq"].(int64); ok {
+		c.Seq = seq
+	}
 	if t, ok := m["at"].(time.Time); ok {
 		c.At = t
 	}

@@ -61,8 +61,9 @@ type Store struct {
 	roundTrips  atomic.Int64
 	reads       *readStatements
 	admission   Admission
-	light       pool // statements other than heavy ones (nil: no bound)
-	heavy       pool // path and full-text searches (nil: no bound)
+	light       pool        // statements other than heavy ones (nil: no bound)
+	heavy       pool        // path and full-text searches (nil: no bound)
+	hooks       commitHooks // called after each write commits (OnCommit)
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement

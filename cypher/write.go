@@ -136,6 +136,7 @@ func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner)
 		}
 		committing, err := s.attempt(ctx, session, fn)
 		if err == nil {
+			s.committed()
 			return nil
 		}
 		if keyed != nil && keyed.claimed {

@@ -75,15 +75,18 @@ type QueryRunner interface {
 type Resolver struct {
 	Store   Store
 	Queries QueryRunner
+	// Watches serve subscriptions; nil in a saved query's schema.
+	Watches Watches
 }
 
 // NewSchema returns the executable schema over the store, with the
 // complexity of list fields weighted by the page size they ask for.
 // queries may be nil in the schema a saved query runs on: a run neither
 // saves queries (it runs queries only) nor runs another saved query.
-func NewSchema(store Store, queries QueryRunner) graphql.ExecutableSchema {
+// watches may be nil where no subscription is served.
+func NewSchema(store Store, queries QueryRunner, watches Watches) graphql.ExecutableSchema {
 	return generated.NewExecutableSchema(generated.Config{
-		Resolvers:  &Resolver{Store: store, Queries: queries},
+		Resolvers:  &Resolver{Store: store, Queries: queries, Watches: watches},
 		Complexity: complexity(),
 	})
 }

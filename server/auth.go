@@ -66,7 +66,12 @@ var errNoCredentials = casegraph.Errorf(casegraph.CodeUnauthenticated,
 // even where anonymous reads are allowed: a client that sends a key means
 // to be someone, and must learn that its key does not work.
 func (a *authenticator) principal(r *http.Request) (casegraph.Principal, error) {
-	h := r.Header.Get("Authorization")
+	return a.principalOf(r.Context(), r.Header.Get("Authorization"))
+}
+
+// principalOf is principal for the value of an Authorization header (""
+// when there is none): a request's, or a WebSocket's connection_init's.
+func (a *authenticator) principalOf(ctx context.Context, h string) (casegraph.Principal, error) {
 	if h == "" {
 		if a.anonymous == nil {
 			return casegraph.Principal{}, errNoCredentials
@@ -80,13 +85,13 @@ func (a *authenticator) principal(r *http.Request) (casegraph.Principal, error) 
 	}
 	token = strings.TrimSpace(token)
 	if casegraph.IsKeyToken(token) {
-		return a.keyPrincipal(r.Context(), token)
+		return a.keyPrincipal(ctx, token)
 	}
 	if a.tokens == nil {
 		return casegraph.Principal{}, casegraph.Errorf(casegraph.CodeUnauthenticated,
 			"the bearer token is not an API key, and this server accepts no other tokens")
 	}
-	return a.tokens.Verify(r.Context(), token)
+	return a.tokens.Verify(ctx, token)
 }
 
 var errBadKey = casegraph.Errorf(casegraph.CodeUnauthenticated, "the API key is not valid (unknown, revoked or mistyped)")

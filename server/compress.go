@@ -29,5 +29,14 @@ func compressed(next http.Handler) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wrap(next), nil
+	zipped := wrap(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isStream(r) {
+			// A WebSocket is hijacked, and events must go out as they
+			// come: neither goes through a compressor.
+			next.ServeHTTP(w, r)
+			return
+		}
+		zipped.ServeHTTP(w, r)
+	}), nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/casegraph/casegraph/watch"
 )
 
 // Config is what the server reads: its address, deadlines, limits and
@@ -66,6 +68,9 @@ type Config struct {
 	// its spans go; nil traces nothing. The binary builds it (an OTLP
 	// exporter when one is configured) and gives the store its own.
 	Tracer trace.TracerProvider
+	// Watch bounds and paces subscriptions (its Timeout is RequestTimeout:
+	// each statement a watch runs gets a request's deadline).
+	Watch watch.Options
 	// Readiness is what /readyz asks, on a database connection of its own
 	// so that no load on the store's pool can flip it; nil asks the store.
 	Readiness Checker
@@ -89,6 +94,7 @@ func DefaultConfig() Config {
 		KeyCacheTTL:     10 * time.Second,
 		RateLimit:       100,
 		RateBurst:       200,
+		Watch:           watch.Options{Poll: watch.DefaultPoll, PerCaller: watch.DefaultPerCaller, Total: watch.DefaultTotal},
 	}
 }
 
@@ -113,6 +119,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("key-cache-ttl must be between 0 and 1h")
 	case c.RateLimit < 0 || (c.RateLimit > 0 && c.RateBurst < 1):
 		return fmt.Errorf("rate-limit must not be negative, and rate-burst must be at least 1 when it is set")
+	case c.Watch.Poll < 10*time.Millisecond || c.Watch.Poll > time.Minute:
+		return fmt.Errorf("watch-poll must be between 10ms and 1m")
+	case c.Watch.PerCaller < 1 || c.Watch.Total < c.Watch.PerCaller:
+		return fmt.Errorf("max-watches-per-caller must be at least 1, and max-watches at least that")
 	case c.MetricsAddr != "" && c.MetricsAddr == c.Addr:
 		return fmt.Errorf("metrics-addr must differ from addr")
 	}

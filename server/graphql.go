@@ -26,8 +26,13 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused query
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc) *handler.Server {
 	srv := handler.New(schema)
+	// Streams first: a WebSocket upgrade is a GET, and server-sent events
+	// a POST (stream.go).
+	for _, t := range streamTransports(cfg, initStream) {
+		srv.AddTransport(t)
+	}
 	srv.AddTransport(codedTransport{getOrHead{}})
 	// @defer: a POST that accepts multipart/mixed gets the deferred parts
 	// as they come (this transport comes first: POST takes the request
@@ -58,6 +63,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(countedResponses)
+	srv.AroundResponses(freshLoaders)
 	return srv
 }
 
@@ -123,14 +129,16 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 		return nil
 	}
 	info := &requestInfo{}
-	if !g.nested {
+	// A stream's operations run at once on one connection: they leave
+	// the request's record (its log line and metrics) alone.
+	if !g.nested && !streamed(ctx) {
 		info = infoFrom(ctx)
 		info.operation = oc.OperationName
 		if info.operation == "" {
 			info.operation = oc.Operation.Name
 		}
 	}
-	if (info.method == http.MethodGet || info.method == http.MethodHead) && oc.Operation.Operation != ast.Query {
+	if (info.method == http.MethodGet || info.method == http.MethodHead) && oc.Operation.Operation != ast.Query && !streamed(ctx) {
 		info.status = http.StatusMethodNotAllowed
 		return codedError(casegraph.CodeBadUserInput, "METHOD_NOT_ALLOWED",
 			"%s operations are not allowed over GET; use POST", oc.Operation.Operation)
@@ -139,6 +147,9 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 		return codedError(casegraph.CodeForbidden, "INTROSPECTION_DISABLED", "introspection is disabled on this server")
 	}
 	if err := refuseDefer(ctx, oc.Operation, g.nested); err != nil {
+		return err
+	}
+	if err := refuseMisplaced(ctx, oc.Operation); err != nil {
 		return err
 	}
 	if n := rootFields(oc.Operation.SelectionSet, "runSavedQuery"); n > 1 {
@@ -155,7 +166,7 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 // InterceptOperation notes that the operation passed validation and every
 // limit: gqlgen dispatches only those.
 func (g requestGuard) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	if !g.nested {
+	if !g.nested && !streamed(ctx) {
 		infoFrom(ctx).validated = true
 	}
 	return next(ctx)

@@ -119,7 +119,19 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 		ctx = logCtx.Logger().WithContext(ctx)
 		// The context's logger, which later layers add to (the principal).
 		log := zerolog.Ctx(ctx)
-		ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+		var cancel context.CancelFunc
+		if isStream(r) {
+			// A stream lasts until either side ends it or the server
+			// stops; each statement it runs has its own deadline. The
+			// server's read and write timeouts would cut it.
+			ctx, cancel = context.WithCancel(ctx)
+			defer context.AfterFunc(s.stopping, cancel)()
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{}) // unsupported (a test recorder): nothing to lift
+			_ = rc.SetWriteDeadline(time.Time{})
+		} else {
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
+		}
 		defer cancel()
 		ctx = context.WithValue(ctx, infoKey{}, info)
 

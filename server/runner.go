@@ -33,7 +33,7 @@ type Runner struct {
 // the example queries). That schema has no runner: a saved query's run
 // refuses runSavedQuery before it would need one.
 func NewRunner(cfg Config, store graph.Store) *Runner {
-	schema := graph.NewSchema(store, nil)
+	schema := graph.NewSchema(store, nil, nil)
 	exec := executor.New(schema)
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	exec.SetParserTokenLimit(cfg.MaxTokens)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/loaders"
+	"github.com/casegraph/casegraph/watch"
 )
 
 // Server is Casegraph's HTTP service.
@@ -28,6 +29,11 @@ type Server struct {
 	// inflight are the requests being served (the shutdown names those it
 	// cuts off).
 	inflight *inflight
+	// watches serve subscriptions; they follow the change feed until
+	// Close (or the shutdown), which also ends every stream.
+	watches  *watch.Hub
+	stopping context.Context
+	stop     func()
 }
 
 // Store is everything the service asks of the database: what the
@@ -42,6 +48,13 @@ type Store interface {
 	Keys
 	Exports
 	Imports
+	watch.Feed
+}
+
+// commitNotifier is a store that says when its writes commit
+// (*cypher.Store): the watches hear of this process's changes at once.
+type commitNotifier interface {
+	OnCommit(fn func()) (remove func())
 }
 
 // Checker is what readiness asks of the database.
@@ -66,13 +79,23 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	// run saved queries (a run never starts another), so it needs nothing
 	// of the schema built here: no cycle to close after construction.
 	runner := NewRunner(cfg, store)
-	schema := graph.NewSchema(store, runner)
+	watchOpts := cfg.Watch
+	watchOpts.Timeout = cfg.RequestTimeout
+	watches := watch.New(store, watchOpts, log)
+	schema := graph.NewSchema(store, runner, watches)
 	var checker Checker = store
 	if cfg.Readiness != nil {
 		checker = cfg.Readiness
 	}
+	stopping, stop := context.WithCancel(context.Background())
 	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(checker),
-		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst), inflight: newInflight()}
+		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst), inflight: newInflight(),
+		watches: watches, stopping: stopping, stop: stop}
+	if n, ok := store.(commitNotifier); ok {
+		remove := n.OnCommit(watches.Notify)
+		context.AfterFunc(stopping, remove)
+	}
+	go watches.Run(stopping)
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)
@@ -84,7 +107,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if p, ok := store.(Pools); ok {
 		metrics.WatchPools(p)
 	}
-	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics))
+	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream))
 	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
 	// Browser apps call /graphql and /queries; health and metrics are for
@@ -92,7 +115,15 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	cors := newCORS(cfg.CORSOrigins)
 	mux := http.NewServeMux()
 	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(idempotencyKey(s.limitBody(gql))))))
-	mux.Handle("GET /graphql", s.observe("/graphql", cors(s.authenticate(checkURL(true, revalidate(gql))))))
+	get := cors(s.authenticate(checkURL(true, revalidate(gql))))
+	upgrade := s.authenticateStream(gql)
+	mux.Handle("GET /graphql", s.observe("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if isStream(r) {
+			upgrade.ServeHTTP(w, r)
+			return
+		}
+		get.ServeHTTP(w, r)
+	})))
 	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
 	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, revalidate(saved))))))
@@ -119,6 +150,12 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	}
 	s.handler = handler
 	return s, nil
+}
+
+// Close ends every stream and stops following the change feed; Serve
+// does it when it shuts down. The server answers other requests still.
+func (s *Server) Close() {
+	s.stop()
 }
 
 // ServeHTTP serves the routes.
@@ -212,6 +249,7 @@ func (s *Server) Serve(ctx context.Context, ln, metricsLn net.Listener) error {
 		time.Sleep(d)
 	}
 	s.log.Info().Msg("shutting down")
+	s.Close() // streams would hold the shutdown until its timeout
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
 	for i, l := range all {

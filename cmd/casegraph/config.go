@@ -133,6 +133,9 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API; empty: same-origin only")
 	b.float(&s.RateLimit, "rate-limit", "CASEGRAPH_RATE_LIMIT", "requests a second per caller (API key, token, or address when anonymous); beyond it, BUSY with 429 (0: no limit)")
 	b.int(&s.RateBurst, "rate-burst", "CASEGRAPH_RATE_BURST", "requests a caller may send at once above the rate")
+	b.duration(&s.Watch.Poll, "watch-poll", "CASEGRAPH_WATCH_POLL", "how often subscriptions look for changes written by other processes (this one's are seen at once)")
+	b.int(&s.Watch.PerCaller, "max-watches-per-caller", "CASEGRAPH_MAX_WATCHES_PER_CALLER", "subscriptions one caller may hold at once; beyond it, BUSY")
+	b.int(&s.Watch.Total, "max-watches", "CASEGRAPH_MAX_WATCHES", "subscriptions the server holds at once; beyond it, BUSY")
 	b.str(&s.MetricsAddr, "metrics-addr", "CASEGRAPH_METRICS_ADDR", "serve /metrics on this address instead of addr's (production: a private one)")
 	c.Tracing.bind(&b)
 	return b.err

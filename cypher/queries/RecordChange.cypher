@@ -4,8 +4,21 @@
 // A mutation sent with an idempotency key claimed its record first
 // (ClaimIdempotencyKey, with this id) and also stores the hash of its field
 // and arguments and its outcome; without one, they are null and not set.
+//
+// Its number in the change feed (seq) comes from the one counter, whose
+// lock this transaction holds until it commits: a change with a higher
+// number commits after it, so a watcher that has read up to a number has
+// seen every change below it (ChangeFeed). This is the transaction's last
+// statement, so the lock is held only for the commit.
+// The lock is taken (SET) before the number is read: a read-committed
+// increment would otherwise let two transactions read the same number.
+MERGE (log:ChangeLog {id: 'changes'})
+SET log.locked = true
+WITH log
+SET log.seq = coalesce(log.seq, 0) + 1
+REMOVE log.locked
 MERGE (c:Change {id: $id})
-SET c.at = $at, c.principal = $principal, c.operation = $operation,
+SET c.seq = log.seq, c.at = $at, c.principal = $principal, c.operation = $operation,
   c.targets = $targets, c.dataset = $dataset, c.fields = $fields,
   // A change of a protected entity (or of a relation of one) is read only
   // by callers with clearance: its fields hold what redaction withholds.

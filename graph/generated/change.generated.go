@@ -732,6 +732,13 @@ func (ec *executionContext) marshalNFieldChange2ᚕgithubᚗcomᚋcasegraphᚋca
 	return ret
 }
 
+func (ec *executionContext) marshalOChange2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChange(ctx context.Context, sel ast.SelectionSet, v *model.Change) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Change(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChangeFilter2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChangeFilter(ctx context.Context, v any) (*model.ChangeFilter, error) {
 	if v == nil {
 		return nil, nil

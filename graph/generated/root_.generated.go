@@ -30,12 +30,14 @@ type ResolverRoot interface {
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	PathStep() PathStepResolver
+	PathWatchEvent() PathWatchEventResolver
 	Person() PersonResolver
 	Place() PlaceResolver
 	Query() QueryResolver
 	Relation() RelationResolver
 	SavedQueryConnection() SavedQueryConnectionResolver
 	SourceConnection() SourceConnectionResolver
+	Subscription() SubscriptionResolver
 }
 
 type DirectiveRoot struct {
@@ -73,6 +75,11 @@ type ComplexityRoot struct {
 	ChangeEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ChangeEvent struct {
+		Change func(childComplexity int) int
+		Cursor func(childComplexity int) int
 	}
 
 	CommonNeighbor struct {
@@ -251,6 +258,12 @@ type ComplexityRoot struct {
 		Label    func(childComplexity int) int
 		Relation func(childComplexity int) int
 		To       func(childComplexity int) int
+	}
+
+	PathWatchEvent struct {
+		Cursor func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Path   func(childComplexity int) int
 	}
 
 	Person struct {
@@ -437,6 +450,11 @@ type ComplexityRoot struct {
 		UnconnectedPairs func(childComplexity int) int
 	}
 
+	Subscription struct {
+		Changes   func(childComplexity int, datasets []string, after *string) int
+		WatchPath func(childComplexity int, from string, to string, filter *model.PathFilter, after *string) int
+	}
+
 	Suggestion struct {
 		Entity func(childComplexity int) int
 		Text   func(childComplexity int) int
@@ -593,6 +611,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeEdge.Node(childComplexity), true
+
+	case "ChangeEvent.change":
+		if e.ComplexityRoot.ChangeEvent.Change == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Change(childComplexity), true
+	case "ChangeEvent.cursor":
+		if e.ComplexityRoot.ChangeEvent.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Cursor(childComplexity), true
 
 	case "CommonNeighbor.entity":
 		if e.ComplexityRoot.CommonNeighbor.Entity == nil {
@@ -1362,6 +1393,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PathStep.To(childComplexity), true
+
+	case "PathWatchEvent.cursor":
+		if e.ComplexityRoot.PathWatchEvent.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathWatchEvent.Cursor(childComplexity), true
+	case "PathWatchEvent.kind":
+		if e.ComplexityRoot.PathWatchEvent.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathWatchEvent.Kind(childComplexity), true
+	case "PathWatchEvent.path":
+		if e.ComplexityRoot.PathWatchEvent.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PathWatchEvent.Path(childComplexity), true
 
 	case "Person.aliases":
 		if e.ComplexityRoot.Person.Aliases == nil {
@@ -2265,6 +2315,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subgraph.UnconnectedPairs(childComplexity), true
 
+	case "Subscription.changes":
+		if e.ComplexityRoot.Subscription.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.Changes(childComplexity, args["datasets"].([]string), args["after"].(*string)), true
+	case "Subscription.watchPath":
+		if e.ComplexityRoot.Subscription.WatchPath == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_watchPath_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.WatchPath(childComplexity, args["from"].(string), args["to"].(string), args["filter"].(*model.PathFilter), args["after"].(*string)), true
+
 	case "Suggestion.entity":
 		if e.ComplexityRoot.Suggestion.Entity == nil {
 			break
@@ -2365,6 +2438,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -3284,11 +3374,22 @@ backward arguments together are refused.
 schema {
   query: Query
   mutation: Mutation
+  subscription: Subscription
 }
 
 type Query
 
 type Mutation
+
+"""
+Subscriptions run over WebSocket (the graphql-transport-ws protocol of
+graphql-ws, at /graphql; credentials in connection_init's payload as
+{"Authorization": "Bearer ..."} or in the upgrade request's header) or
+over server-sent events (POST /graphql with Accept: text/event-stream).
+A caller holds a bounded number of watches at once (BUSY,
+TOO_MANY_WATCHES beyond it).
+"""
+type Subscription
 
 "A date as investigations know it: ` + "`" + `2011` + "`" + `, ` + "`" + `2011-03` + "`" + ` or ` + "`" + `2011-03-15` + "`" + `. Impossible dates are refused."
 scalar PartialDate
@@ -3488,6 +3589,60 @@ type DatasetTimeline {
   truncated: Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/watch.graphqls", Input: `"""
+One message of a changes subscription. The first has no change: it says
+that the watch is live and gives the cursor to resume from; each after
+it carries one change, in the order the changes committed.
+"""
+type ChangeEvent {
+  "Send it back as after when reconnecting, to miss nothing."
+  cursor: String!
+  change: Change
+}
+
+"What happened to a watched path."
+enum PathWatchKind {
+  "The first event: the shortest path now, or null when there is none."
+  CURRENT
+  "There was no path; now there is."
+  APPEARED
+  "The shortest path is shorter than before."
+  SHORTER
+  "The shortest path was cut; the next one is longer."
+  LONGER
+  "Another path of the same length replaced it."
+  CHANGED
+  "There was a path; now there is none."
+  DISAPPEARED
+}
+
+"One message of a path watch."
+type PathWatchEvent {
+  kind: PathWatchKind!
+  "The shortest path now; null when there is none."
+  path: Path
+  "The cursor of the last change this event has seen (send it back as after)."
+  cursor: String!
+}
+
+extend type Subscription {
+  """
+  The audit log's changes as they commit, in commit order, within the
+  caller's rights (editors and admins, as the changes query; readers get
+  FORBIDDEN and may watch paths). datasets narrows them (each one the
+  caller may read; null or empty: all). after resumes after a cursor of an
+  earlier event: every change committed since comes first, none is missed.
+  """
+  changes(datasets: [String!], after: String): ChangeEvent!
+  """
+  The shortest path between two entities, as changes commit: first the
+  path now (CURRENT), then an event whenever a change within the caller's
+  rights and the filter's datasets makes one appear, disappear, or become
+  shorter, longer or another. Any reader may watch a path.
+  """
+  watchPath(from: ID!, to: ID!, filter: PathFilter, after: String): PathWatchEvent!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -3559,6 +3714,16 @@ func (ec *executionContext) childFields_ChangeEdge(ctx context.Context, field gr
 		return ec.fieldContext_ChangeEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeEvent_cursor(ctx, field)
+	case "change":
+		return ec.fieldContext_ChangeEvent_change(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_CommonNeighbor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3811,6 +3976,18 @@ func (ec *executionContext) childFields_PathStep(ctx context.Context, field grap
 		return ec.fieldContext_PathStep_label(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PathStep", field.Name)
+}
+
+func (ec *executionContext) childFields_PathWatchEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_PathWatchEvent_kind(ctx, field)
+	case "path":
+		return ec.fieldContext_PathWatchEvent_path(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PathWatchEvent_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PathWatchEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_Relation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -79,6 +79,15 @@ type ChangeEdge struct {
 	Node   *Change `json:"node"`
 }
 
+// One message of a changes subscription. The first has no change: it says
+// that the watch is live and gives the cursor to resume from; each after
+// it carries one change, in the order the changes committed.
+type ChangeEvent struct {
+	// Send it back as after when reconnecting, to miss nothing.
+	Cursor string  `json:"cursor"`
+	Change *Change `json:"change,omitempty"`
+}
+
 type ChangeFilter struct {
 	// Changes whose targets include this entity (or relation).
 	EntityID  *string `json:"entityId,omitempty"`
@@ -330,6 +339,15 @@ type PathStep struct {
 	ToID   string `json:"-"`
 }
 
+// One message of a path watch.
+type PathWatchEvent struct {
+	Kind PathWatchKind `json:"kind"`
+	// The cursor of the last change this event has seen (send it back as after).
+	Cursor  string             `json:"cursor"`
+	Found   *casegraph.Path    `json:"-"`
+	Sources []casegraph.Source `json:"-"`
+}
+
 type Query struct {
 }
 
@@ -527,6 +545,15 @@ type Subgraph struct {
 	// For neighborhood: each node's number of hops from the centre (the centre
 	// 0), in the order of nodes; empty for connections.
 	Distances []NodeDistance `json:"distances"`
+}
+
+// Subscriptions run over WebSocket (the graphql-transport-ws protocol of
+// graphql-ws, at /graphql; credentials in connection_init's payload as
+// {"Authorization": "Bearer ..."} or in the upgrade request's header) or
+// over server-sent events (POST /graphql with Accept: text/event-stream).
+// A caller holds a bounded number of watches at once (BUSY,
+// TOO_MANY_WATCHES beyond it).
+type Subscription struct {
 }
 
 // A type-ahead match: the entity, and the name or alias that matched.
@@ -1000,6 +1027,76 @@ func (e *PathDirection) UnmarshalJSON(b []byte) error {
 }
 
 func (e PathDirection) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What happened to a watched path.
+type PathWatchKind string
+
+const (
+	// The first event: the shortest path now, or null when there is none.
+	PathWatchKindCurrent PathWatchKind = "CURRENT"
+	// There was no path; now there is.
+	PathWatchKindAppeared PathWatchKind = "APPEARED"
+	// The shortest path is shorter than before.
+	PathWatchKindShorter PathWatchKind = "SHORTER"
+	// The shortest path was cut; the next one is longer.
+	PathWatchKindLonger PathWatchKind = "LONGER"
+	// Another path of the same length replaced it.
+	PathWatchKindChanged PathWatchKind = "CHANGED"
+	// There was a path; now there is none.
+	PathWatchKindDisappeared PathWatchKind = "DISAPPEARED"
+)
+
+var AllPathWatchKind = []PathWatchKind{
+	PathWatchKindCurrent,
+	PathWatchKindAppeared,
+	PathWatchKindShorter,
+	PathWatchKindLonger,
+	PathWatchKindChanged,
+	PathWatchKindDisappeared,
+}
+
+func (e PathWatchKind) IsValid() bool {
+	switch e {
+	case PathWatchKindCurrent, PathWatchKindAppeared, PathWatchKindShorter, PathWatchKindLonger, PathWatchKindChanged, PathWatchKindDisappeared:
+		return true
+	}
+	return false
+}
+
+func (e PathWatchKind) String() string {
+	return string(e)
+}
+
+func (e *PathWatchKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PathWatchKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PathWatchKind", str)
+	}
+	return nil
+}
+
+func (e PathWatchKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PathWatchKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PathWatchKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

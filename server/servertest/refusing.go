@@ -271,3 +271,11 @@ func (r *Refusing) APIKeys(context.Context) ([]casegraph.APIKey, error) {
 func (r *Refusing) RevokeAPIKey(context.Context, string) (casegraph.APIKey, error) {
 	return casegraph.APIKey{}, r.refuse("RevokeAPIKey")
 }
+
+func (r *Refusing) ChangeFeed(context.Context, int64, []string, int) ([]casegraph.Change, error) {
+	return nil, r.refuse("ChangeFeed")
+}
+
+func (r *Refusing) ChangeHead(context.Context) (int64, error) {
+	return 0, r.refuse("ChangeHead")
+}

@@ -200,6 +200,7 @@ func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, met
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
+	t.Cleanup(srv.Close) // first: streams end, so ts.Close need not wait
 	return &Harness{t: t, URL: ts.URL, Logs: logs, client: ts.Client()}
 }
 

@@ -1,0 +1,175 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	coderws "github.com/coder/websocket"
+	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/loaders"
+)
+
+// Subscriptions are served as streams: a WebSocket at GET /graphql (the
+// graphql-transport-ws protocol of graphql-ws, and the older graphql-ws
+// protocol, both gqlgen's), or server-sent events for a POST /graphql that
+// accepts text/event-stream. A stream runs subscriptions only (queries and
+// mutations go over plain HTTP, where the rate limit, idempotency keys and
+// caching apply), and a subscription runs only in a stream. A stream has no
+// request deadline (each statement it runs has one) and ends when the
+// server shuts down.
+
+// streamPing is how often an idle stream is pinged, so that proxies keep
+// it open and a dead peer is found.
+const streamPing = 15 * time.Second
+
+// streamInitTimeout is how long a WebSocket may wait before its
+// connection_init.
+const streamInitTimeout = 10 * time.Second
+
+// isStream says whether a request opens a stream: a WebSocket upgrade, or
+// a POST that accepts server-sent events.
+func isStream(r *http.Request) bool {
+	if r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return true
+	}
+	return r.Method == http.MethodPost && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+type streamKey struct{}
+
+// streamed says whether ctx is a stream's.
+func streamed(ctx context.Context) bool {
+	s, _ := ctx.Value(streamKey{}).(bool)
+	return s
+}
+
+// streamTransport is gqlgen's WebSocket or SSE transport over requests
+// marked as streams, with the errors it reports coded.
+type streamTransport struct{ graphql.Transport }
+
+func (t streamTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
+	ctx := context.WithValue(r.Context(), streamKey{}, true)
+	t.Transport.Do(flusher{w}, r.WithContext(ctx), codedExecutor{GraphExecutor: exec, w: &negotiated{}})
+}
+
+// flusher flushes through the writers the middleware wrapped around the
+// connection's (the SSE transport asks for an http.Flusher).
+type flusher struct{ http.ResponseWriter }
+
+func (f flusher) Flush() { _ = http.NewResponseController(f.ResponseWriter).Flush() }
+
+func (f flusher) Unwrap() http.ResponseWriter { return f.ResponseWriter }
+
+// streamTransports are the WebSocket and SSE transports. A WebSocket from
+// another origin is refused unless the origin is one of CORSOrigins (the
+// library compares Origin with Host otherwise), its messages are bounded
+// as bodies are, and its connection_init says who the caller is (init).
+func streamTransports(cfg Config, init transport.WebsocketInitFunc) []graphql.Transport {
+	var origins []string
+	for _, o := range cfg.CORSOrigins {
+		if u, err := url.Parse(o); err == nil {
+			origins = append(origins, u.Host)
+		}
+	}
+	limit := cfg.MaxBodyBytes
+	return []graphql.Transport{
+		streamTransport{transport.Websocket{
+			Implementation:        transport.CoderWebsocketImplementation{AcceptOptions: coderws.AcceptOptions{OriginPatterns: origins}},
+			InitFunc:              init,
+			InitTimeout:           streamInitTimeout,
+			KeepAlivePingInterval: streamPing,
+			PayloadReadLimit:      &limit,
+		}},
+		streamTransport{transport.SSE{KeepAlivePingInterval: streamPing}},
+	}
+}
+
+// refuseMisplaced refuses a subscription outside a stream, and a query or
+// mutation inside one.
+func refuseMisplaced(ctx context.Context, op *ast.OperationDefinition) *gqlerror.Error {
+	switch in := streamed(ctx); {
+	case op.Operation == ast.Subscription && !in:
+		return codedError(casegraph.CodeBadUserInput, "SUBSCRIPTION_NEEDS_STREAM",
+			"subscriptions run over a WebSocket (graphql-transport-ws) or server-sent events (POST with Accept: text/event-stream)")
+	case op.Operation != ast.Subscription && in:
+		return codedError(casegraph.CodeBadUserInput, "OPERATION_NEEDS_HTTP",
+			"send %ss as plain POST or GET requests; streams run subscriptions only", op.Operation)
+	}
+	return nil
+}
+
+// freshLoaders gives each event of a subscription loaders of its own: a
+// stream lasts, and what its loaders held at one event may have changed
+// by the next.
+func freshLoaders(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
+		if l, ok := loaders.From(ctx); ok {
+			ctx = loaders.With(ctx, l.Fresh())
+		}
+	}
+	return next(ctx)
+}
+
+type clientAddrKey struct{}
+
+// authenticateStream authenticates a stream's request as any other's,
+// except a WebSocket upgrade without an Authorization header (browsers
+// cannot send one): its connection_init says who the caller is.
+func (s *Server) authenticateStream(next http.Handler) http.Handler {
+	authenticated := s.authenticate(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Authorization") == "" {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientAddrKey{}, clientAddr(r))))
+			return
+		}
+		authenticated.ServeHTTP(w, r)
+	})
+}
+
+// initStream authenticates a WebSocket at its connection_init, from the
+// payload's Authorization ("Bearer ..."), or else from the upgrade
+// request's header; without either, the caller is anonymous where that is
+// allowed. A refusal closes the socket with 4403 and the reason.
+func (s *Server) initStream(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	h := payload.Authorization()
+	if h == "" {
+		if _, ok := casegraph.PrincipalFrom(ctx); ok {
+			return ctx, nil, nil // the upgrade's header said
+		}
+	}
+	addr, _ := ctx.Value(clientAddrKey{}).(string)
+	if s.rate != nil {
+		if dry, _ := s.rate.empty("failed:" + addr); dry {
+			s.metrics.busy.WithLabelValues("signin").Inc()
+			return refuseStream(ctx, "BUSY: too many failed sign-ins from this address; retry later")
+		}
+	}
+	p, err := s.auth.principalOf(ctx, h)
+	if err != nil {
+		if casegraph.ErrorCode(err) == casegraph.CodeUnauthenticated {
+			s.metrics.authFailures.Inc()
+			if s.rate != nil {
+				s.rate.take("failed:" + addr)
+			}
+		}
+		logText(zerolog.Ctx(ctx).Info(), "reason", casegraph.ErrorMessage(err)).Msg("stream authentication refused")
+		return refuseStream(ctx, string(casegraph.ErrorCode(err))+": "+casegraph.ErrorMessage(err))
+	}
+	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
+	return casegraph.WithPrincipal(ctx, p), nil, nil
+}
+
+// refuseStream closes a WebSocket at its start with 4403 and why.
+func refuseStream(ctx context.Context, why string) (context.Context, *transport.InitPayload, error) {
+	ctx = transport.WithWebsocketCloseCode(ctx, 4403)
+	return transport.AppendCloseReason(ctx, truncate(why, 120)), nil, casegraph.Errorf(casegraph.CodeUnauthenticated, "%s", why)
+}

@@ -1,0 +1,192 @@
+package watch
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// PathKind says what happened to a watched path.
+type PathKind string
+
+// The kinds of a path event.
+const (
+	// PathCurrent is the first event: the shortest path now (or none).
+	PathCurrent PathKind = "CURRENT"
+	// PathAppeared: there was no path, and now there is one.
+	PathAppeared PathKind = "APPEARED"
+	// PathShorter: the shortest path has fewer steps than before.
+	PathShorter PathKind = "SHORTER"
+	// PathLonger: the shortest path was cut, and the next is longer.
+	PathLonger PathKind = "LONGER"
+	// PathChanged: another path of the same length replaced it.
+	PathChanged PathKind = "CHANGED"
+	// PathDisappeared: there was a path, and now there is none.
+	PathDisappeared PathKind = "DISAPPEARED"
+)
+
+// PathEvent is one message of a path watch: what happened, the shortest
+// path now (nil when there is none) with the sources it cites, and the
+// cursor of the last change it has seen.
+type PathEvent struct {
+	Kind    PathKind
+	Path    *casegraph.Path
+	Sources []casegraph.Source
+	Cursor  string
+}
+
+// searchRetries is how many times in a row a watch's search may fail (the
+// database busy or away) before the watch ends; it waits longer each time.
+const searchRetries = 3
+
+// Path watches the shortest path of q (K is ignored) within the caller's
+// rights: first the path now, then an event each time a change in the
+// caller's scope (and in the filter's datasets) makes a path appear,
+// disappear, or become shorter, longer or another. after ("" for now) is
+// the cursor of the last change the client has seen. An end that is not
+// there (or not readable) is NOT_FOUND at the start; once the watch runs,
+// an end deleted means no path. Any reader may watch a path.
+func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions, after string) (<-chan PathEvent, error) {
+	q.K = 1
+	if err := q.Normalize(); err != nil {
+		return nil, err
+	}
+	if q.From == q.To {
+		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity: there is no path to watch")
+	}
+	cursor, err := ParseCursor(after)
+	if err != nil {
+		return nil, err
+	}
+	r, leave, err := h.open(ctx, cursor, nonEmpty(q.Filter.Datasets))
+	if err != nil {
+		return nil, err
+	}
+	// At the start an end that is not there is the client's mistake
+	// (NOT_FOUND); later, it was deleted, and there is no path.
+	current, err := h.search(ctx, q, o)
+	if err != nil {
+		leave()
+		return nil, err
+	}
+	out := make(chan PathEvent)
+	go func() {
+		defer close(out)
+		defer leave()
+		if !send(ctx, out, PathEvent{Kind: PathCurrent, Path: current.path, Sources: current.sources, Cursor: Cursor(r.cursor)}) {
+			return
+		}
+		for failures := 0; ; {
+			found, err := r.next(ctx)
+			if err != nil {
+				h.ended(ctx, "path", err)
+				return
+			}
+			if !touchesGraph(found) {
+				continue
+			}
+			now, err := h.research(ctx, q, o)
+			for err != nil {
+				if failures++; failures > searchRetries || ctx.Err() != nil {
+					h.ended(ctx, "path", err)
+					return
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(time.Duration(failures) * time.Second):
+				}
+				now, err = h.research(ctx, q, o)
+			}
+			failures = 0
+			kind, changed := compare(current.path, now.path)
+			current = now
+			if changed && !send(ctx, out, PathEvent{Kind: kind, Path: now.path, Sources: now.sources, Cursor: Cursor(r.cursor)}) {
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+// found is one search's answer.
+type found struct {
+	path    *casegraph.Path
+	sources []casegraph.Source
+}
+
+// research is search once the watch runs: an end not there is no path.
+func (h *Hub) research(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
+	f, err := h.search(ctx, q, o)
+	if casegraph.ErrorCode(err) == casegraph.CodeNotFound {
+		return found{}, nil
+	}
+	return f, err
+}
+
+// search finds the shortest path now.
+func (h *Hub) search(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
+	qctx, cancel := context.WithTimeout(ctx, h.opts.Timeout)
+	defer cancel()
+	paths, sources, err := h.feed.Paths(qctx, q.From, q.To, 1, q.Filter, o)
+	switch {
+	case err != nil:
+		return found{}, err
+	case len(paths) == 0:
+		return found{}, nil
+	}
+	return found{path: &paths[0], sources: sources}, nil
+}
+
+// compare says what happened between two answers, and whether anything did.
+func compare(was, is *casegraph.Path) (PathKind, bool) {
+	switch {
+	case was == nil && is == nil:
+		return "", false
+	case was == nil:
+		return PathAppeared, true
+	case is == nil:
+		return PathDisappeared, true
+	case is.Len() < was.Len():
+		return PathShorter, true
+	case is.Len() > was.Len():
+		return PathLonger, true
+	case signature(*was) != signature(*is):
+		return PathChanged, true
+	}
+	return "", false
+}
+
+// signature names a path by its steps: the same relations through the same
+// entities.
+func signature(p casegraph.Path) string {
+	var b strings.Builder
+	for i, n := range p.Nodes {
+		b.WriteString(n.ID)
+		if i < len(p.Relations) {
+			b.WriteString(" -" + p.Relations[i].ID + "- ")
+		}
+	}
+	return b.String()
+}
+
+// touchesGraph says whether any of the changes is to the graph (saved
+// queries and keys belong to no dataset and move no path).
+func touchesGraph(changes []casegraph.Change) bool {
+	for _, c := range changes {
+		if c.Dataset != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// nonEmpty is nil for an empty list: no filter.
+func nonEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
