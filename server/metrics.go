@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +38,9 @@ type Metrics struct {
 	poolWait *prometheus.HistogramVec
 	// pools reads the admission pools' usage at each scrape.
 	pools *poolCollector
+	// watches counts the open subscriptions at each scrape (the last
+	// server's).
+	watches atomic.Pointer[func() int]
 	// cache counts lookups in the document cache and the APQ cache.
 	cache *prometheus.CounterVec
 	// batches is how many keys each loader batch carries.
@@ -102,8 +106,17 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000},
 		}, []string{"loader"}),
 	}
+	watches := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "casegraph_watches",
+		Help: "Subscriptions open (changes and watchPath), over WebSockets and server-sent events.",
+	}, func() float64 {
+		if n := m.watches.Load(); n != nil {
+			return float64((*n)())
+		}
+		return 0
+	})
 	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden, m.busy,
-		m.errors, m.poolWait, m.pools, m.cache, m.batches,
+		m.errors, m.poolWait, m.pools, m.cache, m.batches, watches,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -126,6 +126,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			// server's read and write timeouts would cut it.
 			ctx, cancel = context.WithCancel(ctx)
 			defer context.AfterFunc(s.stopping, cancel)()
+			s.watchCredentials(ctx, r.Header.Get("Authorization"), cancel)
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{}) // unsupported (a test recorder): nothing to lift
 			_ = rc.SetWriteDeadline(time.Time{})

@@ -95,6 +95,8 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		remove := n.OnCommit(watches.Notify)
 		context.AfterFunc(stopping, remove)
 	}
+	count := watches.Watches
+	metrics.watches.Store(&count)
 	go watches.Run(stopping)
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {

@@ -165,8 +165,42 @@ func (s *Server) initStream(ctx context.Context, payload transport.InitPayload) 
 		return refuseStream(ctx, string(casegraph.ErrorCode(err))+": "+casegraph.ErrorMessage(err))
 	}
 	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
+	ctx, cancel := context.WithCancel(ctx)
+	s.watchCredentials(ctx, h, cancel)
 	return casegraph.WithPrincipal(ctx, p), nil, nil
 }
+
+// watchCredentials ends a stream (cancel) once its credentials (h, the
+// Authorization it was opened with) stop naming a caller: a revoked key,
+// an expired token. It checks every key-cache TTL (at least every
+// minStreamRecheck), when a new request with them would find out; a
+// database that does not answer ends nothing.
+func (s *Server) watchCredentials(ctx context.Context, h string, cancel func()) {
+	if h == "" {
+		return // anonymous: nothing to expire
+	}
+	every := max(s.cfg.KeyCacheTTL, minStreamRecheck)
+	go func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if _, err := s.auth.principalOf(ctx, h); casegraph.ErrorCode(err) == casegraph.CodeUnauthenticated {
+				logText(zerolog.Ctx(ctx).Info(), "reason", casegraph.ErrorMessage(err)).Msg("stream ended: its credentials no longer hold")
+				cancel()
+				return
+			}
+		}
+	}()
+}
+
+// minStreamRecheck is the shortest time between two checks of a stream's
+// credentials.
+const minStreamRecheck = time.Second
 
 // refuseStream closes a WebSocket at its start with 4403 and why.
 func refuseStream(ctx context.Context, why string) (context.Context, *transport.InitPayload, error) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -16,12 +17,12 @@ import (
 
 // graphWriter writes a small graph as the harness's admin, over /graphql.
 type graphWriter struct {
-	t      *testing.T
+	t      testing.TB
 	h      *servertest.Harness
 	source map[string]string // by dataset
 }
 
-func newGraphWriter(t *testing.T, h *servertest.Harness) *graphWriter {
+func newGraphWriter(t testing.TB, h *servertest.Harness) *graphWriter {
 	return &graphWriter{t: t, h: h, source: map[string]string{}}
 }
 
@@ -242,10 +243,14 @@ func TestWatchPath(t *testing.T) {
 
 // TestWatchLimits: a caller holds at most its share of watches (BUSY,
 // TOO_MANY_WATCHES), and one that ends frees its place; a connection
-// without credentials, or with a bad key, is closed with 4403.
+// without credentials, or with a bad key, is closed with 4403; one whose
+// key is revoked is closed.
 func TestWatchLimits(t *testing.T) {
 	t.Parallel()
-	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.Watch.PerCaller = 2 }})
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) {
+		c.Watch.PerCaller = 2
+		c.KeyCacheTTL = time.Second
+	}})
 	ds := cyphertest.Dataset(t)
 	w := newGraphWriter(t, h)
 	x, y := w.entity(ds, "X"), w.entity(ds, "Y")
@@ -274,6 +279,18 @@ func TestWatchLimits(t *testing.T) {
 		if e := c.connect(tc.name, tc.token); e.Type != "closed" || e.Code != 4403 {
 			t.Errorf("%s: want the socket closed with 4403, got %+v", tc.name, e)
 		}
+	}
+
+	editor := h.Key(casegraph.NewAPIKey{Name: "revoked soon", Role: casegraph.RoleEditor, Datasets: []string{ds}})
+	if e := c.connect("revoked", editor); e.Type != "connected" {
+		t.Fatalf("connection: %+v", e)
+	}
+	c.subscribe("revoked", "r", changesSubscription, nil)
+	c.changeEvent(t, "r")
+	keyID, _, _ := casegraph.ParseKeyToken(editor)
+	h.MustPost(`mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, map[string]any{"id": keyID})
+	if e := c.next("revoked"); e.Type != "closed" {
+		t.Errorf("after its key was revoked: want the socket closed, got %+v", e)
 	}
 }
 

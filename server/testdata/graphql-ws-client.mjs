@@ -28,6 +28,7 @@ function connect({ client, token }) {
     webSocketImpl: WebSocket,
     lazy: false,
     retryAttempts: 0,
+    onNonLazyError: () => {}, // the closed event reports it
     connectionParams: token ? { Authorization: `Bearer ${token}` } : {},
     on: {
       connected: () => print({ client, type: 'connected' }),
@@ -50,6 +51,14 @@ function subscribe({ client, id, query, variables }) {
   subscriptions.set(id, dispose);
 }
 
+// dispose closes a client; one the server closed already has nothing to
+// close (graphql-ws rejects with the close event).
+async function dispose(c) {
+  try {
+    await c?.dispose();
+  } catch {}
+}
+
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   const cmd = JSON.parse(line);
@@ -57,8 +66,8 @@ for await (const line of lines) {
     case 'connect': connect(cmd); break;
     case 'subscribe': subscribe(cmd); break;
     case 'unsubscribe': subscriptions.get(cmd.id)?.(); break;
-    case 'close': await clients.get(cmd.client)?.dispose(); break;
+    case 'close': await dispose(clients.get(cmd.client)); break;
     default: print({ type: 'bad command', line });
   }
 }
-for (const c of clients.values()) await c.dispose();
+for (const c of clients.values()) await dispose(c);
