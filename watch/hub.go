@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -78,6 +79,10 @@ type Hub struct {
 	holders map[string]int    // watches held, by principal id
 	total   int
 	base    context.Context
+
+	// Path watches of one search in one scope share its answers.
+	searches singleflight.Group
+	searched map[string]searched // guarded by mu
 }
 
 // New returns a Hub over feed; Run makes it follow the feed.
@@ -95,7 +100,7 @@ func New(feed Feed, opts Options, log zerolog.Logger) *Hub {
 		opts.Timeout = DefaultTimeout
 	}
 	return &Hub{feed: feed, opts: opts, log: log, notify: make(chan struct{}, 1),
-		groups: map[string]*group{}, holders: map[string]int{}, base: context.Background()}
+		groups: map[string]*group{}, holders: map[string]int{}, base: context.Background(), searched: map[string]searched{}}
 }
 
 // Notify says that a write of this process committed: the hub reads the

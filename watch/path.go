@@ -2,6 +2,8 @@ package watch
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -64,6 +66,11 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 	if err != nil {
 		return nil, err
 	}
+	key, err := searchKey(ctx, q, o)
+	if err != nil {
+		leave()
+		return nil, err
+	}
 	// At the start an end that is not there is the client's mistake
 	// (NOT_FOUND); later, it was deleted, and there is no path.
 	current, err := h.search(ctx, q, o)
@@ -87,7 +94,7 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 			if !touchesGraph(found) {
 				continue
 			}
-			now, err := h.research(ctx, q, o)
+			now, err := h.shared(ctx, key, r.cursor, q, o)
 			for err != nil {
 				if failures++; failures > searchRetries || ctx.Err() != nil {
 					h.ended(ctx, "path", err)
@@ -98,7 +105,7 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 					return
 				case <-time.After(time.Duration(failures) * time.Second):
 				}
-				now, err = h.research(ctx, q, o)
+				now, err = h.shared(ctx, key, r.cursor, q, o)
 			}
 			failures = 0
 			kind, changed := compare(current.path, now.path)
@@ -117,13 +124,61 @@ type found struct {
 	sources []casegraph.Source
 }
 
-// research is search once the watch runs: an end not there is no path.
-func (h *Hub) research(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
-	f, err := h.search(ctx, q, o)
-	if casegraph.ErrorCode(err) == casegraph.CodeNotFound {
-		return found{}, nil
+// shared is search once the watch runs (an end not there is no path),
+// shared by the watches of one search (key) in one scope: they all wake
+// at the same change (cursor), and one search answers them all. An answer
+// found at a later cursor answers too: it has seen every change up to it.
+func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
+	h.mu.Lock()
+	last, ok := h.searched[key]
+	h.mu.Unlock()
+	if ok && last.cursor >= cursor {
+		return last.found, nil
 	}
-	return f, err
+	v, err, _ := h.searches.Do(fmt.Sprintf("%d %s", cursor, key), func() (any, error) {
+		f, err := h.search(context.WithoutCancel(ctx), q, o)
+		if casegraph.ErrorCode(err) == casegraph.CodeNotFound {
+			f, err = found{}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if len(h.searched) >= maxSearched {
+			clear(h.searched)
+		}
+		if prev, ok := h.searched[key]; !ok || prev.cursor < cursor {
+			h.searched[key] = searched{cursor: cursor, found: f}
+		}
+		return f, nil
+	})
+	if err != nil {
+		return found{}, err
+	}
+	return v.(found), nil
+}
+
+// searched is the last answer of a shared search, and the cursor it saw.
+type searched struct {
+	cursor int64
+	found  found
+}
+
+// maxSearched bounds the answers kept for shared searches.
+const maxSearched = 10000
+
+// searchKey names a search in the caller's scope: watches with the same
+// key get the same answers.
+func searchKey(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (string, error) {
+	b, err := json.Marshal(struct {
+		Q casegraph.PathQuery
+		O casegraph.PathOptions
+	}{q, o})
+	if err != nil {
+		return "", casegraph.Errorf(casegraph.CodeInternal, "watch: %v", err)
+	}
+	return scopeKey(casegraph.ScopeFrom(ctx)) + " " + string(b), nil
 }
 
 // search finds the shortest path now.
