@@ -26,7 +26,7 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused query
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
 	srv := handler.New(schema)
 	// Streams first: a WebSocket upgrade is a GET, and server-sent events
 	// a POST (stream.go).
@@ -55,6 +55,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	// own refusal is an uncoded error).
 	srv.Use(extension.Introspection{})
 	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
+	srv.Use(streamOps{rate: rate})
 	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
 	srv.AroundFields(graph.IdempotentMutations)
 	if tracer := cfg.tracer(); tracer != nil {

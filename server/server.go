@@ -109,7 +109,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if p, ok := store.(Pools); ok {
 		metrics.WatchPools(p)
 	}
-	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream))
+	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream, s.rate))
 	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
 	// Browser apps call /graphql and /queries; health and metrics are for

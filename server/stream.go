@@ -47,9 +47,13 @@ func isStream(r *http.Request) bool {
 type streamKey struct{}
 
 // streamed says whether ctx is a stream's.
-func streamed(ctx context.Context) bool {
-	s, _ := ctx.Value(streamKey{}).(bool)
-	return s
+func streamed(ctx context.Context) bool { return ctx.Value(streamKey{}) != nil }
+
+// overWebSocket says whether ctx is a WebSocket's, whose operations come
+// as messages rather than requests.
+func overWebSocket(ctx context.Context) bool {
+	_, ok := ctx.Value(streamKey{}).(transport.Websocket)
+	return ok
 }
 
 // streamTransport is gqlgen's WebSocket or SSE transport over requests
@@ -57,7 +61,7 @@ func streamed(ctx context.Context) bool {
 type streamTransport struct{ graphql.Transport }
 
 func (t streamTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	ctx := context.WithValue(r.Context(), streamKey{}, true)
+	ctx := context.WithValue(r.Context(), streamKey{}, t.Transport)
 	t.Transport.Do(flusher{w}, r.WithContext(ctx), codedExecutor{GraphExecutor: exec, w: &negotiated{}})
 }
 
@@ -107,6 +111,35 @@ func refuseMisplaced(ctx context.Context, op *ast.OperationDefinition) *gqlerror
 	return nil
 }
 
+// streamOps spend a WebSocket's operations from its caller's rate (the
+// rate limit of requests, which its messages would pass by): one over it
+// is BUSY, RATE_LIMITED.
+type streamOps struct{ rate *rateLimiter }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = streamOps{}
+
+func (streamOps) ExtensionName() string                   { return "CasegraphStreamOps" }
+func (streamOps) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (o streamOps) MutateOperationContext(ctx context.Context, _ *graphql.OperationContext) *gqlerror.Error {
+	if o.rate == nil || !overWebSocket(ctx) {
+		return nil // a request's rate was spent when it came
+	}
+	p, _ := casegraph.PrincipalFrom(ctx)
+	key := p.ID
+	if p.IsAnonymous() {
+		addr, _ := ctx.Value(clientAddrKey{}).(string)
+		key = "addr:" + addr
+	}
+	if ok, _ := o.rate.take(key); !ok {
+		return codedError(casegraph.CodeBusy, "RATE_LIMITED", "too many requests from this caller; retry later")
+	}
+	return nil
+}
+
 // freshLoaders gives each event of a subscription loaders of its own: a
 // stream lasts, and what its loaders held at one event may have changed
 // by the next.
@@ -127,8 +160,9 @@ type clientAddrKey struct{}
 func (s *Server) authenticateStream(next http.Handler) http.Handler {
 	authenticated := s.authenticate(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(context.WithValue(r.Context(), clientAddrKey{}, clientAddr(r)))
 		if r.Method == http.MethodGet && r.Header.Get("Authorization") == "" {
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientAddrKey{}, clientAddr(r))))
+			next.ServeHTTP(w, r)
 			return
 		}
 		authenticated.ServeHTTP(w, r)

@@ -3,12 +3,15 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	coderws "github.com/coder/websocket"
+
+	"github.com/casegraph/casegraph/server"
 )
 
 // TestStreamRefusals: what a stream refuses never reaches the store: a
@@ -79,7 +82,23 @@ func TestStreamRefusals(t *testing.T) {
 		t.Fatalf("a WebSocket from the same origin: %v", err)
 	}
 	conn.Close(coderws.StatusNormalClosure, "")
-	if calls := h.Refusing.Calls(); len(calls) > 0 {
-		t.Errorf("the store was called: %v", calls)
+
+	// A WebSocket's operations spend the caller's rate as requests do.
+	limited := newEdge(t, func(c *server.Config) { c.RateLimit, c.RateBurst = 0.01, 2 })
+	c := newWSClient(t, limited.URL)
+	if e := c.connect("anonymous", ""); e.Type != "connected" {
+		t.Fatalf("connection: %+v", e)
+	}
+	for i, want := range []string{"BAD_USER_INPUT", "BAD_USER_INPUT", "BUSY"} {
+		id := fmt.Sprint(i)
+		c.subscribe("anonymous", id, `subscription { watchPath(from: "a", to: "a") { kind } }`, nil)
+		if got := c.next(id).code(); got != want {
+			t.Errorf("operation %d: %s, want %s", i, got, want)
+		}
+	}
+	for _, h := range []*harness{h, limited} {
+		if calls := h.Refusing.Calls(); len(calls) > 0 {
+			t.Errorf("the store was called: %v", calls)
+		}
 	}
 }
