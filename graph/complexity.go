@@ -64,6 +64,13 @@ func complexity() generated.ComplexityRoot {
 	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
+	// A path watch searches at its start and again after changes: priced
+	// as a shortest path (the caps bound how many a caller holds). A
+	// changes subscription reads the feed: a statement.
+	c.Subscription.WatchPath = func(child int, _, _ string, f *model.PathFilter, _ *string) int {
+		return pathSearchCost*depthFactor(f) + child
+	}
+	c.Subscription.Changes = func(child int, _ []string, _ *string) int { return statementCost + child }
 	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string, last *int, _ *string) int {
 		return 1 + child*windowSize(first, last)
 	}

@@ -51,6 +51,7 @@ func TestStreamRefusals(t *testing.T) {
 		{name: "a reader's changes", query: `subscription { changes { cursor } }`, sse: true, want: `"FORBIDDEN"`},
 		{name: "a path from an entity to itself", query: `subscription { watchPath(from: "a", to: "a") { kind } }`, sse: true, want: `"BAD_USER_INPUT"`},
 		{name: "a bad cursor", query: `subscription { watchPath(from: "a", to: "b", after: "-1") { kind } }`, sse: true, want: `"BAD_USER_INPUT"`},
+		{name: "too many datasets", query: `subscription($ds: [String!]) { changes(datasets: $ds) { cursor } }`, vars: map[string]any{"ds": manyDatasets(51)}, sse: true, want: `"BAD_USER_INPUT"`},
 		{name: "a bad filter", query: `subscription { watchPath(from: "a", to: "b", filter: {maxDepth: 99}) { kind } }`, sse: true, want: `"BAD_USER_INPUT"`},
 	}
 	for _, tc := range tests {
@@ -101,4 +102,12 @@ func TestStreamRefusals(t *testing.T) {
 			t.Errorf("the store was called: %v", calls)
 		}
 	}
+}
+
+func manyDatasets(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprint("d", i)
+	}
+	return out
 }

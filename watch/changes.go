@@ -20,15 +20,20 @@ type ChangeEvent struct {
 // readers, who may watch paths); a dataset the caller may not read is
 // NOT_FOUND. The channel closes when the watch ends.
 func (h *Hub) Changes(ctx context.Context, datasets []string, after string) (<-chan ChangeEvent, error) {
-	if err := casegraph.RequireEditor(ctx); err != nil {
-		return nil, casegraph.Errorf(casegraph.CodeForbidden, "only editors and admins may follow the audit log's changes; readers may watch a path (watchPath)")
-	}
-	if err := checkDatasets(ctx, datasets); err != nil {
-		return nil, err
-	}
 	cursor, err := ParseCursor(after)
 	if err != nil {
 		return nil, err
+	}
+	if err := validDatasets(datasets); err != nil {
+		return nil, err
+	}
+	if err := casegraph.RequireEditor(ctx); err != nil {
+		return nil, casegraph.Errorf(casegraph.CodeForbidden, "only editors and admins may follow the audit log's changes; readers may watch a path (watchPath)")
+	}
+	for _, ds := range datasets {
+		if !casegraph.CanReadIn(ctx, ds) {
+			return nil, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", ds)
+		}
 	}
 	r, leave, err := h.open(ctx, cursor, datasets)
 	if err != nil {
@@ -75,15 +80,14 @@ func (h *Hub) open(ctx context.Context, cursor int64, datasets []string) (*reade
 	return &reader{g: g, feed: h.feed, timeout: h.opts.Timeout, cursor: cursor, datasets: datasets}, leave, nil
 }
 
-// checkDatasets refuses a dataset the caller may not read, as if it did not
-// exist, and a malformed name.
-func checkDatasets(ctx context.Context, datasets []string) error {
+// validDatasets refuses too many datasets, and a malformed name.
+func validDatasets(datasets []string) error {
+	if len(datasets) > casegraph.MaxFilterValues {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "datasets: at most %d, not %d", casegraph.MaxFilterValues, len(datasets))
+	}
 	for _, ds := range datasets {
 		if err := casegraph.ValidateID("datasets", ds); err != nil {
 			return err
-		}
-		if !casegraph.CanReadIn(ctx, ds) {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", ds)
 		}
 	}
 	return nil
