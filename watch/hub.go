@@ -351,6 +351,11 @@ func (r *reader) next(ctx context.Context) ([]casegraph.Change, error) {
 	for {
 		found, more, held := r.g.since(r.cursor)
 		if !held {
+			// The group's start now: every change up to it had committed
+			// before the read below began.
+			r.g.mu.Lock()
+			start := r.g.start
+			r.g.mu.Unlock()
 			qctx, cancel := context.WithTimeout(ctx, r.timeout)
 			var err error
 			found, err = r.feed.ChangeFeed(qctx, r.cursor, r.datasets, feedPage)
@@ -359,11 +364,9 @@ func (r *reader) next(ctx context.Context) ([]casegraph.Change, error) {
 				return nil, err
 			}
 			if len(found) == 0 {
-				// Nothing of ours after the cursor up to the feed's end:
-				// what the group holds from here on will do.
-				r.g.mu.Lock()
-				r.cursor = max(r.cursor, r.g.start)
-				r.g.mu.Unlock()
+				// Nothing of ours after the cursor up to start at least:
+				// what the group holds from there on will do.
+				r.cursor = max(r.cursor, start)
 				continue
 			}
 		}

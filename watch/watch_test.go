@@ -18,8 +18,10 @@ import (
 // TestChangesUnderConcurrentWrites: while 8 writers commit 5 changes
 // each, a subscriber of their dataset gets all 40, once each, in the
 // order of their numbers; a second subscriber that starts from the cursor
-// of the first event, after the writes, gets the same 40 from the feed
-// itself (they are no longer the group's recent changes for it).
+// of the first's first event, after the writes, gets the same 40 (from its
+// group's recent changes); a third, from a cursor older than its group's
+// start, gets the change before that too (from the feed itself), then the
+// same 40.
 func TestChangesUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	store := cyphertest.Store(t, cypher.Options{})
@@ -34,6 +36,14 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 	admin := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:admin", Role: casegraph.RoleAdmin, Datasets: []string{casegraph.AllDatasets}})
 	src, err := store.UpsertSource(admin, casegraph.Source{Title: "watch test", Dataset: ds})
 	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := store.ChangeHead(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := casegraph.Entity{ID: ds + ":before", Kind: casegraph.KindPerson, Name: "Before", Dataset: ds, SourceIDs: []string{src.ID}}
+	if _, err := store.UpsertEntity(admin, before, nil); err != nil {
 		t.Fatal(err)
 	}
 	events, err := hub.Changes(admin, []string{ds}, "")
@@ -59,12 +69,12 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 			}
 		}()
 	}
-	read := func(events <-chan watch.ChangeEvent) []string {
+	read := func(events <-chan watch.ChangeEvent, n int) []string {
 		t.Helper()
 		var ids []string
 		var last int64
 		timeout := time.After(60 * time.Second)
-		for len(ids) < writers*each {
+		for len(ids) < n {
 			select {
 			case e, ok := <-events:
 				if !ok {
@@ -81,7 +91,7 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 		}
 		return ids
 	}
-	live := read(events)
+	live := read(events, writers*each)
 	wg.Wait()
 	seen := map[string]bool{}
 	for _, id := range live {
@@ -98,14 +108,25 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 	if e := <-resumed; e.Cursor != first.Cursor {
 		t.Errorf("resumed: first cursor %s, want %s", e.Cursor, first.Cursor)
 	}
-	again := read(resumed)
+	again := read(resumed, writers*each)
 	if fmt.Sprint(again) != fmt.Sprint(live) {
 		t.Errorf("resumed from the cursor:\n%v\nlive:\n%v", again, live)
+	}
+	older, err := hub.Changes(admin, []string{ds}, watch.Cursor(head))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-older
+	all := read(older, 1+writers*each)
+	if want := append([]string{before.ID}, live...); fmt.Sprint(all) != fmt.Sprint(want) {
+		t.Errorf("from before the group's start:\n%v\nwant:\n%v", all, want)
 	}
 	cancel()
 	for range events {
 	}
 	for range resumed {
+	}
+	for range older {
 	}
 	if n := hub.Watches(); n != 0 {
 		t.Errorf("%d watches held after both ended", n)
