@@ -100,6 +100,12 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) observe(route string, next http.Handler) http.Handler {
 	tracer := s.cfg.tracer()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route := route
+		if isStream(r) {
+			// A stream lasts minutes: its own route, so that it does not
+			// stand among the requests' latencies.
+			route += "/stream"
+		}
 		start := time.Now()
 		id := requestID(r)
 		w.Header().Set(requestIDHeader, id)

@@ -375,4 +375,8 @@ func TestWatchOverSSE(t *testing.T) {
 	if got := next(); got.Change == nil || got.Change.Targets[0] != id {
 		t.Errorf("want the change of %s, got %+v", id, got.Change)
 	}
+	if metrics := h.Get("/metrics").Raw; !strings.Contains(metrics, "casegraph_watches 1\n") {
+		t.Errorf("/metrics does not count the open watch:\n%s", grepLines(metrics, "casegraph_watches"))
+	}
 }
+
