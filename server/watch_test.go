@@ -379,4 +379,3 @@ func TestWatchOverSSE(t *testing.T) {
 		t.Errorf("/metrics does not count the open watch:\n%s", grepLines(metrics, "casegraph_watches"))
 	}
 }
-
