@@ -3,6 +3,7 @@ package cypher_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -55,6 +56,39 @@ func BenchmarkUpsertEntity(b *testing.B) {
 				n++
 			}
 			b.ReportMetric(float64(s.RoundTrips()-trips)/float64(n), "statements/op")
+		})
+	}
+}
+
+// BenchmarkConcurrentUpserts prices the change feed's order: every change
+// takes the next number of one counter and holds its lock until it
+// commits (RecordChange), so the commits of changes take turns. Writers
+// of new entities, 2 (GOMAXPROCS on this machine) times the parallelism,
+// write at once.
+//
+//	go test ./cypher -run '^$' -bench ConcurrentUpserts -benchtime 2000x
+func BenchmarkConcurrentUpserts(b *testing.B) {
+	ctx := context.Background()
+	ds := cyphertest.Dataset(b)
+	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	var n atomic.Int64
+	for _, p := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("parallelism=%d", p), func(b *testing.B) {
+			b.SetParallelism(p)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					name := fmt.Sprintf("c%d", n.Add(1))
+					e := casegraph.Entity{ID: ds + "-" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}}
+					if _, err := s.UpsertEntity(ctx, e, nil); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 	}
 }
