@@ -81,7 +81,7 @@ $(FTM_VENV)/.installed: dataset/testdata/ftm-requirements.txt
 	touch $@
 ## web-deps: install web/package.json's pinned devDependencies (npm ci) when web/node_modules lacks them: the build's, and graphql-http, whose audit of the GraphQL-over-HTTP spec make test runs (needs Node and npm)
 web-deps:
-	@test -f web/node_modules/graphql-http/package.json || (cd web && npm ci --no-audit --no-fund --loglevel error)
+	@test -f web/node_modules/graphql-http/package.json -a -f web/node_modules/graphql-ws/package.json -a -f web/node_modules/ws/package.json || (cd web && npm ci --no-audit --no-fund --loglevel error)
 
 ## web: build the explorer and GraphiQL (web/src, TypeScript) into web/dist, which the binary embeds; commit the result (needs Node and npm)
 web:

@@ -332,6 +332,15 @@ func TestExplorer(t *testing.T) {
 		// is answered (null, as this key reads only the test's dataset), not refused.
 		b.until("the answer", `document.querySelector(".result-window")?.textContent.includes('"entity": null')`)
 		b.shot("graphiql")
+
+		// A subscription runs over server-sent events: its first event,
+		// the path as it is, shows in the result.
+		sub := fmt.Sprintf(`subscription { watchPath(from: %q, to: %q) { kind path { length } } }`, id("desmond-de-silva"), id("qatar"))
+		js[any](b, fmt.Sprintf(`document.querySelector(".graphiql-query-editor .CodeMirror").CodeMirror.setValue(%q)`, sub))
+		b.do(chromedp.Click(chromedp.CSS(".graphiql-execute-button")))
+		b.until("the subscription's first event", `document.querySelector(".result-window")?.textContent.includes('"kind": "CURRENT"')`)
+		b.shot("graphiql-subscription")
+		b.do(chromedp.Click(chromedp.CSS(".graphiql-execute-button"))) // stops it
 		b.checkClean()
 	})
 }
