@@ -379,3 +379,24 @@ func TestWatchOverSSE(t *testing.T) {
 		t.Errorf("/metrics does not count the open watch:\n%s", grepLines(metrics, "casegraph_watches"))
 	}
 }
+
+// TestWatchAcrossReplicas: a change written through one replica reaches a
+// subscriber of another, which hears of it at its next poll of the feed.
+func TestWatchAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	poll := func(c *server.Config) { c.Watch.Poll = 50 * time.Millisecond }
+	one, two := servertest.New(t, servertest.Options{Config: poll}), servertest.New(t, servertest.Options{Config: poll})
+	ds := cyphertest.Dataset(t)
+	w := newGraphWriter(t, one)
+	w.sourceOf(ds)
+	c := newWSClient(t, two.URL)
+	if e := c.connect("admin", two.Token); e.Type != "connected" {
+		t.Fatalf("connection: %+v", e)
+	}
+	c.subscribe("admin", "s", changesSubscription, map[string]any{"ds": []string{ds}})
+	c.changeEvent(t, "s")
+	id := w.entity(ds, "Written elsewhere")
+	if got := c.changeEvent(t, "s"); got.Change == nil || got.Change.Targets[0] != id {
+		t.Errorf("want the change of %s, got %+v", id, got.Change)
+	}
+}
