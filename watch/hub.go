@@ -56,9 +56,24 @@ const (
 	DefaultTimeout   = 10 * time.Second
 )
 
-// ringSize is how many recent changes a group keeps for its subscribers:
-// one further behind reads the feed itself.
-const ringSize = 1024
+// ringSize and ringBytes bound the recent changes a group keeps for its
+// subscribers: one further behind reads the feed itself.
+const (
+	ringSize  = 1024
+	ringBytes = 8 << 20
+)
+
+// size is about what a change holds in memory.
+func size(c casegraph.Change) int {
+	n := len(c.ID) + len(c.Principal) + len(c.Operation) + len(c.Dataset) + 64
+	for _, t := range c.Targets {
+		n += len(t)
+	}
+	for _, f := range c.Fields {
+		n += len(f.Field) + len(f.Old) + len(f.New)
+	}
+	return n
+}
 
 // feedPage is how many changes one read of the feed returns.
 const feedPage = 500
@@ -239,6 +254,7 @@ type group struct {
 	// recent holds every change of the scope numbered in (start, head],
 	// in order; head is -1 until the group first reads the head.
 	recent      []casegraph.Change
+	bytes       int // size of recent
 	start, head int64
 	wake        chan struct{} // closed when head moves
 }
@@ -280,9 +296,19 @@ func (g *group) advance(found []casegraph.Change, head int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.recent = append(g.recent, found...)
-	if over := len(g.recent) - ringSize; over > 0 {
-		g.start = g.recent[over-1].Seq
-		g.recent = slices.Delete(g.recent, 0, over)
+	for _, c := range found {
+		g.bytes += size(c)
+	}
+	// Drop the oldest beyond ringSize changes or ringBytes (a change's
+	// fields hold whole values: a description of a megabyte, say).
+	drop := 0
+	for drop < len(g.recent) && (len(g.recent)-drop > ringSize || g.bytes > ringBytes) {
+		g.bytes -= size(g.recent[drop])
+		drop++
+	}
+	if drop > 0 {
+		g.start = g.recent[drop-1].Seq
+		g.recent = slices.Delete(g.recent, 0, drop)
 	}
 	if head > g.head {
 		g.head = head
