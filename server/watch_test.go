@@ -165,6 +165,15 @@ func TestWatchChanges(t *testing.T) {
 		t.Errorf("after catching up: want %s, got %+v", fourth, got.Change)
 	}
 
+	// A protected person's changes are for callers with clearance only:
+	// this editor has none.
+	w.h.MustPost(`mutation($ds: String!, $s: ID!) { upsertEntity(input: {kind: PERSON, name: "A witness", protected: true, dataset: $ds, sourceIds: [$s]}) { id } }`,
+		map[string]any{"ds": a, "s": w.sourceOf(a)})
+	fifth := w.entity(a, "Fifth")
+	if got := c.changeEvent(t, "resumed"); got.Change == nil || got.Change.Targets[0] != fifth {
+		t.Errorf("after a protected person's change: want only %s, got %+v", fifth, got.Change)
+	}
+
 	// A reader may not follow the audit log; a dataset the editor may not
 	// read is not there; a bad cursor is bad input.
 	if e := c.connect("reader", reader); e.Type != "connected" {
