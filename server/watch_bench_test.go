@@ -24,12 +24,16 @@ import (
 // timed from before its request to its event's arrival at every
 // subscriber, and from the write's answer (the commit acknowledged) to
 // the arrival. "changes" subscribes to the dataset's changes; "paths"
-// watches a path between two entities that every write re-links (each
-// watch searches again at each change).
+// watches a path between two entities that every write re-links (the
+// watches share one search a change); "distinct-paths" watches 100
+// different paths (from X to each of 100 entities), of which each write
+// makes one appear: 100 searches a change, one event (at most 100 writes).
 func BenchmarkWatchLatency(b *testing.B) {
 	for _, kind := range []string{"changes", "paths"} {
 		b.Run(kind+"/subscriptions=100", func(b *testing.B) { benchmarkWatch(b, kind, 100) })
 	}
+	b.Run("changes/subscriptions=1000", func(b *testing.B) { benchmarkWatch(b, "changes", 1000) })
+	b.Run("distinct-paths/subscriptions=100", func(b *testing.B) { benchmarkWatch(b, "distinct-paths", 100) })
 }
 
 func benchmarkWatch(b *testing.B, kind string, n int) {
@@ -42,9 +46,23 @@ func benchmarkWatch(b *testing.B, kind string, n int) {
 	for i := range keys {
 		keys[i] = h.Key(casegraph.NewAPIKey{Name: fmt.Sprintf("editor %d", i), Role: casegraph.RoleEditor, Datasets: []string{ds}})
 	}
-	query, vars := changesSubscription, map[string]any{"ds": []string{ds}}
-	if kind == "paths" {
-		query, vars = pathSubscription, map[string]any{"from": x, "to": y}
+	query := changesSubscription
+	vars := func(int) map[string]any { return map[string]any{"ds": []string{ds}} }
+	events := n // a write's events
+	var ends []string
+	switch kind {
+	case "paths":
+		query, vars = pathSubscription, func(int) map[string]any { return map[string]any{"from": x, "to": y} }
+	case "distinct-paths":
+		ends = make([]string, n)
+		for i := range ends {
+			ends[i] = w.entity(ds, fmt.Sprintf("Y%d", i))
+		}
+		query, vars = pathSubscription, func(i int) map[string]any { return map[string]any{"from": x, "to": ends[i]} }
+		events = 1
+		if b.N > n {
+			b.Fatalf("distinct-paths takes at most %d writes (-benchtime %dx)", n, n)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -52,27 +70,30 @@ func benchmarkWatch(b *testing.B, kind string, n int) {
 	var ready sync.WaitGroup
 	for i := range n {
 		ready.Add(1)
-		go subscribeWS(ctx, b, h.URL, keys[i%len(keys)], query, vars, &ready, arrivals)
+		go subscribeWS(ctx, b, h.URL, keys[i%len(keys)], query, vars(i), &ready, arrivals)
 	}
 	ready.Wait()
 
 	var fromSend, fromAnswer []time.Duration
 	link := ""
 	b.ResetTimer()
-	for range b.N {
+	for i := range b.N {
 		start := time.Now()
 		if kind == "paths" && link != "" {
 			w.unlink(link) // the path disappears: an event too, not timed
 			drain(b, arrivals, n)
 			start = time.Now()
 		}
-		if kind == "paths" {
+		switch kind {
+		case "paths":
 			link = w.link(ds, m, y) // the path appears
-		} else {
+		case "distinct-paths":
+			w.link(ds, m, ends[i]) // one of the paths appears
+		default:
 			w.entity(ds, "Written")
 		}
 		answered := time.Now()
-		for range n {
+		for range events {
 			select {
 			case at := <-arrivals:
 				fromSend = append(fromSend, at.Sub(start))
