@@ -40,8 +40,11 @@ type PathEvent struct {
 }
 
 // searchRetries is how many times in a row a watch's search may fail (the
-// database busy or away) before the watch ends; it waits longer each time.
-const searchRetries = 3
+// database busy or away) before the watch ends, which the client sees as
+// the subscription completing (resubscribe with the last cursor); it waits
+// 1, 2, 4, 8 and 16 s between tries, half a minute in all. Changes that
+// come meanwhile are all answered by the next search.
+const searchRetries = 5
 
 // Path watches the shortest path of q (K is ignored) within the caller's
 // rights: first the path now, then an event each time a change in the
@@ -103,7 +106,7 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(time.Duration(failures) * time.Second):
+				case <-time.After(time.Second << (failures - 1)): // 1, 2, 4, 8, 16 s
 				}
 				now, err = h.shared(ctx, key, r.cursor, q, o)
 			}
