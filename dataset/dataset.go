@@ -276,3 +276,30 @@ func SeedQueries() ([]casegraph.SavedQuery, error) {
 	}
 	return out, nil
 }
+
+// Counts are how many records of each kind a batch holds for one dataset.
+type Counts struct {
+	Sources, Entities, Relations int
+}
+
+// ByDataset counts the batch's records by their dataset, for the audit
+// record of its import (one a dataset).
+func (b Batch) ByDataset() map[string]Counts {
+	out := map[string]Counts{}
+	for _, s := range b.Sources {
+		c := out[s.Dataset]
+		c.Sources++
+		out[s.Dataset] = c
+	}
+	for _, e := range b.Entities {
+		c := out[e.Dataset]
+		c.Entities++
+		out[e.Dataset] = c
+	}
+	for _, r := range b.Relations {
+		c := out[r.Dataset]
+		c.Relations++
+		out[r.Dataset] = c
+	}
+	return out
+}

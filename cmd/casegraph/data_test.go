@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/rs/zerolog"
@@ -56,6 +57,16 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 		if !strings.HasPrefix(out, "imported 3 sources, 300 entities, 1200 relations") || !strings.HasSuffix(out, want) {
 			t.Errorf("import %d said %q, want it to end %q", i+1, out, want)
 		}
+	}
+	// The first import is in the audit log (for watchers of the change
+	// feed); the second, which changed nothing, is not.
+	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	changes, _, err := store.Changes(context.Background(), casegraph.ChangeFilter{Dataset: ds}, casegraph.Page{First: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].Operation != "import" || changes[0].Principal != casegraph.OperatorID || changes[0].Seq == 0 {
+		t.Errorf("audit records of the imports: %+v; want one import by the operator, in the feed", changes)
 	}
 	exported, errOut, err := runWith(t, []string{"export", "--dataset", ds}, vars)
 	if err != nil {
