@@ -1,0 +1,246 @@
+package casegraph
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Duplicate suggestions: pairs of entities of one dataset that are likely
+// the same, each with a score and its reasons. Blocking (dupblock.go)
+// chooses the pairs to compare; ScoreNames keeps those whose names are
+// alike; the store adds what the graph knows (shared neighbours, the
+// dismissed pairs) and Score ranks them.
+
+// DuplicateReasonKind names a reason two entities may be the same.
+type DuplicateReasonKind string
+
+// The reasons.
+const (
+	ReasonName             DuplicateReasonKind = "NAME"              // the names are alike
+	ReasonAlias            DuplicateReasonKind = "ALIAS"             // through an alias of one or both
+	ReasonInitials         DuplicateReasonKind = "INITIALS"          // a word matched its initial
+	ReasonTransliteration  DuplicateReasonKind = "TRANSLITERATION"   // a word matched another spelling
+	ReasonWordOrder        DuplicateReasonKind = "WORD_ORDER"        // the words in another order
+	ReasonSharedNeighbours DuplicateReasonKind = "SHARED_NEIGHBOURS" // related to the same entities
+	ReasonSameKind         DuplicateReasonKind = "SAME_KIND"         // always: other kinds are never paired
+	ReasonDates            DuplicateReasonKind = "DATES"             // compatible (or not) dates
+	ReasonNationality      DuplicateReasonKind = "NATIONALITY"       // the same (or another) nationality
+)
+
+// The weights of the score (at most 1): the names' similarity counts for
+// NameWeight, shared neighbours up to NeighbourWeight, the same kind
+// SameKindWeight; compatible dates or the same nationality add a little,
+// incompatible ones take much away.
+const (
+	NameWeight         = 0.6
+	NeighbourWeight    = 0.3
+	SameKindWeight     = 0.05
+	CompatibleWeight   = 0.05
+	IncompatibleWeight = -0.25
+	NationalityWeight  = 0.03
+	OtherNationality   = -0.15
+	MinNameSimilarity  = 0.75 // below it, a pair is not a candidate
+)
+
+// DuplicateReason is one reason in a candidate's score: its kind, what it
+// saw, and what it added to the score (negative when it speaks against).
+type DuplicateReason struct {
+	Kind   DuplicateReasonKind
+	Detail string
+	Weight float64
+}
+
+// DuplicatePair is two entity ids, A before B.
+type DuplicatePair struct{ A, B string }
+
+// OrderedPair is the pair of a and b, the smaller id first.
+func OrderedPair(a, b string) DuplicatePair {
+	if b < a {
+		a, b = b, a
+	}
+	return DuplicatePair{A: a, B: b}
+}
+
+// Key is the pair's key where one string is needed (the dismissals').
+func (p DuplicatePair) Key() string { return p.A + "\x1f" + p.B }
+
+// DuplicateCandidate is a pair likely to be the same entity, with its
+// score (0 to 1) and reasons.
+type DuplicateCandidate struct {
+	DuplicatePair
+	Score   float64
+	Reasons []DuplicateReason
+	// A and B's entities, filled by the store for a page.
+	EntityA, EntityB Entity
+}
+
+// SharedNeighbour is a neighbour of both entities of a pair, by its degree.
+type SharedNeighbour struct{ Degree int64 }
+
+// ScoreNames compares the names and aliases of a and b: the best match of
+// any of a's names with any of b's, with its reasons; ok is false when no
+// pair reaches MinNameSimilarity. The entity's own name counts before an
+// alias on a tie.
+func ScoreNames(a, b Entity) (reasons []DuplicateReason, ok bool) {
+	return scoreNames(duplicateNames(a), duplicateNames(b))
+}
+
+// dupName is one name of an entity, folded into words.
+type dupName struct {
+	text  string
+	words []string
+	alias bool
+}
+
+func duplicateNames(e Entity) []dupName {
+	out := []dupName{{text: e.Name, words: NameWords(e.Name)}}
+	for _, a := range e.Aliases {
+		out = append(out, dupName{text: a, words: NameWords(a), alias: true})
+	}
+	return out
+}
+
+func scoreNames(as, bs []dupName) ([]DuplicateReason, bool) {
+	var best NameMatch
+	var bestA, bestB dupName
+	for _, x := range as {
+		for _, y := range bs {
+			m := CompareNames(x.words, y.words)
+			if m.Similarity > best.Similarity {
+				best, bestA, bestB = m, x, y
+			}
+		}
+	}
+	if best.Similarity < MinNameSimilarity {
+		return nil, false
+	}
+	w := round3(NameWeight * best.Similarity)
+	kind := ReasonName
+	if bestA.alias || bestB.alias {
+		kind = ReasonAlias
+	}
+	reasons := []DuplicateReason{{Kind: kind, Weight: w,
+		Detail: fmt.Sprintf("%q and %q: %.0f%% alike", bestA.text, bestB.text, 100*best.Similarity)}}
+	for _, r := range []struct {
+		on     bool
+		kind   DuplicateReasonKind
+		detail string
+	}{
+		{best.Initials, ReasonInitials, "a word matches its initial"},
+		{best.Sound || best.Spelling, ReasonTransliteration, "a word matches another spelling of it"},
+		{best.Reordered, ReasonWordOrder, "the words come in another order"},
+	} {
+		if r.on {
+			reasons = append(reasons, DuplicateReason{Kind: r.kind, Detail: r.detail})
+		}
+	}
+	return reasons, true
+}
+
+// Score completes a candidate whose names ScoreNames found alike: the
+// same kind, the neighbours both have (each counting less the more
+// neighbours it has, as in Adamic-Adar), compatible dates and
+// nationality. The score is the sum of the reasons' weights, within 0 and 1.
+func Score(a, b Entity, names []DuplicateReason, shared []SharedNeighbour) DuplicateCandidate {
+	c := DuplicateCandidate{DuplicatePair: OrderedPair(a.ID, b.ID)}
+	c.Reasons = append(c.Reasons, names...)
+	c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonSameKind, Detail: "both are " + string(a.Kind), Weight: SameKindWeight})
+	if len(shared) > 0 {
+		var aa float64
+		for _, n := range shared {
+			aa += 1 / math.Log(1+float64(max(n.Degree, 2)))
+		}
+		c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonSharedNeighbours,
+			Detail: fmt.Sprintf("%d shared neighbour(s)", len(shared)), Weight: round3(NeighbourWeight * (1 - math.Exp(-aa)))})
+	}
+	if r, ok := dateReason(a, b); ok {
+		c.Reasons = append(c.Reasons, r)
+	}
+	if a.Nationality != "" && b.Nationality != "" {
+		if a.Nationality == b.Nationality {
+			c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonNationality, Detail: "both " + a.Nationality, Weight: NationalityWeight})
+		} else {
+			c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonNationality, Detail: a.Nationality + " and " + b.Nationality, Weight: OtherNationality})
+		}
+	}
+	for _, r := range c.Reasons {
+		c.Score += r.Weight
+	}
+	c.Score = round3(min(1, max(0, c.Score)))
+	return c
+}
+
+// dateReason compares the dates of two events (start to end) or two
+// documents (publication): the periods they allow meet, or not.
+func dateReason(a, b Entity) (DuplicateReason, bool) {
+	fa, la, oka := period(a)
+	fb, lb, okb := period(b)
+	if !oka || !okb {
+		return DuplicateReason{}, false
+	}
+	if fa <= lb && fb <= la {
+		return DuplicateReason{Kind: ReasonDates, Detail: "their dates are compatible", Weight: CompatibleWeight}, true
+	}
+	return DuplicateReason{Kind: ReasonDates, Detail: "their dates cannot be the same", Weight: IncompatibleWeight}, true
+}
+
+// period is the first and last day an entity's dates allow.
+func period(e Entity) (first, last string, ok bool) {
+	start, end := e.StartDate, e.EndDate
+	if e.Kind == KindDocument {
+		start, end = e.PublishedAt, e.PublishedAt
+	}
+	if start == "" && end == "" {
+		return "", "", false
+	}
+	if start == "" {
+		start = end
+	}
+	if end == "" {
+		end = "9999" // an event that has not ended
+	}
+	s, err1 := ParsePartialDate(start)
+	t, err2 := ParsePartialDate(end)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	return s.Earliest(), t.Latest(), true
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// RankDuplicates orders candidates by score, highest first, then by pair.
+func RankDuplicates(cs []DuplicateCandidate) {
+	slices.SortFunc(cs, func(x, y DuplicateCandidate) int {
+		switch {
+		case x.Score > y.Score:
+			return -1
+		case x.Score < y.Score:
+			return 1
+		}
+		if c := strings.Compare(x.A, y.A); c != 0 {
+			return c
+		}
+		return strings.Compare(x.B, y.B)
+	})
+}
+
+// DuplicateKey is a candidate's place in RankDuplicates' order, for
+// cursors: its score and pair.
+func DuplicateKey(c DuplicateCandidate) string {
+	return fmt.Sprintf("%.3f", c.Score)
+}
+
+// AfterDuplicate says whether c comes after the candidate at (score, a, b)
+// in RankDuplicates' order.
+func AfterDuplicate(c DuplicateCandidate, score float64, p DuplicatePair) bool {
+	if c.Score != score {
+		return c.Score < score
+	}
+	if c.A != p.A {
+		return c.A > p.A
+	}
+	return c.B > p.B
+}

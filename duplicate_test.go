@@ -1,0 +1,182 @@
+package casegraph_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+func TestPhonetic(t *testing.T) {
+	for _, tc := range []struct{ words []string }{
+		{[]string{"mohammed", "muhammad", "mohamed", "mohamad"}},
+		{[]string{"aleksandr", "alexander", "aleksander"}},
+		{[]string{"assad", "asad"}},
+		{[]string{"youssef", "yusuf", "yousef", "jusuf"}},
+		{[]string{"hassan", "hasan"}},
+		{[]string{"omar", "umar"}},
+		{[]string{"khalil", "kalil"}},
+		{[]string{"philip", "filip"}},
+	} {
+		want := casegraph.Phonetic(tc.words[0])
+		if want == "" {
+			t.Fatalf("Phonetic(%q) is empty", tc.words[0])
+		}
+		for _, w := range tc.words[1:] {
+			if got := casegraph.Phonetic(w); got != want {
+				t.Errorf("Phonetic(%q) = %q, want %q (as %q)", w, got, want, tc.words[0])
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"smith", "haddad"}, {"ahmad", "mahmud"}, {"123", "124"}} {
+		if a, b := casegraph.Phonetic(pair[0]), casegraph.Phonetic(pair[1]); a == b {
+			t.Errorf("Phonetic(%q) = Phonetic(%q) = %q, want them different", pair[0], pair[1], a)
+		}
+	}
+}
+
+func TestCompareNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a, b string
+		want casegraph.NameMatch
+	}{
+		{"same", "Ahmad Haddad", "AHMAD HADDAD", casegraph.NameMatch{Similarity: 1}},
+		{"accents", "Miloš Petrović", "Milos Petrovic", casegraph.NameMatch{Similarity: 1}},
+		{"particle", "Bashar al-Assad", "Bashar Assad", casegraph.NameMatch{Similarity: 1}},
+		{"transliteration", "Bashar al-Assad", "Bashar al Asad", casegraph.NameMatch{Similarity: 0.95, Sound: true}},
+		{"initials", "J. R. Smith", "John Robert Smith", casegraph.NameMatch{Similarity: 0.8666666666666667, Initials: true}},
+		{"initial and missing middle name", "J. Smith", "John Robert Smith", casegraph.NameMatch{Similarity: 0.8, Initials: true}},
+		{"swapped", "Smith, John", "John Smith", casegraph.NameMatch{Similarity: 1, Reordered: true}},
+		{"other surname", "Ahmad Haddad", "Ahmad Khalil", casegraph.NameMatch{}},
+		{"one word and two", "Haddad", "Ahmad Haddad", casegraph.NameMatch{}},
+		{"initials only", "A. H.", "Ahmad Haddad", casegraph.NameMatch{}},
+		{"numbers differ", "National Front 123", "National Front 124", casegraph.NameMatch{}},
+		{"sound", "Jovanovic Dragan", "Jovanovich Dragan", casegraph.NameMatch{Similarity: 0.95, Sound: true}},
+		{"typo", "Dragan Jovanovic", "Dragan Jovanovics", casegraph.NameMatch{Similarity: 0.9410000000000001, Spelling: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := casegraph.CompareNames(casegraph.NameWords(tc.a), casegraph.NameWords(tc.b))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("CompareNames(%q, %q) (-want +got):\n%s", tc.a, tc.b, diff)
+			}
+		})
+	}
+}
+
+func TestScore(t *testing.T) {
+	person := func(id, name string, aliases ...string) casegraph.Entity {
+		return casegraph.Entity{ID: id, Kind: casegraph.KindPerson, Name: name, Aliases: aliases}
+	}
+	event := func(id, name, start, end string) casegraph.Entity {
+		e := casegraph.Entity{ID: id, Kind: casegraph.KindEvent, Name: name}
+		e.StartDate, e.EndDate = start, end
+		return e
+	}
+	withNationality := func(e casegraph.Entity, n string) casegraph.Entity { e.Nationality = n; return e }
+	for _, tc := range []struct {
+		name   string
+		a, b   casegraph.Entity
+		shared []casegraph.SharedNeighbour
+		want   *casegraph.DuplicateCandidate // nil: names not alike
+	}{
+		{name: "alias, initials, one shared neighbour of degree 2",
+			a: person("p:2", "John Robert Smith"), b: person("p:1", "Smithy", "J. R. Smith"),
+			shared: []casegraph.SharedNeighbour{{Degree: 2}},
+			want: &casegraph.DuplicateCandidate{DuplicatePair: casegraph.DuplicatePair{A: "p:1", B: "p:2"}, Score: 0.749, Reasons: []casegraph.DuplicateReason{
+				{Kind: casegraph.ReasonAlias, Detail: `"John Robert Smith" and "J. R. Smith": 87% alike`, Weight: 0.52},
+				{Kind: casegraph.ReasonInitials, Detail: "a word matches its initial"},
+				{Kind: casegraph.ReasonSameKind, Detail: "both are Person", Weight: 0.05},
+				{Kind: casegraph.ReasonSharedNeighbours, Detail: "1 shared neighbour(s)", Weight: 0.179},
+			}}},
+		{name: "other nationality",
+			a: withNationality(person("p:1", "Mohammed Haddad"), "SY"), b: withNationality(person("p:2", "Muhammad Haddad"), "QA"),
+			want: &casegraph.DuplicateCandidate{DuplicatePair: casegraph.DuplicatePair{A: "p:1", B: "p:2"}, Score: 0.47, Reasons: []casegraph.DuplicateReason{
+				{Kind: casegraph.ReasonName, Detail: `"Mohammed Haddad" and "Muhammad Haddad": 95% alike`, Weight: 0.57},
+				{Kind: casegraph.ReasonTransliteration, Detail: "a word matches another spelling of it"},
+				{Kind: casegraph.ReasonSameKind, Detail: "both are Person", Weight: 0.05},
+				{Kind: casegraph.ReasonNationality, Detail: "SY and QA", Weight: -0.15},
+			}}},
+		{name: "events of compatible dates",
+			a: event("e:1", "Siege of Homs", "2012", ""), b: event("e:2", "Homs siege", "2012-02", "2014-05"),
+			want: &casegraph.DuplicateCandidate{DuplicatePair: casegraph.DuplicatePair{A: "e:1", B: "e:2"}, Score: 0.7, Reasons: []casegraph.DuplicateReason{
+				{Kind: casegraph.ReasonName, Detail: `"Siege of Homs" and "Homs siege": 100% alike`, Weight: 0.6},
+				{Kind: casegraph.ReasonWordOrder, Detail: "the words come in another order"},
+				{Kind: casegraph.ReasonSameKind, Detail: "both are Event", Weight: 0.05},
+				{Kind: casegraph.ReasonDates, Detail: "their dates are compatible", Weight: 0.05},
+			}}},
+		{name: "events of incompatible dates",
+			a: event("e:1", "Siege of Homs", "2012", "2014"), b: event("e:2", "Siege of Homs", "2016", ""),
+			want: &casegraph.DuplicateCandidate{DuplicatePair: casegraph.DuplicatePair{A: "e:1", B: "e:2"}, Score: 0.4, Reasons: []casegraph.DuplicateReason{
+				{Kind: casegraph.ReasonName, Detail: `"Siege of Homs" and "Siege of Homs": 100% alike`, Weight: 0.6},
+				{Kind: casegraph.ReasonSameKind, Detail: "both are Event", Weight: 0.05},
+				{Kind: casegraph.ReasonDates, Detail: "their dates cannot be the same", Weight: -0.25},
+			}}},
+		{name: "names not alike", a: person("p:1", "Ahmad Haddad"), b: person("p:2", "Ahmad Khalil")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			names, ok := casegraph.ScoreNames(tc.a, tc.b)
+			if !ok {
+				if tc.want != nil {
+					t.Fatalf("ScoreNames: not alike, want alike")
+				}
+				return
+			}
+			if tc.want == nil {
+				t.Fatalf("ScoreNames: alike (%v), want not alike", names)
+			}
+			got := casegraph.Score(tc.a, tc.b, names, tc.shared)
+			if diff := cmp.Diff(*tc.want, got); diff != "" {
+				t.Errorf("Score (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBlockNames(t *testing.T) {
+	es := []casegraph.Entity{
+		{ID: "p0", Kind: casegraph.KindPerson, Name: "John Robert Smith"},
+		{ID: "p1", Kind: casegraph.KindPerson, Name: "J. R. Smith"},
+		{ID: "p2", Kind: casegraph.KindPerson, Name: "Bashar al-Assad"},
+		{ID: "p3", Kind: casegraph.KindPerson, Name: "Asad, Bashar"},
+		{ID: "o4", Kind: casegraph.KindOrganization, Name: "Bashar al-Assad"}, // another kind: never paired
+		{ID: "p5", Kind: casegraph.KindPerson, Name: "Carla Smith"},
+		{ID: "p6", Kind: casegraph.KindPerson, Name: "Ahmad Haddad"},
+		{ID: "p7", Kind: casegraph.KindPerson, Name: "Ahmed Hadad"},
+		{ID: "p8", Kind: casegraph.KindPerson, Name: "Ahmad Khalil"},
+	}
+	pairs := func(b casegraph.Blocking) []casegraph.DuplicatePair {
+		var out []casegraph.DuplicatePair
+		for _, c := range b.Candidates {
+			out = append(out, casegraph.OrderedPair(es[c.I].ID, es[c.J].ID))
+		}
+		return out
+	}
+	all := []casegraph.DuplicatePair{{A: "p2", B: "p3"}, {A: "p6", B: "p7"}, {A: "p0", B: "p1"}}
+	for _, tc := range []struct {
+		name   string
+		limits casegraph.DuplicateLimits
+		skip   func(casegraph.DuplicatePair) bool
+		want   []casegraph.DuplicatePair
+	}{
+		{name: "default limits", limits: casegraph.DefaultDuplicateLimits(), want: all},
+		{name: "dismissed skipped", limits: casegraph.DefaultDuplicateLimits(),
+			skip: func(p casegraph.DuplicatePair) bool { return p == casegraph.DuplicatePair{A: "p6", B: "p7"} },
+			want: []casegraph.DuplicatePair{{A: "p2", B: "p3"}, {A: "p0", B: "p1"}}},
+		{name: "blocks of two only", limits: casegraph.DuplicateLimits{MaxBlock: 2, MaxComparisons: 100, MaxCandidates: 100},
+			want: all},
+		{name: "one candidate", limits: casegraph.DuplicateLimits{MaxBlock: 200, MaxComparisons: 100, MaxCandidates: 1},
+			want: all[:1]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := casegraph.BlockNames(es, tc.limits, tc.skip)
+			if diff := cmp.Diff(tc.want, pairs(got)); diff != "" {
+				t.Errorf("pairs (-want +got):\n%s", diff)
+			}
+			if got.Compared > tc.limits.MaxComparisons {
+				t.Errorf("compared %d pairs, more than %d", got.Compared, tc.limits.MaxComparisons)
+			}
+		})
+	}
+}

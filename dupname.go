@@ -1,0 +1,278 @@
+package casegraph
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Names are compared word by word, after folding (Fold, as the search
+// does), so "Milošević" and "MILOSEVIC" are the same word. Two words match
+// when they are equal, when one is the initial of the other ("J" and
+// "John"), when they sound alike by Phonetic (Mohammed and Muhammad,
+// Aleksandr and Alexander, Assad and Asad), or when they are spelled
+// nearly alike (Jaro-Winkler of at least 0.9, a typo). Particles (al, bin,
+// van, de ...) are left out: "Bashar al-Assad" and "Bashar Assad" are
+// alike.
+
+// Word-match values: how much one word pair adds to a name's similarity.
+const (
+	matchSame     = 1.0
+	matchSound    = 0.9
+	matchInitial  = 0.8
+	minJaroWinkle = 0.9
+)
+
+// nameParticles are words that name no one: articles and the particles
+// of Arabic, Dutch, German, Spanish, French and Italian names.
+var nameParticles = map[string]bool{
+	"al": true, "el": true, "ad": true, "as": true, "ash": true, "an": true, "bin": true, "ibn": true, "bint": true,
+	"abu": true, "de": true, "da": true, "di": true, "del": true, "della": true, "van": true, "von": true,
+	"der": true, "den": true, "la": true, "le": true, "the": true, "of": true, "and": true, "y": true,
+}
+
+// NameWords are the folded words of a name that count for duplicates:
+// Words without particles.
+func NameWords(name string) []string {
+	var out []string
+	for _, w := range Words(name) {
+		if !nameParticles[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// hasDigit says whether a word has a digit: such words (numbers, codes)
+// match only when equal.
+func hasDigit(w string) bool {
+	return strings.IndexFunc(w, unicode.IsDigit) >= 0
+}
+
+// Phonetic is a folded word's sound key, for transliterations: the first
+// letter (any vowel as "a"), then the consonants, after ph→f, ck/q/c→k,
+// x→ks, z→s, w→v, j→y, with h dropped after a consonant and doubled
+// letters made one. Mohammed, Muhammad and Mohamed are "mhmd"; Aleksandr
+// and Alexander "alksndr"; Assad and Asad "asd"; Youssef and Yusuf "ysf".
+// Digits are kept as they are; a key shorter than two letters is "".
+func Phonetic(word string) string {
+	if hasDigit(word) {
+		return word
+	}
+	r := []rune(word)
+	var b strings.Builder
+	var prev rune // the letter before this one
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if !unicode.IsLetter(c) {
+			continue
+		}
+		next := rune(0)
+		if i+1 < len(r) {
+			next = r[i+1]
+		}
+		switch {
+		case c == 'p' && next == 'h':
+			c, i = 'f', i+1
+		case c == 'c' && next == 'k':
+			c, i = 'k', i+1
+		case c == 'c' || c == 'q':
+			c = 'k'
+		case c == 'z':
+			c = 's'
+		case c == 'w':
+			c = 'v'
+		case c == 'j':
+			c = 'y'
+		}
+		vowel := strings.ContainsRune("aeiouy", c)
+		before := prev
+		prev = c
+		switch {
+		case b.Len() == 0:
+			if vowel {
+				c = 'a'
+			}
+		case vowel:
+			continue
+		case c == 'h' && before != 0 && !strings.ContainsRune("aeiouy", before):
+			continue // kh, sh, th, dh, gh: one sound, spelled with or without h
+		case c == before:
+			continue // doubled letters
+		}
+		if c == 'x' {
+			b.WriteRune('k')
+			c = 's'
+		}
+		b.WriteRune(c)
+	}
+	if utf8.RuneCountInString(b.String()) < 2 {
+		return ""
+	}
+	return b.String()
+}
+
+// wordMatch is how one word of a name matched one of another's.
+type wordMatch int
+
+const (
+	wordSame wordMatch = iota
+	wordInitial
+	wordSound
+	wordSpelling
+)
+
+// matchWords compares two folded words: their value (0 for no match) and
+// how they matched.
+func matchWords(a, b string) (float64, wordMatch) {
+	if a == b {
+		return matchSame, wordSame
+	}
+	if hasDigit(a) || hasDigit(b) {
+		return 0, wordSame
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) == 1 || len(rb) == 1 {
+		if ra[0] == rb[0] {
+			return matchInitial, wordInitial
+		}
+		return 0, wordSame
+	}
+	if pa := Phonetic(a); pa != "" && pa == Phonetic(b) {
+		return matchSound, wordSound
+	}
+	if jw := JaroWinkler(a, b); jw >= minJaroWinkle {
+		return jw * matchSound, wordSpelling
+	}
+	return 0, wordSame
+}
+
+// NameMatch is how alike two names are: Similarity from 0 (not alike) to 1
+// (the same words in the same order), and what made them alike.
+type NameMatch struct {
+	Similarity float64
+	Initials   bool // a word matched its initial
+	Sound      bool // a word matched another spelling of it (transliteration)
+	Spelling   bool // a word matched a near spelling (a typo)
+	Reordered  bool // the words matched in another order
+}
+
+// CompareNames says how alike two names are. Every word of the shorter
+// name must match a word of the longer one (each word used once, the best
+// pairs first); the similarity is the mean of the matches, less 0.1 for
+// each word of the longer name left over. A one-word name is alike only
+// to a one-word name, and at least one pair must match as a whole word
+// (not as initials).
+func CompareNames(a, b []string) NameMatch {
+	if len(a) == 0 || len(b) == 0 || (len(a) == 1) != (len(b) == 1) {
+		return NameMatch{}
+	}
+	type pair struct {
+		i, j  int
+		value float64
+		how   wordMatch
+	}
+	var pairs []pair
+	for i, wa := range a {
+		for j, wb := range b {
+			if v, how := matchWords(wa, wb); v > 0 {
+				pairs = append(pairs, pair{i, j, v, how})
+			}
+		}
+	}
+	slices.SortStableFunc(pairs, func(x, y pair) int {
+		switch {
+		case x.value > y.value:
+			return -1
+		case x.value < y.value:
+			return 1
+		}
+		return 0
+	})
+	usedA, usedB := make([]bool, len(a)), make([]bool, len(b))
+	var m NameMatch
+	var sum float64
+	matched, whole := 0, false
+	var order []int // b's index of each of a's words, in a's order
+	orderOf := make([]int, len(a))
+	for _, p := range pairs {
+		if usedA[p.i] || usedB[p.j] {
+			continue
+		}
+		usedA[p.i], usedB[p.j] = true, true
+		sum += p.value
+		matched++
+		orderOf[p.i] = p.j
+		switch p.how {
+		case wordInitial:
+			m.Initials = true
+		case wordSound:
+			m.Sound, whole = true, true
+		case wordSpelling:
+			m.Spelling, whole = true, true
+		default:
+			whole = whole || utf8.RuneCountInString(a[p.i]) > 1
+		}
+	}
+	short, long := min(len(a), len(b)), max(len(a), len(b))
+	if matched < short || !whole {
+		return NameMatch{}
+	}
+	for i := range a {
+		if usedA[i] {
+			order = append(order, orderOf[i])
+		}
+	}
+	m.Reordered = !slices.IsSorted(order)
+	m.Similarity = sum/float64(matched) - 0.1*float64(long-short)
+	if m.Similarity < 0 {
+		return NameMatch{}
+	}
+	return m
+}
+
+// JaroWinkler is the Jaro-Winkler similarity of two words, from 0 to 1.
+func JaroWinkler(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) == 0 || len(rb) == 0 {
+		return 0
+	}
+	window := max(len(ra), len(rb))/2 - 1
+	window = max(window, 0)
+	ma, mb := make([]bool, len(ra)), make([]bool, len(rb))
+	matches := 0
+	for i := range ra {
+		lo, hi := max(0, i-window), min(len(rb), i+window+1)
+		for j := lo; j < hi; j++ {
+			if !mb[j] && ra[i] == rb[j] {
+				ma[i], mb[j] = true, true
+				matches++
+				break
+			}
+		}
+	}
+	if matches == 0 {
+		return 0
+	}
+	transpositions, j := 0, 0
+	for i := range ra {
+		if !ma[i] {
+			continue
+		}
+		for !mb[j] {
+			j++
+		}
+		if ra[i] != rb[j] {
+			transpositions++
+		}
+		j++
+	}
+	m := float64(matches)
+	jaro := (m/float64(len(ra)) + m/float64(len(rb)) + (m-float64(transpositions)/2)/m) / 3
+	prefix := 0
+	for prefix < min(4, len(ra), len(rb)) && ra[prefix] == rb[prefix] {
+		prefix++
+	}
+	return jaro + float64(prefix)*0.1*(1-jaro)
+}
