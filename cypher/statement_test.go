@@ -222,6 +222,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 		stmtDeleteDatasetNodes: "operator", stmtDeleteDatasetRelations: "operator",
 		stmtUpsertRelation: "write", stmtDeleteRelation: "write", stmtRecordChange: "write",
 		stmtSourceDataset: "write", stmtDeleteSource: "write", stmtIDsElsewhere: "write",
+		stmtDuplicatePair: "write", stmtDismissDuplicate: "write", stmtUndismissDuplicate: "write",
 		// Saved queries belong to no dataset (yet: their owners and
 		// visibility come with access control's item 6).
 		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueries: "saved", stmtCountSavedQueries: "saved", stmtSavedQueryVersions: "saved", stmtSavedQueryHistory: "saved", stmtDeleteSavedQuery: "saved",

@@ -62,6 +62,11 @@ func complexity() generated.ComplexityRoot {
 		}
 		return pathSearchCost + n*child
 	}
+	// Duplicate suggestions read a whole dataset and compare its names:
+	// priced as a path search, and the page.
+	c.Query.DuplicateCandidates = func(child int, _ string, _ []model.EntityKind, first *int, _ *string) int {
+		return pathSearchCost + child*windowSize(first, nil)
+	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
 	// A path watch searches at its start and again after changes: priced

@@ -55,6 +55,10 @@ type Store interface {
 	SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
+	DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQuery) (casegraph.DuplicatePage, error)
+	DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error)
+	UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (bool, error)
+
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
 	CountChanges(ctx context.Context, f casegraph.ChangeFilter) (int64, error)
 

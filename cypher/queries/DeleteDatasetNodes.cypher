@@ -1,13 +1,16 @@
 // DeleteDatasetNodes: removes a dataset's entities and sources (their
 // relations are gone already), with the tombstones of entities merged into
-// them, 5000 nodes a transaction. Each label is matched on its own, so that
-// both lookups are dataset-index seeks. A relation linked to one of them
+// them, and its dismissed duplicate pairs, 5000 nodes a transaction. Each
+// label is matched on its own, so that the entity and source lookups are
+// dataset-index seeks (dismissals are few: a label scan). A relation linked to one of them
 // since DeleteDatasetRelations ran goes with it, and its end in another
 // dataset loses the degree it added.
 CALL {
   MATCH (n:Entity) WHERE n.dataset = $dataset RETURN n
   UNION ALL
   MATCH (n:Source) WHERE n.dataset = $dataset RETURN n
+  UNION ALL
+  MATCH (n:DuplicateDismissal) WHERE n.dataset = $dataset RETURN n
 }
 CALL (n) {
   CALL (n) {

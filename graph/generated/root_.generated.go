@@ -147,6 +147,40 @@ type ComplexityRoot struct {
 		Version     func(childComplexity int) int
 	}
 
+	DuplicateCandidate struct {
+		A       func(childComplexity int) int
+		B       func(childComplexity int) int
+		Reasons func(childComplexity int) int
+		Score   func(childComplexity int) int
+	}
+
+	DuplicateCandidateConnection struct {
+		Compared      func(childComplexity int) int
+		Edges         func(childComplexity int) int
+		PageInfo      func(childComplexity int) int
+		SkippedBlocks func(childComplexity int) int
+		TotalCount    func(childComplexity int) int
+		Truncated     func(childComplexity int) int
+	}
+
+	DuplicateCandidateEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DuplicateDismissal struct {
+		A           func(childComplexity int) int
+		B           func(childComplexity int) int
+		DismissedAt func(childComplexity int) int
+		DismissedBy func(childComplexity int) int
+	}
+
+	DuplicateReason struct {
+		Detail func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		Weight func(childComplexity int) int
+	}
+
 	EntityConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
@@ -194,18 +228,20 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		CreateAPIKey     func(childComplexity int, input model.APIKeyInput) int
-		DeleteDataset    func(childComplexity int, name string) int
-		DeleteEntity     func(childComplexity int, id string) int
-		DeleteSavedQuery func(childComplexity int, name string) int
-		DeleteSource     func(childComplexity int, id string) int
-		Link             func(childComplexity int, input model.LinkInput) int
-		MergeEntities    func(childComplexity int, into string, from []string) int
-		RevokeAPIKey     func(childComplexity int, id string) int
-		SaveQuery        func(childComplexity int, input model.SaveQueryInput) int
-		Unlink           func(childComplexity int, id string) int
-		UpsertEntity     func(childComplexity int, input model.EntityInput) int
-		UpsertSource     func(childComplexity int, input model.SourceInput) int
+		CreateAPIKey       func(childComplexity int, input model.APIKeyInput) int
+		DeleteDataset      func(childComplexity int, name string) int
+		DeleteEntity       func(childComplexity int, id string) int
+		DeleteSavedQuery   func(childComplexity int, name string) int
+		DeleteSource       func(childComplexity int, id string) int
+		DismissDuplicate   func(childComplexity int, a string, b string) int
+		Link               func(childComplexity int, input model.LinkInput) int
+		MergeEntities      func(childComplexity int, into string, from []string) int
+		RevokeAPIKey       func(childComplexity int, id string) int
+		SaveQuery          func(childComplexity int, input model.SaveQueryInput) int
+		UndismissDuplicate func(childComplexity int, a string, b string) int
+		Unlink             func(childComplexity int, id string) int
+		UpsertEntity       func(childComplexity int, input model.EntityInput) int
+		UpsertSource       func(childComplexity int, input model.SourceInput) int
 	}
 
 	NodeDistance struct {
@@ -300,31 +336,32 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys            func(childComplexity int) int
-		Changes            func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
-		CommonNeighbors    func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
-		Connections        func(childComplexity int, ids []string, filter *model.PathFilter) int
-		DatasetTimeline    func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
-		Datasets           func(childComplexity int) int
-		Entities           func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) int
-		Entity             func(childComplexity int, id string) int
-		Neighborhood       func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
-		Node               func(childComplexity int, id string) int
-		Nodes              func(childComplexity int, ids []string) int
-		PathExplanation    func(childComplexity int, from string, to string, filter *model.PathFilter) int
-		Paths              func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
-		Relation           func(childComplexity int, id string) int
-		RelationTypes      func(childComplexity int) int
-		RunSavedQuery      func(childComplexity int, name string, version *int, variables model.JSON) int
-		SavedQueries       func(childComplexity int, tag *string, first *int, after *string, last *int, before *string) int
-		SavedQuery         func(childComplexity int, name string, version *int) int
-		SavedQueryVersions func(childComplexity int, name string, first *int) int
-		Search             func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) int
-		ShortestPath       func(childComplexity int, from string, to string, filter *model.PathFilter) int
-		Source             func(childComplexity int, id string) int
-		Sources            func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Suggest            func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
-		Timeline           func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
+		APIKeys             func(childComplexity int) int
+		Changes             func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
+		CommonNeighbors     func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
+		Connections         func(childComplexity int, ids []string, filter *model.PathFilter) int
+		DatasetTimeline     func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
+		Datasets            func(childComplexity int) int
+		DuplicateCandidates func(childComplexity int, dataset string, kinds []model.EntityKind, first *int, after *string) int
+		Entities            func(childComplexity int, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) int
+		Entity              func(childComplexity int, id string) int
+		Neighborhood        func(childComplexity int, id string, depth *int, filter *model.PathFilter, limit *int) int
+		Node                func(childComplexity int, id string) int
+		Nodes               func(childComplexity int, ids []string) int
+		PathExplanation     func(childComplexity int, from string, to string, filter *model.PathFilter) int
+		Paths               func(childComplexity int, from string, to string, k *int, filter *model.PathFilter) int
+		Relation            func(childComplexity int, id string) int
+		RelationTypes       func(childComplexity int) int
+		RunSavedQuery       func(childComplexity int, name string, version *int, variables model.JSON) int
+		SavedQueries        func(childComplexity int, tag *string, first *int, after *string, last *int, before *string) int
+		SavedQuery          func(childComplexity int, name string, version *int) int
+		SavedQueryVersions  func(childComplexity int, name string, first *int) int
+		Search              func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) int
+		ShortestPath        func(childComplexity int, from string, to string, filter *model.PathFilter) int
+		Source              func(childComplexity int, id string) int
+		Sources             func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Suggest             func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
+		Timeline            func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
 	}
 
 	Relation struct {
@@ -867,6 +904,125 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Document.Version(childComplexity), true
 
+	case "DuplicateCandidate.a":
+		if e.ComplexityRoot.DuplicateCandidate.A == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidate.A(childComplexity), true
+	case "DuplicateCandidate.b":
+		if e.ComplexityRoot.DuplicateCandidate.B == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidate.B(childComplexity), true
+	case "DuplicateCandidate.reasons":
+		if e.ComplexityRoot.DuplicateCandidate.Reasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidate.Reasons(childComplexity), true
+	case "DuplicateCandidate.score":
+		if e.ComplexityRoot.DuplicateCandidate.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidate.Score(childComplexity), true
+
+	case "DuplicateCandidateConnection.compared":
+		if e.ComplexityRoot.DuplicateCandidateConnection.Compared == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.Compared(childComplexity), true
+	case "DuplicateCandidateConnection.edges":
+		if e.ComplexityRoot.DuplicateCandidateConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.Edges(childComplexity), true
+	case "DuplicateCandidateConnection.pageInfo":
+		if e.ComplexityRoot.DuplicateCandidateConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.PageInfo(childComplexity), true
+	case "DuplicateCandidateConnection.skippedBlocks":
+		if e.ComplexityRoot.DuplicateCandidateConnection.SkippedBlocks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.SkippedBlocks(childComplexity), true
+	case "DuplicateCandidateConnection.totalCount":
+		if e.ComplexityRoot.DuplicateCandidateConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.TotalCount(childComplexity), true
+	case "DuplicateCandidateConnection.truncated":
+		if e.ComplexityRoot.DuplicateCandidateConnection.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateConnection.Truncated(childComplexity), true
+
+	case "DuplicateCandidateEdge.cursor":
+		if e.ComplexityRoot.DuplicateCandidateEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateEdge.Cursor(childComplexity), true
+	case "DuplicateCandidateEdge.node":
+		if e.ComplexityRoot.DuplicateCandidateEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateCandidateEdge.Node(childComplexity), true
+
+	case "DuplicateDismissal.a":
+		if e.ComplexityRoot.DuplicateDismissal.A == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateDismissal.A(childComplexity), true
+	case "DuplicateDismissal.b":
+		if e.ComplexityRoot.DuplicateDismissal.B == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateDismissal.B(childComplexity), true
+	case "DuplicateDismissal.dismissedAt":
+		if e.ComplexityRoot.DuplicateDismissal.DismissedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateDismissal.DismissedAt(childComplexity), true
+	case "DuplicateDismissal.dismissedBy":
+		if e.ComplexityRoot.DuplicateDismissal.DismissedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateDismissal.DismissedBy(childComplexity), true
+
+	case "DuplicateReason.detail":
+		if e.ComplexityRoot.DuplicateReason.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateReason.Detail(childComplexity), true
+	case "DuplicateReason.kind":
+		if e.ComplexityRoot.DuplicateReason.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateReason.Kind(childComplexity), true
+	case "DuplicateReason.weight":
+		if e.ComplexityRoot.DuplicateReason.Weight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DuplicateReason.Weight(childComplexity), true
+
 	case "EntityConnection.edges":
 		if e.ComplexityRoot.EntityConnection.Edges == nil {
 			break
@@ -1101,6 +1257,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSource(childComplexity, args["id"].(string)), true
+	case "Mutation.dismissDuplicate":
+		if e.ComplexityRoot.Mutation.DismissDuplicate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dismissDuplicate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DismissDuplicate(childComplexity, args["a"].(string), args["b"].(string)), true
 	case "Mutation.link":
 		if e.ComplexityRoot.Mutation.Link == nil {
 			break
@@ -1145,6 +1312,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SaveQuery(childComplexity, args["input"].(model.SaveQueryInput)), true
+	case "Mutation.undismissDuplicate":
+		if e.ComplexityRoot.Mutation.UndismissDuplicate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undismissDuplicate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndismissDuplicate(childComplexity, args["a"].(string), args["b"].(string)), true
 	case "Mutation.unlink":
 		if e.ComplexityRoot.Mutation.Unlink == nil {
 			break
@@ -1643,6 +1821,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Datasets(childComplexity), true
+	case "Query.duplicateCandidates":
+		if e.ComplexityRoot.Query.DuplicateCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_duplicateCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DuplicateCandidates(childComplexity, args["dataset"].(string), args["kinds"].([]model.EntityKind), args["first"].(*int), args["after"].(*string)), true
 	case "Query.entities":
 		if e.ComplexityRoot.Query.Entities == nil {
 			break
@@ -2582,6 +2771,101 @@ extend type Mutation {
   the right to write the source's dataset.
   """
   deleteSource(id: ID!): Source!
+}
+`, BuiltIn: false},
+	{Name: "../schema/duplicate.graphqls", Input: `"Why two entities may be the same: one kind of evidence."
+enum DuplicateReasonKind {
+  "Their names (or name and alias) are alike after folding."
+  NAME
+  "Alike through an alias of one or both."
+  ALIAS
+  "A word matched its initial (J. R. Smith, John Robert Smith)."
+  INITIALS
+  "A word matched another spelling of it (Mohammed, Muhammad; al-Assad, al Asad)."
+  TRANSLITERATION
+  "The words come in another order (Smith, John)."
+  WORD_ORDER
+  "Both are related to the same entities."
+  SHARED_NEIGHBOURS
+  "Both are of the same kind: entities of different kinds are never paired."
+  SAME_KIND
+  "Their dates (events' start and end, documents' publication) can be, or cannot be, the same."
+  DATES
+  "People of the same, or of another, nationality."
+  NATIONALITY
+}
+
+"One reason in a candidate's score."
+type DuplicateReason {
+  kind: DuplicateReasonKind!
+  "What was seen, for a person to read."
+  detail: String!
+  "What it adds to the score; negative when it speaks against; 0 for a reason that explains another's weight."
+  weight: Float!
+}
+
+"Two entities of one dataset likely to be the same: merge them with mergeEntities, or dismiss the pair."
+type DuplicateCandidate {
+  "The entity of the smaller id."
+  a: Entity!
+  b: Entity!
+  "0 to 1: the sum of the reasons' weights."
+  score: Float!
+  reasons: [DuplicateReason!]!
+}
+
+type DuplicateCandidateEdge {
+  cursor: String!
+  node: DuplicateCandidate!
+}
+
+type DuplicateCandidateConnection {
+  edges: [DuplicateCandidateEdge!]!
+  pageInfo: PageInfo!
+  "How many candidates the run found, over all pages."
+  totalCount: Int!
+  "How many pairs of names were compared."
+  compared: Int!
+  "Blocking keys shared by more than 200 entities, not compared (a common word says little)."
+  skippedBlocks: Int!
+  "A limit of the run was reached (2,000,000 comparisons, 20,000 candidates): the candidates with the least alike names were left out."
+  truncated: Boolean!
+}
+
+"A decision that two entities are not the same."
+type DuplicateDismissal {
+  a: ID!
+  b: ID!
+  "Who decided (the key or token's principal)."
+  dismissedBy: String!
+  dismissedAt: DateTime!
+}
+
+extend type Query {
+  """
+  Pairs of entities of a dataset likely to be the same, the highest score
+  first (see the README, "Duplicate suggestions"): entities of the same
+  kind whose names or aliases are alike, scored with shared neighbours and
+  compatible dates. kinds: only these (default every kind). first: 1 to
+  100 (default 20); after: a cursor of this list. A dataset the caller may
+  not read is NOT_FOUND; protected people appear only to callers with
+  clearance. Dismissed pairs never come back. Each page computes the whole
+  list again (seconds on a dataset of 100,000 entities), so it is priced
+  as a path search.
+  """
+  duplicateCandidates(dataset: String!, kinds: [EntityKind!], first: Int = 20, after: String): DuplicateCandidateConnection!
+}
+
+extend type Mutation {
+  """
+  Remember that a and b are not the same, so the pair is never suggested
+  again. Both must be entities of one dataset that the caller may write
+  (FORBIDDEN otherwise); recorded in the audit log. Dismissing a dismissed
+  pair keeps the first decision.
+  """
+  dismissDuplicate(a: ID!, b: ID!): DuplicateDismissal!
+  "Forget a dismissal, so the pair may be suggested again; true when there was one. The rights of dismissDuplicate."
+  undismissDuplicate(a: ID!, b: ID!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../schema/entity.graphqls", Input: `"The kinds of entity; each entity is exactly one of them, for good."
@@ -3814,6 +4098,74 @@ func (ec *executionContext) childFields_DeleteSavedQueryPayload(ctx context.Cont
 		return ec.fieldContext_DeleteSavedQueryPayload_versions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSavedQueryPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DuplicateCandidate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "a":
+		return ec.fieldContext_DuplicateCandidate_a(ctx, field)
+	case "b":
+		return ec.fieldContext_DuplicateCandidate_b(ctx, field)
+	case "score":
+		return ec.fieldContext_DuplicateCandidate_score(ctx, field)
+	case "reasons":
+		return ec.fieldContext_DuplicateCandidate_reasons(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DuplicateCandidate", field.Name)
+}
+
+func (ec *executionContext) childFields_DuplicateCandidateConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DuplicateCandidateConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DuplicateCandidateConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_DuplicateCandidateConnection_totalCount(ctx, field)
+	case "compared":
+		return ec.fieldContext_DuplicateCandidateConnection_compared(ctx, field)
+	case "skippedBlocks":
+		return ec.fieldContext_DuplicateCandidateConnection_skippedBlocks(ctx, field)
+	case "truncated":
+		return ec.fieldContext_DuplicateCandidateConnection_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DuplicateCandidateConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DuplicateCandidateEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DuplicateCandidateEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DuplicateCandidateEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DuplicateCandidateEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DuplicateDismissal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "a":
+		return ec.fieldContext_DuplicateDismissal_a(ctx, field)
+	case "b":
+		return ec.fieldContext_DuplicateDismissal_b(ctx, field)
+	case "dismissedBy":
+		return ec.fieldContext_DuplicateDismissal_dismissedBy(ctx, field)
+	case "dismissedAt":
+		return ec.fieldContext_DuplicateDismissal_dismissedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DuplicateDismissal", field.Name)
+}
+
+func (ec *executionContext) childFields_DuplicateReason(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_DuplicateReason_kind(ctx, field)
+	case "detail":
+		return ec.fieldContext_DuplicateReason_detail(ctx, field)
+	case "weight":
+		return ec.fieldContext_DuplicateReason_weight(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DuplicateReason", field.Name)
 }
 
 func (ec *executionContext) childFields_EntityConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

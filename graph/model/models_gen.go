@@ -153,6 +153,52 @@ type DeleteSavedQueryPayload struct {
 	Versions int `json:"versions"`
 }
 
+// Two entities of one dataset likely to be the same: merge them with mergeEntities, or dismiss the pair.
+type DuplicateCandidate struct {
+	// The entity of the smaller id.
+	A Entity `json:"a"`
+	B Entity `json:"b"`
+	// 0 to 1: the sum of the reasons' weights.
+	Score   float64           `json:"score"`
+	Reasons []DuplicateReason `json:"reasons"`
+}
+
+type DuplicateCandidateConnection struct {
+	Edges    []DuplicateCandidateEdge `json:"edges"`
+	PageInfo *PageInfo                `json:"pageInfo"`
+	// How many candidates the run found, over all pages.
+	TotalCount int `json:"totalCount"`
+	// How many pairs of names were compared.
+	Compared int `json:"compared"`
+	// Blocking keys shared by more than 200 entities, not compared (a common word says little).
+	SkippedBlocks int `json:"skippedBlocks"`
+	// A limit of the run was reached (2,000,000 comparisons, 20,000 candidates): the candidates with the least alike names were left out.
+	Truncated bool `json:"truncated"`
+}
+
+type DuplicateCandidateEdge struct {
+	Cursor string              `json:"cursor"`
+	Node   *DuplicateCandidate `json:"node"`
+}
+
+// A decision that two entities are not the same.
+type DuplicateDismissal struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	// Who decided (the key or token's principal).
+	DismissedBy string    `json:"dismissedBy"`
+	DismissedAt time.Time `json:"dismissedAt"`
+}
+
+// One reason in a candidate's score.
+type DuplicateReason struct {
+	Kind DuplicateReasonKind `json:"kind"`
+	// What was seen, for a person to read.
+	Detail string `json:"detail"`
+	// What it adds to the score; negative when it speaks against; 0 for a reason that explains another's weight.
+	Weight float64 `json:"weight"`
+}
+
 type EntityConnection struct {
 	Edges    []EntityEdge           `json:"edges"`
 	PageInfo *PageInfo              `json:"pageInfo"`
@@ -736,6 +782,85 @@ func (e *Direction) UnmarshalJSON(b []byte) error {
 }
 
 func (e Direction) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why two entities may be the same: one kind of evidence.
+type DuplicateReasonKind string
+
+const (
+	// Their names (or name and alias) are alike after folding.
+	DuplicateReasonKindName DuplicateReasonKind = "NAME"
+	// Alike through an alias of one or both.
+	DuplicateReasonKindAlias DuplicateReasonKind = "ALIAS"
+	// A word matched its initial (J. R. Smith, John Robert Smith).
+	DuplicateReasonKindInitials DuplicateReasonKind = "INITIALS"
+	// A word matched another spelling of it (Mohammed, Muhammad; al-Assad, al Asad).
+	DuplicateReasonKindTransliteration DuplicateReasonKind = "TRANSLITERATION"
+	// The words come in another order (Smith, John).
+	DuplicateReasonKindWordOrder DuplicateReasonKind = "WORD_ORDER"
+	// Both are related to the same entities.
+	DuplicateReasonKindSharedNeighbours DuplicateReasonKind = "SHARED_NEIGHBOURS"
+	// Both are of the same kind: entities of different kinds are never paired.
+	DuplicateReasonKindSameKind DuplicateReasonKind = "SAME_KIND"
+	// Their dates (events' start and end, documents' publication) can be, or cannot be, the same.
+	DuplicateReasonKindDates DuplicateReasonKind = "DATES"
+	// People of the same, or of another, nationality.
+	DuplicateReasonKindNationality DuplicateReasonKind = "NATIONALITY"
+)
+
+var AllDuplicateReasonKind = []DuplicateReasonKind{
+	DuplicateReasonKindName,
+	DuplicateReasonKindAlias,
+	DuplicateReasonKindInitials,
+	DuplicateReasonKindTransliteration,
+	DuplicateReasonKindWordOrder,
+	DuplicateReasonKindSharedNeighbours,
+	DuplicateReasonKindSameKind,
+	DuplicateReasonKindDates,
+	DuplicateReasonKindNationality,
+}
+
+func (e DuplicateReasonKind) IsValid() bool {
+	switch e {
+	case DuplicateReasonKindName, DuplicateReasonKindAlias, DuplicateReasonKindInitials, DuplicateReasonKindTransliteration, DuplicateReasonKindWordOrder, DuplicateReasonKindSharedNeighbours, DuplicateReasonKindSameKind, DuplicateReasonKindDates, DuplicateReasonKindNationality:
+		return true
+	}
+	return false
+}
+
+func (e DuplicateReasonKind) String() string {
+	return string(e)
+}
+
+func (e *DuplicateReasonKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DuplicateReasonKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DuplicateReasonKind", str)
+	}
+	return nil
+}
+
+func (e DuplicateReasonKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DuplicateReasonKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DuplicateReasonKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

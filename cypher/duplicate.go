@@ -1,0 +1,316 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtDuplicateSubjects   statement = "DuplicateSubjects"
+	stmtDuplicateDismissals statement = "DuplicateDismissals"
+	stmtDuplicateNeighbours statement = "DuplicateNeighbours"
+	stmtDuplicatePair       statement = "DuplicatePair"
+	stmtDismissDuplicate    statement = "DismissDuplicate"
+	stmtUndismissDuplicate  statement = "UndismissDuplicate"
+)
+
+// DuplicateCandidates computes a dataset's duplicate candidates and returns
+// one page of them. A run reads the dataset's entities the caller may see
+// (one statement), compares the names of those that share a blocking key
+// (casegraph.BlockNames, in Go), leaves out the dismissed pairs (one
+// statement), reads the neighbours each kept pair shares (one statement),
+// scores and ranks them, and cuts the page after q.After. Every page
+// repeats the run: nothing is kept between requests, so a page always
+// reflects the graph as it is (a merge or a dismissal drops its pairs at
+// once), at the price of a run a page. A dataset the caller may not read,
+// or that holds nothing, is NOT_FOUND.
+func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQuery) (casegraph.DuplicatePage, error) {
+	notFound := casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
+	if !casegraph.CanReadIn(ctx, q.Dataset) {
+		return casegraph.DuplicatePage{}, notFound
+	}
+	subjects, err := s.duplicateSubjects(ctx, q)
+	if err != nil {
+		return casegraph.DuplicatePage{}, err
+	}
+	if len(subjects) == 0 {
+		missing, err := s.MissingDatasets(ctx, []string{q.Dataset})
+		if err != nil {
+			return casegraph.DuplicatePage{}, err
+		}
+		if len(missing) > 0 {
+			return casegraph.DuplicatePage{}, notFound
+		}
+		return casegraph.DuplicatePage{}, nil
+	}
+	dismissed, err := s.dismissedPairs(ctx, q.Dataset)
+	if err != nil {
+		return casegraph.DuplicatePage{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return casegraph.DuplicatePage{}, mapError(ctx, string(stmtDuplicateSubjects), err)
+	}
+	blocking := casegraph.BlockNames(subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
+	shared, err := s.sharedNeighbours(ctx, subjects, blocking.Candidates)
+	if err != nil {
+		return casegraph.DuplicatePage{}, err
+	}
+	all := make([]casegraph.DuplicateCandidate, len(blocking.Candidates))
+	for i, c := range blocking.Candidates {
+		a, b := subjects[c.I], subjects[c.J]
+		all[i] = casegraph.Score(a, b, c.Reasons, shared[casegraph.OrderedPair(a.ID, b.ID)])
+	}
+	casegraph.RankDuplicates(all)
+	out := casegraph.DuplicatePage{Total: len(all), Compared: blocking.Compared,
+		SkippedBlocks: blocking.SkippedBlocks, Truncated: blocking.Truncated}
+	start := 0
+	if q.After != nil {
+		for start < len(all) && !casegraph.AfterDuplicate(all[start], q.After.Score, q.After.Pair) {
+			start++
+		}
+	}
+	end := min(len(all), start+q.First)
+	out.Candidates, out.HasNext = all[start:end], end < len(all)
+	return out, s.fillDuplicateEntities(ctx, out.Candidates)
+}
+
+// duplicateSubjects reads what blocking and scoring need of the dataset's
+// entities that the caller may see.
+func (s *Store) duplicateSubjects(ctx context.Context, q casegraph.DuplicateQuery) ([]casegraph.Entity, error) {
+	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.Entity, len(res.Records))
+	for i, rec := range res.Records {
+		e := &out[i]
+		var kind string
+		if e.ID, err = getString(rec, "id"); err == nil {
+			if kind, err = getString(rec, "kind"); err == nil {
+				if e.Name, err = getString(rec, "name"); err == nil {
+					e.Aliases, err = getStrings(rec, "aliases")
+				}
+			}
+		}
+		for key, dst := range map[string]*string{"startDate": &e.StartDate, "endDate": &e.EndDate, "publishedAt": &e.PublishedAt, "nationality": &e.Nationality} {
+			if err == nil {
+				*dst, err = getString(rec, key)
+			}
+		}
+		if err != nil {
+			return nil, internalError(string(stmtDuplicateSubjects), err)
+		}
+		e.Kind, e.Dataset = casegraph.Kind(kind), q.Dataset
+	}
+	return out, nil
+}
+
+// dismissedPairs reads the pairs of the dataset dismissed as not the same.
+func (s *Store) dismissedPairs(ctx context.Context, dataset string) (map[casegraph.DuplicatePair]bool, error) {
+	res, err := s.read(ctx, stmtDuplicateDismissals, map[string]any{"dataset": dataset})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[casegraph.DuplicatePair]bool, len(res.Records))
+	for _, rec := range res.Records {
+		a, err := getString(rec, "a")
+		if err != nil {
+			return nil, internalError(string(stmtDuplicateDismissals), err)
+		}
+		b, err := getString(rec, "b")
+		if err != nil {
+			return nil, internalError(string(stmtDuplicateDismissals), err)
+		}
+		out[casegraph.OrderedPair(a, b)] = true
+	}
+	return out, nil
+}
+
+// sharedNeighbours reads, for every candidate, the neighbours its two
+// entities share (by degree), in one statement.
+func (s *Store) sharedNeighbours(ctx context.Context, subjects []casegraph.Entity, cs []casegraph.NameCandidate) (map[casegraph.DuplicatePair][]casegraph.SharedNeighbour, error) {
+	out := map[casegraph.DuplicatePair][]casegraph.SharedNeighbour{}
+	if len(cs) == 0 {
+		return out, nil
+	}
+	pairs := make([]map[string]any, len(cs))
+	for i, c := range cs {
+		pairs[i] = map[string]any{"a": subjects[c.I].ID, "b": subjects[c.J].ID}
+	}
+	res, err := s.readHeavy(ctx, stmtDuplicateNeighbours, map[string]any{"pairs": pairs})
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range res.Records {
+		a, err := getString(rec, "a")
+		var b string
+		var degrees []int
+		if err == nil {
+			if b, err = getString(rec, "b"); err == nil {
+				degrees, err = getInts(rec, "degrees")
+			}
+		}
+		if err != nil {
+			return nil, internalError(string(stmtDuplicateNeighbours), err)
+		}
+		if len(degrees) == 0 {
+			continue
+		}
+		shared := make([]casegraph.SharedNeighbour, len(degrees))
+		for i, d := range degrees {
+			shared[i] = casegraph.SharedNeighbour{Degree: int64(d)}
+		}
+		out[casegraph.OrderedPair(a, b)] = shared
+	}
+	return out, nil
+}
+
+// fillDuplicateEntities reads the entities of a page's candidates.
+func (s *Store) fillDuplicateEntities(ctx context.Context, cs []casegraph.DuplicateCandidate) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, 2*len(cs))
+	for _, c := range cs {
+		ids = append(ids, c.A, c.B)
+	}
+	found, err := s.EntitiesByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range cs {
+		a, okA := found[cs[i].A]
+		b, okB := found[cs[i].B]
+		if !okA || !okB {
+			// Deleted between the run's statements: a bug would look the same.
+			return casegraph.Errorf(casegraph.CodeConflict, "the dataset changed while its duplicates were computed: ask again")
+		}
+		cs[i].EntityA, cs[i].EntityB = a, b
+	}
+	return nil
+}
+
+// DismissDuplicate remembers that a and b (ordered) are not the same, so
+// the pair is never suggested again: in one transaction with its audit
+// record, for a caller who may write their dataset (FORBIDDEN otherwise).
+// Both must be entities of one dataset that the caller may see
+// (NOT_FOUND, BAD_USER_INPUT). Dismissing a pair again changes nothing
+// but the audit log.
+func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error) {
+	var out casegraph.DuplicateDismissal
+	err := s.mutate(ctx, "DismissDuplicate", &out, func(run txRunner) (change, error) {
+		ds, protected, err := duplicatePairDataset(ctx, run, p)
+		if err != nil {
+			return change{}, err
+		}
+		recs, err := run(stmtDismissDuplicate, map[string]any{"pair": p.Key(), "a": p.A, "b": p.B,
+			"dataset": ds, "by": casegraph.Actor(ctx), "at": time.Now().UTC()})
+		if err != nil {
+			return change{}, err
+		}
+		if len(recs) != 1 {
+			return change{}, internalError(string(stmtDismissDuplicate), errNoRow)
+		}
+		out = casegraph.DuplicateDismissal{DuplicatePair: p}
+		if out.By, err = getString(recs[0], "by"); err != nil {
+			return change{}, internalError(string(stmtDismissDuplicate), err)
+		}
+		if out.At, _, err = neo4j.GetRecordValue[time.Time](recs[0], "at"); err != nil {
+			return change{}, internalError(string(stmtDismissDuplicate), err)
+		}
+		out.At = out.At.UTC()
+		created, _, err := neo4j.GetRecordValue[bool](recs[0], "created")
+		if err != nil {
+			return change{}, internalError(string(stmtDismissDuplicate), err)
+		}
+		old := "dismissed"
+		if created {
+			old = "suggested"
+		}
+		return duplicateChange("dismissDuplicate", ds, p, protected, old, "dismissed"), nil
+	})
+	return out, err
+}
+
+// UndismissDuplicate forgets a dismissal, with the rights DismissDuplicate
+// needs, and says whether there was one.
+func (s *Store) UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (bool, error) {
+	var removed bool
+	err := s.mutate(ctx, "UndismissDuplicate", &removed, func(run txRunner) (change, error) {
+		ds, protected, err := duplicatePairDataset(ctx, run, p)
+		if err != nil {
+			return change{}, err
+		}
+		recs, err := run(stmtUndismissDuplicate, map[string]any{"pair": p.Key()})
+		if err != nil {
+			return change{}, err
+		}
+		n, err := getInt(recs[0], "removed")
+		if err != nil {
+			return change{}, internalError(string(stmtUndismissDuplicate), err)
+		}
+		removed = n > 0
+		old := "suggested"
+		if removed {
+			old = "dismissed"
+		}
+		return duplicateChange("undismissDuplicate", ds, p, protected, old, "suggested"), nil
+	})
+	return removed, err
+}
+
+// duplicatePairDataset finds the dataset of a pair's entities, in the
+// write's transaction, and checks the caller may write it.
+func duplicatePairDataset(ctx context.Context, run txRunner, p casegraph.DuplicatePair) (string, bool, error) {
+	recs, err := run(stmtDuplicatePair, map[string]any{"a": p.A, "b": p.B})
+	if err != nil {
+		return "", false, err
+	}
+	datasets := map[string]string{}
+	protected := false
+	for _, rec := range recs {
+		id, err := getString(rec, "id")
+		var ds string
+		var prot bool
+		if err == nil {
+			if ds, err = getString(rec, "dataset"); err == nil {
+				prot, _, err = neo4j.GetRecordValue[bool](rec, "protected")
+			}
+		}
+		if err != nil {
+			return "", false, internalError(string(stmtDuplicatePair), err)
+		}
+		if !casegraph.CanSee(ctx, casegraph.Entity{Dataset: ds, Attributes: casegraph.Attributes{Protected: prot}}) {
+			continue // one the caller may not see does not exist for it
+		}
+		datasets[id], protected = ds, protected || prot
+	}
+	for _, id := range []string{p.A, p.B} {
+		if _, ok := datasets[id]; !ok {
+			return "", false, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+		}
+	}
+	if datasets[p.A] != datasets[p.B] {
+		return "", false, casegraph.Errorf(casegraph.CodeBadUserInput,
+			"%q and %q are in different datasets (%q, %q): duplicates are suggested within a dataset", p.A, p.B, datasets[p.A], datasets[p.B])
+	}
+	ds := datasets[p.A]
+	return ds, protected, casegraph.CheckWrite(ctx, ds)
+}
+
+// duplicateChange is the audit record of a (un)dismissal. One that
+// involves a protected person carries the "protected" field, which keeps
+// the record from callers without clearance, as the person's own are.
+func duplicateChange(op, dataset string, p casegraph.DuplicatePair, protected bool, old, new string) change {
+	fields := []casegraph.FieldChange{{Field: "duplicate", Old: fmt.Sprintf("%q", old), New: fmt.Sprintf("%q", new)}}
+	if protected {
+		fields = append(fields, casegraph.FieldChange{Field: "protected", Old: "true", New: "true"})
+	}
+	return change{operation: op, dataset: dataset, targets: []string{p.A, p.B}, fields: fields}
+}
