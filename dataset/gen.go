@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -14,6 +15,11 @@ type GenOptions struct {
 	Relations int
 	Seed      uint64
 	Dataset   string
+	// PlantDuplicates is how many duplicates of people and organizations
+	// to plant, for measuring duplicate suggestions (plant.go); it also
+	// names people from a wider space. 0: none, and the graph is the one
+	// the other options always gave.
+	PlantDuplicates int
 }
 
 // Generate makes a synthetic graph for tests and benchmarks: the same
@@ -23,8 +29,23 @@ type GenOptions struct {
 // one or two sources, with partial dates and confidences. emit is called
 // with sources first, then entities, then relations.
 func Generate(opts GenOptions, emit func(Record) error) error {
+	_, err := generate(opts, emit)
+	return err
+}
+
+// PlantedDuplicates are the pairs (original, duplicate) that Generate
+// plants with opts: the ground truth of duplicate suggestions.
+func PlantedDuplicates(opts GenOptions) ([][2]string, error) {
+	p, err := generate(opts, func(Record) error { return nil })
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return p.pairs, nil
+}
+
+func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 	if opts.Entities < 10 {
-		return fmt.Errorf("generate at least 10 entities, not %d", opts.Entities)
+		return nil, fmt.Errorf("generate at least 10 entities, not %d", opts.Entities)
 	}
 	if opts.Dataset == "" {
 		opts.Dataset = "synthetic"
@@ -38,7 +59,7 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 		if err := emit(Record{Type: "source", ID: id("source", i), Title: fmt.Sprintf("Source document %d", i),
 			Publisher: publishers[i%len(publishers)], Dataset: ds,
 			Attributes: casegraph.Attributes{URL: fmt.Sprintf("https://example.org/sources/%d", i), PublishedAt: randomDate(rng)}}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	cite := func() []string {
@@ -58,6 +79,8 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 		share int
 	}{{casegraph.KindPerson, 40}, {casegraph.KindOrganization, 25}, {casegraph.KindEvent, 15}, {casegraph.KindDocument, 15}, {casegraph.KindPlace, 5}}
 	byKind := map[casegraph.Kind][]string{}
+	wide := opts.PlantDuplicates > 0
+	var entities []Record // kept only for planting
 	kindOf := make([]casegraph.Kind, opts.Entities)
 	for i := range opts.Entities {
 		r := rng.IntN(100)
@@ -72,7 +95,7 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 		eid := id(string(k), i)
 		byKind[k] = append(byKind[k], eid)
 		rec := Record{Type: "entity", ID: eid, Kind: string(k), Dataset: ds, SourceIDs: cite()}
-		rec.Name, rec.Aliases = entityName(rng, k, i)
+		rec.Name, rec.Aliases = entityName(rng, k, i, wide)
 		switch k {
 		case casegraph.KindOrganization:
 			rec.Category = pick(rng, casegraph.Categories(k))
@@ -90,7 +113,17 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 			rec.Nationality = pick(rng, countries)
 		}
 		if err := emit(rec); err != nil {
-			return err
+			return nil, err
+		}
+		if wide {
+			entities = append(entities, rec)
+		}
+	}
+	var plants *planter
+	if wide {
+		var err error
+		if plants, err = plant(rng, ds, opts.PlantDuplicates, entities, emit); err != nil {
+			return nil, err
 		}
 	}
 
@@ -136,11 +169,17 @@ func Generate(opts GenOptions, emit func(Record) error) error {
 			rec.Role = pick(rng, roles)
 		}
 		if err := emit(rec); err != nil {
-			return err
+			return nil, err
+		}
+		if plants != nil {
+			plants.observe(rec)
 		}
 		i++
 	}
-	return nil
+	if plants != nil {
+		return plants, plants.emitRelations(emit)
+	}
+	return nil, nil
 }
 
 func pick(rng *rand.Rand, from []string) string { return from[rng.IntN(len(from))] }
@@ -164,11 +203,18 @@ func laterDate(rng *rand.Rand, start string) string {
 	return fmt.Sprintf("%04d", y+rng.IntN(6))
 }
 
-func entityName(rng *rand.Rand, k casegraph.Kind, n int) (string, []string) {
+func entityName(rng *rand.Rand, k casegraph.Kind, n int, wide bool) (string, []string) {
 	switch k {
 	case casegraph.KindPerson:
-		first, last := pick(rng, firstNames), pick(rng, lastNames)
-		name := first + " " + last
+		var name, first, last string
+		if wide {
+			var middle string
+			first, middle, last = widePersonName(rng)
+			name = strings.Join(strings.Fields(first+" "+middle+" "+last), " ")
+		} else {
+			first, last = pick(rng, firstNames), pick(rng, lastNames)
+			name = first + " " + last
+		}
 		if rng.IntN(3) == 0 {
 			return name, []string{string([]rune(first)[:1]) + ". " + last}
 		}
