@@ -4,16 +4,23 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Blocking: only entities that share a blocking key are compared, so a
 // run compares far fewer pairs than every pair of a dataset. The keys of
 // an entity come from each of its names (name and aliases): the sound of
-// each word of three letters or more (Phonetic: "w:mhmd"), and for each
-// two words of a name, the first letter of one with the sound of the
-// other ("i:y|smt"), which brings "J. Smith", "John Smith" and "Smith,
-// John" together. Every key starts with the entity's kind: a Person and
-// a Place are never compared.
+// each word of three letters or more (Phonetic: "w:mhmd"). A name none of
+// whose words is rare (each word's key is shared by more than MaxBlock
+// entities, and so skipped: John Smith in a dataset of many Johns and
+// Smiths) has keys of its own: each word's sound with the first letter of
+// each other word that is frequent too or an initial ("i:y|smt"), which
+// brings "J. Smith", "John Smith" and "Smith, John" together in a block of
+// their own. A name with a rare word is found by that word's block, as
+// long as the other name spells it out (the limit: "J. R. Smith" is not
+// paired with "John Robert Smith" when Robert is rare and Smith is not).
+// Every key starts with the entity's kind: a Person and a Place are never
+// compared.
 
 // DuplicateLimits bound one run of the suggestions.
 type DuplicateLimits struct {
@@ -33,30 +40,58 @@ func DefaultDuplicateLimits() DuplicateLimits {
 	return DuplicateLimits{MaxBlock: 200, MaxComparisons: 2_000_000, MaxCandidates: 20_000}
 }
 
-// maxKeyWords bounds the words of a name that make word-pair keys.
-const maxKeyWords = 4
+// maxKeyWords bounds the words of a name that make keys.
+const maxKeyWords = 6
 
-// BlockingKeys are an entity's blocking keys, each once.
-func BlockingKeys(e Entity) []string {
-	return blockingKeys(e.Kind, duplicateNames(e))
+// wordKeys are a name's word keys ("w:"), one a word.
+func wordKeys(prefix string, n dupName) []string {
+	var keys []string
+	for i, w := range n.words[:min(len(n.words), maxKeyWords)] {
+		if n.sounds[i] != "" && utf8.RuneCountInString(w) >= 3 {
+			keys = append(keys, prefix+"w:"+n.sounds[i])
+		}
+	}
+	return keys
 }
 
-func blockingKeys(kind Kind, names []dupName) []string {
+// initialKeys are a name's initial keys ("i:"): for each word, the first
+// letter of each other word that is frequent too or an initial.
+func initialKeys(prefix string, n dupName, frequent func(i int) bool) []string {
+	var keys []string
+	words := n.words[:min(len(n.words), maxKeyWords)]
+	for i := range words {
+		if n.sounds[i] == "" || utf8.RuneCountInString(words[i]) < 3 {
+			continue
+		}
+		for j, o := range words {
+			if j != i && (utf8.RuneCountInString(o) == 1 || frequent(j)) {
+				r, _ := utf8.DecodeRuneInString(o)
+				keys = append(keys, prefix+"i:"+string(r)+"|"+n.sounds[i])
+			}
+		}
+	}
+	return keys
+}
+
+// blockingKeys are an entity's keys, each once, given how many entities
+// each word key has.
+func blockingKeys(kind Kind, names []dupName, counts map[string]int32, maxBlock int) []string {
 	prefix := string(kind) + "|"
 	var keys []string
 	for _, n := range names {
-		words := n.words[:min(len(n.words), maxKeyWords)]
-		for i, w := range words {
-			sound := Phonetic(w)
-			if sound == "" || len([]rune(w)) < 3 {
-				continue
+		keys = append(keys, wordKeys(prefix, n)...)
+		frequent := func(i int) bool {
+			if n.sounds[i] == "" || utf8.RuneCountInString(n.words[i]) < 3 {
+				return false // no key of its own
 			}
-			keys = append(keys, prefix+"w:"+sound)
-			for j, o := range words {
-				if j != i {
-					keys = append(keys, prefix+"i:"+string([]rune(o)[0])+"|"+sound)
-				}
-			}
+			return int(counts[prefix+"w:"+n.sounds[i]]) > maxBlock
+		}
+		rare := false
+		for i := range n.words[:min(len(n.words), maxKeyWords)] {
+			rare = rare || (n.sounds[i] != "" && utf8.RuneCountInString(n.words[i]) >= 3 && !frequent(i))
+		}
+		if !rare {
+			keys = append(keys, initialKeys(prefix, n, frequent)...)
 		}
 	}
 	slices.Sort(keys)
@@ -83,10 +118,21 @@ type Blocking struct {
 // compare (dismissed ones).
 func BlockNames(es []Entity, limits DuplicateLimits, skip func(DuplicatePair) bool) Blocking {
 	names := make([][]dupName, len(es))
-	blocks := map[string][]int32{}
+	counts := map[string]int32{} // entities a word key has
 	for i, e := range es {
 		names[i] = duplicateNames(e)
-		for _, k := range blockingKeys(e.Kind, names[i]) {
+		var keys []string
+		for _, n := range names[i] {
+			keys = append(keys, wordKeys(string(e.Kind)+"|", n)...)
+		}
+		slices.Sort(keys)
+		for _, k := range slices.Compact(keys) {
+			counts[k]++
+		}
+	}
+	blocks := map[string][]int32{}
+	for i, e := range es {
+		for _, k := range blockingKeys(e.Kind, names[i], counts, limits.MaxBlock) {
 			blocks[k] = append(blocks[k], int32(i))
 		}
 	}

@@ -89,15 +89,15 @@ func ScoreNames(a, b Entity) (reasons []DuplicateReason, ok bool) {
 
 // dupName is one name of an entity, folded into words.
 type dupName struct {
+	nameWords
 	text  string
-	words []string
 	alias bool
 }
 
 func duplicateNames(e Entity) []dupName {
-	out := []dupName{{text: e.Name, words: NameWords(e.Name)}}
+	out := []dupName{{text: e.Name, nameWords: newNameWords(NameWords(e.Name))}}
 	for _, a := range e.Aliases {
-		out = append(out, dupName{text: a, words: NameWords(a), alias: true})
+		out = append(out, dupName{text: a, nameWords: newNameWords(NameWords(a)), alias: true})
 	}
 	return out
 }
@@ -107,7 +107,7 @@ func scoreNames(as, bs []dupName) ([]DuplicateReason, bool) {
 	var bestA, bestB dupName
 	for _, x := range as {
 		for _, y := range bs {
-			m := CompareNames(x.words, y.words)
+			m := compareNames(x.nameWords, y.nameWords)
 			if m.Similarity > best.Similarity {
 				best, bestA, bestB = m, x, y
 			}

@@ -164,8 +164,12 @@ func TestBlockNames(t *testing.T) {
 		{name: "dismissed skipped", limits: casegraph.DefaultDuplicateLimits(),
 			skip: func(p casegraph.DuplicatePair) bool { return p == casegraph.DuplicatePair{A: "p6", B: "p7"} },
 			want: []casegraph.DuplicatePair{{A: "p2", B: "p3"}, {A: "p0", B: "p1"}}},
+		// Smith's block (three) is skipped, and John Robert Smith has rare
+		// words (John, Robert) that J. R. Smith does not spell out.
 		{name: "blocks of two only", limits: casegraph.DuplicateLimits{MaxBlock: 2, MaxComparisons: 100, MaxCandidates: 100},
-			want: all},
+			want: all[:2]},
+		{name: "one comparison", limits: casegraph.DuplicateLimits{MaxBlock: 200, MaxComparisons: 1, MaxCandidates: 100},
+			want: all[:1]},
 		{name: "one candidate", limits: casegraph.DuplicateLimits{MaxBlock: 200, MaxComparisons: 100, MaxCandidates: 1},
 			want: all[:1]},
 	} {

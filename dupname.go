@@ -1,7 +1,6 @@
 package casegraph
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -123,24 +122,44 @@ const (
 	wordSpelling
 )
 
-// matchWords compares two folded words: their value (0 for no match) and
-// how they matched.
-func matchWords(a, b string) (float64, wordMatch) {
+// nameWords is a name's words with their sound keys (Phonetic), computed
+// once for all the comparisons of a run.
+type nameWords struct {
+	words, sounds []string
+}
+
+func newNameWords(words []string) nameWords {
+	n := nameWords{words: words, sounds: make([]string, len(words))}
+	for i, w := range words {
+		n.sounds[i] = Phonetic(w)
+	}
+	return n
+}
+
+// matchWords compares two folded words (with their sound keys): their
+// value (0 for no match) and how they matched.
+func matchWords(a, sa, b, sb string) (float64, wordMatch) {
 	if a == b {
 		return matchSame, wordSame
 	}
 	if hasDigit(a) || hasDigit(b) {
 		return 0, wordSame
 	}
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) == 1 || len(rb) == 1 {
-		if ra[0] == rb[0] {
+	ra, la := utf8.DecodeRuneInString(a)
+	rb, lb := utf8.DecodeRuneInString(b)
+	if la == len(a) || lb == len(b) { // one letter: an initial
+		if ra == rb {
 			return matchInitial, wordInitial
 		}
 		return 0, wordSame
 	}
-	if pa := Phonetic(a); pa != "" && pa == Phonetic(b) {
+	if sa != "" && sa == sb {
 		return matchSound, wordSound
+	}
+	// Jaro-Winkler reaches minJaroWinkle only for words of about the same
+	// length: skip the others without computing it.
+	if d := len(a) - len(b); d > 3 || d < -3 {
+		return 0, wordSame
 	}
 	if jw := JaroWinkler(a, b); jw >= minJaroWinkle {
 		return jw * matchSound, wordSpelling
@@ -165,6 +184,15 @@ type NameMatch struct {
 // to a one-word name, and at least one pair must match as a whole word
 // (not as initials).
 func CompareNames(a, b []string) NameMatch {
+	return compareNames(newNameWords(a), newNameWords(b))
+}
+
+// maxCompared bounds the words of a name that are compared: names longer
+// than that are compared by their first words.
+const maxCompared = 8
+
+func compareNames(na, nb nameWords) NameMatch {
+	a, b := na.words[:min(len(na.words), maxCompared)], nb.words[:min(len(nb.words), maxCompared)]
 	if len(a) == 0 || len(b) == 0 || (len(a) == 1) != (len(b) == 1) {
 		return NameMatch{}
 	}
@@ -173,29 +201,30 @@ func CompareNames(a, b []string) NameMatch {
 		value float64
 		how   wordMatch
 	}
-	var pairs []pair
+	var buf [maxCompared * maxCompared]pair // no allocation for a comparison
+	pairs := buf[:0]
 	for i, wa := range a {
 		for j, wb := range b {
-			if v, how := matchWords(wa, wb); v > 0 {
+			if v, how := matchWords(wa, na.sounds[i], wb, nb.sounds[j]); v > 0 {
 				pairs = append(pairs, pair{i, j, v, how})
 			}
 		}
 	}
-	slices.SortStableFunc(pairs, func(x, y pair) int {
-		switch {
-		case x.value > y.value:
-			return -1
-		case x.value < y.value:
-			return 1
+	short, long := min(len(a), len(b)), max(len(a), len(b))
+	if len(pairs) < short {
+		return NameMatch{}
+	}
+	// Best first (insertion sort: a few pairs), ties in order.
+	for x := 1; x < len(pairs); x++ {
+		for y := x; y > 0 && pairs[y].value > pairs[y-1].value; y-- {
+			pairs[y], pairs[y-1] = pairs[y-1], pairs[y]
 		}
-		return 0
-	})
-	usedA, usedB := make([]bool, len(a)), make([]bool, len(b))
+	}
+	var usedA, usedB [maxCompared]bool
+	var orderOf [maxCompared]int // b's index of each of a's words
 	var m NameMatch
 	var sum float64
 	matched, whole := 0, false
-	var order []int // b's index of each of a's words, in a's order
-	orderOf := make([]int, len(a))
 	for _, p := range pairs {
 		if usedA[p.i] || usedB[p.j] {
 			continue
@@ -215,16 +244,18 @@ func CompareNames(a, b []string) NameMatch {
 			whole = whole || utf8.RuneCountInString(a[p.i]) > 1
 		}
 	}
-	short, long := min(len(a), len(b)), max(len(a), len(b))
 	if matched < short || !whole {
 		return NameMatch{}
 	}
+	last := -1
 	for i := range a {
 		if usedA[i] {
-			order = append(order, orderOf[i])
+			if orderOf[i] < last {
+				m.Reordered = true
+			}
+			last = orderOf[i]
 		}
 	}
-	m.Reordered = !slices.IsSorted(order)
 	m.Similarity = sum/float64(matched) - 0.1*float64(long-short)
 	if m.Similarity < 0 {
 		return NameMatch{}

@@ -149,11 +149,15 @@ func runGen(_ context.Context, args []string, e env) error {
 	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed: the same seed gives the same graph")
 	fs.StringVar(&opts.Dataset, "dataset", "synthetic", "dataset name (and id prefix)")
 	fs.StringVar(&out, "out", "-", "output file (- for standard output)")
+	fs.IntVar(&opts.PlantDuplicates, "plant-duplicates", 0, "plant this many duplicates of people and organizations (for measuring duplicateCandidates; names people from a wider space)")
 	if err := parseFlags(fs, args, e, summaryOf("gen"), 0); err != nil {
 		return err
 	}
 	if opts.Entities < 10 || opts.Entities > 10_000_000 || opts.Relations < 0 || opts.Relations > 50_000_000 {
 		return usagef("gen: entities must be 10 to 10000000 and relations 0 to 50000000")
+	}
+	if opts.PlantDuplicates < 0 || opts.PlantDuplicates > opts.Entities/4 {
+		return usagef("gen: plant-duplicates must be 0 to a quarter of the entities")
 	}
 	if opts.Relations > opts.Entities*(opts.Entities-1)/4 {
 		return usagef("gen: %d relations is too many for %d entities", opts.Relations, opts.Entities)

@@ -1,0 +1,115 @@
+package cypher_test
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// BenchmarkDuplicateCandidates measures duplicate suggestions on a dataset
+// generated with planted duplicates, imported beforehand:
+//
+//	casegraph gen --entities 100000 --relations 500000 --dataset dups-100k --plant-duplicates 1000 --out dups.ndjson
+//	casegraph import dups.ndjson
+//	CASEGRAPH_BENCH_DUPLICATES=dups-100k go test ./cypher -run '^$' -bench DuplicateCandidates -benchtime 3x
+//
+// The planted pairs are generated again from the same options (seed 1;
+// CASEGRAPH_BENCH_DUPLICATES_ENTITIES, _RELATIONS and _PLANTED when the
+// dataset was generated with others). "run" computes the first 1,000
+// suggestions as a request does (ns/op is one run, the time of any page)
+// and reports their precision and recall against the planted pairs;
+// "blocking" times the Go part alone (blocking and name scores) on the
+// generated entities, without the database.
+func BenchmarkDuplicateCandidates(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DUPLICATES")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DUPLICATES to a dataset generated with --plant-duplicates (see the comment)")
+	}
+	num := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_DUPLICATES_" + name)); err == nil {
+			return n
+		}
+		return def
+	}
+	opts := dataset.GenOptions{Entities: num("ENTITIES", 100_000), Relations: num("RELATIONS", 500_000), Seed: 1,
+		Dataset: ds, PlantDuplicates: num("PLANTED", 1000)}
+	planted, err := dataset.PlantedDuplicates(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	truth := map[casegraph.DuplicatePair]string{}
+	for _, p := range planted {
+		truth[casegraph.OrderedPair(p[0], p[1])] = p[1]
+	}
+	top := len(planted)
+
+	b.Run("run", func(b *testing.B) {
+		s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+		q := casegraph.DuplicateQuery{Dataset: ds, First: top, Limits: casegraph.DefaultDuplicateLimits()}
+		var page casegraph.DuplicatePage
+		for b.Loop() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			page, err = s.DuplicateCandidates(ctx, q)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		found := map[string]int{}
+		hits := 0
+		for _, c := range page.Candidates {
+			if dup, ok := truth[c.DuplicatePair]; ok {
+				hits++
+				found[plantedWay(dup)]++
+			}
+		}
+		b.ReportMetric(float64(hits)/float64(max(1, len(page.Candidates))), "precision")
+		b.ReportMetric(float64(hits)/float64(len(planted)), "recall")
+		b.ReportMetric(float64(page.Total), "candidates")
+		b.Logf("first %d of %d candidates (%d pairs compared, %d blocks skipped, truncated %v): %d planted pairs of %d; found by way: %v",
+			len(page.Candidates), page.Total, page.Compared, page.SkippedBlocks, page.Truncated, hits, len(planted), found)
+	})
+
+	b.Run("blocking", func(b *testing.B) {
+		batch, err := dataset.GenerateBatch(opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var blocking casegraph.Blocking
+		for b.Loop() {
+			blocking = casegraph.BlockNames(batch.Entities, casegraph.DefaultDuplicateLimits(), nil)
+		}
+		all := 0
+		for _, c := range blocking.Candidates {
+			if _, ok := truth[casegraph.OrderedPair(batch.Entities[c.I].ID, batch.Entities[c.J].ID)]; ok {
+				all++
+			}
+		}
+		b.ReportMetric(float64(all)/float64(len(planted)), "recall-all")
+		b.Logf("%d entities: %d pairs compared, %d blocks skipped, %d candidates, %d of %d planted pairs among them",
+			len(batch.Entities), blocking.Compared, blocking.SkippedBlocks, len(blocking.Candidates), all, len(planted))
+	})
+}
+
+// plantedWay names how the generator planted its i-th duplicate (see
+// dataset/plant.go's variant): every fifth an organization's.
+func plantedWay(dupID string) string {
+	i, err := strconv.Atoi(dupID[strings.LastIndex(dupID, "-")+1:])
+	if err != nil {
+		return "?"
+	}
+	if i%5 == 4 {
+		return "organization"
+	}
+	return []string{"initials", "transliteration", "order", "no-middle-name", "typo"}[(i+i/5)%5]
+}
