@@ -43,12 +43,25 @@ func DefaultDuplicateLimits() DuplicateLimits {
 // maxKeyWords bounds the words of a name that make keys.
 const maxKeyWords = 6
 
-// wordKeys are a name's word keys ("w:"), one a word.
+// wordKeys are a name's word keys: its sound ("w:"), and for a word of
+// six letters or more, its consonants in alphabetical order ("s:"), which
+// two letters swapped by a typo do not change (Halfuran, Hafluran).
 func wordKeys(prefix string, n dupName) []string {
 	var keys []string
 	for i, w := range n.words[:min(len(n.words), maxKeyWords)] {
-		if n.sounds[i] != "" && utf8.RuneCountInString(w) >= 3 {
-			keys = append(keys, prefix+"w:"+n.sounds[i])
+		if n.sounds[i] == "" || utf8.RuneCountInString(w) < 3 {
+			continue
+		}
+		keys = append(keys, prefix+"w:"+n.sounds[i])
+		if utf8.RuneCountInString(w) >= 6 && !hasDigit(w) {
+			var letters []rune
+			for _, r := range w {
+				if !strings.ContainsRune("aeiouy", r) {
+					letters = append(letters, r)
+				}
+			}
+			slices.Sort(letters)
+			keys = append(keys, prefix+"s:"+string(letters))
 		}
 	}
 	return keys

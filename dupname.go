@@ -12,7 +12,7 @@ import (
 // "John"), when they sound alike by Phonetic (Mohammed and Muhammad,
 // Aleksandr and Alexander, Assad and Asad), or when they are spelled
 // nearly alike (Jaro-Winkler of at least 0.9, a typo). Particles (al, bin,
-// van, de ...) are left out: "Bashar al-Assad" and "Bashar Assad" are
+// van, de ...; not the Spanish y, more often an initial) are left out: "Bashar al-Assad" and "Bashar Assad" are
 // alike.
 
 // Word-match values: how much one word pair adds to a name's similarity.
@@ -28,7 +28,7 @@ const (
 var nameParticles = map[string]bool{
 	"al": true, "el": true, "ad": true, "as": true, "ash": true, "an": true, "bin": true, "ibn": true, "bint": true,
 	"abu": true, "de": true, "da": true, "di": true, "del": true, "della": true, "van": true, "von": true,
-	"der": true, "den": true, "la": true, "le": true, "the": true, "of": true, "and": true, "y": true,
+	"der": true, "den": true, "la": true, "le": true, "the": true, "of": true, "and": true,
 }
 
 // NameWords are the folded words of a name that count for duplicates:
