@@ -19,7 +19,7 @@ import (
 const (
 	matchSame     = 1.0
 	matchSound    = 0.9
-	matchInitial  = 0.8
+	matchInitial  = 0.85
 	minJaroWinkle = 0.9
 )
 
@@ -140,6 +140,10 @@ func newNameWords(words []string) nameWords {
 // value (0 for no match) and how they matched.
 func matchWords(a, sa, b, sb string) (float64, wordMatch) {
 	if a == b {
+		if _, n := utf8.DecodeRuneInString(a); n == len(a) {
+			// Two initials alike say less than two names alike.
+			return matchInitial, wordInitial
+		}
 		return matchSame, wordSame
 	}
 	if hasDigit(a) || hasDigit(b) {
@@ -256,7 +260,7 @@ func compareNames(na, nb nameWords) NameMatch {
 			last = orderOf[i]
 		}
 	}
-	m.Similarity = sum/float64(matched) - 0.1*float64(long-short)
+	m.Similarity = sum/float64(matched) - 0.05*float64(long-short)
 	if m.Similarity < 0 {
 		return NameMatch{}
 	}

@@ -71,6 +71,8 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 			if dup, ok := truth[c.DuplicatePair]; ok {
 				hits++
 				found[plantedWay(dup)]++
+			} else if len(page.Candidates)-hits < 10 || testing.Verbose() {
+				b.Logf("not planted: %s %q, %s %q: %.3f %v", c.A, c.EntityA.Name, c.B, c.EntityB.Name, c.Score, c.Reasons)
 			}
 		}
 		b.ReportMetric(float64(hits)/float64(max(1, len(page.Candidates))), "precision")

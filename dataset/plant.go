@@ -22,8 +22,8 @@ import (
 // (PlantedDuplicates).
 //
 // With planting on, people are named from a wider space (a first name, a
-// middle name half of the time, a surname of three syllables), so that the
-// dataset's chance namesakes are few: with the 30 x 30 names of the plain
+// middle name half of the time, a surname of three of 60 syllables), so
+// that the dataset's chance namesakes are fewer: with the 30 x 30 names of the plain
 // generator, 40,000 people share each name with 44 others, and no
 // measurement could tell planted duplicates from them.
 
@@ -43,7 +43,8 @@ var transliterations = map[string]string{
 
 var syllables = []string{"ka", "ro", "vel", "mi", "dan", "sha", "tor", "lu", "zen", "bar", "qui", "nov", "ha",
 	"dad", "ri", "sen", "mo", "gal", "tes", "fu", "bek", "ran", "do", "lim", "pas", "tu", "ver", "jan", "os", "mar",
-	"kel", "bo", "sul", "na", "dro", "vik", "ge", "hal", "zu", "pe"}
+	"kel", "bo", "sul", "na", "dro", "vik", "ge", "hal", "zu", "pe", "wen", "gor", "bla", "tif", "cho", "nem",
+	"sar", "pli", "dun", "kov", "tra", "mel", "yas", "bri", "gun", "fel", "zho", "rak", "lop", "stin"}
 
 // widePersonName is a person's name in planting's wider space: first name,
 // middle name (half the time) and surname.
