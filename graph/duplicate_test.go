@@ -32,11 +32,7 @@ type dupFixture struct {
 
 func newDupFixture(t *testing.T) dupFixture {
 	t.Helper()
-	f := fixture{h: servertest.New(t, servertest.Options{}), ds: cyphertest.Dataset(t)}
-	f.src = f.ds + ":article"
-	t.Cleanup(func() { cyphertest.CheckDegrees(t, f.h.Store, f.ds) })
-	f.h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
-		map[string]any{"in": map[string]any{"id": f.src, "title": "The article", "dataset": f.ds}})
+	f := newBareFixture(t)
 	d := dupFixture{fixture: f, witness: f.id("wq9-witness")}
 	for _, in := range []map[string]any{
 		{"id": f.id("smith"), "kind": "PERSON", "name": "John Robert Smith", "nationality": "GB"},

@@ -51,6 +51,18 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
+// newBareFixture is a dataset of its own with one source and nothing else,
+// whose degrees must be right at the test's end.
+func newBareFixture(t *testing.T) fixture {
+	t.Helper()
+	f := fixture{h: servertest.New(t, servertest.Options{}), ds: cyphertest.Dataset(t)}
+	f.src = f.ds + ":article"
+	t.Cleanup(func() { cyphertest.CheckDegrees(t, f.h.Store, f.ds) })
+	f.h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"id": f.src, "title": "The article", "dataset": f.ds}})
+	return f
+}
+
 func (f fixture) id(s string) string { return f.ds + ":" + s }
 
 // upsert writes an entity, filling dataset and sources when absent.

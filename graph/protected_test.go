@@ -25,11 +25,7 @@ type protectedFixture struct {
 
 func newProtectedFixture(t *testing.T) protectedFixture {
 	t.Helper()
-	f := fixture{h: servertest.New(t, servertest.Options{}), ds: cyphertest.Dataset(t)}
-	f.src = f.ds + ":article"
-	t.Cleanup(func() { cyphertest.CheckDegrees(t, f.h.Store, f.ds) })
-	f.h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
-		map[string]any{"in": map[string]any{"id": f.src, "title": "The article", "dataset": f.ds}})
+	f := newBareFixture(t)
 	p := protectedFixture{fixture: f, witness: f.id("qx7-witness-zulu")}
 	p.secrets = []string{"qx7-witness-zulu", "Zephyrine Okonkwo-Vale", "Nightjar Qx7", "whispered-quote-qx7", "informant-role-qx7", "Witness biography qx7"}
 	for _, in := range []map[string]any{
