@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+
 	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
