@@ -2,6 +2,7 @@ package casegraph
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -128,8 +129,9 @@ type Blocking struct {
 // BlockNames compares the names of the entities that share a blocking
 // key, within the limits, and returns the pairs whose names are alike
 // (ScoreNames), the most alike first. skip says which pairs not to
-// compare (dismissed ones).
-func BlockNames(es []Entity, limits DuplicateLimits, skip func(DuplicatePair) bool) Blocking {
+// compare (dismissed ones). It stops with ctx's error when ctx ends (it
+// looks every few thousand comparisons).
+func BlockNames(ctx context.Context, es []Entity, limits DuplicateLimits, skip func(DuplicatePair) bool) (Blocking, error) {
 	names := make([][]dupName, len(es))
 	counts := map[string]int32{} // entities a word key has
 	for i, e := range es {
@@ -167,6 +169,9 @@ func BlockNames(es []Entity, limits DuplicateLimits, skip func(DuplicatePair) bo
 	slices.SortFunc(order, func(x, y block) int {
 		return cmp.Or(cmp.Compare(len(x.members), len(y.members)), strings.Compare(x.key, y.key))
 	})
+	if err := ctx.Err(); err != nil {
+		return Blocking{}, err
+	}
 	seen := map[uint64]bool{}
 compare:
 	for _, b := range order {
@@ -182,6 +187,9 @@ compare:
 				}
 				seen[id] = true
 				out.Compared++
+				if out.Compared%4096 == 0 && ctx.Err() != nil {
+					return Blocking{}, ctx.Err()
+				}
 				if skip != nil && skip(OrderedPair(es[i].ID, es[j].ID)) {
 					continue
 				}
@@ -197,5 +205,5 @@ compare:
 	if len(out.Candidates) > limits.MaxCandidates {
 		out.Candidates, out.Truncated = out.Candidates[:limits.MaxCandidates], true
 	}
-	return out
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package casegraph_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -175,7 +176,10 @@ func TestBlockNames(t *testing.T) {
 			want: all[:1]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := casegraph.BlockNames(es, tc.limits, tc.skip)
+			got, err := casegraph.BlockNames(context.Background(), es, tc.limits, tc.skip)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if diff := cmp.Diff(tc.want, pairs(got)); diff != "" {
 				t.Errorf("pairs (-want +got):\n%s", diff)
 			}
@@ -183,5 +187,15 @@ func TestBlockNames(t *testing.T) {
 				t.Errorf("compared %d pairs, more than %d", got.Compared, tc.limits.MaxComparisons)
 			}
 		})
+	}
+}
+
+// TestBlockNamesStops: a run whose request has ended stops with its error.
+func TestBlockNamesStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	es := []casegraph.Entity{{ID: "a", Kind: casegraph.KindPerson, Name: "Ahmad Haddad"}, {ID: "b", Kind: casegraph.KindPerson, Name: "Ahmad Haddad"}}
+	if _, err := casegraph.BlockNames(ctx, es, casegraph.DefaultDuplicateLimits(), nil); err != context.Canceled {
+		t.Errorf("err = %v, want %v", err, context.Canceled)
 	}
 }

@@ -53,10 +53,10 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQu
 	if err != nil {
 		return casegraph.DuplicatePage{}, err
 	}
-	if err := ctx.Err(); err != nil {
-		return casegraph.DuplicatePage{}, mapError(ctx, string(stmtDuplicateSubjects), err)
+	blocking, err := casegraph.BlockNames(ctx, subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
+	if err != nil {
+		return casegraph.DuplicatePage{}, mapError(ctx, "BlockNames", err)
 	}
-	blocking := casegraph.BlockNames(subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
 	shared, err := s.sharedNeighbours(ctx, subjects, blocking.Candidates)
 	if err != nil {
 		return casegraph.DuplicatePage{}, err

@@ -89,7 +89,9 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		}
 		var blocking casegraph.Blocking
 		for b.Loop() {
-			blocking = casegraph.BlockNames(batch.Entities, casegraph.DefaultDuplicateLimits(), nil)
+			if blocking, err = casegraph.BlockNames(context.Background(), batch.Entities, casegraph.DefaultDuplicateLimits(), nil); err != nil {
+				b.Fatal(err)
+			}
 		}
 		all := 0
 		for _, c := range blocking.Candidates {
