@@ -51,7 +51,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	for _, p := range planted {
 		truth[casegraph.OrderedPair(p[0], p[1])] = p[1]
 	}
-	top := len(planted)
+	top := max(len(planted), 1000) // the first 1,000 without planted pairs (a dataset generated without them)
 
 	b.Run("run", func(b *testing.B) {
 		s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
@@ -71,12 +71,14 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 			if dup, ok := truth[c.DuplicatePair]; ok {
 				hits++
 				found[plantedWay(dup)]++
-			} else if len(page.Candidates)-hits < 10 || testing.Verbose() {
+			} else if len(planted) > 0 && (len(page.Candidates)-hits < 10 || testing.Verbose()) {
 				b.Logf("not planted: %s %q, %s %q: %.3f %v", c.A, c.EntityA.Name, c.B, c.EntityB.Name, c.Score, c.Reasons)
 			}
 		}
-		b.ReportMetric(float64(hits)/float64(max(1, len(page.Candidates))), "precision")
-		b.ReportMetric(float64(hits)/float64(len(planted)), "recall")
+		if len(planted) > 0 {
+			b.ReportMetric(float64(hits)/float64(max(1, len(page.Candidates))), "precision")
+			b.ReportMetric(float64(hits)/float64(len(planted)), "recall")
+		}
 		b.ReportMetric(float64(page.Total), "candidates")
 		b.Logf("first %d of %d candidates (%d pairs compared, %d blocks skipped, truncated %v): %d planted pairs of %d; found by way: %v",
 			len(page.Candidates), page.Total, page.Compared, page.SkippedBlocks, page.Truncated, hits, len(planted), found)
@@ -99,7 +101,9 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 				all++
 			}
 		}
-		b.ReportMetric(float64(all)/float64(len(planted)), "recall-all")
+		if len(planted) > 0 {
+			b.ReportMetric(float64(all)/float64(len(planted)), "recall-all")
+		}
 		b.Logf("%d entities: %d pairs compared, %d blocks skipped, %d candidates, %d of %d planted pairs among them",
 			len(batch.Entities), blocking.Compared, blocking.SkippedBlocks, len(blocking.Candidates), all, len(planted))
 	})
