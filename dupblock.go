@@ -116,6 +116,7 @@ func blockingKeys(kind Kind, names []dupName, counts map[string]int32, maxBlock 
 type NameCandidate struct {
 	I, J    int
 	Reasons []DuplicateReason
+	score   nameScore
 }
 
 // Blocking is what a blocking run found.
@@ -193,17 +194,21 @@ compare:
 				if skip != nil && skip(OrderedPair(es[i].ID, es[j].ID)) {
 					continue
 				}
-				if reasons, ok := scoreNames(names[i], names[j]); ok {
-					out.Candidates = append(out.Candidates, NameCandidate{I: int(i), J: int(j), Reasons: reasons})
+				if score, ok := bestNames(names[i], names[j]); ok {
+					out.Candidates = append(out.Candidates, NameCandidate{I: int(i), J: int(j), score: score})
 				}
 			}
 		}
 	}
 	slices.SortFunc(out.Candidates, func(x, y NameCandidate) int {
-		return cmp.Or(cmp.Compare(y.Reasons[0].Weight, x.Reasons[0].Weight), cmp.Compare(x.I, y.I), cmp.Compare(x.J, y.J))
+		return cmp.Or(cmp.Compare(y.score.match.Similarity, x.score.match.Similarity), cmp.Compare(x.I, y.I), cmp.Compare(x.J, y.J))
 	})
 	if len(out.Candidates) > limits.MaxCandidates {
 		out.Candidates, out.Truncated = out.Candidates[:limits.MaxCandidates], true
+	}
+	for k := range out.Candidates {
+		c := &out.Candidates[k]
+		c.Reasons = nameReasons(names[c.I], names[c.J], c.score)
 	}
 	return out, nil
 }

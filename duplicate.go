@@ -103,26 +103,44 @@ func duplicateNames(e Entity) []dupName {
 }
 
 func scoreNames(as, bs []dupName) ([]DuplicateReason, bool) {
-	var best NameMatch
-	var bestA, bestB dupName
-	for _, x := range as {
-		for _, y := range bs {
-			m := compareNames(x.nameWords, y.nameWords)
-			if m.Similarity > best.Similarity {
-				best, bestA, bestB = m, x, y
+	best, ok := bestNames(as, bs)
+	if !ok {
+		return nil, false
+	}
+	return nameReasons(as, bs, best), true
+}
+
+// nameScore is the best match of two entities' names: how alike, and
+// which of each one's names.
+type nameScore struct {
+	match NameMatch
+	a, b  int
+}
+
+// bestNames finds the best match of any of as with any of bs; ok is false
+// below MinNameSimilarity. It writes no text: most pairs a run compares
+// are not kept (see nameReasons).
+func bestNames(as, bs []dupName) (nameScore, bool) {
+	var best nameScore
+	for i, x := range as {
+		for j, y := range bs {
+			if m := compareNames(x.nameWords, y.nameWords); m.Similarity > best.match.Similarity {
+				best = nameScore{m, i, j}
 			}
 		}
 	}
-	if best.Similarity < MinNameSimilarity {
-		return nil, false
-	}
-	w := round3(NameWeight * best.Similarity)
+	return best, best.match.Similarity >= MinNameSimilarity
+}
+
+// nameReasons are the reasons of a name match.
+func nameReasons(as, bs []dupName, s nameScore) []DuplicateReason {
+	x, y, best := as[s.a], bs[s.b], s.match
 	kind := ReasonName
-	if bestA.alias || bestB.alias {
+	if x.alias || y.alias {
 		kind = ReasonAlias
 	}
-	reasons := []DuplicateReason{{Kind: kind, Weight: w,
-		Detail: fmt.Sprintf("%q and %q: %.0f%% alike", bestA.text, bestB.text, 100*best.Similarity)}}
+	reasons := []DuplicateReason{{Kind: kind, Weight: round3(NameWeight * best.Similarity),
+		Detail: fmt.Sprintf("%q and %q: %.0f%% alike", x.text, y.text, 100*best.Similarity)}}
 	for _, r := range []struct {
 		on     bool
 		kind   DuplicateReasonKind
@@ -136,7 +154,7 @@ func scoreNames(as, bs []dupName) ([]DuplicateReason, bool) {
 			reasons = append(reasons, DuplicateReason{Kind: r.kind, Detail: r.detail})
 		}
 	}
-	return reasons, true
+	return reasons
 }
 
 // Score completes a candidate whose names ScoreNames found alike: the
