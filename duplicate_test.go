@@ -53,6 +53,7 @@ func TestCompareNames(t *testing.T) {
 		{"swapped", "Smith, John", "John Smith", casegraph.NameMatch{Similarity: 1, Reordered: true}},
 		{"other surname", "Ahmad Haddad", "Ahmad Khalil", casegraph.NameMatch{}},
 		{"one word and two", "Haddad", "Ahmad Haddad", casegraph.NameMatch{}},
+		{"a name within a longer one", "Caesar report", "News article on the Caesar report", casegraph.NameMatch{Similarity: 0.6499999999999999}},
 		{"initials only", "A. H.", "Ahmad Haddad", casegraph.NameMatch{}},
 		{"numbers differ", "National Front 123", "National Front 124", casegraph.NameMatch{}},
 		{"sound", "Jovanovic Dragan", "Jovanovich Dragan", casegraph.NameMatch{Similarity: 0.95, Sound: true}},

@@ -183,10 +183,10 @@ type NameMatch struct {
 
 // CompareNames says how alike two names are. Every word of the shorter
 // name must match a word of the longer one (each word used once, the best
-// pairs first); the similarity is the mean of the matches, less 0.1 for
-// each word of the longer name left over. A one-word name is alike only
-// to a one-word name, and at least one pair must match as a whole word
-// (not as initials).
+// pairs first); the similarity is the mean of the matches, less 0.05 for
+// a word of the longer name left over, and 0.15 for each further one. A
+// one-word name is alike only to a one-word name, and at least one pair
+// must match as a whole word (not as initials).
 func CompareNames(a, b []string) NameMatch {
 	return compareNames(newNameWords(a), newNameWords(b))
 }
@@ -260,7 +260,11 @@ func compareNames(na, nb nameWords) NameMatch {
 			last = orderOf[i]
 		}
 	}
-	m.Similarity = sum/float64(matched) - 0.05*float64(long-short)
+	// One word left over is often a middle name or a title; more, a name
+	// that holds the other (the Caesar report, a news article on the
+	// Caesar report) rather than another spelling of it.
+	extra := long - short
+	m.Similarity = sum/float64(matched) - 0.05*float64(min(extra, 1)) - 0.15*float64(max(extra-1, 0))
 	if m.Similarity < 0 {
 		return NameMatch{}
 	}
