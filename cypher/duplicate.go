@@ -3,6 +3,8 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -25,50 +27,23 @@ const (
 // (one statement), compares the names of those that share a blocking key
 // (casegraph.BlockNames, in Go), leaves out the dismissed pairs (one
 // statement), reads the neighbours each kept pair shares (one statement),
-// scores and ranks them, and cuts the page after q.After. Every page
-// repeats the run: nothing is kept between requests, so a page always
-// reflects the graph as it is (a merge or a dismissal drops its pairs at
-// once), at the price of a run a page. A dataset the caller may not read,
-// or that holds nothing, is NOT_FOUND.
+// scores and ranks them, and cuts the page after q.After. The run is kept
+// for the next page while no change has committed since it began (the
+// change feed's head, one read a page), so a page always reflects the
+// graph as it is (a merge or a dismissal drops its pairs at once) and
+// paging through an unchanged graph costs one run. A dataset the caller
+// may not read, or that holds nothing, is NOT_FOUND.
 func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQuery) (casegraph.DuplicatePage, error) {
-	notFound := casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
 	if !casegraph.CanReadIn(ctx, q.Dataset) {
-		return casegraph.DuplicatePage{}, notFound
+		return casegraph.DuplicatePage{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
 	}
-	subjects, err := s.duplicateSubjects(ctx, q)
+	run, err := s.duplicateRun(ctx, q)
 	if err != nil {
 		return casegraph.DuplicatePage{}, err
 	}
-	if len(subjects) == 0 {
-		missing, err := s.MissingDatasets(ctx, []string{q.Dataset})
-		if err != nil {
-			return casegraph.DuplicatePage{}, err
-		}
-		if len(missing) > 0 {
-			return casegraph.DuplicatePage{}, notFound
-		}
-		return casegraph.DuplicatePage{}, nil
-	}
-	dismissed, err := s.dismissedPairs(ctx, q.Dataset)
-	if err != nil {
-		return casegraph.DuplicatePage{}, err
-	}
-	blocking, err := casegraph.BlockNames(ctx, subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
-	if err != nil {
-		return casegraph.DuplicatePage{}, mapError(ctx, "BlockNames", err)
-	}
-	shared, err := s.sharedNeighbours(ctx, subjects, blocking.Candidates)
-	if err != nil {
-		return casegraph.DuplicatePage{}, err
-	}
-	all := make([]casegraph.DuplicateCandidate, len(blocking.Candidates))
-	for i, c := range blocking.Candidates {
-		a, b := subjects[c.I], subjects[c.J]
-		all[i] = casegraph.Score(a, b, c.Reasons, shared[casegraph.OrderedPair(a.ID, b.ID)])
-	}
-	casegraph.RankDuplicates(all)
-	out := casegraph.DuplicatePage{Total: len(all), Compared: blocking.Compared,
-		SkippedBlocks: blocking.SkippedBlocks, Truncated: blocking.Truncated}
+	all := run.all
+	out := casegraph.DuplicatePage{Total: len(all), Compared: run.compared,
+		SkippedBlocks: run.skippedBlocks, Truncated: run.truncated}
 	start := 0
 	if q.After != nil {
 		for start < len(all) && !casegraph.AfterDuplicate(all[start], q.After.Score, q.After.Pair) {
@@ -76,8 +51,96 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQu
 		}
 	}
 	end := min(len(all), start+q.First)
-	out.Candidates, out.HasNext = all[start:end], end < len(all)
+	// A copy: the run may be another request's too, and the page's
+	// entities are filled in.
+	out.Candidates, out.HasNext = slices.Clone(all[start:end]), end < len(all)
 	return out, s.fillDuplicateEntities(ctx, out.Candidates)
+}
+
+// duplicateRun is one run of duplicate suggestions: every candidate,
+// ranked, and what blocking counted.
+type duplicateRun struct {
+	head                    int64 // the change feed's head before the run
+	all                     []casegraph.DuplicateCandidate
+	compared, skippedBlocks int
+	truncated               bool
+}
+
+// duplicateRuns keep the last runs, so that paging through a list costs
+// one run, not one a page: a run stands as long as no change has
+// committed since it began (the change feed's head has not moved), since
+// every write to the graph records a change.
+type duplicateRuns struct {
+	sync.Mutex
+	runs map[string]duplicateRun
+}
+
+// maxDuplicateRuns bounds the runs kept (each up to MaxDuplicateCandidates).
+const maxDuplicateRuns = 16
+
+// duplicateRun returns the run for q in the caller's scope: the one kept,
+// while the graph has not changed since it began, or a new one.
+func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (duplicateRun, error) {
+	head, err := s.ChangeHead(ctx)
+	if err != nil {
+		return duplicateRun{}, err
+	}
+	key := fmt.Sprintf("%+v %q %v %+v", casegraph.ScopeFrom(ctx), q.Dataset, q.Kinds, q.Limits)
+	s.duplicates.Lock()
+	run, ok := s.duplicates.runs[key]
+	s.duplicates.Unlock()
+	if ok && run.head == head {
+		return run, nil
+	}
+	if run, err = s.runDuplicates(ctx, q); err != nil {
+		return duplicateRun{}, err
+	}
+	run.head = head
+	s.duplicates.Lock()
+	defer s.duplicates.Unlock()
+	if s.duplicates.runs == nil || len(s.duplicates.runs) >= maxDuplicateRuns {
+		s.duplicates.runs = map[string]duplicateRun{}
+	}
+	s.duplicates.runs[key] = run
+	return run, nil
+}
+
+// runDuplicates computes q's candidates: the dataset's entities the caller
+// may see, blocked and scored, without the dismissed pairs, ranked.
+func (s *Store) runDuplicates(ctx context.Context, q casegraph.DuplicateQuery) (duplicateRun, error) {
+	subjects, err := s.duplicateSubjects(ctx, q)
+	if err != nil {
+		return duplicateRun{}, err
+	}
+	if len(subjects) == 0 {
+		missing, err := s.MissingDatasets(ctx, []string{q.Dataset})
+		if err != nil {
+			return duplicateRun{}, err
+		}
+		if len(missing) > 0 {
+			return duplicateRun{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
+		}
+		return duplicateRun{}, nil
+	}
+	dismissed, err := s.dismissedPairs(ctx, q.Dataset)
+	if err != nil {
+		return duplicateRun{}, err
+	}
+	blocking, err := casegraph.BlockNames(ctx, subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
+	if err != nil {
+		return duplicateRun{}, mapError(ctx, "BlockNames", err)
+	}
+	shared, err := s.sharedNeighbours(ctx, subjects, blocking.Candidates)
+	if err != nil {
+		return duplicateRun{}, err
+	}
+	all := make([]casegraph.DuplicateCandidate, len(blocking.Candidates))
+	for i, c := range blocking.Candidates {
+		a, b := subjects[c.I], subjects[c.J]
+		all[i] = casegraph.Score(a, b, c.Reasons, shared[casegraph.OrderedPair(a.ID, b.ID)])
+	}
+	casegraph.RankDuplicates(all)
+	return duplicateRun{all: all, compared: blocking.Compared, skippedBlocks: blocking.SkippedBlocks, truncated: blocking.Truncated}, nil
 }
 
 // duplicateSubjects reads what blocking and scoring need of the dataset's

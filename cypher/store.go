@@ -64,6 +64,7 @@ type Store struct {
 	light       pool        // statements other than heavy ones (nil: no bound)
 	heavy       pool        // path and full-text searches (nil: no bound)
 	hooks       commitHooks // called after each write commits (OnCommit)
+	duplicates  duplicateRuns
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement

@@ -2849,9 +2849,10 @@ extend type Query {
   compatible dates. kinds: only these (default every kind). first: 1 to
   100 (default 20); after: a cursor of this list. A dataset the caller may
   not read is NOT_FOUND; protected people appear only to callers with
-  clearance. Dismissed pairs never come back. Each page computes the whole
-  list again (seconds on a dataset of 100,000 entities), so it is priced
-  as a path search.
+  clearance. Dismissed pairs never come back. A page computes the whole
+  list (seconds on a dataset of 100,000 entities) unless no change has
+  committed since the run of an earlier page, which then serves it; it is
+  priced as a path search.
   """
   duplicateCandidates(dataset: String!, kinds: [EntityKind!], first: Int = 20, after: String): DuplicateCandidateConnection!
 }

@@ -1,0 +1,84 @@
+package cypher_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+)
+
+// TestDuplicateRunKept: the next page of an unchanged graph comes from the
+// run of the first (two statements: the feed's head and the page's
+// entities, not a run of at least four), and a change starts a new run.
+// Other tests write to the same database meanwhile: the check waits for a
+// moment when nothing commits between the two pages (the feed's head the
+// same before and after).
+func TestDuplicateRunKept(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ctx := context.Background()
+	ds := cyphertest.Dataset(t)
+	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	var people []casegraph.Entity
+	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
+		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
+	}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := casegraph.DuplicateQuery{Dataset: ds, First: 1, Limits: casegraph.DefaultDuplicateLimits()}
+	first, err := s.DuplicateCandidates(ctx, q)
+	if err != nil || len(first.Candidates) != 1 || !first.HasNext {
+		t.Fatalf("first page: %+v, %v", first, err)
+	}
+	last := first.Candidates[0]
+	q.After = &casegraph.DuplicateCursor{Score: last.Score, Pair: last.DuplicatePair}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if time.Now().After(deadline) {
+			t.Fatal("no moment without a commit for 20 s: the kept run was never checked")
+		}
+		before, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DuplicateCandidates(ctx, q); err != nil { // a run, if the head moved
+			t.Fatal(err)
+		}
+		trips := s.RoundTrips()
+		second, err := s.DuplicateCandidates(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := s.RoundTrips() - trips
+		after, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before != after {
+			continue // a commit came between: a new run was right
+		}
+		if n != 2 || len(second.Candidates) != 1 || second.Candidates[0].DuplicatePair == last.DuplicatePair {
+			t.Errorf("second page of an unchanged graph: %d statements, %+v; want 2, the next pair", n, second.Candidates)
+		}
+		break
+	}
+
+	// A dismissal is a change: the pair is gone from the next run.
+	admin := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:admin", Role: casegraph.RoleAdmin, Datasets: []string{casegraph.AllDatasets}})
+	if _, err := s.DismissDuplicate(admin, last.DuplicatePair); err != nil {
+		t.Fatal(err)
+	}
+	q.After = nil
+	again, err := s.DuplicateCandidates(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Total != first.Total-1 || (len(again.Candidates) > 0 && again.Candidates[0].DuplicatePair == last.DuplicatePair) {
+		t.Errorf("after dismissing %v: %d candidates, first %+v; want %d without it", last.DuplicatePair, again.Total, again.Candidates, first.Total-1)
+	}
+}
