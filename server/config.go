@@ -24,11 +24,16 @@ type Config struct {
 	MaxBodyBytes    int64
 	// MaxImportBytes bounds the body of POST /datasets/{name}/import.
 	MaxImportBytes int64
-	MaxTokens      int
-	MaxDepth       int
-	MaxComplexity  int
-	QueryCacheSize int
-	Introspection  bool
+	// TransferTimeout is the deadline of an export or import over HTTP
+	// (a dataset's file), instead of RequestTimeout; MaxTransfers bounds
+	// how many of each run at once (beyond it, BUSY).
+	TransferTimeout time.Duration
+	MaxTransfers    int
+	MaxTokens       int
+	MaxDepth        int
+	MaxComplexity   int
+	QueryCacheSize  int
+	Introspection   bool
 	// Web serves the explorer at / and GraphiQL at /graphiql.
 	Web bool
 	// TrustedDocuments lets only saved queries and the hashes in
@@ -85,6 +90,8 @@ func DefaultConfig() Config {
 		ShutdownTimeout: 20 * time.Second,
 		MaxBodyBytes:    1 << 20,
 		MaxImportBytes:  64 << 20,
+		TransferTimeout: 10 * time.Minute,
+		MaxTransfers:    2,
 		MaxTokens:       5000,
 		MaxDepth:        12,
 		MaxComplexity:   5000,
@@ -111,6 +118,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-body-bytes must be at least 1024")
 	case c.MaxImportBytes < 1024:
 		return fmt.Errorf("max-import-bytes must be at least 1024")
+	case c.TransferTimeout < c.RequestTimeout:
+		return fmt.Errorf("transfer-timeout (%s) must be at least request-timeout (%s)", c.TransferTimeout, c.RequestTimeout)
+	case c.MaxTransfers < 1:
+		return fmt.Errorf("max-transfers must be at least 1")
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
 	case c.QueryCacheSize < 1:

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rs/zerolog"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
 )
@@ -51,6 +53,12 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 		fail(casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", name))
 		return
 	}
+	release, err := s.takeTransfer(s.transfers.exports, "export")
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer release()
 
 	// What the caller may not see is not there: a protected person it has
 	// no clearance for, and the relations that touch one.
@@ -104,9 +112,13 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 			fail(err)
 			return
 		}
-		// The status is sent: the body ends short (a client sees a line
-		// cut off, or fewer lines), and the log says why.
-		s.log.Error().Err(err).Str("dataset", name).Msg("export cut short")
+		// The status is sent: the response is broken off (the chunked
+		// body is never ended, an HTTP/2 stream is reset), so that no
+		// client takes a file that ends short for a whole one (curl exits
+		// 18, Go's reader returns io.ErrUnexpectedEOF), and the log says
+		// why.
+		logErr(zerolog.Ctx(ctx).Error(), err).Str("dataset", name).Msg("export cut short: the response is broken off")
+		panic(http.ErrAbortHandler)
 	}
 	_ = bw.Flush()
 }

@@ -1,13 +1,18 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -66,5 +71,45 @@ func TestExportOverHTTP(t *testing.T) {
 		if res := h.GetAs(tt.token, tt.path); res.Status != tt.status {
 			t.Errorf("%s: %d %s, want %d", tt.path, res.Status, res.Raw, tt.status)
 		}
+	}
+}
+
+// TestExportCutShort: an export that fails once its first bytes are sent
+// (here its deadline passes while a slow client reads) is broken off, so
+// the client's read fails instead of ending cleanly on a file that is
+// short.
+func TestExportCutShort(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) {
+		c.RequestTimeout, c.TransferTimeout = 500*time.Millisecond, 500*time.Millisecond
+	}})
+	ds := cyphertest.Dataset(t)
+	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	long := strings.Repeat("a long description ", 100)
+	var entities []casegraph.Entity
+	for i := range 8000 {
+		entities = append(entities, casegraph.Entity{ID: fmt.Sprintf("%s:e%05d", ds, i), Kind: casegraph.KindPlace,
+			Name: fmt.Sprint("Place ", i), Description: long, Dataset: ds, SourceIDs: []string{src.ID}})
+	}
+	if _, err := h.Store.WriteBatch(context.Background(), []casegraph.Source{src}, entities, nil); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodGet, h.URL+"/datasets/"+ds+"/export", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+h.Token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: the export must have started before its deadline", res.StatusCode)
+	}
+	time.Sleep(time.Second) // past the deadline, with the server's writes stuck on a full socket
+	n, err := io.Copy(io.Discard, res.Body)
+	if err == nil {
+		t.Errorf("the body of a cut export ended cleanly after %d bytes: a client would take a short file for a whole one", n)
 	}
 }

@@ -54,10 +54,15 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
+	release, err := s.takeTransfer(s.transfers.imports, "import")
+	if err != nil {
+		fail(err)
+		return
+	}
+	defer release()
 	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxImportBytes)
 	var b dataset.Batch
 	var notes []string
-	var err error
 	if format == "ftm" {
 		var ftmNotes []dataset.FtMNote
 		b, ftmNotes, err = dataset.ReadFtM(body, dataset.FtMReadOptions{Dataset: name, IDPrefix: q.Get("idPrefix")})

@@ -2,10 +2,12 @@ package server_test
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -71,5 +73,66 @@ func TestImportOverHTTP(t *testing.T) {
 	}
 	if res := post(h.Token, "/datasets/"+ds+"/import?format=xml", fixture); res.Status != http.StatusBadRequest {
 		t.Errorf("format=xml: %d %s", res.Status, res.Raw)
+	}
+}
+
+// TestTransfersAreBounded: with one import at a time allowed, a second
+// import while the first is still sending its file is BUSY at once (429,
+// TOO_MANY_TRANSFERS), and once the first has ended the next one runs.
+func TestTransfersAreBounded(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.MaxTransfers = 1 }})
+	ds := cyphertest.Dataset(t)
+	path := h.URL + "/datasets/" + ds + "/import?format=ndjson"
+	post := func(body io.Reader) (*http.Response, error) {
+		req, err := http.NewRequest(http.MethodPost, path, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+h.Token)
+		return http.DefaultClient.Do(req)
+	}
+	file, sending := io.Pipe()
+	first := make(chan int)
+	go func() {
+		res, err := post(file)
+		if err != nil {
+			t.Error(err)
+			first <- 0
+			return
+		}
+		res.Body.Close()
+		first <- res.StatusCode
+	}()
+	if _, err := sending.Write([]byte(`{"type":"source","id":"` + ds + `:s","title":"S","dataset":"` + ds + `"}` + "\n")); err != nil {
+		t.Fatal(err) // the server reads the first: the import holds its slot
+	}
+	// The first handler takes its slot a moment after its request left:
+	// until then a second import runs (an empty file), and is sent again.
+	var status int
+	var body []byte
+	for deadline := time.Now().Add(10 * time.Second); status != http.StatusTooManyRequests && time.Now().Before(deadline); {
+		res, err := post(strings.NewReader(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		status = res.StatusCode
+	}
+	if status != http.StatusTooManyRequests || !strings.Contains(string(body), server.ReasonTooManyTransfers) {
+		t.Errorf("a second import while the first runs: %d %s, want 429 %s", status, body, server.ReasonTooManyTransfers)
+	}
+	sending.Close()
+	if status := <-first; status != http.StatusOK {
+		t.Errorf("the first import: %d", status)
+	}
+	res, err := post(strings.NewReader(`{"type":"source","id":"` + ds + `:t","title":"T","dataset":"` + ds + `"}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("an import after the first ended: %d", res.StatusCode)
 	}
 }

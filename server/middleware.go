@@ -92,6 +92,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// transfer are the routes that move a dataset's file (export, import):
+// they have TransferTimeout rather than RequestTimeout.
+var transfer = map[string]bool{"/datasets/export": true, "/datasets/import": true}
+
 // observe wraps every route: the request id (the client's when it is
 // well-formed) in the response, the log lines and the context's logger;
 // the client's trace (W3C traceparent) and, when tracing is on, the
@@ -136,6 +140,11 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{}) // unsupported (a test recorder): nothing to lift
 			_ = rc.SetWriteDeadline(time.Time{})
+		} else if transfer[route] {
+			// A dataset's file takes longer than a query: its own deadline,
+			// and the server's write timeout moved to match it.
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.TransferTimeout)
+			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.TransferTimeout + 5*time.Second))
 		} else {
 			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
 		}

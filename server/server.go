@@ -34,6 +34,8 @@ type Server struct {
 	watches  *watch.Hub
 	stopping context.Context
 	stop     func()
+	// transfers bound the exports and imports over HTTP at once.
+	transfers transfers
 }
 
 // Store is everything the service asks of the database: what the
@@ -90,7 +92,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	stopping, stop := context.WithCancel(context.Background())
 	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(checker),
 		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst), inflight: newInflight(),
-		watches: watches, stopping: stopping, stop: stop}
+		watches: watches, stopping: stopping, stop: stop, transfers: newTransfers(cfg.MaxTransfers)}
 	if n, ok := store.(commitNotifier); ok {
 		remove := n.OnCommit(watches.Notify)
 		context.AfterFunc(stopping, remove)

@@ -122,6 +122,8 @@ func (c *serveConfig) bind(fs *flag.FlagSet, getenv func(string) string) error {
 	b.duration(&s.DrainDelay, "drain-delay", "CASEGRAPH_DRAIN_DELAY", "on SIGTERM, how long /readyz says 503 before the server stops accepting")
 	b.int64(&s.MaxBodyBytes, "max-body-bytes", "CASEGRAPH_MAX_BODY_BYTES", "largest request body; larger ones get 413")
 	b.int64(&s.MaxImportBytes, "max-import-bytes", "CASEGRAPH_MAX_IMPORT_BYTES", "largest file POST /datasets/{name}/import takes; larger ones get 413")
+	b.duration(&s.TransferTimeout, "transfer-timeout", "CASEGRAPH_TRANSFER_TIMEOUT", "deadline of an export or import over HTTP (a dataset's file), instead of request-timeout")
+	b.int(&s.MaxTransfers, "max-transfers", "CASEGRAPH_MAX_TRANSFERS", "exports, and imports, over HTTP at once (each); beyond it, BUSY")
 	b.int(&s.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
 	b.int(&s.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection nesting (introspection excepted)")
 	b.int(&s.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "largest query complexity (rows read: objects, times list sizes; see the README)")
