@@ -103,6 +103,18 @@ type Scope struct {
 	Cleared  bool
 }
 
+// Key names the scope: callers whose scopes have the same key read the
+// same things, so what one reads may serve the other (a watch group, a
+// kept run of duplicate suggestions).
+func (s Scope) Key() string {
+	if !s.Limited {
+		return fmt.Sprintf("all cleared=%t", s.Cleared)
+	}
+	ds := slices.Clone(s.Datasets)
+	slices.Sort(ds)
+	return fmt.Sprintf("%q cleared=%t", slices.Compact(ds), s.Cleared)
+}
+
 // FullScope is the scope of the operator's commands (import, export,
 // migrate) and of a store used without a principal.
 var FullScope = Scope{Cleared: true}

@@ -58,3 +58,24 @@ func TestParseRole(t *testing.T) {
 		}
 	}
 }
+
+func TestScopeKey(t *testing.T) {
+	ab := Scope{Limited: true, Datasets: []string{"a", "b"}}
+	tests := []struct {
+		name  string
+		x, y  Scope
+		equal bool
+	}{
+		{"the same datasets in another order", ab, Scope{Limited: true, Datasets: []string{"b", "a", "b"}}, true},
+		{"clearance differs", ab, Scope{Limited: true, Datasets: []string{"a", "b"}, Cleared: true}, false},
+		{"no dataset against every one", Scope{Limited: true}, Scope{}, false},
+		{"other datasets", ab, Scope{Limited: true, Datasets: []string{"a"}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.x.Key() == tc.y.Key(); got != tc.equal {
+				t.Errorf("%q == %q: %t, want %t", tc.x.Key(), tc.y.Key(), got, tc.equal)
+			}
+		})
+	}
+}

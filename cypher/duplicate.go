@@ -85,7 +85,7 @@ func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (d
 	if err != nil {
 		return duplicateRun{}, err
 	}
-	key := fmt.Sprintf("%+v %q %v %+v", casegraph.ScopeFrom(ctx), q.Dataset, q.Kinds, q.Limits)
+	key := fmt.Sprintf("%s %q %v %+v", casegraph.ScopeFrom(ctx).Key(), q.Dataset, q.Kinds, q.Limits)
 	s.duplicates.Lock()
 	run, ok := s.duplicates.runs[key]
 	s.duplicates.Unlock()

@@ -48,11 +48,3 @@ func toChangeEvent(e watch.ChangeEvent) *model.ChangeEvent {
 func toPathWatchEvent(e watch.PathEvent) *model.PathWatchEvent {
 	return &model.PathWatchEvent{Kind: model.PathWatchKind(e.Kind), Cursor: e.Cursor, Found: e.Path, Sources: e.Sources}
 }
-
-// nonEmpty is nil for an empty list: no filter.
-func nonEmpty(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}

@@ -29,7 +29,7 @@ func (r *subscriptionResolver) Changes(ctx context.Context, datasets []string, a
 	if r.Watches == nil {
 		return nil, errNoWatches
 	}
-	events, err := r.Watches.Changes(ctx, nonEmpty(datasets), deref(after))
+	events, err := r.Watches.Changes(ctx, datasets, deref(after))
 	if err != nil {
 		return nil, err
 	}

@@ -14,12 +14,13 @@ type ChangeEvent struct {
 	Change *casegraph.Change
 }
 
-// Changes streams the changes of the datasets (nil: every one the caller
+// Changes streams the changes of the datasets (none: every one the caller
 // may read) as they commit, after the cursor after ("": from now), until
 // ctx ends. Like the audit log it is for editors and admins (FORBIDDEN for
 // readers, who may watch paths); a dataset the caller may not read is
 // NOT_FOUND. The channel closes when the watch ends.
 func (h *Hub) Changes(ctx context.Context, datasets []string, after string) (<-chan ChangeEvent, error) {
+	datasets = nonEmpty(datasets)
 	cursor, err := ParseCursor(after)
 	if err != nil {
 		return nil, err

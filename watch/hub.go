@@ -16,7 +16,6 @@ package watch
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -197,7 +196,7 @@ func (h *Hub) join(ctx context.Context) (*group, func(), error) {
 		return nil, nil, casegraph.Errorf(casegraph.CodeBusy,
 			"this server holds %d watches, the most it may; retry later", h.opts.Total).WithReason(ReasonTooManyWatches)
 	}
-	key := scopeKey(casegraph.ScopeFrom(ctx))
+	key := casegraph.ScopeFrom(ctx).Key()
 	g, ok := h.groups[key]
 	if !ok {
 		// The group reads the feed on behalf of everyone of its scope,
@@ -230,16 +229,6 @@ func (h *Hub) Watches() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.total
-}
-
-// scopeKey names a scope: callers with the same key read the same feed.
-func scopeKey(s casegraph.Scope) string {
-	if !s.Limited {
-		return fmt.Sprintf("all cleared=%t", s.Cleared)
-	}
-	ds := slices.Clone(s.Datasets)
-	slices.Sort(ds)
-	return fmt.Sprintf("%q cleared=%t", ds, s.Cleared)
 }
 
 // group is the subscriptions of one scope: it keeps the recent changes of

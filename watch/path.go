@@ -181,7 +181,7 @@ func searchKey(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptio
 	if err != nil {
 		return "", casegraph.Errorf(casegraph.CodeInternal, "watch: %v", err)
 	}
-	return scopeKey(casegraph.ScopeFrom(ctx)) + " " + string(b), nil
+	return casegraph.ScopeFrom(ctx).Key() + " " + string(b), nil
 }
 
 // search finds the shortest path now.
