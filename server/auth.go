@@ -62,15 +62,11 @@ func newAuthenticator(cfg Config, keys Keys, log zerolog.Logger) *authenticator 
 var errNoCredentials = casegraph.Errorf(casegraph.CodeUnauthenticated,
 	"this server needs credentials: send Authorization: Bearer <API key or token>")
 
-// principal returns who makes the request. Bad credentials are refused
-// even where anonymous reads are allowed: a client that sends a key means
-// to be someone, and must learn that its key does not work.
-func (a *authenticator) principal(r *http.Request) (casegraph.Principal, error) {
-	return a.principalOf(r.Context(), r.Header.Get("Authorization"))
-}
-
-// principalOf is principal for the value of an Authorization header (""
-// when there is none): a request's, or a WebSocket's connection_init's.
+// principalOf returns whose credentials h (an Authorization header's
+// value, "" for none) are: a request's, or a WebSocket's
+// connection_init's. Bad credentials are refused even where anonymous
+// reads are allowed: a client that sends a key means to be someone, and
+// must learn that its key does not work.
 func (a *authenticator) principalOf(ctx context.Context, h string) (casegraph.Principal, error) {
 	if h == "" {
 		if a.anonymous == nil {
@@ -169,40 +165,27 @@ func (a *authenticator) remember(id string, c cachedKey) {
 }
 
 // authenticate gives every request its principal before anything reads
-// data, or answers 401 UNAUTHENTICATED.
+// data, or answers 401 UNAUTHENTICATED (BUSY where the address's failed
+// sign-ins are spent, 503 when the database did not answer).
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.rate != nil {
-			if dry, wait := s.rate.empty(failureKey(r)); dry {
-				s.metrics.busy.WithLabelValues("signin").Inc()
-				writeBusy(w, wait, "too many failed sign-ins from this address; retry later")
-				return
-			}
-		}
-		p, err := s.auth.principal(r)
-		if err != nil {
-			if casegraph.ErrorCode(err) != casegraph.CodeUnauthenticated {
-				// The database did not answer: not the caller's fault.
-				status := http.StatusServiceUnavailable
-				if casegraph.ErrorCode(err) == casegraph.CodeInternal {
-					status = http.StatusInternalServerError
-				}
-				logErr(zerolog.Ctx(r.Context()).Warn(), err).Msg("authentication failed")
-				writeError(w, status, casegraph.ErrorCode(err), "%s", casegraph.ErrorMessage(err))
-				return
-			}
-			s.metrics.authFailures.Inc()
-			if s.rate != nil {
-				s.rate.take(failureKey(r))
-			}
-			logText(zerolog.Ctx(r.Context()).Info(), "reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
+		addr := clientAddr(r)
+		p, wait, err := s.signIn(r.Context(), addr, r.Header.Get("Authorization"))
+		switch {
+		case err == nil:
+		case casegraph.ErrorCode(err) == casegraph.CodeBusy:
+			writeBusy(w, wait, casegraph.ErrorMessage(err))
+			return
+		case casegraph.ErrorCode(err) == casegraph.CodeUnauthenticated:
 			w.Header().Set("WWW-Authenticate", `Bearer realm="casegraph"`)
 			writeError(w, http.StatusUnauthorized, casegraph.CodeUnauthenticated, "%s", casegraph.ErrorMessage(err))
 			return
+		default: // the database did not answer: not the caller's fault
+			writeError(w, statusOf(string(casegraph.ErrorCode(err))), casegraph.ErrorCode(err), "%s", casegraph.ErrorMessage(err))
+			return
 		}
-		zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
 		if s.rate != nil {
-			if ok, wait := s.rate.take(callerKey(p, r)); !ok {
+			if ok, wait := s.rate.take(callerKey(p, addr)); !ok {
 				s.metrics.busy.WithLabelValues("rate").Inc()
 				writeBusy(w, wait, "too many requests from this caller; retry later")
 				return
@@ -210,4 +193,34 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(casegraph.WithPrincipal(r.Context(), p)))
 	})
+}
+
+// signIn says whose the credentials h (an Authorization header's value,
+// "" for none) sent from addr are: a request's, or a WebSocket's
+// connection_init's. Once an address's failed sign-ins have spent its
+// bucket, it is BUSY (with the wait) before anything is looked up; a
+// failed sign-in spends the bucket, and is counted and logged.
+func (s *Server) signIn(ctx context.Context, addr, h string) (casegraph.Principal, time.Duration, error) {
+	if s.rate != nil {
+		if dry, wait := s.rate.empty(failureKey(addr)); dry {
+			s.metrics.busy.WithLabelValues("signin").Inc()
+			return casegraph.Principal{}, wait, casegraph.Errorf(casegraph.CodeBusy, "too many failed sign-ins from this address; retry later").
+				WithReason("RATE_LIMITED")
+		}
+	}
+	p, err := s.auth.principalOf(ctx, h)
+	switch {
+	case casegraph.ErrorCode(err) == casegraph.CodeUnauthenticated:
+		s.metrics.authFailures.Inc()
+		if s.rate != nil {
+			s.rate.take(failureKey(addr))
+		}
+		logText(zerolog.Ctx(ctx).Info(), "reason", casegraph.ErrorMessage(err)).Msg("authentication refused")
+		return p, 0, err
+	case err != nil:
+		logErr(zerolog.Ctx(ctx).Warn(), err).Msg("authentication failed")
+		return p, 0, err
+	}
+	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
+	return p, 0, nil
 }

@@ -106,9 +106,9 @@ func (l *rateLimiter) empty(key string) (bool, time.Duration) {
 
 // callerKey names a caller's bucket: its principal, or for anonymous
 // requests its address (the direct peer's: no proxy header is trusted).
-func callerKey(p casegraph.Principal, r *http.Request) string {
+func callerKey(p casegraph.Principal, addr string) string {
 	if p.IsAnonymous() {
-		return "addr:" + clientAddr(r)
+		return "addr:" + addr
 	}
 	return p.ID
 }
@@ -116,7 +116,7 @@ func callerKey(p casegraph.Principal, r *http.Request) string {
 // failureKey names the bucket of failed sign-ins from an address: a client
 // that keeps sending unknown keys spends it, and is then refused before its
 // keys are looked up.
-func failureKey(r *http.Request) string { return "failed:" + clientAddr(r) }
+func failureKey(addr string) string { return "failed:" + addr }
 
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -129,12 +129,8 @@ func (o streamOps) MutateOperationContext(ctx context.Context, _ *graphql.Operat
 		return nil // a request's rate was spent when it came
 	}
 	p, _ := casegraph.PrincipalFrom(ctx)
-	key := p.ID
-	if p.IsAnonymous() {
-		addr, _ := ctx.Value(clientAddrKey{}).(string)
-		key = "addr:" + addr
-	}
-	if ok, _ := o.rate.take(key); !ok {
+	addr, _ := ctx.Value(clientAddrKey{}).(string)
+	if ok, _ := o.rate.take(callerKey(p, addr)); !ok {
 		return codedError(casegraph.CodeBusy, "RATE_LIMITED", "too many requests from this caller; retry later")
 	}
 	return nil
@@ -181,24 +177,10 @@ func (s *Server) initStream(ctx context.Context, payload transport.InitPayload) 
 		}
 	}
 	addr, _ := ctx.Value(clientAddrKey{}).(string)
-	if s.rate != nil {
-		if dry, _ := s.rate.empty("failed:" + addr); dry {
-			s.metrics.busy.WithLabelValues("signin").Inc()
-			return refuseStream(ctx, "BUSY: too many failed sign-ins from this address; retry later")
-		}
-	}
-	p, err := s.auth.principalOf(ctx, h)
+	p, _, err := s.signIn(ctx, addr, h)
 	if err != nil {
-		if casegraph.ErrorCode(err) == casegraph.CodeUnauthenticated {
-			s.metrics.authFailures.Inc()
-			if s.rate != nil {
-				s.rate.take("failed:" + addr)
-			}
-		}
-		logText(zerolog.Ctx(ctx).Info(), "reason", casegraph.ErrorMessage(err)).Msg("stream authentication refused")
 		return refuseStream(ctx, string(casegraph.ErrorCode(err))+": "+casegraph.ErrorMessage(err))
 	}
-	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("principal", p.ID) })
 	ctx, cancel := context.WithCancel(ctx)
 	s.watchCredentials(ctx, h, cancel)
 	return casegraph.WithPrincipal(ctx, p), nil, nil
