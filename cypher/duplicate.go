@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"golang.org/x/sync/singleflight"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -72,7 +73,8 @@ type duplicateRun struct {
 // every write to the graph records a change.
 type duplicateRuns struct {
 	sync.Mutex
-	runs map[string]duplicateRun
+	runs   map[string]duplicateRun
+	flight singleflight.Group // runs under way, by head and key
 }
 
 // maxDuplicateRuns bounds the runs kept (each up to MaxDuplicateCandidates).
@@ -92,17 +94,34 @@ func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (d
 	if ok && run.head == head {
 		return run, nil
 	}
-	if run, err = s.runDuplicates(ctx, q); err != nil {
+	// Requests that ask for the same run at once share it: sixteen
+	// analysts opening the list after a change cost one run, not sixteen
+	// (of which all but the heavy pool's eight would be BUSY). The run
+	// outlives a caller that leaves, within that caller's deadline.
+	v, err, _ := s.duplicates.flight.Do(fmt.Sprintf("%d %s", head, key), func() (any, error) {
+		runCtx := context.WithoutCancel(ctx)
+		if deadline, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			runCtx, cancel = context.WithDeadline(runCtx, deadline)
+			defer cancel()
+		}
+		run, err := s.runDuplicates(runCtx, q)
+		if err != nil {
+			return nil, err
+		}
+		run.head = head
+		s.duplicates.Lock()
+		defer s.duplicates.Unlock()
+		if s.duplicates.runs == nil || len(s.duplicates.runs) >= maxDuplicateRuns {
+			s.duplicates.runs = map[string]duplicateRun{}
+		}
+		s.duplicates.runs[key] = run
+		return run, nil
+	})
+	if err != nil {
 		return duplicateRun{}, err
 	}
-	run.head = head
-	s.duplicates.Lock()
-	defer s.duplicates.Unlock()
-	if s.duplicates.runs == nil || len(s.duplicates.runs) >= maxDuplicateRuns {
-		s.duplicates.runs = map[string]duplicateRun{}
-	}
-	s.duplicates.runs[key] = run
-	return run, nil
+	return v.(duplicateRun), nil
 }
 
 // runDuplicates computes q's candidates: the dataset's entities the caller

@@ -2,6 +2,8 @@ package cypher_test
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,5 +82,68 @@ func TestDuplicateRunKept(t *testing.T) {
 	}
 	if again.Total != first.Total-1 || (len(again.Candidates) > 0 && again.Candidates[0].DuplicatePair == last.DuplicatePair) {
 		t.Errorf("after dismissing %v: %d candidates, first %+v; want %d without it", last.DuplicatePair, again.Total, again.Candidates, first.Total-1)
+	}
+}
+
+// subjectReads counts the reads of a dataset's entities for duplicate
+// suggestions: one a run.
+type subjectReads struct{ n atomic.Int64 }
+
+func (o *subjectReads) ObserveQuery(name string, _ time.Duration, _ error) {
+	if name == "DuplicateSubjects" {
+		o.n.Add(1)
+	}
+}
+
+// TestDuplicateRunShared: 16 requests that ask at once for the list of a
+// graph nobody changes meanwhile share one run. (Other tests write to the
+// database: the check waits for 16 requests between which nothing
+// committed.)
+func TestDuplicateRunShared(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ds := cyphertest.Dataset(t)
+	setup := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	var people []casegraph.Entity
+	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
+		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
+	}
+	if _, err := setup.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := casegraph.DuplicateQuery{Dataset: ds, First: 10, Limits: casegraph.DefaultDuplicateLimits()}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if time.Now().After(deadline) {
+			t.Fatal("no moment without a commit for 20 s: the shared run was never checked")
+		}
+		reads := &subjectReads{}
+		s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop(), Observer: reads}) // nothing kept yet
+		before, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if page, err := s.DuplicateCandidates(ctx, q); err != nil || page.Total != 2 {
+					t.Errorf("%+v, %v; want 2 candidates", page, err)
+				}
+			}()
+		}
+		wg.Wait()
+		after, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before != after {
+			continue // a commit came between: more than one run was right
+		}
+		if n := reads.n.Load(); n != 1 {
+			t.Errorf("16 requests at once: %d runs, want 1", n)
+		}
+		break
 	}
 }
