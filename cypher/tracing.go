@@ -18,9 +18,11 @@ import (
 // Neo4j status code, or the Go type), as its message may quote a value.
 
 // statementSpan starts the span of one statement; nil when the Store is
-// not traced, which then costs nothing.
+// not traced, which then costs nothing, and outside a request's span: the
+// statements a process runs on its own (the watches' polls of the change
+// feed, twice a second; migrations) would each be a trace of one span.
 func (s *Store) statementSpan(ctx context.Context, name string) trace.Span {
-	if s.tracer == nil {
+	if s.tracer == nil || !trace.SpanContextFromContext(ctx).IsValid() {
 		return nil
 	}
 	_, span := s.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient),

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -121,12 +122,20 @@ func (t operationTracing) InterceptOperation(ctx context.Context, next graphql.O
 	}
 	ctx, span := t.tracer.Start(ctx, spanName, trace.WithAttributes(attrs...))
 	respond := next(ctx)
+	// A subscription's events come without HasNext: it ends when its
+	// stream does (no more responses).
+	subscription := oc.Operation != nil && oc.Operation.Operation == ast.Subscription
 	return func(ctx context.Context) *graphql.Response {
 		res := respond(ctx)
-		if res == nil || res.HasNext == nil || !*res.HasNext {
-			if res != nil {
+		switch {
+		case res == nil:
+			span.End()
+		case subscription:
+			if len(res.Errors) > 0 {
 				endWithErrors(span, res.Errors)
 			}
+		case res.HasNext == nil || !*res.HasNext:
+			endWithErrors(span, res.Errors)
 			span.End()
 		}
 		return res

@@ -4,6 +4,10 @@ package server_test
 // recorder, as `casegraph serve` builds one with an OTLP exporter).
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -228,5 +233,71 @@ func TestTracingNeo4jStatements(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pool metrics between requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestTracingSubscription: a subscription's operation span lasts as long
+// as its stream (it ends after the last event, not at the first), and the
+// watches' own reads of the change feed, outside any request, make no
+// traces of their own.
+func TestTracingSubscription(t *testing.T) {
+	t.Parallel()
+	tp, rec := recorder(t)
+	h := newHarness(t, options{Tracer: tp})
+	ds := cyphertest.Dataset(t)
+	w := newGraphWriter(t, h)
+	w.sourceOf(ds)
+	body, err := json.Marshal(map[string]any{"query": `subscription Follow($ds: [String!]) { changes(datasets: $ds) { cursor } }`, "variables": map[string]any{"ds": []string{ds}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+h.Token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := bufio.NewScanner(res.Body)
+	next := func() {
+		t.Helper()
+		for events.Scan() {
+			if strings.HasPrefix(events.Text(), "data: ") {
+				return
+			}
+		}
+		t.Fatal("the stream ended")
+	}
+	next() // the watch is live
+	w.entity(ds, "Traced")
+	next()
+	second := time.Now()
+	cancel()
+	res.Body.Close()
+
+	var op sdktrace.ReadOnlySpan
+	for deadline := time.Now().Add(10 * time.Second); op == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, s := range rec.Ended() {
+			if s.Name() == "subscription Follow" {
+				op = s
+			}
+		}
+	}
+	if op == nil {
+		t.Fatal("the subscription's span never ended")
+	}
+	if !op.EndTime().After(second) {
+		t.Errorf("the subscription's span ended at %s, before its second event (%s)", op.EndTime(), second)
+	}
+	for _, s := range rec.Ended() {
+		if s.SpanKind() == trace.SpanKindClient && !s.Parent().IsValid() {
+			t.Errorf("statement %s is a trace of its own, outside any request", s.Name())
+		}
 	}
 }
