@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -322,4 +323,28 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 	st.RelationsTook = time.Since(relationsStart)
 	st.Took = time.Since(start)
 	return st, nil
+}
+
+// ImportRecorder writes the audit record of an import (*cypher.Store has
+// it).
+type ImportRecorder interface {
+	RecordImport(ctx context.Context, dataset string, sources, entities, relations int) error
+}
+
+// RecordImport writes the audit record of an import that changed the
+// graph (st), one a dataset of b, with its counts: watchers of the change
+// feed hear of it. An import that changed nothing records nothing. The
+// command line and an import over HTTP both call it, after the import.
+func RecordImport(ctx context.Context, r ImportRecorder, b Batch, st Stats) error {
+	if st.SourcesChanged+st.EntitiesChanged+st.RelationsChanged == 0 {
+		return nil
+	}
+	counts := b.ByDataset()
+	for _, ds := range slices.Sorted(maps.Keys(counts)) {
+		c := counts[ds]
+		if err := r.RecordImport(ctx, ds, c.Sources, c.Entities, c.Relations); err != nil {
+			return fmt.Errorf("imported, but the audit record of dataset %s was not written: %w", ds, err)
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
@@ -117,6 +118,7 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 		// client takes a file that ends short for a whole one (curl exits
 		// 18, Go's reader returns io.ErrUnexpectedEOF), and the log says
 		// why.
+		countErrors(ctx, gqlerror.List{presentError(ctx, err)})
 		logErr(zerolog.Ctx(ctx).Error(), err).Str("dataset", name).Msg("export cut short: the response is broken off")
 		panic(http.ErrAbortHandler)
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
 )
@@ -15,7 +17,7 @@ import (
 type Imports interface {
 	dataset.Store
 	IDsElsewhere(ctx context.Context, dataset string, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) ([]string, error)
-	RecordImport(ctx context.Context, dataset string, sources, entities, relations int) error
+	dataset.ImportRecorder
 }
 
 // importResult is what an import over HTTP answers.
@@ -95,16 +97,19 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		fail(casegraph.Errorf(casegraph.CodeConflict, "ids that belong to another dataset: %s; give the file other ids (idPrefix for FtM)", strings.Join(taken, ", ")))
 		return
 	}
-	if _, err := dataset.Import(ctx, b, s.store, dataset.Options{}); err != nil {
-		fail(err)
-		return
-	}
-	if err := s.store.RecordImport(ctx, name, len(b.Sources), len(b.Entities), len(b.Relations)); err != nil {
+	st, err := dataset.Import(ctx, b, s.store, dataset.Options{})
+	if err != nil {
 		fail(err)
 		return
 	}
 	if notes == nil {
 		notes = []string{}
+	}
+	if err := dataset.RecordImport(ctx, s.store, b, st); err != nil {
+		// The file is in: saying it failed would be wrong; the answer and
+		// the log say what is missing.
+		logErr(zerolog.Ctx(ctx).Error(), err).Str("dataset", name).Msg("import without its audit record")
+		notes = append(notes, "imported, but the audit record was not written: "+casegraph.ErrorMessage(err))
 	}
 	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: len(b.Entities), Relations: len(b.Relations), Notes: notes})
 }

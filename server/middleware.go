@@ -92,16 +92,24 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// transfer are the routes that move a dataset's file (export, import):
-// they have TransferTimeout rather than RequestTimeout.
-var transfer = map[string]bool{"/datasets/export": true, "/datasets/import": true}
-
 // observe wraps every route: the request id (the client's when it is
 // well-formed) in the response, the log lines and the context's logger;
 // the client's trace (W3C traceparent) and, when tracing is on, the
 // request's span; one access-log line and metrics per request; and a
 // deadline for the whole request.
 func (s *Server) observe(route string, next http.Handler) http.Handler {
+	return s.observeWithin(route, s.cfg.RequestTimeout, next)
+}
+
+// observeTransfer is observe for a route that moves a dataset's file
+// (export, import): TransferTimeout is its deadline, and the server's read
+// and write timeouts move to match it.
+func (s *Server) observeTransfer(route string, next http.Handler) http.Handler {
+	return s.observeWithin(route, s.cfg.TransferTimeout, next)
+}
+
+// observeWithin is observe with timeout as the request's deadline.
+func (s *Server) observeWithin(route string, timeout time.Duration, next http.Handler) http.Handler {
 	tracer := s.cfg.tracer()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route := route
@@ -140,21 +148,47 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{}) // unsupported (a test recorder): nothing to lift
 			_ = rc.SetWriteDeadline(time.Time{})
-		} else if transfer[route] {
-			// A dataset's file takes longer than a query: its own deadline,
-			// and the server's write timeout moved to match it.
-			ctx, cancel = context.WithTimeout(ctx, s.cfg.TransferTimeout)
-			_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.TransferTimeout + 5*time.Second))
 		} else {
-			ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			if timeout > s.cfg.RequestTimeout {
+				// The server's timeouts are a query's: an upload or a
+				// download of a file gets as long as its deadline.
+				rc := http.NewResponseController(w)
+				_ = rc.SetReadDeadline(time.Now().Add(timeout))
+				_ = rc.SetWriteDeadline(time.Now().Add(timeout + 5*time.Second))
+			}
 		}
 		defer cancel()
 		ctx = context.WithValue(ctx, infoKey{}, info)
 
+		// account ends the request's span, metrics and access-log line;
+		// aborted says the response was broken off (a failed export).
+		account := func(aborted bool) {
+			took := time.Since(start)
+			status := sw.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			counted := status
+			if aborted {
+				counted = http.StatusInternalServerError // whatever status went out first, it failed
+			}
+			endRequestSpan(span, info, counted)
+			s.metrics.observeRequest(route, info.operation, info.validated, counted, took)
+			s.metrics.forbidden.Add(float64(info.forbidden.Load()))
+			info.errors.each(func(code string, n int) { s.metrics.observeErrors(route, code, n) })
+			e := log.Info().Str("method", truncate(r.Method, 16)).Str("route", route).Int("status", status).
+				Int64("bytes", sw.bytes).Dur("duration", took).Str("client", clientAddr(r))
+			if aborted {
+				e = e.Bool("aborted", true)
+			}
+			e = logText(e, "user_agent", r.UserAgent())
+			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
-					endRequestSpan(span, info, http.StatusInternalServerError)
+					account(true)
 					panic(p)
 				}
 				logPanic(log.Error(), p, debug.Stack()).Msg("panic serving request")
@@ -162,19 +196,7 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 					writeError(sw, http.StatusInternalServerError, casegraph.CodeInternal, "internal error")
 				}
 			}
-			took := time.Since(start)
-			status := sw.status
-			if status == 0 {
-				status = http.StatusOK
-			}
-			endRequestSpan(span, info, status)
-			s.metrics.observeRequest(route, info.operation, info.validated, status, took)
-			s.metrics.forbidden.Add(float64(info.forbidden.Load()))
-			info.errors.each(func(code string, n int) { s.metrics.observeErrors(route, code, n) })
-			e := log.Info().Str("method", truncate(r.Method, 16)).Str("route", route).Int("status", status).
-				Int64("bytes", sw.bytes).Dur("duration", took).Str("client", clientAddr(r))
-			e = logText(e, "user_agent", r.UserAgent())
-			logName(logPath(e, "path", r.URL.Path), "operation", info.operation).Msg("request")
+			account(false)
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})

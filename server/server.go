@@ -132,8 +132,8 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
 	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, revalidate(saved))))))
 	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
-	mux.Handle("POST /datasets/{name}/import", s.observe("/datasets/import", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.importDataset)))))))
-	mux.Handle("GET /datasets/{name}/export", s.observe("/datasets/export", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.exportDataset)))))))
+	mux.Handle("POST /datasets/{name}/import", s.observeTransfer("/datasets/import", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.importDataset)))))))
+	mux.Handle("GET /datasets/{name}/export", s.observeTransfer("/datasets/export", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.exportDataset)))))))
 	if len(cfg.CORSOrigins) > 0 {
 		// Without an allow-list OPTIONS stays unrouted (405), as no
 		// preflight can succeed.

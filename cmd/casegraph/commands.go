@@ -167,8 +167,8 @@ func runSeed(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return fmt.Errorf("seed: %w", describe(err))
 		}
-		if err := recordImport(ctx, store, batch, st); err != nil {
-			return err
+		if err := dataset.RecordImport(ctx, store, batch, st); err != nil {
+			return describe(err)
 		}
 		printStats(e.stdout, "seeded dataset "+dataset.SeedName+":", st)
 		queries, err := dataset.SeedQueries()

@@ -7,9 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,8 +78,8 @@ func runImport(ctx context.Context, args []string, e env) error {
 		if err != nil {
 			return describeLines(describe(err))
 		}
-		if err := recordImport(ctx, store, b, st); err != nil {
-			return err
+		if err := dataset.RecordImport(ctx, store, b, st); err != nil {
+			return describe(err)
 		}
 		printStats(e.stdout, "imported", st)
 		return nil
@@ -268,22 +266,4 @@ func (p *progress) done() {
 	if p.on {
 		fmt.Fprintln(p.w)
 	}
-}
-
-// recordImport writes the audit record of an import that changed the
-// graph, one a dataset, as an import over HTTP does: watchers of the
-// change feed hear of it. An import that changed nothing records nothing.
-func recordImport(ctx context.Context, store *cypher.Store, b dataset.Batch, st dataset.Stats) error {
-	if st.SourcesChanged+st.EntitiesChanged+st.RelationsChanged == 0 {
-		return nil
-	}
-	counts := b.ByDataset()
-	names := slices.Sorted(maps.Keys(counts))
-	for _, ds := range names {
-		c := counts[ds]
-		if err := store.RecordImport(ctx, ds, c.Sources, c.Entities, c.Relations); err != nil {
-			return fmt.Errorf("imported, but the audit record of dataset %s was not written: %w", ds, describe(err))
-		}
-	}
-	return nil
 }
