@@ -61,7 +61,6 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQu
 // duplicateRun is one run of duplicate suggestions: every candidate,
 // ranked, and what blocking counted.
 type duplicateRun struct {
-	head                    int64 // the change feed's head before the run
 	all                     []casegraph.DuplicateCandidate
 	compared, skippedBlocks int
 	truncated               bool
@@ -73,11 +72,13 @@ type duplicateRun struct {
 // every write to the graph records a change.
 type duplicateRuns struct {
 	sync.Mutex
-	runs   map[string]duplicateRun
-	flight singleflight.Group // runs under way, by head and key
+	head   int64                   // the change feed's head the runs began at
+	runs   map[string]duplicateRun // by scope, dataset, kinds and limits
+	flight singleflight.Group      // runs under way, by head and key
 }
 
-// maxDuplicateRuns bounds the runs kept (each up to MaxDuplicateCandidates).
+// maxDuplicateRuns bounds the runs kept (each of up to
+// DuplicateLimits.MaxCandidates).
 const maxDuplicateRuns = 16
 
 // duplicateRun returns the run for q in the caller's scope: the one kept,
@@ -90,15 +91,17 @@ func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (d
 	key := fmt.Sprintf("%s %q %v %+v", casegraph.ScopeFrom(ctx).Key(), q.Dataset, q.Kinds, q.Limits)
 	s.duplicates.Lock()
 	run, ok := s.duplicates.runs[key]
+	ok = ok && s.duplicates.head == head
 	s.duplicates.Unlock()
-	if ok && run.head == head {
+	if ok {
 		return run, nil
 	}
 	// Requests that ask for the same run at once share it: sixteen
 	// analysts opening the list after a change cost one run, not sixteen
 	// (of which all but the heavy pool's eight would be BUSY). The run
-	// outlives a caller that leaves, within that caller's deadline.
-	v, err, _ := s.duplicates.flight.Do(fmt.Sprintf("%d %s", head, key), func() (any, error) {
+	// outlives a caller that leaves, within that caller's deadline; each
+	// caller waits only within its own.
+	runs := s.duplicates.flight.DoChan(fmt.Sprintf("%d %s", head, key), func() (any, error) {
 		runCtx := context.WithoutCancel(ctx)
 		if deadline, ok := ctx.Deadline(); ok {
 			var cancel context.CancelFunc
@@ -109,19 +112,32 @@ func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (d
 		if err != nil {
 			return nil, err
 		}
-		run.head = head
-		s.duplicates.Lock()
-		defer s.duplicates.Unlock()
-		if s.duplicates.runs == nil || len(s.duplicates.runs) >= maxDuplicateRuns {
-			s.duplicates.runs = map[string]duplicateRun{}
-		}
-		s.duplicates.runs[key] = run
+		s.duplicates.keep(head, key, run)
 		return run, nil
 	})
-	if err != nil {
-		return duplicateRun{}, err
+	select {
+	case r := <-runs:
+		if r.Err != nil {
+			return duplicateRun{}, r.Err
+		}
+		return r.Val.(duplicateRun), nil
+	case <-ctx.Done():
+		return duplicateRun{}, mapError(ctx, "DuplicateCandidates", ctx.Err())
 	}
-	return v.(duplicateRun), nil
+}
+
+// keep keeps a run made at head. The head only moves forward: the runs of
+// an older one can never serve again, and go.
+func (d *duplicateRuns) keep(head int64, key string, run duplicateRun) {
+	d.Lock()
+	defer d.Unlock()
+	switch {
+	case head < d.head:
+		return // a newer head's runs are kept already
+	case head > d.head || len(d.runs) >= maxDuplicateRuns:
+		d.head, d.runs = head, map[string]duplicateRun{}
+	}
+	d.runs[key] = run
 }
 
 // runDuplicates computes q's candidates: the dataset's entities the caller

@@ -2,6 +2,7 @@ package cypher_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -143,6 +144,54 @@ func TestDuplicateRunShared(t *testing.T) {
 		}
 		if n := reads.n.Load(); n != 1 {
 			t.Errorf("16 requests at once: %d runs, want 1", n)
+		}
+		break
+	}
+}
+
+// TestDuplicateRunsByScope: a run kept for a caller with clearance never
+// serves one without: the protected person in the cleared caller's pairs
+// is not in the other's, though nothing changed between the two.
+func TestDuplicateRunsByScope(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	ctx := context.Background()
+	ds := cyphertest.Dataset(t)
+	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	witness := casegraph.Entity{ID: ds + ":witness", Kind: casegraph.KindPerson, Name: "Wqnine Zorbalova", Attributes: casegraph.Attributes{Protected: true}, Dataset: ds, SourceIDs: []string{src.ID}}
+	double := casegraph.Entity{ID: ds + ":double", Kind: casegraph.KindPerson, Name: "W. Zorbalova", Dataset: ds, SourceIDs: []string{src.ID}}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{witness, double}, nil); err != nil {
+		t.Fatal(err)
+	}
+	as := func(cleared bool) context.Context {
+		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: fmt.Sprint("test:", cleared), Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
+	}
+	q := casegraph.DuplicateQuery{Dataset: ds, First: 10, Limits: casegraph.DefaultDuplicateLimits()}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if time.Now().After(deadline) {
+			t.Fatal("no moment without a commit for 20 s: the scopes of kept runs were never checked")
+		}
+		before, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, err := s.DuplicateCandidates(as(true), q)
+		if err != nil || seen.Total != 1 {
+			t.Fatalf("with clearance: %+v, %v; want the pair with the witness", seen, err)
+		}
+		unseen, err := s.DuplicateCandidates(as(false), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := s.ChangeHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if before != after {
+			continue // a commit came between: the second ran again anyway
+		}
+		if unseen.Total != 0 {
+			t.Errorf("without clearance, after a caller with it: %+v; want no pair (the witness is not there)", unseen.Candidates)
 		}
 		break
 	}

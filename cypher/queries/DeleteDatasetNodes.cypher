@@ -2,7 +2,7 @@
 // relations are gone already), with the tombstones of entities merged into
 // them, and its dismissed duplicate pairs, 5000 nodes a transaction. Each
 // label is matched on its own, so that the entity and source lookups are
-// dataset-index seeks (dismissals are few: a label scan). A relation linked to one of them
+// dataset-index seeks (dismissals too). A relation linked to one of them
 // since DeleteDatasetRelations ran goes with it, and its end in another
 // dataset loses the degree it added.
 CALL {
