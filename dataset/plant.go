@@ -95,11 +95,19 @@ func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record
 	if n > (len(people)+len(orgs))/2 {
 		return nil, fmt.Errorf("cannot plant %d duplicates among %d people and organizations", n, len(people)+len(orgs))
 	}
+	taken := map[bool]int{} // originals drawn, of organizations or not
 	for i := range n {
-		from := people
-		if i%5 == 4 && len(orgs) > 0 {
-			from = orgs
+		org := (i%5 == 4 && len(orgs) > 0) || len(people) == 0
+		from, what := people, "people"
+		if org {
+			from, what = orgs, "organizations"
 		}
+		// The draw below retries until it finds an original without a
+		// duplicate: there must be one left.
+		if taken[org] == len(from) {
+			return nil, fmt.Errorf("cannot plant %d duplicates: every one of the %d %s has one already", n, len(from), what)
+		}
+		taken[org]++
 		var orig Record
 		for {
 			orig = entities[from[rng.IntN(len(from))]]

@@ -66,3 +66,4 @@ func TestPlantDuplicates(t *testing.T) {
 		t.Errorf("without planting: %v, %v", pairs, err)
 	}
 }
+
