@@ -13,7 +13,9 @@ import (
 // read below applies the caller's scope, so the two look alike). One
 // statement per type asked for: the entities with everything selected
 // under them (as entity(id) reads them), the relations, the sources, the
-// saved queries' versions.
+// saved queries' versions. The entities are read with those of the
+// operation's other root fields that name entities (rootEntities): one
+// statement however many node, nodes and entity fields it has.
 func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model.Node, error) {
 	byType := map[casegraph.NodeType][]string{}
 	var queries []casegraph.NodeRef
@@ -26,14 +28,15 @@ func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model
 	}
 	found := map[casegraph.NodeType]map[string]model.Node{}
 	if ids := byType[casegraph.NodeEntity]; len(ids) > 0 {
-		res, err := r.Store.ReadEntities(ctx, ids, readHere(ctx))
+		res, err := r.rootEntities(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
-		loaders.Hold(ctx, res)
 		found[casegraph.NodeEntity] = map[string]model.Node{}
-		for id, e := range res.Roots {
-			found[casegraph.NodeEntity][id] = toEntity(e)
+		for _, id := range ids {
+			if e, ok := res.Roots[id]; ok {
+				found[casegraph.NodeEntity][id] = toEntity(e)
+			}
 		}
 	}
 	if ids := byType[casegraph.NodeRelation]; len(ids) > 0 {

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +16,8 @@ const nodesQuery = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id
 	... on SavedQuery { name version } } }`
 
 // TestNodes: every id an answer shows refetches its node by node(id) and
-// nodes(ids), whichever type it is, in one request (a statement per type);
+// nodes(ids), whichever type it is, in one request (a statement per type;
+// the entities of aliased node, nodes and entity fields together in one);
 // a source and a document of the seed that share an id are told apart;
 // an id with nothing behind it, or with something the caller may not
 // read, is null in its place and takes nothing from the others.
@@ -58,6 +60,33 @@ func TestNodes(t *testing.T) {
 			t.Errorf("node(%q) = %v (refetch %d)", id, got, i)
 		}
 	}
+	// Entities asked for by node, nodes and entity fields, under aliases,
+	// are read by one statement, with what each selects; at 1 client and
+	// at 16 at once alike.
+	aliased := `query($a: ID!, $b: ID!, $c: ID!) {
+		x: node(id: $a) { ... on Entity { name } }
+		y: node(id: $b) { ... on Person { name sources { title } } }
+		z: nodes(ids: [$a, $c]) { id ... on Entity { relations(first: 2) { totalCount } } }
+		w: entity(id: $c) { name } }`
+	vars := map[string]any{"a": entityID, "b": s.id("caesar"), "c": s.id("qatar")}
+	for _, clients := range []int{1, 16} {
+		before := h.Store.RoundTrips()
+		var wg sync.WaitGroup
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if res := h.Post(aliased, vars); len(res.Errors) > 0 || field(res, "w", "name") == nil || field(res, "y", "sources") == nil {
+					t.Errorf("aliased node fields: %s", res.Raw)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := h.Store.RoundTrips() - before; n != int64(clients) {
+			t.Errorf("%d clients asking for 4 aliased node, nodes and entity fields: %d statements, want %d (one each)", clients, n, clients)
+		}
+	}
+
 	// Bare relation and source ids still work where arguments took them.
 	bare := h.MustPost(`query($r: ID!, $s: ID!) { relation(id: $r) { id } source(id: $s) { id } }`,
 		map[string]any{"r": relationID[len("relation~"):], "s": sourceID[len("source~"):]})

@@ -295,20 +295,10 @@ func intArg(v any) (*int, bool) {
 	return &i, true
 }
 
-// readEntity answers entity(id) with everything selected under it. Every
-// entity field at the root of the operation (aliases, each with its id and
-// selection) is read by one statement, run by whichever of them comes
-// first, with the union of their selections; nil when there is no such
-// entity.
+// readEntity answers entity(id) with everything selected under it; nil
+// when there is no such entity.
 func (r *Resolver) readEntity(ctx context.Context, id string) (model.Entity, error) {
-	op := graphql.GetOperationContext(ctx)
-	res, err := loaders.Read(ctx, rootRead{op: op, field: "entity"}, func() (casegraph.ReadResult, error) {
-		ids, read := entityRoots(op)
-		if len(ids) == 0 { // not at the root (cannot happen: entity is a Query field)
-			ids, read = []string{id}, readHere(ctx)
-		}
-		return r.Store.ReadEntities(ctx, ids, read)
-	})
+	res, err := r.rootEntities(ctx, []string{id})
 	if err != nil {
 		return nil, err
 	}
@@ -319,6 +309,23 @@ func (r *Resolver) readEntity(ctx context.Context, id string) (model.Entity, err
 	return toEntity(e), nil
 }
 
+// rootEntities reads the entities of the operation's root fields that
+// name entities: every entity field, and the entities among the ids of
+// every node and nodes field (aliases, each with its ids and selection),
+// by one statement, run by whichever of them comes first, with the union
+// of their selections. ids are the caller's own, read alone if the
+// operation's fields do not hold them (cannot happen at the root).
+func (r *Resolver) rootEntities(ctx context.Context, ids []string) (casegraph.ReadResult, error) {
+	op := graphql.GetOperationContext(ctx)
+	return loaders.Read(ctx, rootRead{op: op, field: "entity"}, func() (casegraph.ReadResult, error) {
+		all, read := entityRoots(op)
+		if len(all) == 0 {
+			all, read = ids, readHere(ctx)
+		}
+		return r.Store.ReadEntities(ctx, all, read)
+	})
+}
+
 // rootRead names the read that one operation's root fields of one name
 // share.
 type rootRead struct {
@@ -326,29 +333,63 @@ type rootRead struct {
 	field string
 }
 
-// entityRoots collects the ids and the selections of the operation's root
-// entity fields.
+// entityRoots collects the entity ids and the selections of the
+// operation's root fields that name entities: entity(id), node(id) and
+// nodes(ids) (their ids of other nodes, and ids that do not parse, left to
+// their resolvers).
 func entityRoots(op *graphql.OperationContext) ([]string, *casegraph.EntityRead) {
 	var ids []string
 	seen := map[string]bool{}
-	read := &casegraph.EntityRead{}
-	for _, f := range graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"}) {
-		if f.Name != "entity" {
-			continue
-		}
-		id, ok := f.ArgumentMap(op.Variables)["id"].(string)
-		if !ok {
-			continue
-		}
+	add := func(id string) {
 		if !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
+		}
+	}
+	read := &casegraph.EntityRead{}
+	for _, f := range graphql.CollectFields(op, op.Operation.SelectionSet, []string{"Query"}) {
+		args := f.ArgumentMap(op.Variables)
+		var named []string
+		switch f.Name {
+		case "entity":
+			if id, ok := args["id"].(string); ok {
+				named = append(named, id)
+			}
+		case "node":
+			if id, ok := args["id"].(string); ok {
+				named = append(named, entityIDs([]any{id})...)
+			}
+		case "nodes":
+			list, _ := args["ids"].([]any)
+			named = append(named, entityIDs(list)...)
+		}
+		if len(named) == 0 {
+			continue
+		}
+		for _, id := range named {
+			add(id)
 		}
 		read.Merge(entityRead(op, []ast.SelectionSet{f.Selections}, 0))
 	}
 	read.ShareTotals()
 	read.Properties = operationProperties(op)
 	return ids, read
+}
+
+// entityIDs are the ids of entities among node ids (values of a node or
+// nodes argument).
+func entityIDs(values []any) []string {
+	var out []string
+	for _, v := range values {
+		id, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if ref, err := casegraph.ParseNodeID("id", id); err == nil && ref.Type == casegraph.NodeEntity {
+			out = append(out, ref.ID)
+		}
+	}
+	return out
 }
 
 // readUnder gives the request's loaders the entities a list field found,
