@@ -74,13 +74,8 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 		if len(recs) != 1 {
 			return change{}, internalError("SaveQuery", errNoRow)
 		}
-		m, err := getMap(recs[0], "query")
-		if err != nil {
-			return change{}, internalError("SaveQuery", err)
-		}
-		out, err = savedQueryFromMap(m)
-		if err != nil {
-			return change{}, internalError("SaveQuery", err)
+		if out, err = savedQueryFrom(stmtSaveQuery, recs[0]); err != nil {
+			return change{}, err
 		}
 		return change{operation: "saveQuery", targets: []string{out.Name},
 			fields: []casegraph.FieldChange{{Field: "version", Old: "null", New: fmt.Sprint(out.Version)}}}, nil
@@ -142,13 +137,9 @@ func (s *Store) SavedQueryHistory(ctx context.Context, name string, limit int) (
 	}
 	out := make([]casegraph.SavedQuery, 0, len(res.Records))
 	for _, rec := range res.Records {
-		m, err := getMap(rec, "query")
+		q, err := savedQueryFrom(stmtSavedQueryHistory, rec)
 		if err != nil {
-			return nil, internalError(string(stmtSavedQueryHistory), err)
-		}
-		q, err := savedQueryFromMap(m)
-		if err != nil {
-			return nil, internalError(string(stmtSavedQueryHistory), err)
+			return nil, err
 		}
 		out = append(out, q)
 	}

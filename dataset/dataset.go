@@ -248,6 +248,16 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{enc: enc}
 }
 
+// Sink is what an export streams into the encoder: each source, entity
+// and relation as its record.
+func (e *Encoder) Sink() casegraph.ExportSink {
+	return casegraph.ExportSink{
+		Source:   func(s casegraph.Source) error { return e.Encode(SourceRecord(s)) },
+		Entity:   func(en casegraph.Entity) error { return e.Encode(EntityRecord(en)) },
+		Relation: func(r casegraph.Relation) error { return e.Encode(RelationRecord(r)) },
+	}
+}
+
 // Encode writes one record and a newline.
 func (e *Encoder) Encode(r Record) error {
 	return e.enc.Encode(r)

@@ -66,4 +66,3 @@ func TestPlantDuplicates(t *testing.T) {
 		t.Errorf("without planting: %v, %v", pairs, err)
 	}
 }
-

@@ -76,24 +76,16 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 	var sink casegraph.ExportSink
 	if format == "ftm" {
 		ftm := dataset.NewFtMWriter(bw)
-		sink = casegraph.ExportSink{Source: ftm.Source, Relation: ftm.Relation, Entity: func(e casegraph.Entity) error {
-			if !visible(e) {
-				return nil
-			}
-			return ftm.Entity(e)
-		}}
+		sink = casegraph.ExportSink{Source: ftm.Source, Entity: ftm.Entity, Relation: ftm.Relation}
 	} else {
-		enc := dataset.NewEncoder(bw)
-		sink = casegraph.ExportSink{
-			Source: func(src casegraph.Source) error { return enc.Encode(dataset.SourceRecord(src)) },
-			Entity: func(e casegraph.Entity) error {
-				if !visible(e) {
-					return nil
-				}
-				return enc.Encode(dataset.EntityRecord(e))
-			},
-			Relation: func(rel casegraph.Relation) error { return enc.Encode(dataset.RelationRecord(rel)) },
+		sink = dataset.NewEncoder(bw).Sink()
+	}
+	entity := sink.Entity
+	sink.Entity = func(e casegraph.Entity) error {
+		if !visible(e) {
+			return nil
 		}
+		return entity(e)
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	relation := sink.Relation

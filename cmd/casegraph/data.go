@@ -125,13 +125,7 @@ func runExport(ctx context.Context, args []string, e env) error {
 			fmt.Fprint(e.stderr, ftm.Report)
 			return w.Flush()
 		}
-		enc := dataset.NewEncoder(w)
-		err := store.Export(ctx, ds, cypher.Exporter{
-			Source:   func(s casegraph.Source) error { return enc.Encode(dataset.SourceRecord(s)) },
-			Entity:   func(en casegraph.Entity) error { return enc.Encode(dataset.EntityRecord(en)) },
-			Relation: func(r casegraph.Relation) error { return enc.Encode(dataset.RelationRecord(r)) },
-		})
-		if err != nil {
+		if err := store.Export(ctx, ds, dataset.NewEncoder(w).Sink()); err != nil {
 			return describe(err)
 		}
 		return w.Flush()
