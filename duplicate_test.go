@@ -200,3 +200,18 @@ func TestBlockNamesStops(t *testing.T) {
 		t.Errorf("err = %v, want %v", err, context.Canceled)
 	}
 }
+
+func TestDuplicateQueryNormalize(t *testing.T) {
+	q := casegraph.DuplicateQuery{Dataset: "d", First: 10, Kinds: []casegraph.Kind{casegraph.KindPerson, casegraph.KindEvent, casegraph.KindPerson}}
+	if err := q.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]casegraph.Kind{casegraph.KindEvent, casegraph.KindPerson}, q.Kinds); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+	for _, bad := range []casegraph.DuplicateQuery{{Dataset: "", First: 10}, {Dataset: "d", First: 0}, {Dataset: "d", First: 101}} {
+		if err := bad.Normalize(); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+			t.Errorf("%+v: %v, want BAD_USER_INPUT", bad, err)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package casegraph
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // DuplicateQuery asks for one page of a dataset's duplicate candidates.
 type DuplicateQuery struct {
@@ -19,11 +22,15 @@ type DuplicateCursor struct {
 	Pair  DuplicatePair
 }
 
-// Validate refuses a query the service will not run (BAD_USER_INPUT).
-func (q DuplicateQuery) Validate() error {
+// Normalize refuses a query the service will not run (BAD_USER_INPUT),
+// and puts its kinds in order, once each: the same list however it was
+// asked for (its kept run and its cursors are the same).
+func (q *DuplicateQuery) Normalize() error {
 	if err := ValidateID("dataset", q.Dataset); err != nil {
 		return err
 	}
+	slices.Sort(q.Kinds)
+	q.Kinds = slices.Compact(q.Kinds)
 	return ValidatePage(q.First)
 }
 

@@ -29,7 +29,7 @@ func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after 
 	for _, k := range kinds {
 		q.Kinds = append(q.Kinds, kindFromModel(k))
 	}
-	if err := q.Validate(); err != nil {
+	if err := q.Normalize(); err != nil {
 		return q, err
 	}
 	page, err := pageOf(duplicateList, duplicateFilter{q.Dataset, q.Kinds}, window{first: first, after: after})
