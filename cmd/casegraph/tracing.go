@@ -23,6 +23,9 @@ type tracingConfig struct {
 	Sample float64
 	// Service names the service in the traces (OTEL_SERVICE_NAME).
 	Service string
+	// Disabled (OTEL_SDK_DISABLED=true) turns tracing off whatever the
+	// endpoint, the flag's included.
+	Disabled bool
 }
 
 func defaultTracing() tracingConfig { return tracingConfig{Sample: 1, Service: "casegraph"} }
@@ -42,9 +45,7 @@ func (c *tracingConfig) bind(b *binder) {
 	}
 	b.str(&c.Endpoint, "otlp-endpoint", "CASEGRAPH_OTLP_ENDPOINT", "send traces over OTLP/HTTP to this URL (http://collector:4318/v1/traces); empty: no tracing (default: from $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or $OTEL_EXPORTER_OTLP_ENDPOINT)")
 	b.float(&c.Sample, "trace-sample", "CASEGRAPH_TRACE_SAMPLE", "share of new traces recorded, 0 to 1 (a client's traceparent decides for its own)")
-	if strings.EqualFold(b.getenv("OTEL_SDK_DISABLED"), "true") {
-		c.Endpoint = ""
-	}
+	c.Disabled = strings.EqualFold(b.getenv("OTEL_SDK_DISABLED"), "true")
 }
 
 // validate checks the tracing settings.
@@ -52,7 +53,7 @@ func (c tracingConfig) validate() error {
 	if c.Sample < 0 || c.Sample > 1 {
 		return fmt.Errorf("trace-sample must be between 0 and 1")
 	}
-	if c.Endpoint == "" {
+	if c.Endpoint == "" || c.Disabled {
 		return nil
 	}
 	u, err := url.Parse(c.Endpoint)
@@ -68,7 +69,7 @@ func (c tracingConfig) validate() error {
 // exporter reads OpenTelemetry's other variables itself (headers, TLS,
 // compression, timeout).
 func newTracerProvider(ctx context.Context, c tracingConfig) (*sdktrace.TracerProvider, func(), error) {
-	if c.Endpoint == "" {
+	if c.Endpoint == "" || c.Disabled {
 		return nil, func() {}, nil
 	}
 	exporter, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(c.Endpoint))

@@ -37,7 +37,9 @@ func TestTracingSettings(t *testing.T) {
 			[]string{"--otlp-endpoint", "http://flag/v1/traces", "--trace-sample", "0.25"},
 			tracingConfig{Endpoint: "http://flag/v1/traces", Sample: 0.25, Service: "casegraph"}, false},
 		{"disabled", map[string]string{"CASEGRAPH_OTLP_ENDPOINT": "http://env/v1/traces", "OTEL_SDK_DISABLED": "true"}, nil,
-			tracingConfig{Sample: 1, Service: "casegraph"}, false},
+			tracingConfig{Endpoint: "http://env/v1/traces", Sample: 1, Service: "casegraph", Disabled: true}, false},
+		{"disabled, the flag too", map[string]string{"OTEL_SDK_DISABLED": "true"}, []string{"--otlp-endpoint", "http://flag/v1/traces"},
+			tracingConfig{Endpoint: "http://flag/v1/traces", Sample: 1, Service: "casegraph", Disabled: true}, false},
 		{"not a URL", map[string]string{"CASEGRAPH_OTLP_ENDPOINT": "collector:4318"}, nil,
 			tracingConfig{Endpoint: "collector:4318", Sample: 1, Service: "casegraph"}, true},
 		{"sample over 1", nil, []string{"--trace-sample", "1.5"}, tracingConfig{Sample: 1.5, Service: "casegraph"}, true},
@@ -66,6 +68,9 @@ func TestTracingSettings(t *testing.T) {
 // endpoint, a provider whose spans reach it over OTLP/HTTP, flushed on
 // stop.
 func TestTracerProvider(t *testing.T) {
+	if tp, _, err := newTracerProvider(context.Background(), tracingConfig{Endpoint: "http://127.0.0.1:1/v1/traces", Sample: 1, Disabled: true}); err != nil || tp != nil {
+		t.Errorf("disabled: %v, %v; want no provider", tp, err)
+	}
 	tp, stop, err := newTracerProvider(context.Background(), tracingConfig{Sample: 1, Service: "casegraph"})
 	if err != nil || tp != nil {
 		t.Errorf("no endpoint: provider %v, error %v; want none", tp, err)
