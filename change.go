@@ -34,16 +34,15 @@ type FieldChange struct {
 	Old, New string
 }
 
-// OperatorID is the principal of changes made by the operator's commands,
-// which reach the database without one.
+// OperatorID is the ID of the Operator principal: the operator's
+// commands and the service's own work.
 const OperatorID = "operator"
 
-// Actor names who makes the request, for the audit log.
+// Actor names who makes the request, for the audit log ("" without a
+// principal, which no gate lets through).
 func Actor(ctx context.Context) string {
-	if p, ok := PrincipalFrom(ctx); ok {
-		return p.ID
-	}
-	return OperatorID
+	p, _ := PrincipalFrom(ctx)
+	return p.ID
 }
 
 // NewChangeID makes the id of a change made at t.

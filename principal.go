@@ -115,9 +115,33 @@ func (s Scope) Key() string {
 	return fmt.Sprintf("%q cleared=%t", slices.Compact(ds), s.Cleared)
 }
 
-// FullScope is the scope of the operator's commands (import, export,
-// migrate) and of a store used without a principal.
+// FullScope is the scope of the operator (Operator): every dataset,
+// protected people included.
 var FullScope = Scope{Cleared: true}
+
+// NoScope is the scope of a context without a principal: it reads
+// nothing. No principal means no access (a bug of ours, never a caller's
+// way in: the server gives every request a principal, the operator's
+// commands carry Operator).
+var NoScope = Scope{Limited: true, Datasets: []string{}}
+
+// ErrNoPrincipal refuses whatever is asked without a principal in the
+// context.
+var ErrNoPrincipal = Errorf(CodeForbidden, "no principal: nothing is read or written without one")
+
+// Operator is the principal of the operator's commands (migrate, seed,
+// import, export, key) and of the service's own work (migrations, the
+// watches' feed, sign-in's key lookups): an admin of every dataset, with
+// clearance. It is what the audit log records as OperatorID. Only code of
+// this project makes it; no credential maps to it.
+func Operator() Principal {
+	return Principal{ID: OperatorID, Name: OperatorID, Role: RoleAdmin, Datasets: []string{AllDatasets}, Cleared: true}
+}
+
+// AsOperator returns a context that carries the Operator principal.
+func AsOperator(ctx context.Context) context.Context {
+	return WithPrincipal(ctx, Operator())
+}
 
 type principalKey struct{}
 
@@ -132,49 +156,66 @@ func PrincipalFrom(ctx context.Context) (Principal, bool) {
 	return p, ok
 }
 
-// ScopeFrom returns the scope of the request's principal, or FullScope when
-// the context carries none (the operator's commands, which reach the
-// database directly). The HTTP server gives every request a principal
-// before anything reads data.
+// Caller returns the principal of the context, or ErrNoPrincipal: the
+// first thing every gate asks.
+func Caller(ctx context.Context) (Principal, error) {
+	p, ok := PrincipalFrom(ctx)
+	if !ok {
+		return Principal{}, ErrNoPrincipal
+	}
+	return p, nil
+}
+
+// ScopeFrom returns the scope of the request's principal, or NoScope when
+// the context carries none: closed when in doubt.
 func ScopeFrom(ctx context.Context) Scope {
 	if p, ok := PrincipalFrom(ctx); ok {
 		return p.Scope()
 	}
-	return FullScope
+	return NoScope
 }
 
 // CheckWrite says whether the request's principal may write each dataset:
 // nil, or FORBIDDEN naming the first it may not (a reader is told that it
-// may only read). Without a principal (the operator's commands) every
-// write is allowed. Use it after reading, inside the write's transaction,
-// the datasets a write touches, so that it judges what is stored.
+// may only read). Without a principal nothing may be written. Use it
+// after reading, inside the write's transaction, the datasets a write
+// touches, so that it judges what is stored.
 func CheckWrite(ctx context.Context, datasets ...string) error {
-	p, ok := PrincipalFrom(ctx)
-	if !ok {
-		return nil
+	p, err := Caller(ctx)
+	if err != nil {
+		return err
+	}
+	if err := p.MayWrite(); err != nil {
+		return err
 	}
 	for _, ds := range datasets {
-		if p.CanWrite(ds) {
-			continue
+		if !p.CanWrite(ds) {
+			return Errorf(CodeForbidden, "you may not write dataset %q", ds)
 		}
-		if p.Role == RoleReader {
-			return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key to change dataset %q", ds)
-		}
-		return Errorf(CodeForbidden, "you may not write dataset %q", ds)
+	}
+	return nil
+}
+
+// MayWrite refuses a principal that may write nothing at all (a reader,
+// an anonymous caller): asked first, before anything about the data is
+// looked up, so that a refusal says nothing of what exists.
+func (p Principal) MayWrite() error {
+	if p.Role != RoleEditor && p.Role != RoleAdmin {
+		return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key")
 	}
 	return nil
 }
 
 // CanReadIn says whether the request's principal may read the dataset
-// (always, without a principal).
+// (never, without a principal).
 func CanReadIn(ctx context.Context, dataset string) bool {
 	p, ok := PrincipalFrom(ctx)
-	return !ok || p.CanRead(dataset)
+	return ok && p.CanRead(dataset)
 }
 
 // CanSee says whether the request's principal may read an entity of the
-// dataset, protected or not: a protected one only with clearance (always
-// without a principal). One it may not see does not exist for it.
+// dataset, protected or not: a protected one only with clearance. One it
+// may not see does not exist for it.
 func CanSee(ctx context.Context, e Entity) bool {
 	return CanReadIn(ctx, e.Dataset) && (!e.Protected || ScopeFrom(ctx).Cleared)
 }
@@ -187,20 +228,25 @@ func CheckProtect(ctx context.Context, was, is bool) error {
 	return nil
 }
 
-// RequireAdmin refuses a request whose principal is not an admin (the
-// operator's commands, without a principal, pass).
+// RequireAdmin refuses a request whose principal is not an admin, or
+// that has none.
 func RequireAdmin(ctx context.Context) error {
-	if p, ok := PrincipalFrom(ctx); ok && !p.IsAdmin() {
+	p, err := Caller(ctx)
+	if err != nil {
+		return err
+	}
+	if !p.IsAdmin() {
 		return Errorf(CodeForbidden, "only an admin may do this")
 	}
 	return nil
 }
 
 // RequireEditor refuses a request whose principal may not write at all (a
-// reader or an anonymous caller); the operator's commands pass.
+// reader or an anonymous caller), or that has none.
 func RequireEditor(ctx context.Context) error {
-	if p, ok := PrincipalFrom(ctx); ok && p.Role != RoleEditor && p.Role != RoleAdmin {
-		return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key")
+	p, err := Caller(ctx)
+	if err != nil {
+		return err
 	}
-	return nil
+	return p.MayWrite()
 }

@@ -34,7 +34,10 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 // TRANSACTIONS, which runs only in an auto-commit transaction, so neither
 // retried nor all-or-nothing) and returns the column of its one row.
 func (s *Store) inBatches(ctx context.Context, name statement, column string, params map[string]any) (int64, error) {
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
+	session, err := s.session(ctx, neo4j.AccessModeWrite)
+	if err != nil {
+		return 0, err
+	}
 	defer session.Close(ctx)
 	done := s.roundTrip(ctx, string(name))
 	res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))

@@ -30,7 +30,10 @@ func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) err
 	}
 	// The operator's command: it reads everything, protected people too.
 	params := scopeParams(casegraph.FullScope, map[string]any{"datasets": ds})
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeRead})
+	session, err := s.session(ctx, neo4j.AccessModeRead)
+	if err != nil {
+		return err
+	}
 	defer session.Close(ctx)
 	tx, err := session.BeginTransaction(ctx)
 	if err != nil {

@@ -88,6 +88,9 @@ func (s *Store) APIKeys(ctx context.Context) ([]casegraph.APIKey, error) {
 // APIKeyByID returns a key and the hash of its secret, for checking a
 // request's token; found is false when there is no such key.
 func (s *Store) APIKeyByID(ctx context.Context, id string) (key casegraph.APIKey, hash string, found bool, err error) {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return casegraph.APIKey{}, "", false, err
+	}
 	res, err := s.read(ctx, stmtAPIKeyByID, map[string]any{"id": id})
 	if err != nil || len(res.Records) == 0 {
 		return casegraph.APIKey{}, "", false, err
@@ -127,6 +130,9 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, 
 
 // TouchAPIKey records that a key was used (at most once a minute).
 func (s *Store) TouchAPIKey(ctx context.Context, id string) error {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return err
+	}
 	_, err := s.write(ctx, stmtTouchAPIKey, map[string]any{"id": id})
 	return err
 }

@@ -147,6 +147,9 @@ func (s *Store) executeText(ctx context.Context, name statement, text string, pa
 
 // execute is executeText in the pool of weight w.
 func (s *Store) execute(ctx context.Context, w weight, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+	if _, err := casegraph.Caller(ctx); err != nil {
+		return nil, err
+	}
 	release, err := s.admit(ctx, w)
 	if err != nil {
 		return nil, err
@@ -172,10 +175,20 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 // projections redact them when not); $caller, who the caller is;
 // $callerIsAdmin, whether it may see everything.
 func withScope(ctx context.Context, params map[string]any) map[string]any {
-	p, ok := casegraph.PrincipalFrom(ctx)
+	p, _ := casegraph.PrincipalFrom(ctx)
 	params = scopeParams(casegraph.ScopeFrom(ctx), params)
-	params["caller"], params["callerIsAdmin"] = casegraph.Actor(ctx), !ok || p.IsAdmin()
+	params["caller"], params["callerIsAdmin"] = p.ID, p.IsAdmin()
 	return params
+}
+
+// session opens a session for a transaction of the Store's own making
+// (an import's, an export's, a write's): the one way to the database
+// besides execute, and like it refused without a principal in ctx.
+func (s *Store) session(ctx context.Context, mode neo4j.AccessMode) (neo4j.SessionWithContext, error) {
+	if _, err := casegraph.Caller(ctx); err != nil {
+		return nil, err
+	}
+	return s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: mode}), nil
 }
 
 // scopeParams sets $readable and $callerCleared for the scope, and $caller and
@@ -226,6 +239,9 @@ func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err e
 	// then; Neo4j says so with a retryable error. Schema changes are rare
 	// and not urgent, so they get a longer retry budget than requests.
 	const budget = 30 * time.Second
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return false, err
+	}
 	start := time.Now()
 	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
 		done := s.roundTrip(ctx, "migrate:"+m.Name)

@@ -125,7 +125,10 @@ func claim(run txRunner, k *idempotentChange, out any) (replayed bool, err error
 // it again might run it twice.
 func (s *Store) transact(ctx context.Context, name string, fn func(run txRunner) error) error {
 	keyed, _ := ctx.Value(keyedWriteKey{}).(*keyedWrite)
-	session := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.database, AccessMode: neo4j.AccessModeWrite})
+	session, err := s.session(ctx, neo4j.AccessModeWrite)
+	if err != nil {
+		return err
+	}
 	defer session.Close(ctx)
 
 	var failed time.Time // the first failure: the retry budget counts from it

@@ -47,7 +47,7 @@ func (r *readiness) check(ctx context.Context) error {
 	if time.Since(r.checked) < readinessTTL {
 		return r.err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(ctx), 3*time.Second) // the service's own work
 	defer cancel()
 	r.err = r.probe(ctx)
 	r.checked = time.Now()

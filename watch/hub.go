@@ -114,7 +114,7 @@ func New(feed Feed, opts Options, log zerolog.Logger) *Hub {
 		opts.Timeout = DefaultTimeout
 	}
 	return &Hub{feed: feed, opts: opts, log: log, notify: make(chan struct{}, 1),
-		groups: map[string]*group{}, holders: map[string]int{}, base: context.Background(), searched: map[string]searched{}}
+		groups: map[string]*group{}, holders: map[string]int{}, base: casegraph.AsOperator(context.Background()), searched: map[string]searched{}}
 }
 
 // Notify says that a write of this process committed: the hub reads the
@@ -131,7 +131,7 @@ func (h *Hub) Notify() {
 // When ctx ends, every subscription ends.
 func (h *Hub) Run(ctx context.Context) {
 	h.mu.Lock()
-	h.base = ctx
+	h.base = casegraph.AsOperator(ctx) // the feed is read as the service; each group as its callers
 	h.mu.Unlock()
 	tick := time.NewTicker(h.opts.Poll)
 	defer tick.Stop()

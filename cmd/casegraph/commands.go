@@ -88,7 +88,7 @@ func connect(ctx context.Context, store *cypher.Store, log zerolog.Logger, migra
 		return
 	}
 	for backoff := time.Second; ; backoff = min(2*backoff, 30*time.Second) {
-		ms, err := store.Migrate(ctx)
+		ms, err := store.Migrate(casegraph.AsOperator(ctx)) // the service's own work
 		if err == nil {
 			log.Info().Int("statements", len(ms)).Msg("schema applied")
 			return
@@ -232,7 +232,9 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 	if err := waitForNeo4j(ctx, store, log, *wait); err != nil {
 		return describe(err)
 	}
-	return fn(ctx, store, fs.Args())
+	// The operator's commands act as the operator: every dataset,
+	// protected people included, and the audit log says "operator".
+	return fn(casegraph.AsOperator(ctx), store, fs.Args())
 }
 
 // describe adds the cause of a coded error to its message: the command line
