@@ -37,8 +37,11 @@ func TestPrincipalRights(t *testing.T) {
 }
 
 func TestScopeFrom(t *testing.T) {
-	if got := ScopeFrom(context.Background()); !cmp.Equal(got, FullScope) {
-		t.Errorf("without a principal: %+v, want the full scope", got)
+	if got := ScopeFrom(context.Background()); !cmp.Equal(got, NoScope) {
+		t.Errorf("without a principal: %+v, want NoScope (nothing)", got)
+	}
+	if got := ScopeFrom(AsOperator(context.Background())); !cmp.Equal(got, FullScope) {
+		t.Errorf("the operator: %+v, want the full scope", got)
 	}
 	ctx := WithPrincipal(context.Background(), Anonymous([]string{"seed"}))
 	if got, want := ScopeFrom(ctx), (Scope{Limited: true, Datasets: []string{"seed"}}); !cmp.Equal(got, want) {
@@ -77,5 +80,31 @@ func TestScopeKey(t *testing.T) {
 				t.Errorf("%q == %q: %t, want %t", tc.x.Key(), tc.y.Key(), got, tc.equal)
 			}
 		})
+	}
+}
+
+// TestGatesWithoutPrincipal: a context without a principal passes no gate.
+func TestGatesWithoutPrincipal(t *testing.T) {
+	ctx := context.Background()
+	for name, err := range map[string]error{
+		"CheckWrite":    CheckWrite(ctx, "a"),
+		"CheckWrite()":  CheckWrite(ctx),
+		"RequireAdmin":  RequireAdmin(ctx),
+		"RequireEditor": RequireEditor(ctx),
+		"CheckProtect":  CheckProtect(ctx, true, false),
+	} {
+		if ErrorCode(err) != CodeForbidden {
+			t.Errorf("%s without a principal: %v, want FORBIDDEN", name, err)
+		}
+	}
+	if CanReadIn(ctx, "a") || CanSee(ctx, Entity{Dataset: "a"}) {
+		t.Error("CanReadIn or CanSee without a principal: true, want false")
+	}
+	if _, err := Caller(ctx); ErrorCode(err) != CodeForbidden {
+		t.Errorf("Caller without a principal: %v, want FORBIDDEN", err)
+	}
+	op := AsOperator(ctx)
+	if err := CheckWrite(op, "a"); err != nil || RequireAdmin(op) != nil || !CanSee(op, Entity{Dataset: "a", Attributes: Attributes{Protected: true}}) {
+		t.Errorf("the operator is refused: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ import (
 func TestHeavySearchesDoNotStarveReads(t *testing.T) {
 	ds := cyphertest.Dataset(t)
 	s := cyphertest.Store(t, cypher.Options{Admission: cypher.Admission{Statements: 4, Heavy: 1, Wait: 20 * time.Millisecond}})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	src := casegraph.Source{ID: ds + "-src", Title: "a source", Dataset: ds}
 	if _, err := s.UpsertSource(ctx, src); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestHeavySearchesDoNotStarveReads(t *testing.T) {
 // dataset.
 func TestProbeWrite(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	if err := s.ProbeWrite(ctx); err != nil {
 		t.Fatal(err)
 	}

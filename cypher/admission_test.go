@@ -36,7 +36,7 @@ func admissionStore(t *testing.T, a Admission) (*Store, *busyCounter) {
 
 func TestAdmissionPools(t *testing.T) {
 	s, obs := admissionStore(t, Admission{Statements: 2, Heavy: 1, Wait: 20 * time.Millisecond})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 
 	releaseHeavy, err := s.admit(ctx, heavy)
 	if err != nil {
@@ -88,7 +88,7 @@ func TestAdmissionPools(t *testing.T) {
 
 func TestAdmissionPerRequest(t *testing.T) {
 	s, _ := admissionStore(t, Admission{PerRequest: 2})
-	ctx := s.WithRequestSlots(context.Background())
+	ctx := s.WithRequestSlots(casegraph.AsOperator(context.Background()))
 
 	first, err := s.admit(ctx, light)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestAdmissionPerRequest(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	// Another request is not held up by this one.
-	other, err := s.admit(s.WithRequestSlots(context.Background()), light)
+	other, err := s.admit(s.WithRequestSlots(casegraph.AsOperator(context.Background())), light)
 	if err != nil {
 		t.Fatalf("another request: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestAdmissionPerRequest(t *testing.T) {
 	second()
 
 	// Waiting for the request's own slot ends with the request.
-	short, cancel := context.WithTimeout(s.WithRequestSlots(context.Background()), 20*time.Millisecond)
+	short, cancel := context.WithTimeout(s.WithRequestSlots(casegraph.AsOperator(context.Background())), 20*time.Millisecond)
 	defer cancel()
 	for range 2 {
 		if _, err := s.admit(short, light); err != nil {

@@ -153,7 +153,7 @@ func TestDegreeUnderConcurrentLinks(t *testing.T) {
 	// 192 writes on one hub, retried on deadlocks, beside the rest of the
 	// suite on two cores: the deadline is generous, since the test is about
 	// the counts, not the time (a cold first run alone takes ~20 s).
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 	t.Cleanup(cancel)
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	ds := cyphertest.Dataset(t)

@@ -56,7 +56,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 
 	q := casegraph.DuplicateQuery{Dataset: ds, First: top, Limits: casegraph.DefaultDuplicateLimits()}
 	candidates := func(b *testing.B, s *cypher.Store) casegraph.DuplicatePage {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 		defer cancel()
 		page, err := s.DuplicateCandidates(ctx, q)
 		if err != nil {
@@ -105,7 +105,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		}
 		var blocking casegraph.Blocking
 		for b.Loop() {
-			if blocking, err = casegraph.BlockNames(context.Background(), batch.Entities, casegraph.DefaultDuplicateLimits(), nil); err != nil {
+			if blocking, err = casegraph.BlockNames(casegraph.AsOperator(context.Background()), batch.Entities, casegraph.DefaultDuplicateLimits(), nil); err != nil {
 				b.Fatal(err)
 			}
 		}

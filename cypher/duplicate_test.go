@@ -24,7 +24,7 @@ import (
 func TestDuplicateRunKept(t *testing.T) {
 	t.Parallel()
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
 	var people []casegraph.Entity
@@ -102,7 +102,7 @@ func (o *subjectReads) ObserveQuery(name string, _ time.Duration, _ error) {
 // committed.)
 func TestDuplicateRunShared(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
 	setup := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
@@ -155,7 +155,7 @@ func TestDuplicateRunShared(t *testing.T) {
 func TestDuplicateRunsByScope(t *testing.T) {
 	t.Parallel()
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
 	witness := casegraph.Entity{ID: ds + ":witness", Kind: casegraph.KindPerson, Name: "Wqnine Zorbalova", Attributes: casegraph.Attributes{Protected: true}, Dataset: ds, SourceIDs: []string{src.ID}}

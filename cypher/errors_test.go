@@ -34,7 +34,7 @@ func TestMapError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := cypher.MapError(context.Background(), "Statement", tt.err)
+			err := cypher.MapError(casegraph.AsOperator(context.Background()), "Statement", tt.err)
 			if got := casegraph.ErrorCode(err); got != tt.code {
 				t.Errorf("code = %s, want %s", got, tt.code)
 			}
@@ -47,7 +47,7 @@ func TestMapError(t *testing.T) {
 
 func TestPathError(t *testing.T) {
 	mapped := func(code string) error {
-		return cypher.MapError(context.Background(), "Paths", &neo4j.Neo4jError{Code: code, Msg: "MATCH (n) secret"})
+		return cypher.MapError(casegraph.AsOperator(context.Background()), "Paths", &neo4j.Neo4jError{Code: code, Msg: "MATCH (n) secret"})
 	}
 	tests := []struct {
 		name    string

@@ -16,7 +16,7 @@ import (
 func TestAPIKeys(t *testing.T) {
 	t.Parallel()
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	ds := cyphertest.Dataset(t)
 
@@ -25,7 +25,7 @@ func TestAPIKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, err := neo4j.ExecuteQuery(context.Background(), s.Driver(), `MATCH (k:ApiKey {id: $id}) DELETE k`, map[string]any{"id": key.ID}, neo4j.EagerResultTransformer)
+		_, err := neo4j.ExecuteQuery(casegraph.AsOperator(context.Background()), s.Driver(), `MATCH (k:ApiKey {id: $id}) DELETE k`, map[string]any{"id": key.ID}, neo4j.EagerResultTransformer)
 		if err != nil {
 			t.Error(err)
 		}

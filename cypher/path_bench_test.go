@@ -32,7 +32,7 @@ func BenchmarkPathQueries(b *testing.B) {
 		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see the comment)")
 	}
 	h := servertest.New(b, servertest.Options{})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ids := sampleIDs(b, h.Store, ds, 500)
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() string { return ids[rng.IntN(len(ids))] }
@@ -180,7 +180,7 @@ func percentiles(ds []time.Duration) (p50, p95 time.Duration) {
 
 func sampleIDs(b *testing.B, s *cypher.Store, ds string, n int) []string {
 	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	res, err := neo4j.ExecuteQuery(ctx, s.Driver(),
 		`MATCH (e:Entity) WHERE e.dataset = $ds WITH e.id AS id, rand() AS r ORDER BY r LIMIT $n RETURN collect(id) AS ids`,
@@ -214,7 +214,7 @@ func BenchmarkStorePathsVsDriver(b *testing.B) {
 	if err := f.Normalize(); err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	var store, raw []time.Duration
 	i := 0
 	for b.Loop() {

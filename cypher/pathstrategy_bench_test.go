@@ -41,7 +41,7 @@ func BenchmarkShortestPathStrategies(b *testing.B) {
 	// The service's default time budget of a path search (server.Config).
 	const budget = 10 * time.Second
 	store := cyphertest.Store(b, cypher.Options{PathTimeout: budget})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ids := sampleIDs(b, store, ds, 2000)
 	rng := rand.New(rand.NewPCG(5, 6))
 	filter := casegraph.PathFilter{MaxDepth: 4}

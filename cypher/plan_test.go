@@ -69,7 +69,7 @@ func TestReadPlan(t *testing.T) {
 	inner.Filter = casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing, Types: []casegraph.RelationType{casegraph.RelationType("AUTHORED")}}
 	page.Ends = &casegraph.EntityRead{Sources: true, Relations: []casegraph.RelationsRead{inner}}
 	read := &casegraph.EntityRead{Sources: true, Relations: []casegraph.RelationsRead{page}}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	plan, err := s.ExplainRead(ctx, []string{"a", "b"}, read)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestWritePlans(t *testing.T) {
 // of want or has one of notWant.
 func checkPlan(t *testing.T, s *cypher.Store, name string, params map[string]any, want, notWant []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	plan, err := s.Explain(ctx, name, params)
 	if err != nil {

@@ -40,7 +40,7 @@ func TestPoolUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	if diff := cmp.Diff([]PoolUsage{{"statements", 0, 2}, {"heavy", 0, 1}}, s.Pools()); diff != "" {
 		t.Errorf("idle pools (-want +got):\n%s", diff)
 	}

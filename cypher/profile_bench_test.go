@@ -33,7 +33,7 @@ func BenchmarkProfileSlowestShortestPath(b *testing.B) {
 		for range 40 {
 			p := cypher.PathParams(f)
 			p["from"], p["to"], p["k"] = ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))], int64(1)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 			start := time.Now()
 			_, _, err := h.Store.Paths(ctx, p["from"].(string), p["to"].(string), 1, f, casegraph.PathOptions{WithSources: true})
 			took := time.Since(start)
@@ -42,7 +42,7 @@ func BenchmarkProfileSlowestShortestPath(b *testing.B) {
 				slowest, params = took, p
 			}
 		}
-		prof, err := h.Store.Profile(context.Background(), cypher.PathStatementName("Paths", f.MaxDepth, f.Direction, 1), params)
+		prof, err := h.Store.Profile(casegraph.AsOperator(context.Background()), cypher.PathStatementName("Paths", f.MaxDepth, f.Direction, 1), params)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func BenchmarkSearchQueries(b *testing.B) {
 		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see BenchmarkPathQueries)")
 	}
 	h := servertest.New(b, servertest.Options{})
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	names := sampleNames(b, h.Store, ds, 500)
 	rng := rand.New(rand.NewPCG(5, 6))
 
@@ -129,7 +129,7 @@ func BenchmarkSearchQueries(b *testing.B) {
 
 func sampleNames(b *testing.B, s *cypher.Store, ds string, n int) []string {
 	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	res, err := neo4j.ExecuteQuery(ctx, s.Driver(),
 		`MATCH (e:Entity) WHERE e.dataset = $ds WITH e.name AS name, rand() AS r ORDER BY r LIMIT $n RETURN collect(name) AS names`,

@@ -20,7 +20,7 @@ import (
 //
 //	go test ./cypher -run '^$' -bench UpsertEntity -benchtime 2000x
 func BenchmarkUpsertEntity(b *testing.B) {
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(b)
 	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
@@ -68,7 +68,7 @@ func BenchmarkUpsertEntity(b *testing.B) {
 //
 //	go test ./cypher -run '^$' -bench ConcurrentUpserts -benchtime 2000x
 func BenchmarkConcurrentUpserts(b *testing.B) {
-	ctx := context.Background()
+	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(b)
 	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}

@@ -58,7 +58,7 @@ func TestWriteErrorByPhase(t *testing.T) {
 			if may {
 				unknown = tt.err
 			}
-			got := writeError(context.Background(), "Test", tt.err, unknown)
+			got := writeError(casegraph.AsOperator(context.Background()), "Test", tt.err, unknown)
 			if code := casegraph.ErrorCode(got); code != tt.wantCode {
 				t.Errorf("answered %s (%v), want %s", code, got, tt.wantCode)
 			}
@@ -76,7 +76,7 @@ func TestWriteErrorByPhase(t *testing.T) {
 func TestUnknownCommitOutlivesLaterFailures(t *testing.T) {
 	t.Parallel()
 	lost := &neo4j.ConnectivityError{Inner: io.ErrUnexpectedEOF}
-	got := writeError(context.Background(), "Test", &neo4j.ConnectivityError{Inner: io.EOF}, lost)
+	got := writeError(casegraph.AsOperator(context.Background()), "Test", &neo4j.ConnectivityError{Inner: io.EOF}, lost)
 	if code := casegraph.ErrorCode(got); code != casegraph.CodeOutcomeUnknown {
 		t.Errorf("answered %s, want OUTCOME_UNKNOWN", code)
 	}

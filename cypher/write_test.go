@@ -139,7 +139,7 @@ func TestLostCommitAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { driver.Close(context.Background()) })
+	t.Cleanup(func() { driver.Close(casegraph.AsOperator(context.Background())) })
 	s, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)

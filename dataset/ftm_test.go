@@ -47,7 +47,7 @@ func TestFtMExportValidates(t *testing.T) {
 	ds, id := cyphertest.LoadSeed(t, store)
 	var out bytes.Buffer
 	w := dataset.NewFtMWriter(&out)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	if err := store.Export(ctx, []string{ds}, cypher.Exporter{Source: w.Source, Entity: w.Entity, Relation: w.Relation}); err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestFtMID(t *testing.T) {
 func TestFtMRoundTrip(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	ds, _ := cyphertest.LoadSeed(t, store)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	var out bytes.Buffer
 	w := dataset.NewFtMWriter(&out)
@@ -161,7 +161,7 @@ func records(t *testing.T, store *cypher.Store, ds, prefix, as string) []string 
 		lines = append(lines, string(b))
 		return err
 	}
-	err := store.Export(context.Background(), []string{ds}, cypher.Exporter{
+	err := store.Export(casegraph.AsOperator(context.Background()), []string{ds}, cypher.Exporter{
 		Source:   func(s casegraph.Source) error { return add(dataset.SourceRecord(s)) },
 		Entity:   func(e casegraph.Entity) error { return add(dataset.EntityRecord(e)) },
 		Relation: func(r casegraph.Relation) error { return add(dataset.RelationRecord(r)) },
@@ -205,7 +205,7 @@ func TestFtMFixture(t *testing.T) {
 	if len(b.Entities) != 8 || len(b.Relations) != 6 || len(b.Sources) != 1 {
 		t.Fatalf("read %d entities, %d relations, %d sources; want 8, 6 and the import's source", len(b.Entities), len(b.Relations), len(b.Sources))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	if _, err := dataset.Import(ctx, b, store, dataset.Options{}); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
@@ -33,7 +34,7 @@ func BenchmarkImport(b *testing.B) {
 		before := store.RoundTrips()
 		b.StartTimer()
 		start := time.Now()
-		st, err := dataset.Import(context.Background(), batch, store, dataset.Options{BatchSize: 10000})
+		st, err := dataset.Import(casegraph.AsOperator(context.Background()), batch, store, dataset.Options{BatchSize: 10000})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 func TestInParallel(t *testing.T) {
@@ -14,7 +16,7 @@ func TestInParallel(t *testing.T) {
 			var mu sync.Mutex
 			seen := map[int]int{}
 			var running, most atomic.Int32
-			err := inParallel(context.Background(), workers, 30, func(ctx context.Context, k int) error {
+			err := inParallel(casegraph.AsOperator(context.Background()), workers, 30, func(ctx context.Context, k int) error {
 				n := running.Add(1)
 				defer running.Add(-1)
 				for {
@@ -46,7 +48,7 @@ func TestInParallel(t *testing.T) {
 		var calls atomic.Int32
 		release := make(chan struct{})
 		var once sync.Once
-		err := inParallel(context.Background(), 2, 1000, func(ctx context.Context, k int) error {
+		err := inParallel(casegraph.AsOperator(context.Background()), 2, 1000, func(ctx context.Context, k int) error {
 			calls.Add(1)
 			if k == 0 {
 				<-release // held until the other worker has failed
@@ -64,7 +66,7 @@ func TestInParallel(t *testing.T) {
 		}
 	})
 	t.Run("a cancelled context", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 		cancel()
 		err := inParallel(ctx, 2, 10, func(ctx context.Context, k int) error { return ctx.Err() })
 		if !errors.Is(err, context.Canceled) {
@@ -72,7 +74,7 @@ func TestInParallel(t *testing.T) {
 		}
 	})
 	t.Run("nothing to do", func(t *testing.T) {
-		if err := inParallel(context.Background(), 2, 0, func(context.Context, int) error { return errors.New("called") }); err != nil {
+		if err := inParallel(casegraph.AsOperator(context.Background()), 2, 0, func(context.Context, int) error { return errors.New("called") }); err != nil {
 			t.Error(err)
 		}
 	})

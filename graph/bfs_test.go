@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/server/servertest"
@@ -25,7 +26,7 @@ func TestPathsOnAGeneratedGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
 	defer cancel()
 	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{BatchSize: 10000}); err != nil {
 		t.Fatal(err)

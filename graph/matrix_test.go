@@ -43,7 +43,7 @@ func TestAccessMatrix(t *testing.T) {
 	}
 	revoked := key("revoked", casegraph.RoleAdmin)
 	id, _, _ := casegraph.ParseKeyToken(revoked)
-	if _, err := h.Store.RevokeAPIKey(t.Context(), id); err != nil {
+	if _, err := h.Store.RevokeAPIKey(casegraph.AsOperator(t.Context()), id); err != nil {
 		t.Fatal(err)
 	}
 	principals := []struct{ name, token string }{

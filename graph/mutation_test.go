@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/unicode/norm"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
 )
@@ -371,7 +372,7 @@ func TestMergeEntities(t *testing.T) {
 
 	// Deleting the dataset removes the tombstones too: the same ids can be
 	// made and merged again.
-	if _, err := f.h.Store.DeleteDataset(context.Background(), f.ds); err != nil {
+	if _, err := f.h.Store.DeleteDataset(casegraph.AsOperator(context.Background()), f.ds); err != nil {
 		t.Fatal(err)
 	}
 	f.h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,

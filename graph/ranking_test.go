@@ -25,7 +25,7 @@ func TestSearchRankingOnAGeneratedSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 	defer cancel()
 	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{}); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // batchSizes is a BatchObserver that keeps every batch's size, by loader.
@@ -39,7 +41,7 @@ func TestBatchSizesObserved(t *testing.T) {
 			t.Error(err)
 		}
 		// A saved query's run has fresh loaders, observed as well.
-		fresh := With(context.Background(), forRequest(ctx).Fresh())
+		fresh := With(casegraph.AsOperator(context.Background()), forRequest(ctx).Fresh())
 		Entities(fresh, []string{"a"})
 	}))
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))

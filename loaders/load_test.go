@@ -46,7 +46,7 @@ func (s stubStore) RelationsOf(context.Context, []string, casegraph.RelationFilt
 }
 
 func TestMissingIsNotAnError(t *testing.T) {
-	ctx := With(context.Background(), New(stubStore{}))
+	ctx := With(casegraph.AsOperator(context.Background()), New(stubStore{}))
 	if e, found, err := Entity(ctx, "a"); err != nil || !found || e.Name != "A" {
 		t.Errorf(`Entity("a") = %+v, %v, %v; want A, found`, e, found, err)
 	}
@@ -69,7 +69,7 @@ func TestMissingIsNotAnError(t *testing.T) {
 
 func TestFailedReadIsAnError(t *testing.T) {
 	down := errors.New("database down")
-	ctx := With(context.Background(), New(stubStore{err: down}))
+	ctx := With(casegraph.AsOperator(context.Background()), New(stubStore{err: down}))
 	if _, found, err := Entity(ctx, "a"); !errors.Is(err, down) || found {
 		t.Errorf(`Entity("a") = %v, %v; want the store's error`, found, err)
 	}

@@ -90,7 +90,7 @@ func TestAnonymousReads(t *testing.T) {
 func TestAPIKeys(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, options{Config: func(c *server.Config) { c.KeyCacheTTL = 0 }})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	key, token, err := h.Store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "reader " + t.Name(), Role: casegraph.RoleReader, Datasets: []string{"caesar-report"}}, "test")
 	if err != nil {

@@ -106,7 +106,7 @@ func TestExportCutShort(t *testing.T) {
 		entities = append(entities, casegraph.Entity{ID: fmt.Sprintf("%s:e%05d", ds, i), Kind: casegraph.KindPlace,
 			Name: fmt.Sprint("Place ", i), Dataset: ds, SourceIDs: []string{src.ID}})
 	}
-	if _, err := h.Store.WriteBatch(context.Background(), []casegraph.Source{src}, entities, nil); err != nil {
+	if _, err := h.Store.WriteBatch(casegraph.AsOperator(context.Background()), []casegraph.Source{src}, entities, nil); err != nil {
 		t.Fatal(err)
 	}
 	req, err := http.NewRequest(http.MethodGet, h.URL+"/datasets/"+ds+"/export", nil)

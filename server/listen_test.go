@@ -59,7 +59,7 @@ func TestServeMetricsOnItsOwnListener(t *testing.T) {
 	}
 	api, metrics := listenLocal(t), listenLocal(t)
 	apiURL, metricsURL := "http://"+api.Addr().String(), "http://"+metrics.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, api, metrics) }()
 
@@ -126,7 +126,7 @@ func TestShutdownDrains(t *testing.T) {
 	}
 	api := listenLocal(t)
 	url := "http://" + api.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, api, nil) }()
 	if code, _ := getURL(t, url+"/healthz"); code != http.StatusOK {
@@ -180,7 +180,7 @@ func TestShutdownCutsOffWhatOutlastsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := listenLocal(t)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, api, nil) }()
 	go func() {

@@ -34,7 +34,7 @@ func newHarness(t *testing.T, opts options) *harness {
 func seedOne(t *testing.T, store *cypher.Store) (ds string, id string) {
 	t.Helper()
 	ds = cyphertest.Dataset(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	src := casegraph.Source{ID: ds + "-src", Title: "The article", Dataset: ds}
 	id = ds + "-caesar"

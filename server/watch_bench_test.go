@@ -64,7 +64,7 @@ func benchmarkWatch(b *testing.B, kind string, n int) {
 			b.Fatalf("distinct-paths takes at most %d writes (-benchtime %dx)", n, n)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 	defer cancel()
 	arrivals := make(chan time.Time, n*4)
 	var ready sync.WaitGroup

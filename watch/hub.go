@@ -130,8 +130,9 @@ func (h *Hub) Notify() {
 // reads the head and, when it moved, each group reads its new changes.
 // When ctx ends, every subscription ends.
 func (h *Hub) Run(ctx context.Context) {
+	ctx = casegraph.AsOperator(ctx) // the feed is read as the service; each group as its callers
 	h.mu.Lock()
-	h.base = casegraph.AsOperator(ctx) // the feed is read as the service; each group as its callers
+	h.base = ctx
 	h.mu.Unlock()
 	tick := time.NewTicker(h.opts.Poll)
 	defer tick.Stop()

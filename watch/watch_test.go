@@ -26,7 +26,7 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
 	store := cyphertest.Store(t, cypher.Options{})
 	hub := watch.New(store, watch.Options{Poll: 20 * time.Millisecond}, zerolog.Nop())
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(casegraph.AsOperator(context.Background()))
 	defer cancel()
 	remove := store.OnCommit(hub.Notify)
 	defer remove()

@@ -150,7 +150,7 @@ func star(b *testing.B, store *cypher.Store, ds string, n int) string {
 		relations = append(relations, casegraph.Relation{ID: p.ID + "-rel", Type: "MEMBER_OF", FromID: p.ID, ToID: hub.ID,
 			Status: casegraph.StatusConfirmed, Dataset: ds, SourceIDs: []string{src.ID}})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 	defer cancel()
 	if _, err := store.WriteBatch(ctx, []casegraph.Source{src}, entities, relations); err != nil {
 		b.Fatal(err)

@@ -366,7 +366,7 @@ type graphML struct {
 // addHostile adds an entity with a name that is HTML, related to de Silva.
 func addHostile(t *testing.T, store *cypher.Store, ds string, id func(string) string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	src := id("caesar-report-article")
 	_, err := store.WriteBatch(ctx, nil, []casegraph.Entity{{

@@ -17,7 +17,7 @@ func TestAuditCommand(t *testing.T) {
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	if _, err := store.UpsertSource(ctx, casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}); err != nil {
 		t.Fatal(err)

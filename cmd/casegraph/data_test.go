@@ -61,7 +61,7 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 	// The first import is in the audit log (for watchers of the change
 	// feed); the second, which changed nothing, is not.
 	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
-	changes, _, err := store.Changes(context.Background(), casegraph.ChangeFilter{Dataset: ds}, casegraph.Page{First: 10})
+	changes, _, err := store.Changes(casegraph.AsOperator(context.Background()), casegraph.ChangeFilter{Dataset: ds}, casegraph.Page{First: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestFtMCommands(t *testing.T) {
 	if err != nil || strings.Contains(errOut, "ftm: line") {
 		t.Fatalf("import: %v\n%s\n%s", err, out, errOut)
 	}
-	found, err := store.Datasets(context.Background(), back)
+	found, err := store.Datasets(casegraph.AsOperator(context.Background()), back)
 	if err != nil || len(found) != 1 || found[0].Entities != 30 || found[0].Relations != 42 || found[0].Sources != 1 {
 		t.Errorf("imported %+v, %v; want the seed's 30 entities, 42 relations and 1 source", found, err)
 	}

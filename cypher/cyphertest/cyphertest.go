@@ -68,7 +68,7 @@ func Driver(t testing.TB) neo4j.DriverWithContext {
 		if driverErr != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 		defer cancel()
 		if driverErr = driver.VerifyConnectivity(ctx); driverErr != nil {
 			return
@@ -115,7 +115,7 @@ func Dataset(t testing.TB) string {
 	t.Cleanup(func() {
 		// A benchmark's dataset (600k rows on a 2-core machine) takes more
 		// than a minute to delete; a test's is gone in well under a second.
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 10*time.Minute)
 		defer cancel()
 		if _, err := s.DeleteDataset(ctx, ds); err != nil {
 			t.Errorf("clean up dataset %s: %v", ds, err)
@@ -128,7 +128,7 @@ func Dataset(t testing.TB) string {
 // versions and update times: equal snapshots mean nothing was written.
 func Snapshot(t testing.TB, s *cypher.Store, ds string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	var lines []string
 	add := func(v any) error {
@@ -176,7 +176,7 @@ func LoadSeed(t testing.TB, s *cypher.Store) (string, func(string) string) {
 		r := &b.Relations[i]
 		r.ID, r.FromID, r.ToID, r.Dataset, r.SourceIDs = id(r.ID), id(r.FromID), id(r.ToID), ds, ids(r.SourceIDs)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
 		t.Fatalf("load the seed into %s: %v", ds, err)
@@ -188,7 +188,7 @@ func LoadSeed(t testing.TB, s *cypher.Store) (string, func(string) string) {
 // property is not the number of its relations.
 func CheckDegrees(t testing.TB, s *cypher.Store, datasets ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	wrong, err := s.WrongDegrees(ctx, datasets)
 	if err != nil {

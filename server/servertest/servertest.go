@@ -133,7 +133,7 @@ func testKey(t testing.TB, driver neo4j.DriverWithContext, store *cypher.Store, 
 	if k != nil {
 		key = *k
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	made, token, err := store.CreateAPIKey(ctx, key, "servertest")
 	if err != nil {
@@ -312,7 +312,7 @@ func (h *Harness) GetAs(token, path string) Response {
 // Key makes an API key for the test and returns its token.
 func (h *Harness) Key(k casegraph.NewAPIKey) string {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	_, token, err := h.Store.CreateAPIKey(ctx, k, "servertest")
 	if err != nil {
