@@ -42,13 +42,21 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	visibility := q.Visibility
 	if visibility == "" {
 		visibility = casegraph.VisibilityPrivate
-		if _, ok := casegraph.PrincipalFrom(ctx); !ok {
+		if casegraph.Actor(ctx) == casegraph.OperatorID {
 			visibility = casegraph.VisibilityPublic // the operator's (the seed's)
 		}
 	}
 	datasets := q.Datasets
 	if datasets == nil {
 		datasets = []string{}
+	}
+	for _, ds := range datasets {
+		// A query shown to a dataset's readers is saved only by one of
+		// them: a writer elsewhere may not plant queries in their list,
+		// nor learn from the answer whether the dataset exists.
+		if !casegraph.CanReadIn(ctx, ds) {
+			return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "datasets: no dataset %q", ds)
+		}
 	}
 	document := casegraph.NormalizeDocument(q.Document)
 	if canonical, err := canonicalJSON(defaults); err == nil {
@@ -264,13 +272,13 @@ func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
 }
 
 // checkQueryOwner lets only a saved query's owner or an admin save a new
-// version of it or delete it (the operator's commands pass). A query the
+// version of it or delete it (the operator, an admin, passes). A query the
 // caller may not see is not there: a new save finds its name taken, a
 // delete finds nothing.
 func checkQueryOwner(ctx context.Context, run txRunner, name string, deleting bool) error {
-	p, ok := casegraph.PrincipalFrom(ctx)
-	if !ok || p.IsAdmin() {
-		return nil
+	p, err := casegraph.Caller(ctx)
+	if err != nil || p.IsAdmin() {
+		return err
 	}
 	recs, err := run(stmtSavedQueryOwner, map[string]any{"name": name})
 	if err != nil {
