@@ -30,7 +30,9 @@ import (
 // (cached), with a JWT (verified each request), and with a reader's key
 // limited to the dataset (every statement applies $readable). It reports
 // each mode's p50 and p95 and its p50 over the p50 with access off, for an
-// entity by id, a search and a shortest path on an imported dataset:
+// entity by id, a search, a shortest path and the bench's W3 (10 entities
+// by id, 10 relations of each and 10 of each of their ends: depth 2) on
+// an imported dataset:
 //
 //	CASEGRAPH_BENCH_DATASET=bench-100k go test ./server -run '^$' -bench AccessCost -benchtime 300x
 func BenchmarkAccessCost(b *testing.B) {
@@ -39,15 +41,8 @@ func BenchmarkAccessCost(b *testing.B) {
 		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (bench/README.md)")
 	}
 	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), PathTimeout: cypher.DefaultPathTimeout})
-	ctx := context.Background()
-	_, adminKey, err := store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench admin", Role: casegraph.RoleAdmin}, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, readerKey, err := store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench reader", Role: casegraph.RoleReader, Datasets: []string{ds}}, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	ctx := casegraph.AsOperator(context.Background())
+	adminKey, readerKey := benchKeys(b, store, ds)
 	idp := authtest.New(b)
 	verifier, jwtToken := idp.Verifier, idp.Token("bench", "admin", nil, time.Hour, "")
 	handler := func(anonymous []string, tokens server.TokenVerifier) http.Handler {
@@ -97,6 +92,21 @@ func BenchmarkAccessCost(b *testing.B) {
 			return gqlBody(`query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b, filter: {maxDepth: 4}) { length nodes { id } } }`,
 				map[string]any{"a": ids[rng.IntN(len(ids))], "b": ids[rng.IntN(len(ids))]})
 		}},
+		{"w3", func() []byte {
+			var q strings.Builder
+			vars := map[string]any{}
+			q.WriteString("query(")
+			for i := range 10 {
+				fmt.Fprintf(&q, "$id%d: ID!, ", i)
+				vars[fmt.Sprint("id", i)] = ids[rng.IntN(len(ids))]
+			}
+			q.WriteString(") {")
+			for i := range 10 {
+				fmt.Fprintf(&q, ` e%d: entity(id: $id%d) { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } } } } } } }`, i, i)
+			}
+			q.WriteString(" }")
+			return gqlBody(q.String(), vars)
+		}},
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
@@ -137,6 +147,87 @@ func BenchmarkAccessCost(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// benchKeys makes an admin's key and a key of a reader of ds (without
+// clearance) for a benchmark.
+func benchKeys(b *testing.B, store *cypher.Store, ds string) (admin, reader string) {
+	b.Helper()
+	ctx := casegraph.AsOperator(context.Background())
+	_, admin, err := store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench admin", Role: casegraph.RoleAdmin}, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, reader, err = store.CreateAPIKey(ctx, casegraph.NewAPIKey{Name: "bench reader", Role: casegraph.RoleReader, Datasets: []string{ds}}, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return admin, reader
+}
+
+// BenchmarkExportCost measures the NDJSON export of an imported dataset
+// over HTTP (in process, the body discarded) for an admin and for a
+// reader of the dataset without clearance, whose export the statements
+// scope: the time of each, and the reader's over the admin's.
+//
+//	CASEGRAPH_BENCH_DATASET=bench-100k go test ./server -run '^$' -bench ExportCost -benchtime 3x
+func BenchmarkExportCost(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (bench/README.md)")
+	}
+	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	adminKey, readerKey := benchKeys(b, store, ds)
+	cfg := server.DefaultConfig()
+	cfg.Anonymous = nil
+	srv, err := server.New(cfg, zerolog.New(os.Stderr).Level(zerolog.ErrorLevel), store, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	modes := []struct{ name, token string }{{"admin", adminKey}, {"reader", readerKey}}
+	times := make([][]time.Duration, len(modes))
+	for b.Loop() {
+		for j, m := range modes {
+			req := httptest.NewRequest(http.MethodGet, "/datasets/"+ds+"/export", nil)
+			req.Header.Set("Authorization", "Bearer "+m.token)
+			w := &discard{header: http.Header{}}
+			start := time.Now()
+			srv.ServeHTTP(w, req)
+			times[j] = append(times[j], time.Since(start))
+			if w.status != http.StatusOK || w.bytes == 0 {
+				b.Fatalf("%s: %d after %d bytes", m.name, w.status, w.bytes)
+			}
+		}
+	}
+	p50 := make([]float64, len(modes))
+	for j, m := range modes {
+		s := slices.Clone(times[j])
+		slices.Sort(s)
+		p50[j] = float64(s[len(s)/2])
+		b.ReportMetric(p50[j]/1e6, m.name+"-p50-ms")
+	}
+	b.ReportMetric(p50[1]/p50[0], "reader/admin")
+}
+
+// discard is a ResponseWriter that keeps only the status and the size.
+type discard struct {
+	header http.Header
+	status int
+	bytes  int
+}
+
+func (d *discard) Header() http.Header { return d.header }
+func (d *discard) Write(p []byte) (int, error) {
+	if d.status == 0 {
+		d.status = http.StatusOK
+	}
+	d.bytes += len(p)
+	return len(p), nil
+}
+func (d *discard) WriteHeader(code int) {
+	if d.status == 0 {
+		d.status = code
 	}
 }
 
