@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -20,12 +21,15 @@ const (
 
 // change is what a mutation changed, for its audit record: the
 // operation, the dataset (none for saved queries and keys), the ids it
-// changed and the fields it set. A mutation returns it; mutate records it
-// in the mutation's transaction.
+// changed and the fields it set, and the other datasets it touched that
+// the record cannot find from its targets when it is written (those of
+// entities merged away). A mutation returns it; mutate records it in the
+// mutation's transaction.
 type change struct {
 	operation, dataset string
 	targets            []string
 	fields             []casegraph.FieldChange
+	datasets           []string
 }
 
 // idempotentChange is what the change of a mutation sent with an
@@ -52,10 +56,28 @@ func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChan
 	}
 	list := make([]field, len(fields))
 	protected := false // a protected entity's, even one now gone
+	// The datasets the record names: its own, those it was told of, and
+	// a dataset an entity left (its old value); RecordChange adds those
+	// of the entities among its targets. A caller reads the record only
+	// when it may read every one of them (the gate's "changeReadable").
+	datasets := slices.Clone(c.datasets)
+	if c.dataset != "" {
+		datasets = append(datasets, c.dataset)
+	}
 	for i, f := range fields {
 		list[i] = field(f)
 		protected = protected || f.Field == "protected"
+		if f.Field == "dataset" {
+			for _, v := range []string{f.Old, f.New} {
+				var ds string
+				if json.Unmarshal([]byte(v), &ds) == nil && ds != "" {
+					datasets = append(datasets, ds)
+				}
+			}
+		}
 	}
+	slices.Sort(datasets)
+	datasets = slices.Compact(datasets)
 	b, err := json.Marshal(list)
 	if err != nil {
 		return internalError(string(stmtRecordChange), err)
@@ -63,7 +85,7 @@ func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChan
 	now := time.Now().UTC()
 	params := map[string]any{
 		"id": casegraph.NewChangeID(now), "at": now, "principal": casegraph.Actor(ctx), "operation": c.operation,
-		"targets": c.targets, "dataset": c.dataset, "fields": string(b), "protected": protected,
+		"targets": c.targets, "dataset": c.dataset, "datasets": datasets, "fields": string(b), "protected": protected,
 		"argumentsHash": nil, "outcome": nil,
 	}
 	if k != nil {

@@ -374,8 +374,14 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		if out, err = readEntity(run, into); err != nil {
 			return change{}, err
 		}
+		// The merged-away entities' datasets: their ids name tombstones
+		// when the record is written.
+		datasets := make([]string, len(merged))
+		for i, e := range merged {
+			datasets[i] = e.Dataset
+		}
 		return change{operation: "mergeEntities", dataset: out.Dataset, targets: ids,
-			fields: casegraph.Diff(&survivor, &out)}, nil
+			fields: casegraph.Diff(&survivor, &out), datasets: datasets}, nil
 	})
 	return out, err
 }

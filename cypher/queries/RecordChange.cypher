@@ -20,6 +20,14 @@ REMOVE log.locked
 MERGE (c:Change {id: $id})
 SET c.seq = log.seq, c.at = $at, c.principal = $principal, c.operation = $operation,
   c.targets = $targets, c.dataset = $dataset, c.fields = $fields,
+  // Every dataset the record names (a link's two ends may be of two),
+  // for the gate ("changeReadable"): those the change knows ($datasets)
+  // and those of the entities among its targets (unique-index seeks).
+  c.datasets = COLLECT {
+    UNWIND $datasets + COLLECT { MATCH (e:Entity) WHERE e.id IN $targets RETURN e.dataset } AS d
+    WITH DISTINCT d WHERE d IS NOT NULL
+    RETURN d ORDER BY d
+  },
   // A change of a protected entity (or of a relation of one) is read only
   // by callers with clearance: its fields hold what redaction withholds.
   c.protected = $protected OR EXISTS { MATCH (e:Entity) WHERE e.id IN $targets AND e.protected },
