@@ -16,6 +16,17 @@ const (
 	stmtEntityKinds       statement = "EntityKinds"
 )
 
+// batchUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func batchUngated() ungated {
+	return ungated{
+		stmtExistingRelations: "a write of WriteBatch (an import): which relation ids of the batch exist, read in its transaction",
+		stmtCreateRelations:   "a write of WriteBatch (an import), which returns counts",
+		stmtUpdateRelations:   "a write of WriteBatch (an import), which returns counts",
+		stmtEntityKinds:       "an import's check of its batch before it writes (dataset.Check): the kinds of the ids it links to, for the import's write plan to judge, never shown as graph data",
+	}
+}
+
 // WriteBatch writes sources, entities and relations in one transaction,
 // with one statement per kind of row (UNWIND). The rows must be validated
 // and checked against the graph (dataset.Check) first; as a last guard, an

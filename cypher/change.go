@@ -19,6 +19,14 @@ const (
 	stmtCountChanges statement = "CountChanges"
 )
 
+// changeUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func changeUngated() ungated {
+	return ungated{
+		stmtRecordChange: "a write: the audit record of a change, in the change's transaction",
+	}
+}
+
 // change is what a mutation changed, for its audit record: the
 // operation, the dataset (none for saved queries and keys), the ids it
 // changed and the fields it set, and the other datasets it touched that

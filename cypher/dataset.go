@@ -15,6 +15,15 @@ const (
 	stmtMissingDatasets        statement = "MissingDatasets"
 )
 
+// datasetUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func datasetUngated() ungated {
+	return ungated{
+		stmtDeleteDatasetRelations: "a write of DeleteDataset, an admin's or the operator's (every dataset): returns counts",
+		stmtDeleteDatasetNodes:     "a write of DeleteDataset, an admin's or the operator's (every dataset): returns counts",
+	}
+}
+
 // DeleteDataset removes every entity (with its relations) and source of a
 // dataset, and returns how many nodes it removed. It commits in batches
 // (CALL ... IN TRANSACTIONS), so it is not one transaction: run it again if

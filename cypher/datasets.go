@@ -17,6 +17,16 @@ const (
 	stmtIDsElsewhere  statement = "IDsElsewhere"
 )
 
+// datasetsUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func datasetsUngated() ungated {
+	return ungated{
+		stmtDeleteSource:  "a write (DeleteSource), after CheckWrite on the source's dataset: returns the source, and only whether something cites it, never what",
+		stmtSourceDataset: "a write's look-up (DeleteSource): the dataset to check the right to write against, in its transaction",
+		stmtIDsElsewhere:  "an import's check of its batch before it writes (dataset.Check): which ids another dataset holds, for the import's write plan",
+	}
+}
+
 // Datasets returns the datasets the caller may read, with their counts and
 // last change, in name order; name, when set, narrows it to that one.
 func (s *Store) Datasets(ctx context.Context, name string) ([]casegraph.DatasetSummary, error) {

@@ -12,6 +12,15 @@ const (
 	stmtWrongDegrees   statement = "WrongDegrees"
 )
 
+// degreeUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func degreeUngated() ungated {
+	return ungated{
+		stmtBackfillDegree: "a migration's write (the operator's): returns counts",
+		stmtWrongDegrees:   "the operator's check of the degrees (migrate, tests): counts and ids, never shown to a caller",
+	}
+}
+
 // Every entity keeps its degree, the number of its relations, as a
 // property, so that search ranking, sorting by degree and the hub cap of
 // path searches read one property instead of counting relationships. Every

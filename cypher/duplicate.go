@@ -23,6 +23,16 @@ const (
 	stmtUndismissDuplicate  statement = "UndismissDuplicate"
 )
 
+// duplicateUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func duplicateUngated() ungated {
+	return ungated{
+		stmtDuplicatePair:      "a write's look-up (DismissDuplicate, UndismissDuplicate): the pair's datasets and protection, which the write judges in Go (CanSee, CheckWrite) in its transaction",
+		stmtDismissDuplicate:   "a write: a dismissal, after duplicatePairDataset",
+		stmtUndismissDuplicate: "a write: a dismissal forgotten, after duplicatePairDataset",
+	}
+}
+
 // DuplicateCandidates computes a dataset's duplicate candidates and returns
 // one page of them. A run reads the dataset's entities the caller may see
 // (one statement), compares the names of those that share a blocking key

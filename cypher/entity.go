@@ -23,6 +23,17 @@ const (
 	stmtMergeEntity    statement = "MergeEntity"
 )
 
+// entityUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func entityUngated() ungated {
+	return ungated{
+		stmtLockEntity:     "a write's lock and look-up, in its transaction: what it finds is judged in Go (CanSee, CheckWrite) before anything is returned",
+		stmtUpsertEntities: "a write under the write plan, after its checks",
+		stmtDeleteEntity:   "a write under the write plan, after its checks: returns a count",
+		stmtMergeEntity:    "a write under the write plan, after its checks: returns a count",
+	}
+}
+
 // EntitiesByID returns the entities with the given ids, in one round trip,
 // keyed by the id asked for: an id merged into another entity maps to the
 // survivor. Ids with no entity are absent.

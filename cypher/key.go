@@ -20,6 +20,16 @@ const (
 	stmtTouchAPIKey  statement = "TouchAPIKey"
 )
 
+// keyUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func keyUngated() ungated {
+	return ungated{
+		stmtCreateAPIKey: "a write of an admin's (RequireAdmin) on a key, no graph data",
+		stmtRevokeAPIKey: "a write of an admin's (RequireAdmin) on a key, no graph data",
+		stmtTouchAPIKey:  "sign-in's write of a key's last use, the operator's, no graph data",
+	}
+}
+
 // CreateAPIKey stores a new key, made by createdBy, and returns the token
 // its holder sends: shown this once, stored only as a hash.
 func (s *Store) CreateAPIKey(ctx context.Context, k casegraph.NewAPIKey, createdBy string) (casegraph.APIKey, string, error) {

@@ -83,6 +83,15 @@ const (
 	stmtSetSearchFields       statement = "SetSearchFields"
 )
 
+// migrateUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func migrateUngated() ungated {
+	return ungated{
+		stmtEntitiesWithoutSearch: "a migration's read (the operator's), for its write: never shown to a caller",
+		stmtSetSearchFields:       "a migration's write (the operator's)",
+	}
+}
+
 // Applied is one schema statement that Migrate ran, and whether it created
 // its constraint or index or found it already there.
 type Applied struct {

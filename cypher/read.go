@@ -178,31 +178,6 @@ func entityProjection(v string, props []string) string {
 	return b.String()
 }
 
-// lookupMatch finds the entity that a key names, for lookupEntity: by its
-// id, as a merged-away id's survivor, or by its opaque id.
-func lookupMatch(key, v string) string {
-	return "OPTIONAL MATCH (" + v + "_direct:Entity {id: " + key + "})\n" +
-		"OPTIONAL MATCH (:MergedEntity {id: " + key + "})-[:MERGED_INTO]->(" + v + "_survivor:Entity)\n" +
-		"OPTIONAL MATCH (" + v + "_masked:Entity {redactedId: " + key + "})"
-}
-
-// lookupEntity is the entity that lookupMatch found, as the caller may name
-// it: a protected entity hidden from the caller is found by its opaque id
-// only, never by its real one (nor a real one merged into it); every other
-// entity by its id (or a merged-away id), never by its opaque id.
-func lookupEntity(v string) string {
-	d, s, m := v+"_direct", v+"_survivor", v+"_masked"
-	return "coalesce(CASE WHEN NOT " + hidden(d) + " THEN " + d + " END, CASE WHEN NOT " + hidden(s) + " THEN " + s +
-		" END, CASE WHEN " + hidden(m) + " THEN " + m + " END)"
-}
-
-// hidden is the test that an entity (an expression) is protected and the
-// caller has no clearance: the caller sees it redacted, and finds it only
-// by its opaque id.
-func hidden(v string) string {
-	return "(coalesce(" + v + ".protected, false) AND NOT $callerCleared)"
-}
-
 // relationProjection is the map projection of a relationship variable:
 // its id, the properties (of casegraph.RelationProperties), its type and
 // its ends' ids. A relation with a protected end, read by a caller without

@@ -17,6 +17,15 @@ const (
 	stmtDeleteRelation statement = "DeleteRelation"
 )
 
+// relationUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func relationUngated() ungated {
+	return ungated{
+		stmtUpsertRelation: "a write under the write plan, after its checks (both ends found through the gate, EntitiesByID)",
+		stmtDeleteRelation: "a write under the write plan, after its checks",
+	}
+}
+
 // RelationsByID returns the relations with the given ids, in one round trip.
 func (s *Store) RelationsByID(ctx context.Context, ids []string) (map[string]casegraph.Relation, error) {
 	res, err := s.read(ctx, stmtRelationsByID, map[string]any{"ids": ids})

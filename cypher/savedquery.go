@@ -24,6 +24,15 @@ const (
 	stmtSavedQueryHistory   statement = "SavedQueryHistory"
 )
 
+// savedQueryUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func savedQueryUngated() ungated {
+	return ungated{
+		stmtSaveQuery:        "a write of a saved query (its owner or an admin), no graph data",
+		stmtDeleteSavedQuery: "a write of a saved query (its owner or an admin), no graph data",
+	}
+}
+
 // SaveQuery stores a saved query as its next version (version 1 for a new
 // name), unless its latest version has the same content, and returns the
 // version that is now the latest. The query must be validated.

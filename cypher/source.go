@@ -17,6 +17,15 @@ const (
 	stmtMissingSources statement = "MissingSources"
 )
 
+// sourceUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func sourceUngated() ungated {
+	return ungated{
+		stmtUpsertSources:  "a write under the write plan (WriteBatch, UpsertSource), after its checks",
+		stmtMissingSources: "a write's check that the sources it cites exist, in its transaction (and an import's, dataset.Check): ids only, for the write plan",
+	}
+}
+
 // SourcesByID returns the sources with the given ids, in one round trip.
 func (s *Store) SourcesByID(ctx context.Context, ids []string) (map[string]casegraph.Source, error) {
 	res, err := s.read(ctx, stmtSourcesByID, map[string]any{"ids": ids})

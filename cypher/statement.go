@@ -52,12 +52,14 @@ var templateFuncs = template.FuncMap{
 	"relationProjection": func(v string) string { return relationProjection(v, casegraph.RelationProperties) },
 	// relationKey is a relation's id as the caller sees it.
 	"relationKey": relationKey,
+	// The gate (gate.go): readable tests a dataset the caller may read;
 	// lookupMatch and lookupEntity find an entity by a key as the caller
-	// may name it (an opaque id for a protected entity it may not see).
+	// may name it (an opaque id for a protected entity it may not see);
+	// hidden tests that an entity is protected from the caller.
+	"readable":     readable,
 	"lookupMatch":  lookupMatch,
 	"lookupEntity": lookupEntity,
-	// hidden tests that an entity is protected from the caller.
-	"hidden": hidden,
+	"hidden":       hidden,
 	// endID is an entity's id as the caller sees it.
 	"endID": endID,
 	// entityProperties names the properties a write sets, in table order.

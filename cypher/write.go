@@ -23,6 +23,14 @@ import (
 // Statements of this file (queries/NAME.cypher).
 const stmtClaimIdempotencyKey statement = "ClaimIdempotencyKey"
 
+// writeUngated: the statements of this file that return no graph data to a
+// caller, and why (see ungated): every other goes through the gate.
+func writeUngated() ungated {
+	return ungated{
+		stmtClaimIdempotencyKey: "a write's claim of its idempotency key, the caller's own, in its transaction",
+	}
+}
+
 // writeRetryBudget bounds the retries of a write that failed before its
 // commit on something passing (a lost connection, a deadlock, a leader
 // switch), as the driver's MaxTransactionRetryTime did for ExecuteWrite,

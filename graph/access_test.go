@@ -99,19 +99,29 @@ func TestWriteRights(t *testing.T) {
 	}
 }
 
+// otherDataset writes a dataset B of its own, with a source and an
+// organization named name (a name of the test's own: a search must not
+// find another test's), and returns B, the source's id and the
+// organization's.
+func otherDataset(t *testing.T, h *servertest.Harness, name string) (b, src, broker string) {
+	t.Helper()
+	b = cyphertest.Dataset(t)
+	src, broker = b+":src", b+":broker"
+	h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
+		map[string]any{"in": map[string]any{"id": src, "title": "B's source", "dataset": b}})
+	h.MustPost(upsert, map[string]any{"in": map[string]any{"id": broker, "kind": "ORGANIZATION", "name": name, "dataset": b, "sourceIds": []string{src}}})
+	return b, src, broker
+}
+
 // TestReadScope: a reader of one dataset reads the graph as if the others
-// did not exist: entities, relations and their totals, search, lists, and
+// did not exist: entities, relations and their totals, search, lists (and
+// their filters: a relation of B is no relation for hasRelation), and
 // paths (which find the way around what it may not read).
 func TestReadScope(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t) // dataset A
 	h := f.h
-	b := cyphertest.Dataset(t)
-	bsrc := b + ":src"
-	h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
-		map[string]any{"in": map[string]any{"id": bsrc, "title": "B's source", "dataset": b}})
-	broker := b + ":broker"
-	h.MustPost(upsert, map[string]any{"in": map[string]any{"id": broker, "kind": "ORGANIZATION", "name": "Hidden Broker Quillfeather", "dataset": b, "sourceIds": []string{bsrc}}})
+	b, bsrc, broker := otherDataset(t, h, "Hidden Broker Quillfeather")
 	for _, l := range []map[string]any{
 		{"id": f.id("a1"), "type": "MEMBER_OF", "from": f.id("nice"), "to": f.id("firm"), "dataset": f.ds},
 		{"id": f.id("a2"), "type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar"), "dataset": f.ds},
@@ -139,6 +149,8 @@ func TestReadScope(t *testing.T) {
 			`{"entity":{"relations":{"totalCount":1}}}`, `{"entity":{"relations":{"totalCount":0}}}`},
 		{"search", `{ search(text: "Quillfeather") { edges { node { id } } } }`, nil,
 			`{"search":{"edges":[{"node":{"id":"` + broker + `"}}]}}`, `{"search":{"edges":[]}}`},
+		{"a relation only through B", `query($ds: [String!]) { entities(filter: {datasets: $ds, hasRelation: [MEMBER_OF]}) { totalCount } }`, map[string]any{"ds": []string{f.ds}},
+			`{"entities":{"totalCount":3}}`, `{"entities":{"totalCount":2}}`},
 		{"list B", `query($ds: [String!]) { entities(filter: {datasets: $ds}) { edges { node { id } } } }`, map[string]any{"ds": []string{b}},
 			`{"entities":{"edges":[{"node":{"id":"` + broker + `"}}]}}`, `{"entities":{"edges":[]}}`},
 		{"the shortest path avoids B", `query($a: ID!, $b: ID!) { shortestPath(from: $a, to: $b) { length nodes { id } } }`, map[string]any{"a": f.id("nice"), "b": f.id("qatar")},
@@ -413,5 +425,78 @@ func TestUpsertKeepsProtection(t *testing.T) {
 		if got := field(res, "upsertEntity", "protected"); got != step.want {
 			t.Errorf("step %d: protected = %v, want %v (%s)", i+1, got, step.want, res.Raw)
 		}
+	}
+}
+
+// TestAuditLogAcrossDatasets: the audit log names nothing of a dataset its
+// reader may not read. A link between A's entity and B's records both ends
+// (and the role and quote) whichever dataset the relation belongs to: such
+// a record is left out for an editor of A alone, or of B alone, in the
+// page, in its total and when asked for by the other end's id; an admin
+// reads both.
+func TestAuditLogAcrossDatasets(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t) // dataset A
+	h := f.h
+	b, bsrc, broker := otherDataset(t, h, "Hidden Broker Wrenfield")
+	for _, l := range []map[string]any{
+		{"id": f.id("to-b"), "type": "MEMBER_OF", "from": f.id("nice"), "to": broker, "dataset": f.ds, "role": "role-to-b-qz9", "quote": "quote-to-b-qz9"},
+		{"id": b + ":to-a", "type": "REPRESENTS", "from": broker, "to": f.id("qatar"), "dataset": b, "sourceIds": []string{bsrc}, "role": "role-to-a-qz9", "quote": "quote-to-a-qz9"},
+	} {
+		if res := f.link(t, l); len(res.Errors) > 0 {
+			t.Fatal(res.Raw)
+		}
+	}
+	editorA := h.Key(casegraph.NewAPIKey{Name: "editor A", Role: casegraph.RoleEditor, Datasets: []string{f.ds}})
+	editorB := h.Key(casegraph.NewAPIKey{Name: "editor B", Role: casegraph.RoleEditor, Datasets: []string{b}})
+	const changes = `query($f: ChangeFilter) { changes(filter: $f, first: 100) { totalCount edges { node { operation targets dataset fields { field old new } } } } }`
+	links := func(token string, filter map[string]any) (int, int, string) {
+		t.Helper()
+		res := h.PostAs(token, changes, map[string]any{"f": filter})
+		if len(res.Errors) > 0 {
+			t.Fatal(res.Raw)
+		}
+		n := 0
+		for _, e := range field(res, "changes", "edges").([]any) {
+			if e.(map[string]any)["node"].(map[string]any)["operation"] == "link" {
+				n++
+			}
+		}
+		total, _ := field(res, "changes", "totalCount").(float64)
+		return n, int(total), res.Raw
+	}
+	if n, _, raw := links(h.Token, nil); n < 2 {
+		t.Fatalf("the admin reads %d link records, want both:\n%s", n, raw)
+	}
+	for _, tt := range []struct {
+		who, token, own string
+		secrets         []string // of the dataset the editor may not read
+	}{
+		{"editor A", editorA, f.ds, []string{broker, "Wrenfield", "to-b-qz9", "to-a-qz9"}},
+		{"editor B", editorB, b, []string{f.id("nice"), f.id("qatar"), "to-b-qz9", "to-a-qz9"}},
+	} {
+		t.Run(tt.who, func(t *testing.T) {
+			for _, filter := range []map[string]any{nil, {"dataset": tt.own}, {"entityId": broker}, {"entityId": f.id("qatar")}} {
+				n, total, raw := links(tt.token, filter)
+				var leaked []string
+				for _, s := range tt.secrets {
+					if strings.Contains(raw, s) {
+						leaked = append(leaked, s)
+					}
+				}
+				if n > 0 || len(leaked) > 0 {
+					t.Errorf("filter %v: %d link records naming %q:\n%s", filter, n, leaked, raw)
+				}
+				var all struct {
+					Data struct{ Changes struct{ Edges []any } }
+				}
+				if err := json.Unmarshal([]byte(raw), &all); err != nil {
+					t.Fatal(err)
+				}
+				if total != len(all.Data.Changes.Edges) {
+					t.Errorf("filter %v: totalCount %d, but %d records on the only page", filter, total, len(all.Data.Changes.Edges))
+				}
+			}
+		})
 	}
 }

@@ -118,3 +118,50 @@ func TestDeleteSource(t *testing.T) {
 		t.Errorf("deleting it again: %s", res.Raw)
 	}
 }
+
+// TestDatasetCountsInScope: a dataset's sizes count what its caller may
+// read, as its lists do: a protected person only with clearance (the
+// seed's Caesar: 29 entities, as entities { totalCount } says, not 30), a
+// relation only when both its ends may be read (a relation of A to B's
+// entity is not one of A's for a reader of A alone, nor one of B to A's
+// entity for a reader of B alone).
+func TestDatasetCountsInScope(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	h := s.h
+	b, bsrc, broker := otherDataset(t, h, "A broker of counts")
+	for _, l := range []map[string]any{
+		{"type": "RELATED_TO", "from": s.id("carter-ruck"), "to": broker, "dataset": s.ds, "sourceIds": []string{s.id("caesar-report-article")}},
+		{"type": "RELATED_TO", "from": broker, "to": s.id("carter-ruck"), "dataset": b, "sourceIds": []string{bsrc}},
+	} {
+		h.MustPost(link, map[string]any{"in": l})
+	}
+	reader := h.Key(casegraph.NewAPIKey{Name: "reader", Role: casegraph.RoleReader, Datasets: []string{s.ds}})
+	cleared := h.Key(casegraph.NewAPIKey{Name: "cleared reader", Role: casegraph.RoleReader, Datasets: []string{s.ds}, Cleared: true})
+	readerB := h.Key(casegraph.NewAPIKey{Name: "reader of B", Role: casegraph.RoleReader, Datasets: []string{b}})
+	const total = `query($ds: String!) { entities(filter: {datasets: [$ds]}) { totalCount } }`
+	for _, tt := range []struct {
+		who, token, ds      string
+		entities, relations float64
+	}{
+		{"admin", h.Token, s.ds, 30, 43},
+		{"cleared reader", cleared, s.ds, 30, 42},
+		{"reader", reader, s.ds, 29, 42},
+		{"admin", h.Token, b, 1, 1},
+		{"reader of B", readerB, b, 1, 0},
+	} {
+		t.Run(tt.who+"/"+tt.ds, func(t *testing.T) {
+			row := datasetRow(h.PostAs(tt.token, datasetsQuery, nil).Data, tt.ds)
+			if row == nil {
+				t.Fatalf("%s is not listed", tt.ds)
+			}
+			if row["entities"] != tt.entities || row["relations"] != tt.relations {
+				t.Errorf("%v entities and %v relations, want %v and %v", row["entities"], row["relations"], tt.entities, tt.relations)
+			}
+			listed := h.PostAs(tt.token, total, map[string]any{"ds": tt.ds})
+			if n := field(listed, "entities", "totalCount"); n != row["entities"] {
+				t.Errorf("datasets counts %v entities, entities { totalCount } %v", row["entities"], n)
+			}
+		})
+	}
+}

@@ -332,7 +332,25 @@ func TestWatchOverSSE(t *testing.T) {
 	ds := cyphertest.Dataset(t)
 	w := newGraphWriter(t, h)
 	w.sourceOf(ds)
-	body, err := json.Marshal(map[string]any{"query": changesSubscription, "variables": map[string]any{"ds": []string{ds}}})
+	next := sseChanges(t, h, h.Token, map[string]any{"ds": []string{ds}})
+	if first := next(); first.Change != nil || first.Cursor == "" {
+		t.Fatalf("first event: %+v", first)
+	}
+	id := w.entity(ds, "Over SSE")
+	if got := next(); got.Change == nil || got.Change.Targets[0] != id {
+		t.Errorf("want the change of %s, got %+v", id, got.Change)
+	}
+	if metrics := h.Get("/metrics").Raw; !strings.Contains(metrics, "casegraph_watches 1\n") {
+		t.Errorf("/metrics does not count the open watch:\n%s", grepLines(metrics, "casegraph_watches"))
+	}
+}
+
+// sseChanges subscribes to changes over server-sent events (POST with
+// Accept: text/event-stream) as the token's holder, and returns a
+// function that waits for the next event.
+func sseChanges(t *testing.T, h *servertest.Harness, token string, vars map[string]any) func() changeEvent {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"query": changesSubscription, "variables": vars})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,12 +360,12 @@ func TestWatchOverSSE(t *testing.T) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+h.Token)
+	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	t.Cleanup(func() { res.Body.Close() })
 	if ct := res.Header.Get("Content-Type"); res.StatusCode != http.StatusOK || ct != "text/event-stream" {
 		t.Fatalf("status %d, Content-Type %q", res.StatusCode, ct)
 	}
@@ -361,7 +379,7 @@ func TestWatchOverSSE(t *testing.T) {
 			}
 		}
 	}()
-	next := func() changeEvent {
+	return func() changeEvent {
 		t.Helper()
 		data, ok := <-events
 		if !ok {
@@ -377,15 +395,39 @@ func TestWatchOverSSE(t *testing.T) {
 		}
 		return r.Data.Changes
 	}
-	if first := next(); first.Change != nil || first.Cursor == "" {
+}
+
+// TestWatchChangesAcrossDatasets: the changes subscription, over
+// graphql-ws and over SSE, leaves out a change that names what its caller
+// may not read: an editor of A alone never hears of a link between A's
+// entity and B's (whichever dataset the relation belongs to), only of the
+// next change of A.
+func TestWatchChangesAcrossDatasets(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{})
+	a, b := cyphertest.Dataset(t), cyphertest.Dataset(t)
+	w := newGraphWriter(t, h)
+	inA, inB := w.entity(a, "Alpha"), w.entity(b, "Bravo")
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor of A", Role: casegraph.RoleEditor, Datasets: []string{a}})
+	c := newWSClient(t, h.URL)
+	if e := c.connect("editor", editor); e.Type != "connected" {
+		t.Fatalf("editor's connection: %+v", e)
+	}
+	c.subscribe("editor", "ws", changesSubscription, nil)
+	if first := c.changeEvent(t, "ws"); first.Change != nil {
 		t.Fatalf("first event: %+v", first)
 	}
-	id := w.entity(ds, "Over SSE")
-	if got := next(); got.Change == nil || got.Change.Targets[0] != id {
-		t.Errorf("want the change of %s, got %+v", id, got.Change)
+	sse := sseChanges(t, h, editor, nil)
+	if first := sse(); first.Change != nil {
+		t.Fatalf("first event over SSE: %+v", first)
 	}
-	if metrics := h.Get("/metrics").Raw; !strings.Contains(metrics, "casegraph_watches 1\n") {
-		t.Errorf("/metrics does not count the open watch:\n%s", grepLines(metrics, "casegraph_watches"))
+	w.link(a, inA, inB)
+	w.link(b, inB, inA)
+	next := w.entity(a, "Next in A")
+	for name, event := range map[string]func() changeEvent{"ws": func() changeEvent { return c.changeEvent(t, "ws") }, "sse": sse} {
+		if got := event(); got.Change == nil || got.Change.Operation != "upsertEntity" || got.Change.Targets[0] != next {
+			t.Errorf("%s: want the change of %s and no link naming %s, got %+v", name, next, inB, got.Change)
+		}
 	}
 }
 
