@@ -23,13 +23,20 @@ type Exporter = casegraph.ExportSink
 // when datasets is empty), each in id order, to the exporter's functions:
 // records are read as they arrive, so an export of any size runs in little
 // memory. It reads in one transaction, so what it streams is one snapshot.
+//
+// It streams what the caller may read, through the gate inside each
+// statement: its datasets' sources and entities, and a relation only when
+// the caller may read both its ends (one to an entity of a dataset it may
+// not read is left out). A protected person the caller may not see is left
+// out, with his relations, rather than redacted as GraphQL shows him: an
+// export is a file to import again, and holds no opaque id. The
+// operator's command (casegraph export) reads everything.
 func (s *Store) Export(ctx context.Context, datasets []string, out Exporter) error {
 	var ds any
 	if len(datasets) > 0 {
 		ds = datasets
 	}
-	// The operator's command: it reads everything, protected people too.
-	params := scopeParams(casegraph.FullScope, map[string]any{"datasets": ds})
+	params := withScope(ctx, map[string]any{"datasets": ds})
 	session, err := s.session(ctx, neo4j.AccessModeRead)
 	if err != nil {
 		return err

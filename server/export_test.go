@@ -138,3 +138,61 @@ func TestExportCutShort(t *testing.T) {
 	}
 	t.Errorf("/metrics does not count the cut export; want %q:\n%s", want, grepLines(metrics, "/datasets/export"))
 }
+
+// TestExportAcrossDatasets: an export holds only what its caller may read.
+// A relation of A whose other end is an entity of B is left out of A's
+// export for a caller who may not read B (an anonymous one too), and a
+// relation of B to an entity of A out of B's export for a caller who may
+// not read A: neither names the other dataset's entity, its role or its
+// quote. A caller who may read both gets both.
+func TestExportAcrossDatasets(t *testing.T) {
+	t.Parallel()
+	a, b := cyphertest.Dataset(t), cyphertest.Dataset(t)
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.Anonymous = []string{a} }})
+	w := newGraphWriter(t, h)
+	inA, inB := w.entity(a, "Alpha Person"), w.entity(b, "Bravo Broker Qz9")
+	linkAs := func(ds, from, to, marker string) {
+		h.MustPost(`mutation($in: LinkInput!) { link(input: $in) { id } }`, map[string]any{"in": map[string]any{
+			"type": "RELATED_TO", "from": from, "to": to, "dataset": ds, "sourceIds": []string{w.sourceOf(ds)},
+			"role": "role-" + marker, "quote": "quote-" + marker}})
+	}
+	linkAs(a, inA, inB, "a-to-b-qz9") // A's relation to B's entity
+	linkAs(b, inB, inA, "b-to-a-qz9") // B's relation to A's entity
+	readerA := h.Key(casegraph.NewAPIKey{Name: "reader A", Role: casegraph.RoleReader, Datasets: []string{a}})
+	readerB := h.Key(casegraph.NewAPIKey{Name: "reader B", Role: casegraph.RoleReader, Datasets: []string{b}})
+	for _, tt := range []struct {
+		who, token, ds string
+		secrets        []string // of the dataset the caller may not read
+	}{
+		{"anonymous", "", a, []string{inB, "Bravo Broker Qz9", "a-to-b-qz9"}},
+		{"reader A", readerA, a, []string{inB, "Bravo Broker Qz9", "a-to-b-qz9"}},
+		{"reader B", readerB, b, []string{inA, "Alpha Person", "b-to-a-qz9"}},
+	} {
+		for _, format := range []string{"ndjson", "ftm"} {
+			t.Run(tt.who+"/"+format, func(t *testing.T) {
+				res := h.GetAs(tt.token, "/datasets/"+tt.ds+"/export?format="+format)
+				if res.Status != http.StatusOK {
+					t.Fatalf("%d %s", res.Status, res.Raw)
+				}
+				var leaked []string
+				for _, s := range tt.secrets {
+					if strings.Contains(res.Raw, s) {
+						leaked = append(leaked, s)
+					}
+				}
+				if len(leaked) > 0 {
+					t.Errorf("the export of %s names %q, which %s may not read:\n%s", tt.ds, leaked, tt.who, res.Raw)
+				}
+				if n := strings.Count(strings.TrimSpace(res.Raw), "\n") + 1; n != 2 {
+					t.Errorf("%d lines, want 2 (the source and the entity of %s):\n%s", n, tt.ds, res.Raw)
+				}
+			})
+		}
+	}
+	// The harness's admin reads both: each export holds its relation.
+	for _, ds := range []string{a, b} {
+		if res := h.Get("/datasets/" + ds + "/export"); !strings.Contains(res.Raw, inA) || !strings.Contains(res.Raw, inB) {
+			t.Errorf("the admin's export of %s lacks the relation across datasets:\n%s", ds, res.Raw)
+		}
+	}
+}
