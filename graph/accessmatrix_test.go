@@ -220,13 +220,6 @@ func writesA(c matrixCaller) string {
 	return "FORBIDDEN"
 }
 
-func editors(c matrixCaller) string {
-	if c.writer() {
-		return "ok"
-	}
-	return "FORBIDDEN"
-}
-
 func editorsOfA(c matrixCaller) string {
 	switch {
 	case c.writeA:
