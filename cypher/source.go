@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -15,6 +16,7 @@ const (
 	stmtCountSources   statement = "CountSources"
 	stmtUpsertSources  statement = "UpsertSources"
 	stmtMissingSources statement = "MissingSources"
+	stmtLockSources    statement = "LockSources"
 )
 
 // SourcesByID returns the sources with the given ids, in one round trip.
@@ -149,8 +151,15 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	return src, nil
 }
 
-// checkSources refuses (BAD_USER_INPUT) when a cited source does not exist.
+// checkSources refuses (BAD_USER_INPUT) when a cited source does not
+// exist. It first locks the sources (lockSources) until the write commits,
+// so that a deleteSource under way either ends before the look (and the
+// source is missing) or waits until the citation is committed (and sees
+// it): never a citation of a source deleted meanwhile.
 func checkSources(run txRunner, ids []string) error {
+	if err := lockSources(run, ids...); err != nil {
+		return err
+	}
 	recs, err := run(stmtMissingSources, map[string]any{"ids": ids})
 	if err != nil {
 		return err
@@ -163,6 +172,15 @@ func checkSources(run txRunner, ids []string) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it with upsertSource first)", missing[0])
 	}
 	return nil
+}
+
+// lockSources takes the write locks of the sources ids, in id order, for
+// the rest of the transaction (LockSources).
+func lockSources(run txRunner, ids ...string) error {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	_, err := run(stmtLockSources, map[string]any{"ids": slices.Compact(sorted)})
+	return err
 }
 
 func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {

@@ -216,7 +216,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 	exempt := map[statement]string{
 		stmtLockEntity: "write", stmtUpsertEntities: "write", stmtDeleteEntity: "write", stmtMergeEntity: "write",
 		stmtCreateRelations: "write", stmtUpdateRelations: "write", stmtExistingRelations: "write",
-		stmtUpsertSources: "write", stmtMissingSources: "write", stmtEntityKinds: "import",
+		stmtUpsertSources: "write", stmtMissingSources: "write", stmtLockSources: "write", stmtEntityKinds: "import",
 		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtSetSearchFields: "migrate",
 		stmtMissingDatasets: "export", stmtExportEntities: "export", stmtExportRelations: "export", stmtExportSources: "export",
 		stmtDeleteDatasetNodes: "operator", stmtDeleteDatasetRelations: "operator",
