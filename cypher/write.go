@@ -171,7 +171,21 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 	if err != nil {
 		return false, err
 	}
-	err = fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
+	err = fn(s.runIn(ctx, tx))
+	if err == nil && ctx.Err() != nil {
+		// Out of time before the commit was sent: not executed.
+		err = ctx.Err()
+	}
+	if err != nil {
+		_ = tx.Rollback(ctx) // a failed or abandoned transaction rolls back on the server anyway
+		return false, err
+	}
+	return true, tx.Commit(ctx)
+}
+
+// runIn runs statements in tx, each counted as a round trip.
+func (s *Store) runIn(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner {
+	return func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
 		done := s.roundTrip(ctx, string(stmt))
 		// A write reads what is stored, whoever asks: it checks the
 		// caller's rights against that in Go (casegraph.CheckWrite), so
@@ -184,16 +198,7 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 		}
 		done(err)
 		return recs, err
-	})
-	if err == nil && ctx.Err() != nil {
-		// Out of time before the commit was sent: not executed.
-		err = ctx.Err()
 	}
-	if err != nil {
-		_ = tx.Rollback(ctx) // a failed or abandoned transaction rolls back on the server anyway
-		return false, err
-	}
-	return true, tx.Commit(ctx)
 }
 
 // classifyWriteError says what an error of a write transaction means:
