@@ -35,7 +35,7 @@ type Server struct {
 	stopping context.Context
 	stop     func()
 	// transfers bound the exports and imports over HTTP at once.
-	transfers transfers
+	transfers *transfers
 }
 
 // Store is everything the service asks of the database: what the
