@@ -27,6 +27,12 @@ type APIKey struct {
 	RevokedAt  time.Time // zero: in force
 }
 
+// ReasonLastAdminKey is the reason of a revocation refused over the API
+// (CONFLICT) because the key is the last live admin key: nobody could
+// administer after it, since only an admin makes keys. The operator's
+// `casegraph key revoke` may revoke it.
+const ReasonLastAdminKey = "LAST_ADMIN_KEY"
+
 // Revoked says whether the key has been revoked.
 func (k APIKey) Revoked() bool { return !k.RevokedAt.IsZero() }
 

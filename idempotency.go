@@ -71,6 +71,33 @@ type WriteKey struct {
 	// another field or other arguments is refused, not answered with an
 	// outcome that is not the request's.
 	Hash string
+	// Request is the request's key, and Operation identifies the
+	// request's mutation fields with their aliases and arguments
+	// (OperationHash): the key is bound to the first operation sent with
+	// it, so another one, whatever its aliases, is refused too. Empty,
+	// they are Key and Hash: the field alone is bound.
+	Request, Operation string
+}
+
+// OperationHash identifies a request's mutation fields, each by its
+// response name, its name and its arguments (as parsed, variables
+// substituted: inline or as variables, they hash the same).
+func OperationHash(fields []OperationField) (string, error) {
+	h := sha256.New()
+	for _, f := range fields {
+		b, err := json.Marshal(f.Args)
+		if err != nil {
+			return "", fmt.Errorf("idempotency: arguments of %s: %w", f.Name, err)
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", f.ResponseName, f.Name, b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// OperationField is one mutation field of a request, for OperationHash.
+type OperationField struct {
+	ResponseName, Name string
+	Args               map[string]any
 }
 
 // DeriveWriteKey returns the write key of the mutation field field,

@@ -82,3 +82,39 @@ func TestDeriveWriteKey(t *testing.T) {
 		})
 	}
 }
+
+// TestOperationHash: a request's mutation fields hash the same only with
+// the same aliases, names and arguments, in the same order.
+func TestOperationHash(t *testing.T) {
+	t.Parallel()
+	field := func(alias, name, value string) casegraph.OperationField {
+		return casegraph.OperationField{ResponseName: alias, Name: name, Args: map[string]any{"id": value}}
+	}
+	hash := func(fields ...casegraph.OperationField) string {
+		t.Helper()
+		h, err := casegraph.OperationHash(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	base := hash(field("a", "deleteEntity", "x"), field("b", "unlink", "y"))
+	for _, tc := range []struct {
+		name     string
+		fields   []casegraph.OperationField
+		wantSame bool
+	}{
+		{"the same", []casegraph.OperationField{field("a", "deleteEntity", "x"), field("b", "unlink", "y")}, true},
+		{"another alias", []casegraph.OperationField{field("c", "deleteEntity", "x"), field("b", "unlink", "y")}, false},
+		{"another field", []casegraph.OperationField{field("a", "upsertSource", "x"), field("b", "unlink", "y")}, false},
+		{"another argument", []casegraph.OperationField{field("a", "deleteEntity", "z"), field("b", "unlink", "y")}, false},
+		{"a field less", []casegraph.OperationField{field("a", "deleteEntity", "x")}, false},
+		{"in another order", []casegraph.OperationField{field("b", "unlink", "y"), field("a", "deleteEntity", "x")}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := hash(tc.fields...) == base; got != tc.wantSame {
+				t.Errorf("same hash %v, want %v", got, tc.wantSame)
+			}
+		})
+	}
+}

@@ -42,9 +42,12 @@ type change struct {
 
 // idempotentChange is what the change of a mutation sent with an
 // idempotency key also has: the id it claimed the key (scoped by caller)
-// with, the hash of the field and its arguments, and the outcome as JSON.
+// with, the hash of the field and its arguments, and the outcome as JSON;
+// and the request's key (scoped by caller) with the hash of the operation
+// it is bound to.
 type idempotentChange struct {
 	id, key, hash, outcome string
+	request, operation     string
 }
 
 // recordChange writes the audit record of a change inside the change's

@@ -89,7 +89,8 @@ func (s *Store) RemoveDataset(ctx context.Context, name string) (casegraph.Datas
 
 // DeleteSource deletes a source that nothing cites, in one transaction
 // with its audit record; one that an entity or a relation cites is
-// refused (CONFLICT).
+// refused (CONFLICT), a citation committed concurrently included (both
+// lock the source first: lockSources).
 func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, error) {
 	var out casegraph.Source
 	err := s.mutate(ctx, "DeleteSource", &out, func(run txRunner) (change, error) {
@@ -105,6 +106,12 @@ func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, 
 			return change{}, internalError(string(stmtSourceDataset), err)
 		}
 		if err := casegraph.CheckWrite(ctx, ds); err != nil {
+			return change{}, err
+		}
+		// Before looking for citations: a write citing the source that
+		// is under way holds the lock until it commits, and its citation
+		// is then seen; one that starts later waits, then finds no source.
+		if err := lockSources(run, id); err != nil {
 			return change{}, err
 		}
 		if recs, err = run(stmtDeleteSource, map[string]any{"id": id}); err != nil {

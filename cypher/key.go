@@ -18,15 +18,18 @@ const (
 	stmtAPIKeyByID   statement = "APIKeyByID"
 	stmtRevokeAPIKey statement = "RevokeAPIKey"
 	stmtTouchAPIKey  statement = "TouchAPIKey"
+	// stmtLockLiveAdminKeys comes before stmtRevokeAPIKey.
+	stmtLockLiveAdminKeys statement = "LockLiveAdminKeys"
 )
 
 // keyUngated: the statements of this file that return no graph data to a
 // caller, and why (see ungated): every other goes through the gate.
 func keyUngated() ungated {
 	return ungated{
-		stmtCreateAPIKey: "a write of an admin's (RequireAdmin) on a key, no graph data",
-		stmtRevokeAPIKey: "a write of an admin's (RequireAdmin) on a key, no graph data",
-		stmtTouchAPIKey:  "sign-in's write of a key's last use, the operator's, no graph data",
+		stmtCreateAPIKey:      "a write of an admin's (RequireAdmin) on a key, no graph data",
+		stmtRevokeAPIKey:      "a write of an admin's (RequireAdmin) on a key, no graph data",
+		stmtTouchAPIKey:       "sign-in's write of a key's last use, the operator's, no graph data",
+		stmtLockLiveAdminKeys: "a revocation's lock on the live admin keys (RevokeAPIKey, an admin's), no graph data",
 	}
 }
 
@@ -115,27 +118,54 @@ func (s *Store) APIKeyByID(ctx context.Context, id string) (key casegraph.APIKey
 }
 
 // RevokeAPIKey revokes a key for good (admins only); NOT_FOUND when there
-// is none.
+// is none. The last live admin key is refused over the API (CONFLICT,
+// LAST_ADMIN_KEY): nobody could administer after it. The operator
+// (`casegraph key revoke`) may revoke it, and make another with
+// `casegraph key create`.
 func (s *Store) RevokeAPIKey(ctx context.Context, id string) (casegraph.APIKey, error) {
 	if err := casegraph.RequireAdmin(ctx); err != nil {
 		return casegraph.APIKey{}, err
 	}
 	var k casegraph.APIKey
-	err := s.mutate(ctx, string(stmtRevokeAPIKey), &k, func(run txRunner) (change, error) {
-		recs, err := run(stmtRevokeAPIKey, map[string]any{"id": id})
-		if err != nil {
-			return change{}, err
-		}
-		if len(recs) == 0 {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
-		}
-		if k, err = apiKeyFrom(recs[0]); err != nil {
-			return change{}, internalError(string(stmtRevokeAPIKey), err)
-		}
-		return change{operation: "revokeApiKey", targets: []string{k.ID},
-			fields: []casegraph.FieldChange{{Field: "revokedAt", Old: "null", New: `"` + k.RevokedAt.UTC().Format(time.RFC3339) + `"`}}}, nil
+	err := s.mutate(ctx, string(stmtRevokeAPIKey), &k, func(run txRunner) (c change, err error) {
+		k, c, err = revokeAPIKey(ctx, run, id)
+		return c, err
 	})
 	return k, err
+}
+
+// revokeAPIKey is RevokeAPIKey's transaction.
+func revokeAPIKey(ctx context.Context, run txRunner, id string) (casegraph.APIKey, change, error) {
+	params := map[string]any{"id": id}
+	if _, err := run(stmtLockLiveAdminKeys, params); err != nil {
+		return casegraph.APIKey{}, change{}, err
+	}
+	recs, err := run(stmtRevokeAPIKey, params)
+	if err != nil {
+		return casegraph.APIKey{}, change{}, err
+	}
+	if len(recs) == 0 {
+		return casegraph.APIKey{}, change{}, casegraph.Errorf(casegraph.CodeNotFound, "no API key %q", id)
+	}
+	k, err := apiKeyFrom(recs[0])
+	var wasLive bool
+	var liveAdmins int64
+	if err == nil {
+		wasLive, _, err = neo4j.GetRecordValue[bool](recs[0], "wasLive")
+	}
+	if err == nil {
+		liveAdmins, err = getInt(recs[0], "liveAdmins")
+	}
+	if err != nil {
+		return casegraph.APIKey{}, change{}, internalError(string(stmtRevokeAPIKey), err)
+	}
+	if k.Role == casegraph.RoleAdmin && wasLive && liveAdmins == 0 && casegraph.Actor(ctx) != casegraph.OperatorID {
+		return casegraph.APIKey{}, change{}, casegraph.Errorf(casegraph.CodeConflict,
+			"API key %q is the last live admin key: revoked, it would leave nobody able to administer; create another admin key first (or revoke it with casegraph key revoke)", id).
+			WithReason(casegraph.ReasonLastAdminKey)
+	}
+	return k, change{operation: "revokeApiKey", targets: []string{k.ID},
+		fields: []casegraph.FieldChange{{Field: "revokedAt", Old: "null", New: `"` + k.RevokedAt.UTC().Format(time.RFC3339) + `"`}}}, nil
 }
 
 // TouchAPIKey records that a key was used (at most once a minute).

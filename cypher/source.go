@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -15,6 +16,7 @@ const (
 	stmtCountSources   statement = "CountSources"
 	stmtUpsertSources  statement = "UpsertSources"
 	stmtMissingSources statement = "MissingSources"
+	stmtLockSources    statement = "LockSources"
 )
 
 // sourceUngated: the statements of this file that return no graph data to a
@@ -22,6 +24,7 @@ const (
 func sourceUngated() ungated {
 	return ungated{
 		stmtUpsertSources:  "a write under the write plan (WriteBatch, UpsertSource), after its checks",
+		stmtLockSources:    "a write's lock on the sources it cites or deletes (UpsertEntity, Link, DeleteSource, WriteBatch), in its transaction: returns nothing",
 		stmtMissingSources: "a write's check that the sources it cites exist, in its transaction (and an import's, dataset.Check): ids only, for the write plan",
 	}
 }
@@ -158,8 +161,15 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	return src, nil
 }
 
-// checkSources refuses (BAD_USER_INPUT) when a cited source does not exist.
+// checkSources refuses (BAD_USER_INPUT) when a cited source does not
+// exist. It first locks the sources (lockSources) until the write commits,
+// so that a deleteSource under way either ends before the look (and the
+// source is missing) or waits until the citation is committed (and sees
+// it): never a citation of a source deleted meanwhile.
 func checkSources(run txRunner, ids []string) error {
+	if err := lockSources(run, ids...); err != nil {
+		return err
+	}
 	recs, err := run(stmtMissingSources, map[string]any{"ids": ids})
 	if err != nil {
 		return err
@@ -172,6 +182,15 @@ func checkSources(run txRunner, ids []string) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it with upsertSource first)", missing[0])
 	}
 	return nil
+}
+
+// lockSources takes the write locks of the sources ids, in id order, for
+// the rest of the transaction (LockSources).
+func lockSources(run txRunner, ids ...string) error {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	_, err := run(stmtLockSources, map[string]any{"ids": slices.Compact(sorted)})
+	return err
 }
 
 func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {

@@ -94,6 +94,8 @@ func newMatrixFixture(t *testing.T, idp *authtest.Provider) matrixFixture {
 		Config: func(c *server.Config) {
 			c.Tokens = idp.Verifier
 			c.Anonymous = []string{a}
+			// So that the route table holds the CORS preflights too.
+			c.CORSOrigins = []string{"https://explorer.example.org"}
 		},
 	})
 	head, err := h.Store.ChangeHead(casegraph.AsOperator(t.Context()))
@@ -451,7 +453,7 @@ func TestGeneratedAccessMatrix(t *testing.T) {
 	}
 	// Every route of the server's table has a cell.
 	routeNames := map[string]bool{}
-	for _, r := range tmpRoutes() {
+	for _, r := range f.h.Routes {
 		name := r.Method + " " + r.Pattern
 		routeNames[name] = true
 		if _, ok := routes[name]; !ok {
@@ -696,15 +698,4 @@ func leaks(body string, r matrixRequest, markers []string) []string {
 		}
 	}
 	return found
-}
-
-type tmpRoute struct{ Method, Pattern string }
-
-func tmpRoutes() []tmpRoute {
-	var out []tmpRoute
-	for _, s := range []string{"POST /graphql", "GET /graphql", "GET /queries/{name}", "POST /queries/{name}", "POST /datasets/{name}/import", "GET /datasets/{name}/export", "GET /healthz", "GET /readyz", "GET /metrics", "GET /{$}", "GET /graphiql", "GET /assets/{file}", "OPTIONS /graphql", "OPTIONS /queries/{name}"} {
-		m, p, _ := strings.Cut(s, " ")
-		out = append(out, tmpRoute{m, p})
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"strings"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
@@ -24,7 +25,7 @@ func kindFromModel(k model.EntityKind) casegraph.Kind {
 // toEntity turns a domain entity into the GraphQL type of its kind.
 func toEntity(e casegraph.Entity) model.Entity {
 	common := model.EntityFields{ID: e.ID, Kind: kindToModel(e.Kind), Name: e.Name, Aliases: nonNil(e.Aliases),
-		Description: optional(e.Description), Dataset: e.Dataset, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+		Description: optional(e.Description), Dataset: e.Dataset, CreatedAt: timeOf(e.CreatedAt), UpdatedAt: timeOf(e.UpdatedAt),
 		Version: int(e.Version), SourceIDs: e.SourceIDs, Protected: e.Protected || e.Redacted, Redacted: e.Redacted}
 	switch e.Kind {
 	case casegraph.KindPerson:
@@ -44,6 +45,15 @@ func toEntity(e casegraph.Entity) model.Entity {
 	default: // casegraph.KindPlace; the store only returns known kinds.
 		return &model.Place{EntityFields: common}
 	}
+}
+
+// timeOf is t, or nil for the zero time: a redacted entity's, which has
+// no times to show.
+func timeOf(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }
 
 // entityFromInput turns an input into a domain entity, making up an id when

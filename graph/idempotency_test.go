@@ -104,8 +104,9 @@ func TestRefusedWriteIsNotRemembered(t *testing.T) {
 }
 
 // TestKeyReuseIsRefused: the same key with other arguments or another
-// mutation is CONFLICT IDEMPOTENCY_KEY_REUSED and writes nothing; another
-// caller's same key is its own.
+// mutation (under any alias: the key is bound to the request's operation)
+// is CONFLICT IDEMPOTENCY_KEY_REUSED and writes nothing; another caller's
+// same key is its own.
 func TestKeyReuseIsRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -129,6 +130,14 @@ func TestKeyReuseIsRefused(t *testing.T) {
 		{"other arguments", keyed("reuse-1", ""), upsert, map[string]any{"in": renamed}, "CONFLICT", casegraph.ReasonIdempotencyKeyReused},
 		{"another mutation", keyed("reuse-1", ""), `mutation($id: ID!) { upsertEntity: deleteEntity(id: $id) { id } }`,
 			map[string]any{"id": f.id("stephens")}, "CONFLICT", casegraph.ReasonIdempotencyKeyReused},
+		// The key is the request's, not only its field's: another
+		// mutation is refused whatever its alias.
+		{"another mutation under its own name", keyed("reuse-1", ""), `mutation($id: ID!) { deleteEntity(id: $id) { id } }`,
+			map[string]any{"id": f.id("stephens")}, "CONFLICT", casegraph.ReasonIdempotencyKeyReused},
+		{"the same mutation under another alias", keyed("reuse-1", ""), `mutation($in: EntityInput!) { again: upsertEntity(input: $in) { id } }`,
+			map[string]any{"in": renamed}, "CONFLICT", casegraph.ReasonIdempotencyKeyReused},
+		{"the first mutation and another", keyed("reuse-1", ""), `mutation($in: EntityInput!, $id: ID!) { upsertEntity(input: $in) { id } deleteEntity(id: $id) { id } }`,
+			map[string]any{"in": in, "id": f.id("stephens")}, "CONFLICT", casegraph.ReasonIdempotencyKeyReused},
 		{"another caller", keyed("reuse-1", editor), upsert, map[string]any{"in": renamed}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

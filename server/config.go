@@ -29,11 +29,15 @@ type Config struct {
 	// how many of each run at once (beyond it, BUSY).
 	TransferTimeout time.Duration
 	MaxTransfers    int
-	MaxTokens       int
-	MaxDepth        int
-	MaxComplexity   int
-	QueryCacheSize  int
-	Introspection   bool
+	// TransferStall cuts off an export whose reader takes no bytes for
+	// this long (a slow or stuck client would otherwise hold its slot and
+	// a read transaction for the whole TransferTimeout).
+	TransferStall  time.Duration
+	MaxTokens      int
+	MaxDepth       int
+	MaxComplexity  int
+	QueryCacheSize int
+	Introspection  bool
 	// Web serves the explorer at / and GraphiQL at /graphiql.
 	Web bool
 	// TrustedDocuments lets only saved queries and the hashes in
@@ -92,6 +96,7 @@ func DefaultConfig() Config {
 		MaxImportBytes:  64 << 20,
 		TransferTimeout: 10 * time.Minute,
 		MaxTransfers:    2,
+		TransferStall:   30 * time.Second,
 		MaxTokens:       5000,
 		MaxDepth:        12,
 		MaxComplexity:   5000,
@@ -122,6 +127,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("transfer-timeout (%s) must be at least request-timeout (%s)", c.TransferTimeout, c.RequestTimeout)
 	case c.MaxTransfers < 1:
 		return fmt.Errorf("max-transfers must be at least 1")
+	case c.TransferStall <= 0 || c.TransferStall > c.TransferTimeout:
+		return fmt.Errorf("transfer-stall must be positive and at most transfer-timeout (%s)", c.TransferTimeout)
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
 	case c.QueryCacheSize < 1:

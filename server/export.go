@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -57,14 +59,19 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 		fail(casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", name))
 		return
 	}
-	release, err := s.takeTransfer(s.transfers.exports, "export")
+	release, err := s.takeTransfer(r, s.transfers.exports, "export")
 	if err != nil {
 		fail(err)
 		return
 	}
 	defer release()
 
-	out := &startedWriter{w: w}
+	// A reader that stops taking bytes is cut off after TransferStall,
+	// rather than holding the slot and the read transaction until the
+	// deadline.
+	until, _ := ctx.Deadline()
+	stall := newStallWriter(w, s.cfg.TransferStall, until.Add(5*time.Second))
+	out := &startedWriter{w: stall}
 	bw := bufio.NewWriterSize(out, 1<<16)
 	var sink casegraph.ExportSink
 	if format == "ftm" {
@@ -84,6 +91,9 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 			fail(err)
 			return
 		}
+		if stall.stalled {
+			err = casegraph.Errorf(casegraph.CodeTimeout, "the reader took no bytes for %s (or went away): the export is cut off", s.cfg.TransferStall)
+		}
 		// The status is sent: the response is broken off (the chunked
 		// body is never ended, an HTTP/2 stream is reset), so that no
 		// client takes a file that ends short for a whole one (curl exits
@@ -98,7 +108,7 @@ func (s *Server) exportDataset(w http.ResponseWriter, r *http.Request) {
 
 // startedWriter says whether anything was written to w.
 type startedWriter struct {
-	w       http.ResponseWriter
+	w       io.Writer
 	started bool
 }
 

@@ -65,6 +65,9 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(countedResponses)
 	srv.AroundResponses(freshLoaders)
+	if !cfg.Introspection {
+		srv.AroundResponses(quietValidation)
+	}
 	return srv
 }
 

@@ -56,7 +56,7 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	release, err := s.takeTransfer(s.transfers.imports, "import")
+	release, err := s.takeTransfer(r, s.transfers.imports, "import")
 	if err != nil {
 		fail(err)
 		return

@@ -101,13 +101,6 @@ func (s *Server) observe(route string, next http.Handler) http.Handler {
 	return s.observeWithin(route, s.cfg.RequestTimeout, next)
 }
 
-// observeTransfer is observe for a route that moves a dataset's file
-// (export, import): TransferTimeout is its deadline, and the server's read
-// and write timeouts move to match it.
-func (s *Server) observeTransfer(route string, next http.Handler) http.Handler {
-	return s.observeWithin(route, s.cfg.TransferTimeout, next)
-}
-
 // observeWithin is observe with timeout as the request's deadline.
 func (s *Server) observeWithin(route string, timeout time.Duration, next http.Handler) http.Handler {
 	tracer := s.cfg.tracer()
@@ -222,11 +215,12 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-		if err != nil {
+		var tooBig *http.MaxBytesError // the route's bound (limitedBody)
+		if err != nil && !errors.As(err, &tooBig) {
 			writeError(w, http.StatusBadRequest, casegraph.CodeBadUserInput, "could not read the request body")
 			return
 		}
-		if int64(len(body)) > limit {
+		if tooBig != nil || int64(len(body)) > limit {
 			writeError(w, http.StatusRequestEntityTooLarge, casegraph.CodeBadUserInput,
 				"request body is larger than the limit of %d bytes", limit)
 			return

@@ -51,6 +51,9 @@ func NewRunner(cfg Config, store graph.Store) *Runner {
 	exec.SetErrorPresenter(presentError)
 	exec.SetRecoverFunc(recoverPanic)
 	exec.AroundResponses(capErrors)
+	if !cfg.Introspection {
+		exec.AroundResponses(quietValidation)
+	}
 	return &Runner{cfg: cfg, schema: schema, exec: exec}
 }
 
@@ -72,7 +75,7 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 		return bad("%s", gqlMessage(err))
 	}
 	if errs := validator.ValidateWithRules(r.schema.Schema(), doc, validationRules()); len(errs) > 0 {
-		return bad("%s", errs[0].Message)
+		return bad("%s", validationMessage(r.cfg.Introspection, errs[0].Message))
 	}
 	if len(doc.Operations) != 1 {
 		return bad("holds %d operations; save one query", len(doc.Operations))
@@ -108,7 +111,7 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 		one := *op
 		one.VariableDefinitions = ast.VariableDefinitionList{def}
 		if _, err := validator.VariableValues(r.schema.Schema(), &one, map[string]any{name: value}); err != nil {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "defaultVariables: %s", gqlMessage(err))
+			return casegraph.Errorf(casegraph.CodeBadUserInput, "defaultVariables: %s", validationMessage(r.cfg.Introspection, gqlMessage(err)))
 		}
 	}
 	if c := graph.Complexity(ctx, r.schema, op, vars); c > r.cfg.MaxComplexity {

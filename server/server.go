@@ -26,6 +26,10 @@ type Server struct {
 	auth    *authenticator
 	rate    *rateLimiter // nil: no rate limit
 	handler http.Handler
+	// table is the route table (routes.go); cors marks the answers of its
+	// browser routes for the allowed origins.
+	table []route
+	cors  func(http.Handler) http.Handler
 	// inflight are the requests being served (the shutdown names those it
 	// cuts off).
 	inflight *inflight
@@ -35,7 +39,7 @@ type Server struct {
 	stopping context.Context
 	stop     func()
 	// transfers bound the exports and imports over HTTP at once.
-	transfers transfers
+	transfers *transfers
 }
 
 // Store is everything the service asks of the database: what the
@@ -114,41 +118,11 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream, s.rate))
 	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
-	// Browser apps call /graphql and /queries; health and metrics are for
-	// probes and scrapers, which send no Origin.
-	cors := newCORS(cfg.CORSOrigins)
-	mux := http.NewServeMux()
-	mux.Handle("POST /graphql", s.observe("/graphql", cors(s.authenticate(idempotencyKey(s.limitBody(gql))))))
-	get := cors(s.authenticate(checkURL(true, revalidate(gql))))
-	upgrade := s.authenticateStream(gql)
-	mux.Handle("GET /graphql", s.observe("/graphql", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if isStream(r) {
-			upgrade.ServeHTTP(w, r)
-			return
-		}
-		get.ServeHTTP(w, r)
-	})))
-	mux.Handle("GET /healthz", s.observe("/healthz", http.HandlerFunc(s.healthz)))
-	mux.Handle("GET /readyz", s.observe("/readyz", http.HandlerFunc(s.readyz)))
-	mux.Handle("GET /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, revalidate(saved))))))
-	mux.Handle("POST /queries/{name}", s.observe("/queries", cors(s.authenticate(checkURL(false, saved)))))
-	mux.Handle("POST /datasets/{name}/import", s.observeTransfer("/datasets/import", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.importDataset)))))))
-	mux.Handle("GET /datasets/{name}/export", s.observeTransfer("/datasets/export", cors(s.authenticate(checkURL(false, loaders.Middleware(store, metrics, http.HandlerFunc(s.exportDataset)))))))
-	if len(cfg.CORSOrigins) > 0 {
-		// Without an allow-list OPTIONS stays unrouted (405), as no
-		// preflight can succeed.
-		mux.Handle("OPTIONS /graphql", s.observe("/graphql", cors(http.HandlerFunc(optionsAllowed))))
-		mux.Handle("OPTIONS /queries/{name}", s.observe("/queries", cors(http.HandlerFunc(optionsAllowed))))
-	}
-	if cfg.MetricsAddr == "" {
-		mux.Handle("GET /metrics", s.observe("/metrics", metrics.Handler()))
-	}
-	if cfg.Web {
-		mux.Handle("GET /{$}", s.observe("/", page("index.html")))
-		mux.Handle("GET /graphiql", s.observe("/graphiql", page("graphiql.html")))
-		mux.Handle("GET /assets/{file}", s.observe("/assets", assets()))
-	}
-	handler, err := compressed(routeErrors(mux, s.observe))
+	// Browser apps call /graphql, /queries and /datasets; health and
+	// metrics are for probes and scrapers, which send no Origin.
+	s.cors = newCORS(cfg.CORSOrigins)
+	s.table = s.routes(gql, saved)
+	handler, err := compressed(s.mux(s.table))
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +163,7 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // MetricsHandler serves /metrics alone (and 404 elsewhere): the handler of
 // the metrics listener when cfg.MetricsAddr is set.
 func (s *Server) MetricsHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", s.observe("/metrics", s.metrics.Handler()))
-	return routeErrors(mux, s.observe)
+	return s.mux([]route{s.metricsRoute()})
 }
 
 // Serve is ListenAndServe on listeners of the caller's: ln serves the API,

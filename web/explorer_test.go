@@ -125,6 +125,14 @@ func TestExplorer(t *testing.T) {
 		}
 		b.shot("redacted")
 		b.checkClean()
+		// Its panel, which selects updatedAt: a redacted entity has none.
+		opaque, _, _ := strings.Cut(redacted[0], " ")
+		js[any](b, fmt.Sprintf(`window.casegraph.open(%q)`, opaque))
+		b.until("the protected person's panel", `document.getElementById("entity-name")?.textContent.includes("Protected person")`)
+		if got := b.text("#panel-entity"); !strings.Contains(got, "not cleared") || strings.Contains(got, "Updated") {
+			t.Errorf("the protected person's panel: %q", got)
+		}
+		b.checkClean()
 	})
 
 	t.Run("works from the keyboard", func(t *testing.T) {

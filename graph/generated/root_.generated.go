@@ -2942,8 +2942,13 @@ interface Entity implements Node {
   redacted: Boolean!
   "The evidence for the entity."
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  """
+  When the entity was first written; null when it is redacted (its times
+  could tell it apart, so a redacted entity has none).
+  """
+  createdAt: DateTime
+  "When the entity was last written; null when it is redacted."
+  updatedAt: DateTime
   "Counts the writes to the entity; pass it to upsertEntity to refuse lost updates."
   version: Int!
   "The entity's relations, in id order (first 20 unless told). direction is from this entity's point of view."
@@ -2970,8 +2975,8 @@ type Person implements Entity & Node {
   """
   redacted: Boolean!
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  createdAt: DateTime
+  updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   "ISO 3166-1 alpha-2 country code."
@@ -2998,8 +3003,8 @@ type Organization implements Entity & Node {
   """
   redacted: Boolean!
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  createdAt: DateTime
+  updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
@@ -3025,8 +3030,8 @@ type Event implements Entity & Node {
   """
   redacted: Boolean!
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  createdAt: DateTime
+  updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
@@ -3054,8 +3059,8 @@ type Document implements Entity & Node {
   """
   redacted: Boolean!
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  createdAt: DateTime
+  updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
@@ -3084,8 +3089,8 @@ type Place implements Entity & Node {
   """
   redacted: Boolean!
   sources: [Source!]!
-  createdAt: DateTime!
-  updatedAt: DateTime!
+  createdAt: DateTime
+  updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
 }

@@ -15,11 +15,12 @@ type EntityFields struct {
 	Aliases     []string   `json:"aliases"`
 	Description *string    `json:"description,omitempty"`
 	Dataset     string     `json:"dataset"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	UpdatedAt   time.Time  `json:"updatedAt"`
-	Version     int        `json:"version"`
-	Protected   bool       `json:"protected"`
-	Redacted    bool       `json:"redacted"`
+	// CreatedAt and UpdatedAt are nil for a redacted entity.
+	CreatedAt *time.Time `json:"createdAt"`
+	UpdatedAt *time.Time `json:"updatedAt"`
+	Version   int        `json:"version"`
+	Protected bool       `json:"protected"`
+	Redacted  bool       `json:"redacted"`
 	// SourceIDs are the ids of the sources the entity cites, for its
 	// sources resolver.
 	SourceIDs []string `json:"-"`

@@ -59,7 +59,9 @@ type Harness struct {
 	Logs     *SyncBuffer
 	// Token is the API key the client sends (New), unless a request sets
 	// its own Authorization header.
-	Token  string
+	Token string
+	// Routes is the server's route table (server.Server.Routes).
+	Routes []server.Route
 	client *http.Client
 }
 
@@ -201,7 +203,7 @@ func start(t testing.TB, opts Options, store server.Store, logs *SyncBuffer, met
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close) // first: streams end, so ts.Close need not wait
-	return &Harness{t: t, URL: ts.URL, Logs: logs, client: ts.Client()}
+	return &Harness{t: t, URL: ts.URL, Logs: logs, client: ts.Client(), Routes: srv.Routes()}
 }
 
 // Response is a GraphQL response as clients see it.

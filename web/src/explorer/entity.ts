@@ -10,7 +10,8 @@ interface EntityDetail extends EntityRef {
   aliases: string[];
   description: string | null;
   sources: Source[];
-  updatedAt: string;
+  /** null for a redacted entity, which shows no times. */
+  updatedAt: string | null;
   category?: string | null;
   nationality?: string | null;
   startDate?: string | null;
@@ -68,7 +69,7 @@ export async function showEntity(id: string, vocabulary: Map<string, RelationTyp
     ["Published", e.publishedAt],
     ["Pages", e.pageCount],
     ["Link", safeURL(e.url) ? h("a", { href: safeURL(e.url)!, target: "_blank", rel: "noopener noreferrer" }, e.url!) : null],
-    ["Updated", e.updatedAt.slice(0, 10)],
+    ["Updated", e.updatedAt?.slice(0, 10)],
     ["Id", e.id],
   ];
   replace(
