@@ -87,7 +87,7 @@ func TestWritePlans(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	row := map[string]any{"id": "r", "from": "a", "to": "b", "type": "MEMBER_OF", "properties": map[string]any{"id": "r"}}
 	params := map[string]any{
-		"ids":  map[string]any{"MEMBER_OF": []string{"r"}},
+		"ids":  []string{"r"},
 		"rows": map[string]any{"MEMBER_OF": []map[string]any{row}},
 		"id":   "r", "from": "a", "to": "b",
 	}
@@ -97,7 +97,10 @@ func TestWritePlans(t *testing.T) {
 		want   []string
 		params map[string]any
 	}{
-		{"ExistingRelations", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
+		{"RelationStates/write", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, params},
+		{"RelationStates/check", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
+		{"EntityStates/write", []string{"NodeUniqueIndexSeek"}, params},
+		{"SourceStates", []string{"NodeUniqueIndexSeek"}, params},
 		{"UpdateRelations", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
 		{"CreateRelations", []string{"NodeUniqueIndexSeek"}, map[string]any{"rows": []map[string]any{row}}},
 		{"UpsertRelation/MEMBER_OF", []string{"NodeUniqueIndexSeek", "DirectedRelationshipUniqueIndexSeek"}, params},

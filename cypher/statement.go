@@ -173,6 +173,8 @@ var templateVariants = map[statement]func() []variant{
 	stmtConnections:     pathVariants(stmtConnections),
 	stmtNeighborhood:    pathVariants(stmtNeighborhood),
 	stmtCommonNeighbors: sourceVariants(stmtCommonNeighbors),
+	stmtEntityStates:    gateVariants(stmtEntityStates),
+	stmtRelationStates:  gateVariants(stmtRelationStates),
 	stmtReadEntities:    nil,
 }
 

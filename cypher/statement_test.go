@@ -162,6 +162,9 @@ func TestStatementVariants(t *testing.T) {
 	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges, stmtRelationsOf} {
 		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
+	for _, stmt := range []statement{stmtEntityStates, stmtRelationStates} {
+		built[stmt.inGate(gateWrite)], built[stmt.inGate(gateCheck)] = true, true
+	}
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}
@@ -214,15 +217,14 @@ func TestReadsApplyTheScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	exempt := map[statement]string{
-		stmtLockEntity: "write", stmtUpsertEntities: "write", stmtDeleteEntity: "write", stmtMergeEntity: "write",
-		stmtCreateRelations: "write", stmtUpdateRelations: "write", stmtExistingRelations: "write",
-		stmtUpsertSources: "write", stmtMissingSources: "write", stmtEntityKinds: "import",
+		stmtEntityStates: "gate", stmtRelationStates: "gate", stmtSourceStates: "gate", stmtUpsertEntities: "write", stmtDeleteEntity: "write", stmtMergeEntity: "write",
+		stmtCreateRelations: "write", stmtUpdateRelations: "write",
+		stmtUpsertSources:  "write",
 		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtSetSearchFields: "migrate",
 		stmtMissingDatasets: "export", stmtExportEntities: "export", stmtExportRelations: "export", stmtExportSources: "export",
 		stmtDeleteDatasetNodes: "operator", stmtDeleteDatasetRelations: "operator",
 		stmtUpsertRelation: "write", stmtDeleteRelation: "write", stmtRecordChange: "write",
-		stmtSourceDataset: "write", stmtDeleteSource: "write", stmtIDsElsewhere: "write",
-		stmtDuplicatePair: "write", stmtDismissDuplicate: "write", stmtUndismissDuplicate: "write",
+		stmtDeleteSource: "write", stmtDismissDuplicate: "write", stmtUndismissDuplicate: "write",
 		// Saved queries belong to no dataset (yet: their owners and
 		// visibility come with access control's item 6).
 		stmtSaveQuery: "saved", stmtSavedQueryVersion: "saved", stmtSavedQueries: "saved", stmtCountSavedQueries: "saved", stmtSavedQueryVersions: "saved", stmtSavedQueryHistory: "saved", stmtDeleteSavedQuery: "saved",

@@ -171,20 +171,7 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 	if err != nil {
 		return false, err
 	}
-	err = fn(func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
-		done := s.roundTrip(ctx, string(stmt))
-		// A write reads what is stored, whoever asks: it checks the
-		// caller's rights against that in Go (casegraph.CheckWrite), so
-		// that an id in a dataset the caller cannot read is found taken,
-		// not overwritten.
-		res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
-		var recs []*neo4j.Record
-		if err == nil {
-			recs, err = res.Collect(ctx)
-		}
-		done(err)
-		return recs, err
-	})
+	err = fn(s.inTx(ctx, tx))
 	if err == nil && ctx.Err() != nil {
 		// Out of time before the commit was sent: not executed.
 		err = ctx.Err()
@@ -194,6 +181,24 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 		return false, err
 	}
 	return true, tx.Commit(ctx)
+}
+
+// inTx runs statements in a transaction of the Store's own (a write's,
+// the write gate's check). They read what is stored, whoever asks: the
+// write gate judges the caller's rights against that in Go (gate.go), so
+// that an id in a dataset the caller cannot read is found taken, not
+// overwritten.
+func (s *Store) inTx(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner {
+	return func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
+		done := s.roundTrip(ctx, string(stmt))
+		res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
+		var recs []*neo4j.Record
+		if err == nil {
+			recs, err = res.Collect(ctx)
+		}
+		done(err)
+		return recs, err
+	}
 }
 
 // classifyWriteError says what an error of a write transaction means:

@@ -101,6 +101,25 @@ type LinesError struct {
 	More  bool // there were more than are listed
 }
 
+// Unwrap gives the bad lines as one coded error, safe to show a client
+// whole: the code the lines share, or BAD_USER_INPUT when they differ
+// (each line says its own), never INTERNAL for a file's mistakes.
+func (e *LinesError) Unwrap() error {
+	code := casegraph.Code("")
+	for _, l := range e.Lines {
+		switch c := casegraph.ErrorCode(l.Err); {
+		case code == "":
+			code = c
+		case c != code:
+			code = casegraph.CodeBadUserInput
+		}
+	}
+	if code == "" || code == casegraph.CodeInternal {
+		code = casegraph.CodeBadUserInput
+	}
+	return &casegraph.Error{Code: code, Message: e.Error()}
+}
+
 func (e *LinesError) Error() string {
 	var b bytes.Buffer
 	more := ""

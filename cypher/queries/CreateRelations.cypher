@@ -1,6 +1,7 @@
-// CreateRelations: creates relations that ExistingRelations found absent
-// (should one have been created since, its type's relation id constraint
-// refuses the batch), and adds to the degree of their ends: once an entity
+// CreateRelations: creates relations that RelationStates found absent
+// (their ids claimed by the write gate; should one of the type have been
+// created since all the same, its type's relation id constraint refuses
+// the batch), and adds to the degree of their ends: once an entity
 // for all its rows, a self-loop once, as COUNT { (e)--() } counts it. The
 // ends are locked by that SET, in id order, before any relationship is made,
 // as UpsertRelation locks them (why is said there). The type comes from the
