@@ -59,23 +59,30 @@ const OpaqueIDPrefix = "protected-"
 // would stand in for what the API names so, before callers that read by
 // it: nobody may create one (CheckNewID), and migrate reports any held.
 func IsReservedID(id string) bool {
-	if strings.HasPrefix(id, OpaqueIDPrefix) {
-		return true
-	}
-	for _, t := range []NodeType{NodeRelation, NodeSource, NodeSavedQuery} {
-		if strings.HasPrefix(id, string(t)+nodeSeparator) {
+	for _, prefix := range ReservedIDPrefixes() {
+		if strings.HasPrefix(id, prefix) {
 			return true
 		}
 	}
 	return false
 }
 
+// ReservedIDPrefixes returns the prefixes of the reserved ids
+// (IsReservedID).
+func ReservedIDPrefixes() []string {
+	out := []string{OpaqueIDPrefix}
+	for _, t := range []NodeType{NodeRelation, NodeSource, NodeSavedQuery} {
+		out = append(out, string(t)+nodeSeparator)
+	}
+	return out
+}
+
 // CheckNewID refuses (BAD_USER_INPUT) an id that a write would create or
 // change and that is of a reserved form (IsReservedID); field names it.
 func CheckNewID(field, id string) error {
 	if IsReservedID(id) {
-		return Errorf(CodeBadUserInput, "%s %q is of a form reserved for the ids the API gives (%s..., relation~, source~, savedQuery~): choose another",
-			field, truncate(id, 40), OpaqueIDPrefix)
+		return Errorf(CodeBadUserInput, "%s %q is of a form reserved for the ids the API gives (%s...): choose another",
+			field, truncate(id, 40), strings.Join(ReservedIDPrefixes(), "..., "))
 	}
 	return nil
 }

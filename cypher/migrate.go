@@ -76,8 +76,10 @@ func Migrations() ([]Migration, error) {
 	return out, nil
 }
 
-// The statements of readiness and the search backfill.
+// The statements of readiness, the search backfill and the report of
+// reserved ids.
 const (
+	stmtReservedIDs           statement = "ReservedIDs"
 	stmtSchemaState           statement = "SchemaState"
 	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
 	stmtSetSearchFields       statement = "SetSearchFields"
@@ -196,4 +198,25 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 		}
 		total += len(rows)
 	}
+}
+
+// ReservedIDs counts the entities (merged away too), relations and sources
+// whose id is of a reserved form (casegraph.IsReservedID), which data
+// written before the write gate refused them may hold, and returns the
+// first sample of them in id order: migrate reports them. Such an id is
+// read, and deleted, by what may see it; no write creates or updates one.
+func (s *Store) ReservedIDs(ctx context.Context, sample int) (int64, []string, error) {
+	res, err := s.read(ctx, stmtReservedIDs, map[string]any{"prefixes": casegraph.ReservedIDPrefixes(), "sample": sample})
+	if err != nil {
+		return 0, nil, err
+	}
+	total, err := getInt(res.Records[0], "total")
+	if err != nil {
+		return 0, nil, internalError(stmtReservedIDs, err)
+	}
+	ids, err := getStrings(res.Records[0], "sample")
+	if err != nil {
+		return 0, nil, internalError(stmtReservedIDs, err)
+	}
+	return total, ids, nil
 }

@@ -101,6 +101,7 @@ func TestWritePlans(t *testing.T) {
 		{"RelationStates/check", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
 		{"EntityStates/write", []string{"NodeUniqueIndexSeek"}, params},
 		{"SourceStates", []string{"NodeUniqueIndexSeek"}, params},
+		{"ReservedIDs", []string{"NodeUniqueIndexSeekByRange", "DirectedRelationshipUniqueIndexSeekByRange"}, map[string]any{"prefixes": []string{"protected-"}, "sample": 5}},
 		{"UpdateRelations", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
 		{"CreateRelations", []string{"NodeUniqueIndexSeek"}, map[string]any{"rows": []map[string]any{row}}},
 		{"UpsertRelation/MEMBER_OF", []string{"NodeUniqueIndexSeek", "DirectedRelationshipUniqueIndexSeek"}, params},

@@ -220,7 +220,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 		stmtEntityStates: "gate", stmtRelationStates: "gate", stmtSourceStates: "gate", stmtUpsertEntities: "write", stmtDeleteEntity: "write", stmtMergeEntity: "write",
 		stmtCreateRelations: "write", stmtUpdateRelations: "write",
 		stmtUpsertSources:  "write",
-		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtSetSearchFields: "migrate",
+		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtReservedIDs: "migrate", stmtSetSearchFields: "migrate",
 		stmtMissingDatasets: "export", stmtExportEntities: "export", stmtExportRelations: "export", stmtExportSources: "export",
 		stmtDeleteDatasetNodes: "operator", stmtDeleteDatasetRelations: "operator",
 		stmtUpsertRelation: "write", stmtDeleteRelation: "write", stmtRecordChange: "write",
