@@ -134,6 +134,7 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 			ids = append(ids, r.ID)
 		}
 		rows[r.ID] = relationRow(r)
+		rows[r.ID]["fromSeen"], rows[r.ID]["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
 	}
 	var creates []map[string]any
 	updates := map[string][]map[string]any{} // by type
@@ -164,6 +165,15 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 		n, err := getInt(recs[0], "written")
 		if err != nil {
 			return 0, internalError(string(w.stmt), err)
+		}
+		if w.stmt == stmtCreateRelations {
+			moved, err := getStrings(recs[0], "changedEnds")
+			if err != nil {
+				return 0, internalError(string(w.stmt), err)
+			}
+			if len(moved) > 0 {
+				return 0, endsChanged(moved[0])
+			}
 		}
 		written += int(n)
 		changed += int(n)

@@ -77,6 +77,9 @@ type gate struct {
 	entities  map[string]entityState
 	relations map[string]storedRelation
 	sources   map[string]casegraph.Source
+	// ends are the stored entities that relations' ends were judged to
+	// name (by the id they are written with).
+	ends map[string]casegraph.Entity
 	// planned is what the write itself holds: the kinds of its entities,
 	// its sources (an end or a citation that the write creates).
 	planned        map[string]casegraph.Kind
@@ -106,7 +109,7 @@ func newGate(ctx context.Context, p *gatePlan) (*gate, error) {
 		return nil, err
 	}
 	g := &gate{ctx: ctx, caller: caller, into: p.Dataset, entities: map[string]entityState{},
-		relations: map[string]storedRelation{}, sources: map[string]casegraph.Source{},
+		relations: map[string]storedRelation{}, sources: map[string]casegraph.Source{}, ends: map[string]casegraph.Entity{},
 		planned: map[string]casegraph.Kind{}, plannedSources: map[string]bool{}}
 	for _, e := range p.Entities {
 		if _, twice := g.planned[e.ID]; !twice { // the first holds; judge refuses another kind
@@ -216,42 +219,60 @@ func (s *Store) inRead(ctx context.Context, name string, fn func(run txRunner) e
 
 // load reads what is stored under every id the plan names: its entities,
 // its relations' ends and ids, the sources it writes, cites or removes.
-// A write's gate (gateWrite) locks the entities and claims the relation
-// ids first, each in id order, entities before relation ids.
+// A write's gate (gateWrite) first locks the entities it writes or removes
+// and takes its relation ids in the :RelationId registry, each in id
+// order, entities first. A relation's ends are read without a lock (a
+// hub's would queue every import behind another): the statement that
+// links them locks them, and refuses the write when one has changed since
+// it was judged (gate.seen).
 func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
-	var entityIDs, relationIDs, sourceIDs []string
+	var written, ends, sourceIDs []string
 	for _, src := range p.Sources {
 		sourceIDs = append(sourceIDs, src.ID)
 	}
 	for _, e := range p.Entities {
-		entityIDs = append(entityIDs, e.ID)
+		written = append(written, e.ID)
 		sourceIDs = append(sourceIDs, e.SourceIDs...)
 	}
+	written = append(written, p.entityIDs...)
+	relations := make([]map[string]any, 0, len(p.Relations)+len(p.relationIDs))
 	for _, r := range p.Relations {
-		entityIDs = append(entityIDs, r.FromID, r.ToID)
-		relationIDs = append(relationIDs, r.ID)
+		ends = append(ends, r.FromID, r.ToID)
+		relations = append(relations, map[string]any{"id": r.ID, "type": string(r.Type)})
 		sourceIDs = append(sourceIDs, r.SourceIDs...)
 	}
-	entityIDs = append(entityIDs, p.entityIDs...)
-	relationIDs = append(relationIDs, p.relationIDs...)
+	for _, id := range p.relationIDs {
+		relations = append(relations, map[string]any{"id": id, "type": nil}) // of any type
+	}
 	sourceIDs = append(sourceIDs, p.sourceIDs...)
 
-	if err := inChunks(run, stmtEntityStates.inGate(mode), entityIDs, g.readEntity); err != nil {
+	written = sortedOnce(written)
+	if err := inChunks(run, stmtEntityStates.inGate(mode), "ids", written, g.readEntity); err != nil {
 		return err
 	}
-	if err := inChunks(run, stmtRelationStates.inGate(mode), relationIDs, g.readRelation); err != nil {
+	ends = slices.DeleteFunc(sortedOnce(ends), func(id string) bool { _, read := slices.BinarySearch(written, id); return read })
+	if err := inChunks(run, stmtEntityStates+"/ends", "ids", ends, g.readEntity); err != nil {
 		return err
 	}
-	return inChunks(run, stmtSourceStates, sourceIDs, g.readSource)
+	slices.SortFunc(relations, func(a, b map[string]any) int { return cmp.Compare(a["id"].(string), b["id"].(string)) })
+	if err := inChunks(run, stmtRelationStates.inGate(mode), "rows", relations, g.readRelation); err != nil {
+		return err
+	}
+	return inChunks(run, stmtSourceStates, "ids", sortedOnce(sourceIDs), g.readSource)
 }
 
-// inChunks runs a lookup of ids (sorted, once each, at most gateChunk a
-// statement) and reads each record it returns.
-func inChunks(run txRunner, stmt statement, ids []string, read func(*neo4j.Record) error) error {
+// sortedOnce sorts ids and drops those given twice.
+func sortedOnce(ids []string) []string {
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	for start := 0; start < len(ids); start += gateChunk {
-		recs, err := run(stmt, map[string]any{"ids": ids[start:min(start+gateChunk, len(ids))]})
+	return slices.Compact(ids)
+}
+
+// inChunks runs a lookup of a list (in the order given, at most gateChunk
+// a statement, as the parameter named param) and reads each record it
+// returns.
+func inChunks[T any](run txRunner, stmt statement, param string, list []T, read func(*neo4j.Record) error) error {
+	for start := 0; start < len(list); start += gateChunk {
+		recs, err := run(stmt, map[string]any{param: list[start:min(start+gateChunk, len(list))]})
 		if err != nil {
 			return err
 		}
@@ -325,14 +346,18 @@ func (g *gate) readSource(rec *neo4j.Record) error {
 }
 
 // gateVariants renders a gate lookup for a write (NAME/write: it locks or
-// claims what it reads first; .Lock and .Claim are set) and for a check
-// (NAME/check).
+// takes what it reads first; .Lock and .Claim are set), for a check
+// (NAME/check) and, for EntityStates, for relations' ends (NAME/ends).
 func gateVariants(name statement) func() []variant {
 	return func() []variant {
-		data := func(locks bool) map[string]any {
-			return map[string]any{"Types": vocabularyData().Types, "Lock": locks, "Claim": locks}
+		data := func(locks, ends bool) map[string]any {
+			return map[string]any{"Types": vocabularyData().Types, "Lock": locks, "Claim": locks, "Ends": ends}
 		}
-		return []variant{{Name: name.inGate(gateWrite), Data: data(true)}, {Name: name.inGate(gateCheck), Data: data(false)}}
+		out := []variant{{Name: name.inGate(gateWrite), Data: data(true, false)}, {Name: name.inGate(gateCheck), Data: data(false, false)}}
+		if name == stmtEntityStates {
+			out = append(out, variant{Name: name + "/ends", Data: data(false, true)})
+		}
+		return out
 	}
 }
 

@@ -273,3 +273,45 @@ func TestReservedIDs(t *testing.T) {
 		t.Errorf("the operator deletes a held reserved id: %v", err)
 	}
 }
+
+// TestRelationIDRegistry: relations written before the registry of
+// relation ids are found all the same (by their own type, or by every
+// type when named by id alone), migrate registers them and reports an id
+// two of them hold, and from then on no write gives the id a third type.
+func TestRelationIDRegistry(t *testing.T) {
+	t.Parallel()
+	f := newGateFixture(t)
+	s, ctx := f.s, casegraph.AsOperator(testContext(t))
+	impostor := f.a + ":impostor"
+	if err := s.RunTestStatement(ctx, "Impostors", map[string]any{"id": impostor, "from": f.plain, "to": f.org, "dataset": f.a, "source": f.srcA}); err != nil {
+		t.Fatal(err)
+	}
+	// Unregistered, the MEMBER_OF one is found by its own type (and the
+	// write registers it).
+	if _, err := s.WriteBatch(ctx, nil, nil, []casegraph.Relation{f.relation(impostor, "MEMBER_OF", f.plain, f.org)}); err != nil {
+		t.Errorf("rewriting an unregistered relation: %v", err)
+	}
+	if _, err := s.BackfillRelationIDs(ctx, []string{f.a}); err != nil {
+		t.Errorf("BackfillRelationIDs: %v", err)
+	}
+	if n, err := s.BackfillRelationIDs(ctx, []string{f.a}); err != nil || n != 0 {
+		t.Errorf("BackfillRelationIDs again: %d, %v; want none", n, err)
+	}
+	total, sample, err := s.SharedRelationIDs(ctx, []string{f.a}, 10000)
+	if err != nil || total < 1 || !slices.Contains(sample, impostor) {
+		t.Errorf("SharedRelationIDs: %d, %v, %v; want %s among them", total, sample, err, impostor)
+	}
+	_, err = s.Link(ctx, f.relation(impostor, "RELATED_TO", f.plain, f.org))
+	if code := casegraph.ErrorCode(err); code != casegraph.CodeConflict {
+		t.Errorf("a third type for the id: %s (%v), want CONFLICT", code, err)
+	}
+	for range 2 { // each of the two, named by id alone
+		if _, err := s.Unlink(ctx, impostor); err != nil {
+			t.Errorf("unlink: %v", err)
+		}
+	}
+	if _, err := s.Unlink(ctx, impostor); casegraph.ErrorCode(err) != casegraph.CodeNotFound {
+		t.Errorf("unlink a third time: %v, want NOT_FOUND", err)
+	}
+	cyphertest.CheckDegrees(t, s, f.a)
+}

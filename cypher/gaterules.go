@@ -223,17 +223,33 @@ func (g *gate) end(field, id string) (string, casegraph.Kind, error) {
 		return id, kind, nil
 	}
 	st := g.entities[id]
-	switch {
-	case st.entity != nil:
-		if g.sees(*st.entity) {
-			return id, st.entity.Kind, nil
-		}
-	case st.survivor != nil:
-		if g.sees(*st.survivor) {
-			return st.survivor.ID, st.survivor.Kind, nil
-		}
+	e := st.entity
+	if e == nil {
+		e = st.survivor
 	}
-	return "", "", noEntity(field, id)
+	if e == nil || !g.sees(*e) {
+		return "", "", noEntity(field, id)
+	}
+	g.ends[e.ID] = *e
+	return e.ID, e.Kind, nil
+}
+
+// seen is a relation's end as the gate judged it, for the statement that
+// links it to check, once it has locked it, that it has not changed its
+// dataset or protection since ("endChanged" of queries/shared.tmpl): nil
+// for an end the write itself holds.
+func (g *gate) seen(id string) any {
+	e, ok := g.ends[id]
+	if !ok {
+		return nil
+	}
+	return map[string]any{"dataset": e.Dataset, "protected": e.Protected}
+}
+
+// endsChanged refuses a write whose relation's end changed while it was
+// written (changedEnds, a relation write's last guard).
+func endsChanged(id string) error {
+	return casegraph.Errorf(casegraph.CodeConflict, "an end of relation %q changed while it was written: send the write again", id)
 }
 
 // reads says whether the caller may read a stored relation: its dataset,

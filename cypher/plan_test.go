@@ -92,13 +92,14 @@ func TestWritePlans(t *testing.T) {
 		"id":   "r", "from": "a", "to": "b",
 	}
 	scans := []string{"AllRelationshipsScan", "RelationshipTypeScan", "AllNodesScan", "NodeByLabelScan"}
+	relationRows := map[string]any{"rows": []map[string]any{{"id": "r", "type": "MEMBER_OF"}, {"id": "s", "type": nil}}}
 	tests := []struct {
 		name   string
 		want   []string
 		params map[string]any
 	}{
-		{"RelationStates/write", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, params},
-		{"RelationStates/check", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
+		{"RelationStates/write", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, relationRows},
+		{"RelationStates/check", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, relationRows},
 		{"EntityStates/write", []string{"NodeUniqueIndexSeek"}, params},
 		{"SourceStates", []string{"NodeUniqueIndexSeek"}, params},
 		{"ReservedIDs", []string{"NodeUniqueIndexSeekByRange", "DirectedRelationshipUniqueIndexSeekByRange"}, map[string]any{"prefixes": []string{"protected-"}, "sample": 5}},

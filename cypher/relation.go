@@ -138,12 +138,19 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 			before = &old.Relation
 		}
 		upsert := stmtUpsertRelation.ofType(r.Type)
-		recs, err := run(upsert, relationParams(r))
+		params := relationParams(r)
+		params["fromSeen"], params["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
+		recs, err := run(upsert, params)
 		if err != nil {
 			return change{}, err
 		}
 		if len(recs) != 1 {
 			return change{}, internalError(upsert, errNoRow)
+		}
+		if changed, _, err := neo4j.GetRecordValue[bool](recs[0], "changedEnds"); err != nil {
+			return change{}, internalError(upsert, err)
+		} else if changed {
+			return change{}, endsChanged(r.ID)
 		}
 		if out, err = relationFromRecord(recs[0]); err != nil {
 			return change{}, err

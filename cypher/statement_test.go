@@ -148,7 +148,7 @@ func TestStatementVariants(t *testing.T) {
 			built[stmt] = true // rendered once, under its own name
 		}
 	}
-	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree} {
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}
 	for field := range entityOrders {
@@ -165,6 +165,7 @@ func TestStatementVariants(t *testing.T) {
 	for _, stmt := range []statement{stmtEntityStates, stmtRelationStates} {
 		built[stmt.inGate(gateWrite)], built[stmt.inGate(gateCheck)] = true, true
 	}
+	built[stmtEntityStates+"/ends"] = true
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}
@@ -220,7 +221,7 @@ func TestReadsApplyTheScope(t *testing.T) {
 		stmtEntityStates: "gate", stmtRelationStates: "gate", stmtSourceStates: "gate", stmtUpsertEntities: "write", stmtDeleteEntity: "write", stmtMergeEntity: "write",
 		stmtCreateRelations: "write", stmtUpdateRelations: "write",
 		stmtUpsertSources:  "write",
-		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtReservedIDs: "migrate", stmtSetSearchFields: "migrate",
+		stmtBackfillDegree: "migrate", stmtWrongDegrees: "migrate", stmtEntitiesWithoutSearch: "migrate", stmtReservedIDs: "migrate", stmtSharedRelationIDs: "migrate", stmtBackfillRelationIDs: "migrate", stmtSetSearchFields: "migrate",
 		stmtMissingDatasets: "export", stmtExportEntities: "export", stmtExportRelations: "export", stmtExportSources: "export",
 		stmtDeleteDatasetNodes: "operator", stmtDeleteDatasetRelations: "operator",
 		stmtUpsertRelation: "write", stmtDeleteRelation: "write", stmtRecordChange: "write",

@@ -157,19 +157,34 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if counted > 0 {
 			fmt.Fprintf(e.stdout, "counted the relations (degree) of %d entities\n", counted)
 		}
+		registered, err := store.BackfillRelationIDs(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: relation ids: %w", describe(err))
+		}
+		if registered > 0 {
+			fmt.Fprintf(e.stdout, "registered the ids of %d relations\n", registered)
+		}
 		// Ids that no write creates any more may be held by data written
 		// before: said, not fixed (renaming an id is the data's owner's
 		// call), and no reason to fail.
-		held, sample, err := store.ReservedIDs(ctx, reservedSample)
-		if err != nil {
-			return fmt.Errorf("migrate: reserved ids: %w", describe(err))
-		}
-		if held > 0 {
+		for _, report := range []struct {
+			count func(context.Context, int) (int64, []string, error)
+			what  string
+		}{
+			{store.ReservedIDs, "entities, relations or sources hold an id of a form reserved for the API's own (" +
+				strings.Join(casegraph.ReservedIDPrefixes(), "..., ") + "...), which no write creates any more; they can be read and deleted, not written"},
+			{func(ctx context.Context, n int) (int64, []string, error) { return store.SharedRelationIDs(ctx, nil, n) }, "relation ids are each held by more than one relation, which no write allows any more; relation(id) and unlink find one of them: delete or rename the others"},
+		} {
+			held, sample, err := report.count(ctx, reservedSample)
+			if err != nil {
+				return fmt.Errorf("migrate: %w", describe(err))
+			}
 			if held > int64(len(sample)) {
 				sample = append(sample, "...")
 			}
-			fmt.Fprintf(e.stderr, "warning: %d entities, relations or sources hold an id of a form reserved for the API's own (%s...), which no write creates any more: %s; they can be read and deleted, not written\n",
-				held, strings.Join(casegraph.ReservedIDPrefixes(), "..., "), strings.Join(sample, ", "))
+			if held > 0 {
+				fmt.Fprintf(e.stderr, "warning: %d %s: %s\n", held, report.what, strings.Join(sample, ", "))
+			}
 		}
 		return nil
 	})
