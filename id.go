@@ -35,10 +35,54 @@ func NewID(prefix, name string) string {
 	slug := strings.Trim(b.String(), "-")
 	if slug == "" {
 		slug = prefix
+	} else if IsReservedID(slug + "-") {
+		slug = prefix + "-" + slug // a name such as "Protected area"
 	}
 	var rnd [4]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		panic(err) // crypto/rand does not fail on supported platforms
 	}
 	return slug + "-" + hex.EncodeToString(rnd[:])
+}
+
+// OpaqueIDPrefix begins the opaque id that stands in for a protected
+// entity's, and for its relations', before callers without clearance:
+// "protected-" and 16 hex digits, made by the statements that write them
+// (queries/UpsertEntities.cypher.tmpl and the relations' writes).
+const OpaqueIDPrefix = "protected-"
+
+// IsReservedID says whether an id has a form that the API gives ids of its
+// own: the opaque ids (OpaqueIDPrefix, in any form after it, so that a
+// change of their form never meets an id someone holds) and the node ids
+// of relations, sources and saved queries (relation~, source~,
+// savedQuery~: see NodeID). An entity, relation or source of such an id
+// would stand in for what the API names so, before callers that read by
+// it: nobody may create one (CheckNewID), and migrate reports any held.
+func IsReservedID(id string) bool {
+	for _, prefix := range ReservedIDPrefixes() {
+		if strings.HasPrefix(id, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReservedIDPrefixes returns the prefixes of the reserved ids
+// (IsReservedID).
+func ReservedIDPrefixes() []string {
+	out := []string{OpaqueIDPrefix}
+	for _, t := range []NodeType{NodeRelation, NodeSource, NodeSavedQuery} {
+		out = append(out, string(t)+nodeSeparator)
+	}
+	return out
+}
+
+// CheckNewID refuses (BAD_USER_INPUT) an id that a write would create or
+// change and that is of a reserved form (IsReservedID); field names it.
+func CheckNewID(field, id string) error {
+	if IsReservedID(id) {
+		return Errorf(CodeBadUserInput, "%s %q is of a form reserved for the ids the API gives (%s...): choose another",
+			field, truncate(id, 40), strings.Join(ReservedIDPrefixes(), "..., "))
+	}
+	return nil
 }

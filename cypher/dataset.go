@@ -25,10 +25,14 @@ func datasetUngated() ungated {
 }
 
 // DeleteDataset removes every entity (with its relations) and source of a
-// dataset, and returns how many nodes it removed. It commits in batches
-// (CALL ... IN TRANSACTIONS), so it is not one transaction: run it again if
-// it is interrupted.
+// dataset, and returns how many nodes it removed, for an admin (who may
+// see everything it removes, protected people included) or the operator.
+// It commits in batches (CALL ... IN TRANSACTIONS), so it is not one
+// transaction: run it again if it is interrupted.
 func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error) {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return 0, err
+	}
 	if err := casegraph.ValidateID("dataset", dataset); err != nil {
 		return 0, err
 	}

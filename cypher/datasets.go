@@ -11,19 +11,15 @@ import (
 
 // Statements of this file.
 const (
-	stmtDatasets      statement = "Datasets"
-	stmtDeleteSource  statement = "DeleteSource"
-	stmtSourceDataset statement = "SourceDataset"
-	stmtIDsElsewhere  statement = "IDsElsewhere"
+	stmtDatasets     statement = "Datasets"
+	stmtDeleteSource statement = "DeleteSource"
 )
 
 // datasetsUngated: the statements of this file that return no graph data to a
 // caller, and why (see ungated): every other goes through the gate.
 func datasetsUngated() ungated {
 	return ungated{
-		stmtDeleteSource:  "a write (DeleteSource), after CheckWrite on the source's dataset: returns the source, and only whether something cites it, never what",
-		stmtSourceDataset: "a write's look-up (DeleteSource): the dataset to check the right to write against, in its transaction",
-		stmtIDsElsewhere:  "an import's check of its batch before it writes (dataset.Check): which ids another dataset holds, for the import's write plan",
+		stmtDeleteSource: "a write (DeleteSource), through the write gate: returns the source, and only whether something cites it, never what",
 	}
 }
 
@@ -88,34 +84,30 @@ func (s *Store) RemoveDataset(ctx context.Context, name string) (casegraph.Datas
 }
 
 // DeleteSource deletes a source that nothing cites, in one transaction
-// with its audit record; one that an entity or a relation cites is
-// refused (CONFLICT), a citation committed concurrently included (both
-// lock the source first: lockSources).
+// with its audit record, through the write gate (NOT_FOUND for one the
+// caller may not read); one that an entity or a relation cites is refused
+// (CONFLICT).
 func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, error) {
+	p := &gatePlan{sourceIDs: []string{id}}
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Source{}, err
+	}
 	var out casegraph.Source
 	err := s.mutate(ctx, "DeleteSource", &out, func(run txRunner) (change, error) {
-		recs, err := run(stmtSourceDataset, map[string]any{"id": id})
+		g, err := passGate(ctx, run, p)
+		if err != nil {
+			return change{}, err
+		}
+		stored, err := g.source(id)
+		if err != nil {
+			return change{}, err
+		}
+		recs, err := run(stmtDeleteSource, map[string]any{"id": id})
 		if err != nil {
 			return change{}, err
 		}
 		if len(recs) == 0 {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no source %q", id)
-		}
-		ds, err := getString(recs[0], "dataset")
-		if err != nil {
-			return change{}, internalError(string(stmtSourceDataset), err)
-		}
-		if err := casegraph.CheckWrite(ctx, ds); err != nil {
-			return change{}, err
-		}
-		// Before looking for citations: a write citing the source that
-		// is under way holds the lock until it commits, and its citation
-		// is then seen; one that starts later waits, then finds no source.
-		if err := lockSources(run, id); err != nil {
-			return change{}, err
-		}
-		if recs, err = run(stmtDeleteSource, map[string]any{"id": id}); err != nil {
-			return change{}, err
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no source %q", id) // deleted meanwhile
 		}
 		rec := recs[0]
 		for _, field := range []string{"citingEntity", "citingRelation"} {
@@ -133,37 +125,10 @@ func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, 
 			return change{}, internalError(string(stmtDeleteSource), err)
 		}
 		title, _ := json.Marshal(out.Title)
-		return change{operation: "deleteSource", dataset: ds, targets: []string{id},
+		return change{operation: "deleteSource", dataset: stored.Dataset, targets: []string{id},
 			fields: []casegraph.FieldChange{{Field: "title", Old: string(title), New: "null"}}}, nil
 	})
 	return out, err
-}
-
-// IDsElsewhere returns (up to 20 of) the ids of a batch that already
-// belong to a dataset other than dataset: an import writes by id, and must
-// not move another dataset's entity, source or relation into its own.
-func (s *Store) IDsElsewhere(ctx context.Context, dataset string, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) ([]string, error) {
-	entityIDs := make([]string, len(entities))
-	for i, e := range entities {
-		entityIDs[i] = e.ID
-	}
-	sourceIDs := make([]string, len(sources))
-	for i, src := range sources {
-		sourceIDs[i] = src.ID
-	}
-	rels := make([]map[string]any, len(relations))
-	for i, r := range relations {
-		rels[i] = map[string]any{"id": r.ID, "type": string(r.Type)}
-	}
-	res, err := s.read(ctx, stmtIDsElsewhere, map[string]any{"dataset": dataset, "entityIds": entityIDs, "sourceIds": sourceIDs, "relations": rels})
-	if err != nil {
-		return nil, err
-	}
-	taken, err := getStrings(res.Records[0], "taken")
-	if err != nil {
-		return nil, internalError(string(stmtIDsElsewhere), err)
-	}
-	return taken, nil
 }
 
 // RecordImport writes the audit record of an import over HTTP: who put

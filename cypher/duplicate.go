@@ -18,7 +18,6 @@ const (
 	stmtDuplicateSubjects   statement = "DuplicateSubjects"
 	stmtDuplicateDismissals statement = "DuplicateDismissals"
 	stmtDuplicateNeighbours statement = "DuplicateNeighbours"
-	stmtDuplicatePair       statement = "DuplicatePair"
 	stmtDismissDuplicate    statement = "DismissDuplicate"
 	stmtUndismissDuplicate  statement = "UndismissDuplicate"
 )
@@ -27,7 +26,6 @@ const (
 // caller, and why (see ungated): every other goes through the gate.
 func duplicateUngated() ungated {
 	return ungated{
-		stmtDuplicatePair:      "a write's look-up (DismissDuplicate, UndismissDuplicate): the pair's datasets and protection, which the write judges in Go (CanSee, CheckWrite) in its transaction",
 		stmtDismissDuplicate:   "a write: a dismissal, after duplicatePairDataset",
 		stmtUndismissDuplicate: "a write: a dismissal forgotten, after duplicatePairDataset",
 	}
@@ -312,8 +310,12 @@ func (s *Store) fillDuplicateEntities(ctx context.Context, cs []casegraph.Duplic
 // but the audit log.
 func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error) {
 	var out casegraph.DuplicateDismissal
+	plan := &gatePlan{entityIDs: []string{p.A, p.B}}
+	if err := precheck(ctx, plan); err != nil {
+		return out, err
+	}
 	err := s.mutate(ctx, "DismissDuplicate", &out, func(run txRunner) (change, error) {
-		ds, protected, err := duplicatePairDataset(ctx, run, p)
+		ds, protected, err := duplicatePairDataset(ctx, run, plan, p)
 		if err != nil {
 			return change{}, err
 		}
@@ -350,8 +352,12 @@ func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair)
 // needs, and says whether there was one.
 func (s *Store) UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (bool, error) {
 	var removed bool
+	plan := &gatePlan{entityIDs: []string{p.A, p.B}}
+	if err := precheck(ctx, plan); err != nil {
+		return removed, err
+	}
 	err := s.mutate(ctx, "UndismissDuplicate", &removed, func(run txRunner) (change, error) {
-		ds, protected, err := duplicatePairDataset(ctx, run, p)
+		ds, protected, err := duplicatePairDataset(ctx, run, plan, p)
 		if err != nil {
 			return change{}, err
 		}
@@ -373,43 +379,28 @@ func (s *Store) UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePai
 	return removed, err
 }
 
-// duplicatePairDataset finds the dataset of a pair's entities, in the
-// write's transaction, and checks the caller may write it.
-func duplicatePairDataset(ctx context.Context, run txRunner, p casegraph.DuplicatePair) (string, bool, error) {
-	recs, err := run(stmtDuplicatePair, map[string]any{"a": p.A, "b": p.B})
+// duplicatePairDataset judges a (un)dismissal in its transaction, through
+// the write gate: both entities must exist for the caller (NOT_FOUND), in
+// one dataset (BAD_USER_INPUT), which it may write (FORBIDDEN). It returns
+// that dataset and whether either is protected.
+func duplicatePairDataset(ctx context.Context, run txRunner, p *gatePlan, pair casegraph.DuplicatePair) (string, bool, error) {
+	g, err := passGate(ctx, run, p)
 	if err != nil {
 		return "", false, err
 	}
-	datasets := map[string]string{}
-	protected := false
-	for _, rec := range recs {
-		id, err := getString(rec, "id")
-		var ds string
-		var prot bool
-		if err == nil {
-			if ds, err = getString(rec, "dataset"); err == nil {
-				prot, _, err = neo4j.GetRecordValue[bool](rec, "protected")
-			}
-		}
-		if err != nil {
-			return "", false, internalError(string(stmtDuplicatePair), err)
-		}
-		if !casegraph.CanSee(ctx, casegraph.Entity{Dataset: ds, Attributes: casegraph.Attributes{Protected: prot}}) {
-			continue // one the caller may not see does not exist for it
-		}
-		datasets[id], protected = ds, protected || prot
+	a, err := g.entity(pair.A)
+	if err != nil {
+		return "", false, err
 	}
-	for _, id := range []string{p.A, p.B} {
-		if _, ok := datasets[id]; !ok {
-			return "", false, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
-		}
+	b, err := g.entity(pair.B)
+	if err != nil {
+		return "", false, err
 	}
-	if datasets[p.A] != datasets[p.B] {
+	if a.Dataset != b.Dataset {
 		return "", false, casegraph.Errorf(casegraph.CodeBadUserInput,
-			"%q and %q are in different datasets (%q, %q): duplicates are suggested within a dataset", p.A, p.B, datasets[p.A], datasets[p.B])
+			"%q and %q are in different datasets (%q, %q): duplicates are suggested within a dataset", pair.A, pair.B, a.Dataset, b.Dataset)
 	}
-	ds := datasets[p.A]
-	return ds, protected, casegraph.CheckWrite(ctx, ds)
+	return a.Dataset, a.Protected || b.Protected, nil
 }
 
 // duplicateChange is the audit record of a (un)dismissal. One that

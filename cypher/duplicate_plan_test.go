@@ -22,7 +22,6 @@ func TestDuplicatePlans(t *testing.T) {
 	}{
 		{"DuplicateSubjects", []string{"NodeIndexSeek"}, map[string]any{"dataset": "d", "kinds": nil}},
 		{"DuplicateNeighbours", []string{"NodeUniqueIndexSeek"}, map[string]any{"pairs": []map[string]any{{"a": "x", "b": "y"}}}},
-		{"DuplicatePair", []string{"NodeUniqueIndexSeek"}, map[string]any{"a": "x", "b": "y"}},
 		{"DuplicateDismissals", []string{"NodeIndexSeek"}, map[string]any{"dataset": "d"}},
 		{"DismissDuplicate", []string{"NodeUniqueIndexSeek"}, map[string]any{"pair": "x y", "a": "x", "b": "y", "dataset": "d", "by": "me", "at": nil}},
 	} {

@@ -3,7 +3,6 @@ package cypher
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +16,6 @@ const (
 	stmtEntitiesByID   statement = "EntitiesByID"
 	stmtEntities       statement = "Entities"
 	stmtCountEntities  statement = "CountEntities"
-	stmtLockEntity     statement = "LockEntity"
 	stmtUpsertEntities statement = "UpsertEntities"
 	stmtDeleteEntity   statement = "DeleteEntity"
 	stmtMergeEntity    statement = "MergeEntity"
@@ -27,7 +25,6 @@ const (
 // caller, and why (see ungated): every other goes through the gate.
 func entityUngated() ungated {
 	return ungated{
-		stmtLockEntity:     "a write's lock and look-up, in its transaction: what it finds is judged in Go (CanSee, CheckWrite) before anything is returned",
 		stmtUpsertEntities: "a write under the write plan, after its checks",
 		stmtDeleteEntity:   "a write under the write plan, after its checks: returns a count",
 		stmtMergeEntity:    "a write under the write plan, after its checks: returns a count",
@@ -197,57 +194,27 @@ func entityFrom(rec *neo4j.Record) (casegraph.Entity, error) {
 	return entityFromMap(m)
 }
 
-// UpsertEntity creates the entity, or updates the one with its id. A
-// change of kind is refused (CONFLICT), as is an id that was merged into
-// another entity. When expected is set, the stored version must equal it
-// (optimistic concurrency: CONFLICT when it does not, NOT_FOUND when there
-// is nothing to update).
+// UpsertEntity creates the entity, or updates the one with its id, through
+// the write gate (gaterules.go: a change of kind, an id merged away, a
+// protection set or lifted without clearance are refused). When expected
+// is set, the stored version must equal it (optimistic concurrency:
+// CONFLICT when it does not, NOT_FOUND when there is nothing to update).
 func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *int64) (casegraph.Entity, error) {
+	p := planOf(casegraph.Writes{Entities: []casegraph.Entity{e}})
+	p.expected = expected
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Entity{}, err
+	}
 	var out casegraph.Entity
 	err := s.mutate(ctx, "UpsertEntity", &out, func(run txRunner) (change, error) {
-		lock, err := lockEntity(run, e.ID)
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
-		kind, version, mergedInto, stored := lock.kind, lock.version, lock.mergedInto, lock.dataset
-		if kind != "" {
-			if !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
-				// Ids are one namespace: the caller learns that the id is
-				// taken, and nothing of what holds it.
-				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the id %q is taken; choose another", e.ID)
-			}
-			if err := casegraph.CheckWrite(ctx, stored); err != nil {
-				return change{}, err
-			}
-		}
-		if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
+		e := p.Entities[0]                // as the gate settled it
+		before := g.entities[e.ID].entity // for the audit record
+		if _, err := upsertEntities(run, g, []casegraph.Entity{e}); err != nil {
 			return change{}, err
-		}
-		if e.KeepProtection {
-			e.Protected = lock.protected
-		}
-		if err := casegraph.CheckProtect(ctx, lock.protected, e.Protected); err != nil {
-			return change{}, err
-		}
-		switch {
-		case mergedInto != "":
-			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q was merged into %q; update that one", e.ID, mergedInto)
-		case kind == "" && expected != nil:
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q to update at version %d", e.ID, *expected)
-		case kind != "" && kind != string(e.Kind):
-			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q is a %s; the kind of an entity never changes", e.ID, kind)
-		case expected != nil && *expected != version:
-			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q is at version %d, not %d: reload it and apply the change again", e.ID, version, *expected)
-		}
-		if err := checkSources(run, e.SourceIDs); err != nil {
-			return change{}, err
-		}
-		before := lock.entity // for the audit record
-		// A concurrent create of the same id may have won with another kind.
-		if _, conflict, err := upsertEntities(run, []casegraph.Entity{e}); err != nil {
-			return change{}, err
-		} else if conflict != "" {
-			return change{}, casegraph.Errorf(casegraph.CodeConflict, "entity %q was just created as another kind; the kind of an entity never changes", e.ID)
 		}
 		if out, err = readEntity(run, e.ID); err != nil {
 			return change{}, err
@@ -258,74 +225,35 @@ func (s *Store) UpsertEntity(ctx context.Context, e casegraph.Entity, expected *
 	return out, err
 }
 
-// lockState is what LockEntity says of an id: the entity's kind (empty
-// when there is none), version and dataset, and the entity as it is (nil
-// when there is none), or its survivor when it was merged away.
-type lockState struct {
-	kind, dataset, mergedInto string
-	version                   int64
-	protected                 bool
-	entity                    *casegraph.Entity
-}
-
-// lockEntity takes an entity's write lock for the rest of the transaction
-// and says what is there.
-func lockEntity(run txRunner, id string) (lockState, error) {
-	recs, err := run(stmtLockEntity, map[string]any{"id": id})
-	if err != nil {
-		return lockState{}, err
-	}
-	var l lockState
-	for col, dst := range map[string]*string{"kind": &l.kind, "dataset": &l.dataset, "mergedInto": &l.mergedInto} {
-		if *dst, err = getString(recs[0], col); err != nil {
-			return lockState{}, internalError(string(stmtLockEntity), err)
-		}
-	}
-	if l.version, err = getInt(recs[0], "version"); err != nil {
-		return lockState{}, internalError(string(stmtLockEntity), err)
-	}
-	if l.protected, _, err = neo4j.GetRecordValue[bool](recs[0], "protected"); err != nil {
-		return lockState{}, internalError(string(stmtLockEntity), err)
-	}
-	if l.kind != "" {
-		e, err := entityFrom(recs[0])
-		if err != nil {
-			return lockState{}, internalError(string(stmtLockEntity), err)
-		}
-		l.entity = &e
-	}
-	return l, nil
-}
-
 // DeleteEntity removes the entity and its relations, and returns how many
 // relations went with it.
 func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
+	p := &gatePlan{entityIDs: []string{id}}
+	if err := precheck(ctx, p); err != nil {
+		return 0, err
+	}
 	var n int64
 	err := s.mutate(ctx, "DeleteEntity", &n, func(run txRunner) (change, error) {
-		lock, err := lockEntity(run, id)
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
-		kind, stored := lock.kind, lock.dataset
-		if kind == "" || !casegraph.CanSee(ctx, casegraph.Entity{Dataset: stored, Attributes: casegraph.Attributes{Protected: lock.protected}}) {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
-		}
-		if err := casegraph.CheckWrite(ctx, stored); err != nil {
+		before, err := g.entity(id)
+		if err != nil {
 			return change{}, err
 		}
-		before := lock.entity
 		recs, err := run(stmtDeleteEntity, map[string]any{"id": id})
 		if err != nil {
 			return change{}, err
 		}
 		if len(recs) == 0 {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+			return change{}, internalError(stmtDeleteEntity, errNoRow) // locked by the gate: it is there
 		}
 		if n, err = getInt(recs[0], "relations"); err != nil {
-			return change{}, internalError("DeleteEntity", err)
+			return change{}, internalError(stmtDeleteEntity, err)
 		}
 		return change{operation: "deleteEntity", dataset: before.Dataset, targets: []string{id},
-			fields: casegraph.Diff(before, (*casegraph.Entity)(nil))}, nil
+			fields: casegraph.Diff(&before, (*casegraph.Entity)(nil))}, nil
 	})
 	return n, err
 }
@@ -333,43 +261,28 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 // MergeEntities folds the entities fromIDs into the entity into: their
 // relations move to it, their names and aliases become its aliases, their
 // sources its sources, and their ids resolve to it from then on. All must
-// exist and be of one kind.
+// exist for the caller (the gate locks them, in id order, so two merges
+// over the same entities queue) and be of one kind.
 func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string) (casegraph.Entity, error) {
+	ids := append([]string{into}, fromIDs...)
+	p := &gatePlan{entityIDs: ids}
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Entity{}, err
+	}
 	var out casegraph.Entity
 	err := s.mutate(ctx, "MergeEntities", &out, func(run txRunner) (change, error) {
-		ids := append([]string{into}, fromIDs...)
-		// Lock in id order, so two merges over the same entities cannot
-		// deadlock each other.
-		locks := slices.Clone(ids)
-		slices.Sort(locks)
-		for _, id := range locks {
-			if _, err := run(stmtLockEntity, map[string]any{"id": id}); err != nil {
-				return change{}, err
-			}
-		}
-		recs, err := run(stmtEntitiesByID, map[string]any{"ids": ids})
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
-		found, err := entitiesByKey("EntitiesByID", recs)
+		survivor, err := g.entity(into)
 		if err != nil {
-			return change{}, err
-		}
-		survivor, ok := found[into]
-		if !ok || survivor.ID != into || !casegraph.CanSee(ctx, survivor) {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "into: no entity with id %q", into)
+			return change{}, casegraph.InField("into", err)
 		}
 		merged := make([]casegraph.Entity, len(fromIDs))
 		for i, id := range fromIDs {
-			f, ok := found[id]
-			if !ok || f.ID != id || !casegraph.CanSee(ctx, f) {
-				return change{}, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", id)
-			}
-			merged[i] = f
-		}
-		for _, e := range append([]casegraph.Entity{survivor}, merged...) {
-			if err := casegraph.CheckWrite(ctx, e.Dataset); err != nil {
-				return change{}, err
+			if merged[i], err = g.entity(id); err != nil {
+				return change{}, casegraph.InField("from", err)
 			}
 		}
 		plan, err := casegraph.PlanMerge(survivor, merged)

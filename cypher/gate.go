@@ -37,7 +37,7 @@ type ungated map[statement]string
 func ungatedStatements() []ungated {
 	return []ungated{batchUngated(), changeUngated(), datasetUngated(), datasetsUngated(), degreeUngated(),
 		duplicateUngated(), entityUngated(), keyUngated(), migrateUngated(), relationUngated(), savedQueryUngated(),
-		sourceUngated(), storeUngated(), writeUngated()}
+		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated()}
 }
 
 // readable is the gate's test that the caller may read the dataset of a

@@ -37,7 +37,7 @@ func (s *Store) RevokeAPIKeyAsLast(ctx context.Context, id string) (key casegrap
 	if _, err := tx.Run(ctx, string(hide), params); err != nil {
 		return casegraph.APIKey{}, 0, err
 	}
-	key, _, revokeErr := revokeAPIKey(ctx, s.runIn(ctx, tx), id)
+	key, _, revokeErr := revokeAPIKey(ctx, s.inTx(ctx, tx), id)
 	res, err := tx.Run(ctx, string(count), params)
 	if err != nil {
 		return casegraph.APIKey{}, 0, err

@@ -76,8 +76,12 @@ func Migrations() ([]Migration, error) {
 	return out, nil
 }
 
-// The statements of readiness and the search backfill.
+// The statements of readiness, the search backfill and the report of
+// reserved ids.
 const (
+	stmtReservedIDs           statement = "ReservedIDs"
+	stmtSharedRelationIDs     statement = "SharedRelationIDs"
+	stmtBackfillRelationIDs   statement = "BackfillRelationIDs"
 	stmtSchemaState           statement = "SchemaState"
 	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
 	stmtSetSearchFields       statement = "SetSearchFields"
@@ -89,6 +93,9 @@ func migrateUngated() ungated {
 	return ungated{
 		stmtEntitiesWithoutSearch: "a migration's read (the operator's), for its write: never shown to a caller",
 		stmtSetSearchFields:       "a migration's write (the operator's)",
+		stmtReservedIDs:           "migrate's report (the operator's) of reserved ids that data already holds",
+		stmtSharedRelationIDs:     "migrate's report (the operator's) of relation ids that more than one relation holds",
+		stmtBackfillRelationIDs:   "a migration's write (the operator's): the relation id registry",
 	}
 }
 
@@ -205,4 +212,47 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 		}
 		total += len(rows)
 	}
+}
+
+// ReservedIDs counts the entities (merged away too), relations and sources
+// whose id is of a reserved form (casegraph.IsReservedID), which data
+// written before the write gate refused them may hold, and returns the
+// first sample of them in id order: migrate reports them. Such an id is
+// read, and deleted, by what may see it; no write creates or updates one.
+func (s *Store) ReservedIDs(ctx context.Context, sample int) (int64, []string, error) {
+	return s.idsReport(ctx, stmtReservedIDs, map[string]any{"prefixes": casegraph.ReservedIDPrefixes(), "sample": sample})
+}
+
+// SharedRelationIDs counts the relation ids that more than one relation
+// holds (of the datasets' entities; all when datasets is empty), which data
+// written before the write gate refused that may hold, and returns the
+// first sample of them in id order: migrate reports them.
+func (s *Store) SharedRelationIDs(ctx context.Context, datasets []string, sample int) (int64, []string, error) {
+	return s.idsReport(ctx, stmtSharedRelationIDs.byDatasets(datasets), map[string]any{"datasets": listParam(datasets), "sample": sample})
+}
+
+// idsReport runs a statement that counts ids (total) and names a few
+// (sample).
+func (s *Store) idsReport(ctx context.Context, stmt statement, params map[string]any) (int64, []string, error) {
+	res, err := s.read(ctx, stmt, params)
+	if err != nil {
+		return 0, nil, err
+	}
+	total, err := getInt(res.Records[0], "total")
+	if err != nil {
+		return 0, nil, internalError(stmt, err)
+	}
+	ids, err := getStrings(res.Records[0], "sample")
+	if err != nil {
+		return 0, nil, internalError(stmt, err)
+	}
+	return total, ids, nil
+}
+
+// BackfillRelationIDs registers the ids of relations (of the datasets'
+// entities; all when datasets is empty) written before the write gate kept
+// its registry of relation ids (RelationStates), in batches, and returns
+// how many it registered; run again, it registers none.
+func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int64, error) {
+	return s.inBatches(ctx, stmtBackfillRelationIDs.byDatasets(datasets), "registered", map[string]any{"datasets": listParam(datasets)})
 }

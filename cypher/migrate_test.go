@@ -28,7 +28,7 @@ func TestStatementsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "MissingSources", "SchemaState",
+	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "EntityStates/write", "RelationStates/check", "SchemaState",
 		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc/all", "Entities/degree/asc/datasets", "CountEntities/all", "ExportRelations/datasets",
 		"RelationsByID", "Search", "Timeline"} {
 		if stmts[statement(name)] == "" {

@@ -87,17 +87,22 @@ func TestWritePlans(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
 	row := map[string]any{"id": "r", "from": "a", "to": "b", "type": "MEMBER_OF", "properties": map[string]any{"id": "r"}}
 	params := map[string]any{
-		"ids":  map[string]any{"MEMBER_OF": []string{"r"}},
+		"ids":  []string{"r"},
 		"rows": map[string]any{"MEMBER_OF": []map[string]any{row}},
 		"id":   "r", "from": "a", "to": "b",
 	}
 	scans := []string{"AllRelationshipsScan", "RelationshipTypeScan", "AllNodesScan", "NodeByLabelScan"}
+	relationRows := map[string]any{"rows": []map[string]any{{"id": "r", "type": "MEMBER_OF"}, {"id": "s", "type": nil}}}
 	tests := []struct {
 		name   string
 		want   []string
 		params map[string]any
 	}{
-		{"ExistingRelations", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
+		{"RelationStates/write", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, relationRows},
+		{"RelationStates/check", []string{"DirectedRelationshipUniqueIndexSeek", "NodeUniqueIndexSeek"}, relationRows},
+		{"EntityStates/write", []string{"NodeUniqueIndexSeek"}, params},
+		{"SourceStates", []string{"NodeUniqueIndexSeek"}, params},
+		{"ReservedIDs", []string{"NodeUniqueIndexSeekByRange", "DirectedRelationshipUniqueIndexSeekByRange"}, map[string]any{"prefixes": []string{"protected-"}, "sample": 5}},
 		{"UpdateRelations", []string{"DirectedRelationshipUniqueIndexSeek"}, params},
 		{"CreateRelations", []string{"NodeUniqueIndexSeek"}, map[string]any{"rows": []map[string]any{row}}},
 		{"UpsertRelation/MEMBER_OF", []string{"NodeUniqueIndexSeek", "DirectedRelationshipUniqueIndexSeek"}, params},

@@ -127,73 +127,39 @@ func relationParams(r casegraph.Relation) map[string]any {
 
 // Link creates a relation, or updates the one with its id when that one has
 // the same type and ends (a client that retries with its id gets one
-// relation). Ends must exist (an id merged away resolves to its survivor),
-// their kinds must be ones the type may join, and the sources must exist.
+// relation), through the write gate (gaterules.go: ends that exist for the
+// caller, an id merged away naming its survivor, kinds the type may join,
+// sources that exist, an id that no other relation of any type holds).
 func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relation, error) {
-	spec, err := casegraph.Spec(r.Type)
-	if err != nil {
+	p := planOf(casegraph.Writes{Relations: []casegraph.Relation{r}})
+	if err := precheck(ctx, p); err != nil {
 		return casegraph.Relation{}, err
 	}
 	var out casegraph.Relation
-	err = s.mutate(ctx, "Link", &out, func(run txRunner) (change, error) {
-		recs, err := run(stmtEntitiesByID, map[string]any{"ids": []string{r.FromID, r.ToID}})
+	err := s.mutate(ctx, "Link", &out, func(run txRunner) (change, error) {
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
-		ends, err := entitiesByKey("EntitiesByID", recs)
-		if err != nil {
-			return change{}, err
-		}
-		from, ok := ends[r.FromID]
-		if !ok || !casegraph.CanSee(ctx, from) {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "from: no entity with id %q", r.FromID)
-		}
-		to, ok := ends[r.ToID]
-		if !ok || !casegraph.CanSee(ctx, to) {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "to: no entity with id %q", r.ToID)
-		}
-		if err := casegraph.CheckWrite(ctx, r.Dataset); err != nil {
-			return change{}, err
-		}
-		r.FromID, r.ToID = from.ID, to.ID // survivors of merges
-		if r.FromID == r.ToID {
-			return change{}, casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity, %q", r.FromID)
-		}
-		if err := spec.CheckKinds(from.Kind, to.Kind); err != nil {
-			return change{}, err
-		}
-		if err := checkSources(run, r.SourceIDs); err != nil {
-			return change{}, err
-		}
-		recs, err = run(stmtRelationsByID, map[string]any{"ids": []string{r.ID}})
-		if err != nil {
-			return change{}, err
-		}
+		r := p.Relations[0]            // as the gate settled it
 		var before *casegraph.Relation // for the audit record
-		if len(recs) > 0 {
-			old, err := relationFromRecord(recs[0])
-			if err != nil {
-				return change{}, err
-			}
-			before = &old
-			if !casegraph.CanReadIn(ctx, old.Dataset) {
-				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the relation id %q is taken; choose another", r.ID)
-			}
-			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
-				return change{}, err
-			}
-			if old.Type != r.Type || old.FromID != r.FromID || old.ToID != r.ToID {
-				return change{}, casegraph.Errorf(casegraph.CodeConflict,
-					"relation %q exists as %s from %q to %q; an id names one relation", r.ID, old.Type, old.FromID, old.ToID)
-			}
+		if old, ok := g.relations[r.ID]; ok {
+			before = &old.Relation
 		}
 		upsert := stmtUpsertRelation.ofType(r.Type)
-		recs, err = run(upsert, relationParams(r))
+		params := relationParams(r)
+		params["fromSeen"], params["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
+		recs, err := run(upsert, params)
 		if err != nil {
 			return change{}, err
 		}
 		if len(recs) != 1 {
 			return change{}, internalError(upsert, errNoRow)
+		}
+		if changed, _, err := neo4j.GetRecordValue[bool](recs[0], "changedEnds"); err != nil {
+			return change{}, internalError(upsert, err)
+		} else if changed {
+			return change{}, endsChanged(r.ID)
 		}
 		if out, err = relationFromRecord(recs[0]); err != nil {
 			return change{}, err
@@ -206,37 +172,17 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 
 // Unlink removes the relation with the id and returns it as it was.
 func (s *Store) Unlink(ctx context.Context, id string) (casegraph.Relation, error) {
+	p := &gatePlan{relationIDs: []string{id}}
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Relation{}, err
+	}
 	var out casegraph.Relation
 	err := s.mutate(ctx, "Unlink", &out, func(run txRunner) (change, error) {
-		recs, err := run(stmtRelationsByID, map[string]any{"ids": []string{id}})
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
-		if len(recs) == 0 {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
-		}
-		if out, err = relationFromRecord(recs[0]); err != nil {
-			return change{}, err
-		}
-		if !casegraph.CanReadIn(ctx, out.Dataset) {
-			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
-		}
-		// A relation of a protected entity exists only for a caller
-		// with clearance.
-		recs, err = run(stmtEntitiesByID, map[string]any{"ids": []string{out.FromID, out.ToID}})
-		if err != nil {
-			return change{}, err
-		}
-		ends, err := entitiesByKey("EntitiesByID", recs)
-		if err != nil {
-			return change{}, err
-		}
-		for _, end := range ends {
-			if end.Protected && !casegraph.ScopeFrom(ctx).Cleared {
-				return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no relation with id %q", id)
-			}
-		}
-		if err := casegraph.CheckWrite(ctx, out.Dataset); err != nil {
+		if out, err = g.relation(id); err != nil {
 			return change{}, err
 		}
 		if _, err = run(stmtDeleteRelation.ofType(out.Type), map[string]any{"id": id, "from": out.FromID, "to": out.ToID}); err != nil {

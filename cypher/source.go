@@ -2,7 +2,6 @@ package cypher
 
 import (
 	"context"
-	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -11,21 +10,19 @@ import (
 
 // Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
 const (
-	stmtSourcesByID    statement = "SourcesByID"
-	stmtSources        statement = "Sources"
-	stmtCountSources   statement = "CountSources"
-	stmtUpsertSources  statement = "UpsertSources"
-	stmtMissingSources statement = "MissingSources"
-	stmtLockSources    statement = "LockSources"
+	stmtSourcesByID   statement = "SourcesByID"
+	stmtSources       statement = "Sources"
+	stmtCountSources  statement = "CountSources"
+	stmtUpsertSources statement = "UpsertSources"
+	stmtLockSources   statement = "LockSources"
 )
 
 // sourceUngated: the statements of this file that return no graph data to a
 // caller, and why (see ungated): every other goes through the gate.
 func sourceUngated() ungated {
 	return ungated{
-		stmtUpsertSources:  "a write under the write plan (WriteBatch, UpsertSource), after its checks",
-		stmtLockSources:    "a write's lock on the sources it cites or deletes (UpsertEntity, Link, DeleteSource, WriteBatch), in its transaction: returns nothing",
-		stmtMissingSources: "a write's check that the sources it cites exist, in its transaction (and an import's, dataset.Check): ids only, for the write plan",
+		stmtUpsertSources: "a write of the write gate's plan (ApplyWrites, UpsertSource), after its checks",
+		stmtLockSources:   "the write gate's lock on the sources a write cites or deletes, in its transaction: returns nothing",
 	}
 }
 
@@ -82,35 +79,27 @@ func (s *Store) count(ctx context.Context, name statement, params map[string]any
 	return n, nil
 }
 
-// UpsertSource creates or updates one source and returns it as stored.
+// UpsertSource creates or updates one source, through the write gate
+// (gaterules.go), and returns it as stored.
 func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegraph.Source, error) {
+	p := planOf(casegraph.Writes{Sources: []casegraph.Source{src}})
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Source{}, err
+	}
 	var out casegraph.Source
 	err := s.mutate(ctx, "UpsertSource", &out, func(run txRunner) (change, error) {
-		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
+		g, err := passGate(ctx, run, p)
 		if err != nil {
 			return change{}, err
 		}
 		var before *casegraph.Source // for the audit record
-		if len(recs) == 1 {
-			old, err := sourceFrom(recs[0])
-			if err != nil {
-				return change{}, internalError("UpsertSource", err)
-			}
+		if old, ok := g.sources[src.ID]; ok {
 			before = &old
-			if !casegraph.CanReadIn(ctx, old.Dataset) {
-				return change{}, casegraph.Errorf(casegraph.CodeConflict, "the source id %q is taken; choose another", src.ID)
-			}
-			if err := casegraph.CheckWrite(ctx, old.Dataset); err != nil {
-				return change{}, err
-			}
 		}
-		if err := casegraph.CheckWrite(ctx, src.Dataset); err != nil {
+		if _, err := upsertSources(run, g, p.Sources); err != nil {
 			return change{}, err
 		}
-		if _, err := run(stmtUpsertSources, map[string]any{"rows": []map[string]any{sourceParams(src)}}); err != nil {
-			return change{}, err
-		}
-		recs, err = run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
+		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
 			return change{}, err
 		}
@@ -161,38 +150,6 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	return src, nil
 }
 
-// checkSources refuses (BAD_USER_INPUT) when a cited source does not
-// exist. It first locks the sources (lockSources) until the write commits,
-// so that a deleteSource under way either ends before the look (and the
-// source is missing) or waits until the citation is committed (and sees
-// it): never a citation of a source deleted meanwhile.
-func checkSources(run txRunner, ids []string) error {
-	if err := lockSources(run, ids...); err != nil {
-		return err
-	}
-	recs, err := run(stmtMissingSources, map[string]any{"ids": ids})
-	if err != nil {
-		return err
-	}
-	missing, err := getStrings(recs[0], "missing")
-	if err != nil {
-		return internalError("MissingSources", err)
-	}
-	if len(missing) > 0 {
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it with upsertSource first)", missing[0])
-	}
-	return nil
-}
-
-// lockSources takes the write locks of the sources ids, in id order, for
-// the rest of the transaction (LockSources).
-func lockSources(run txRunner, ids ...string) error {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	_, err := run(stmtLockSources, map[string]any{"ids": slices.Compact(sorted)})
-	return err
-}
-
 func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
 	maps, err := getMaps(rec, "sources")
 	if err != nil {
@@ -207,17 +164,4 @@ func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
 		out = append(out, src)
 	}
 	return out, nil
-}
-
-// MissingSources returns the ids among ids that name no source.
-func (s *Store) MissingSources(ctx context.Context, ids []string) ([]string, error) {
-	res, err := s.read(ctx, stmtMissingSources, map[string]any{"ids": ids})
-	if err != nil {
-		return nil, err
-	}
-	missing, err := getStrings(res.Records[0], "missing")
-	if err != nil {
-		return nil, internalError("MissingSources", err)
-	}
-	return missing, nil
 }

@@ -62,6 +62,9 @@ var templateFuncs = template.FuncMap{
 	"hidden":       hidden,
 	// endID is an entity's id as the caller sees it.
 	"endID": endID,
+	// args makes a list of the arguments of a definition that takes more
+	// than one (endChanged).
+	"args": func(v ...string) []string { return v },
 	// entityProperties names the properties a write sets, in table order.
 	"entityProperties": func() []string {
 		var names []string
@@ -159,23 +162,27 @@ type variant struct {
 // each sort order, say), and (nil) the one rendered for each read; any
 // other template is rendered once, over the relation vocabulary.
 var templateVariants = map[statement]func() []variant{
-	stmtEntities:        entityOrderVariants,
-	stmtSources:         directionVariants(stmtSources),
-	stmtSavedQueries:    directionVariants(stmtSavedQueries),
-	stmtChanges:         directionVariants(stmtChanges),
-	stmtRelationsOf:     directionVariants(stmtRelationsOf),
-	stmtCountEntities:   datasetVariants(stmtCountEntities),
-	stmtExportSources:   datasetVariants(stmtExportSources),
-	stmtExportEntities:  datasetVariants(stmtExportEntities),
-	stmtExportRelations: datasetVariants(stmtExportRelations),
-	stmtBackfillDegree:  datasetVariants(stmtBackfillDegree),
-	stmtUpsertRelation:  typeVariants(stmtUpsertRelation),
-	stmtDeleteRelation:  typeVariants(stmtDeleteRelation),
-	stmtPaths:           pathVariants(stmtPaths),
-	stmtConnections:     pathVariants(stmtConnections),
-	stmtNeighborhood:    pathVariants(stmtNeighborhood),
-	stmtCommonNeighbors: sourceVariants(stmtCommonNeighbors),
-	stmtReadEntities:    nil,
+	stmtEntities:            entityOrderVariants,
+	stmtSources:             directionVariants(stmtSources),
+	stmtSavedQueries:        directionVariants(stmtSavedQueries),
+	stmtChanges:             directionVariants(stmtChanges),
+	stmtRelationsOf:         directionVariants(stmtRelationsOf),
+	stmtCountEntities:       datasetVariants(stmtCountEntities),
+	stmtExportSources:       datasetVariants(stmtExportSources),
+	stmtExportEntities:      datasetVariants(stmtExportEntities),
+	stmtExportRelations:     datasetVariants(stmtExportRelations),
+	stmtBackfillDegree:      datasetVariants(stmtBackfillDegree),
+	stmtBackfillRelationIDs: datasetVariants(stmtBackfillRelationIDs),
+	stmtSharedRelationIDs:   datasetVariants(stmtSharedRelationIDs),
+	stmtUpsertRelation:      typeVariants(stmtUpsertRelation),
+	stmtDeleteRelation:      typeVariants(stmtDeleteRelation),
+	stmtPaths:               pathVariants(stmtPaths),
+	stmtConnections:         pathVariants(stmtConnections),
+	stmtNeighborhood:        pathVariants(stmtNeighborhood),
+	stmtCommonNeighbors:     sourceVariants(stmtCommonNeighbors),
+	stmtEntityStates:        gateVariants(stmtEntityStates),
+	stmtRelationStates:      gateVariants(stmtRelationStates),
+	stmtReadEntities:        nil,
 }
 
 // datasetVariants renders a statement twice: for all data (NAME/all), and
@@ -186,8 +193,8 @@ var templateVariants = map[statement]func() []variant{
 func datasetVariants(name statement) func() []variant {
 	return func() []variant {
 		return []variant{
-			{Name: name.byDatasets(nil), Data: map[string]any{"Datasets": false}},
-			{Name: name.byDatasets([]string{"any"}), Data: map[string]any{"Datasets": true}},
+			{Name: name.byDatasets(nil), Data: map[string]any{"Datasets": false, "Types": vocabularyData().Types}},
+			{Name: name.byDatasets([]string{"any"}), Data: map[string]any{"Datasets": true, "Types": vocabularyData().Types}},
 		}
 	}
 }

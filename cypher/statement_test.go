@@ -148,7 +148,7 @@ func TestStatementVariants(t *testing.T) {
 			built[stmt] = true // rendered once, under its own name
 		}
 	}
-	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree} {
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}
 	for field := range entityOrders {
@@ -162,6 +162,10 @@ func TestStatementVariants(t *testing.T) {
 	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges, stmtRelationsOf} {
 		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
+	for _, stmt := range []statement{stmtEntityStates, stmtRelationStates} {
+		built[stmt.inGate(gateWrite)], built[stmt.inGate(gateCheck)] = true, true
+	}
+	built[stmtEntityStates+"/ends"] = true
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}

@@ -64,15 +64,10 @@ func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run tx
 		ctx = context.WithValue(ctx, keyedWriteKey{}, state)
 		key = casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	}
-	request, operation := wk.Request, wk.Operation
-	if request == "" {
-		request, operation = wk.Key, wk.Hash
-	}
 	return s.inWrite(ctx, name, func(run txRunner) error {
 		var k *idempotentChange
 		if keyed {
-			k = &idempotentChange{id: casegraph.NewChangeID(time.Now().UTC()), key: key, hash: wk.Hash,
-				request: casegraph.Actor(ctx) + " " + request, operation: operation}
+			k = &idempotentChange{id: casegraph.NewChangeID(time.Now().UTC()), key: key, hash: wk.Hash}
 			replayed, err := claim(run, k, out)
 			if err != nil || replayed {
 				return err
@@ -95,40 +90,30 @@ func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run tx
 }
 
 // claim makes this transaction's change (k.id) hold k's key, or, when a
-// change was committed under it, reads its outcome into out and says so;
-// a key first sent with another operation, or with another field or
-// arguments, is CONFLICT IDEMPOTENCY_KEY_REUSED.
+// change was committed under it, reads its outcome into out and says so.
 func claim(run txRunner, k *idempotentChange, out any) (replayed bool, err error) {
-	recs, err := run(stmtClaimIdempotencyKey, map[string]any{
-		"requestKey": k.request, "operationHash": k.operation, "idempotencyKey": k.key, "id": k.id,
-	})
+	recs, err := run(stmtClaimIdempotencyKey, map[string]any{"idempotencyKey": k.key, "id": k.id})
 	if err != nil {
 		return false, err
 	}
 	if len(recs) != 1 {
 		return false, internalError(stmtClaimIdempotencyKey, errNoRow)
 	}
-	sameOperation, _, err := neo4j.GetRecordValue[bool](recs[0], "sameOperation")
-	if err != nil {
-		return false, internalError(stmtClaimIdempotencyKey, err)
-	}
 	claimed, _, err := neo4j.GetRecordValue[bool](recs[0], "claimed")
 	if err != nil {
 		return false, internalError(stmtClaimIdempotencyKey, err)
 	}
-	stored := k.hash
-	if !claimed {
-		if stored, err = getString(recs[0], "argumentsHash"); err != nil {
-			return false, internalError(stmtClaimIdempotencyKey, err)
-		}
+	if claimed {
+		return false, nil
 	}
-	if !sameOperation || stored != k.hash {
+	stored, err := getString(recs[0], "argumentsHash")
+	if err != nil {
+		return false, internalError(stmtClaimIdempotencyKey, err)
+	}
+	if stored != k.hash {
 		return false, casegraph.Errorf(casegraph.CodeConflict,
 			"this Idempotency-Key was first sent with another mutation or other arguments; send a new key with a new write").
 			WithReason(casegraph.ReasonIdempotencyKeyReused)
-	}
-	if claimed {
-		return false, nil
 	}
 	outcome, err := getString(recs[0], "outcome")
 	if err == nil {
@@ -194,7 +179,7 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 	if err != nil {
 		return false, err
 	}
-	err = fn(s.runIn(ctx, tx))
+	err = fn(s.inTx(ctx, tx))
 	if err == nil && ctx.Err() != nil {
 		// Out of time before the commit was sent: not executed.
 		err = ctx.Err()
@@ -206,14 +191,14 @@ func (s *Store) attempt(ctx context.Context, session neo4j.SessionWithContext, f
 	return true, tx.Commit(ctx)
 }
 
-// runIn runs statements in tx, each counted as a round trip.
-func (s *Store) runIn(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner {
+// inTx runs statements in a transaction of the Store's own (a write's,
+// the write gate's check). They read what is stored, whoever asks: the
+// write gate judges the caller's rights against that in Go (writegate.go), so
+// that an id in a dataset the caller cannot read is found taken, not
+// overwritten.
+func (s *Store) inTx(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner {
 	return func(stmt statement, params map[string]any) ([]*neo4j.Record, error) {
 		done := s.roundTrip(ctx, string(stmt))
-		// A write reads what is stored, whoever asks: it checks the
-		// caller's rights against that in Go (casegraph.CheckWrite), so
-		// that an id in a dataset the caller cannot read is found taken,
-		// not overwritten.
 		res, err := tx.Run(ctx, s.statement(stmt), scopeParams(casegraph.FullScope, params))
 		var recs []*neo4j.Record
 		if err == nil {

@@ -87,6 +87,12 @@ type Record struct {
 
 	Dataset   string   `json:"dataset"`
 	SourceIDs []string `json:"sourceIds,omitempty"`
+
+	// Protected is an entity's protection, when the line says it (it
+	// stands in for Attributes' field of the name): left out, a stored
+	// entity keeps its own (an import must not lift a protection by
+	// saying nothing), and a new one is not protected.
+	Protected *bool `json:"protected,omitempty"`
 }
 
 // MaxLineBytes bounds one line of a data file.
@@ -99,6 +105,25 @@ const maxReported = 100
 type LinesError struct {
 	Lines []*LineError
 	More  bool // there were more than are listed
+}
+
+// Unwrap gives the bad lines as one coded error, safe to show a client
+// whole: the code the lines share, or BAD_USER_INPUT when they differ
+// (each line says its own), never INTERNAL for a file's mistakes.
+func (e *LinesError) Unwrap() error {
+	code := casegraph.Code("")
+	for _, l := range e.Lines {
+		switch c := casegraph.ErrorCode(l.Err); {
+		case code == "":
+			code = c
+		case c != code:
+			code = casegraph.CodeBadUserInput
+		}
+	}
+	if code == "" || code == casegraph.CodeInternal {
+		code = casegraph.CodeBadUserInput
+	}
+	return &casegraph.Error{Code: code, Message: e.Error()}
 }
 
 func (e *LinesError) Error() string {
@@ -195,7 +220,9 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
-			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Attributes: rec.Attributes}
+			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Attributes: rec.Attributes,
+			KeepProtection: rec.Protected == nil}
+		e.Protected = rec.Protected != nil && *rec.Protected
 		if err := e.Normalize(); err != nil {
 			return err
 		}
@@ -223,10 +250,15 @@ func SourceRecord(s casegraph.Source) Record {
 		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt}, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset}
 }
 
-// EntityRecord is an entity as a line of a data file.
+// EntityRecord is an entity as a line of a data file. An entity that is
+// not protected says nothing of it (read back, it keeps what is stored).
 func EntityRecord(e casegraph.Entity) Record {
-	return Record{Type: "entity", ID: e.ID, Kind: string(e.Kind), Name: e.Name, Aliases: e.Aliases,
+	r := Record{Type: "entity", ID: e.ID, Kind: string(e.Kind), Name: e.Name, Aliases: e.Aliases,
 		Description: e.Description, Attributes: e.Attributes, Dataset: e.Dataset, SourceIDs: e.SourceIDs}
+	if e.Protected {
+		r.Protected = &e.Protected
+	}
+	return r
 }
 
 // RelationRecord is a relation as a line of a data file.

@@ -1,6 +1,8 @@
 package dataset_test
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -72,5 +74,36 @@ func TestReadReportsEveryBadLine(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "line 7") || strings.Contains(err.Error(), "line 1:") {
 		t.Errorf("error blames a good line:\n%v", err)
+	}
+}
+
+// TestLinesErrorCode: a file's bad lines answer as one coded error (the
+// HTTP import's status), with every line in its message: the code the
+// lines share, BAD_USER_INPUT when they differ, never INTERNAL.
+func TestLinesErrorCode(t *testing.T) {
+	line := func(n int, code casegraph.Code) *dataset.LineError {
+		return &dataset.LineError{Line: n, Err: casegraph.Errorf(code, "mistake %d", n)}
+	}
+	for _, tt := range []struct {
+		name  string
+		lines []*dataset.LineError
+		want  casegraph.Code
+	}{
+		{"one code", []*dataset.LineError{line(1, casegraph.CodeConflict), line(2, casegraph.CodeConflict)}, casegraph.CodeConflict},
+		{"not found", []*dataset.LineError{line(3, casegraph.CodeNotFound)}, casegraph.CodeNotFound},
+		{"codes that differ", []*dataset.LineError{line(1, casegraph.CodeForbidden), line(2, casegraph.CodeNotFound)}, casegraph.CodeBadUserInput},
+		{"an uncoded line", []*dataset.LineError{{Line: 4, Err: io.ErrUnexpectedEOF}}, casegraph.CodeBadUserInput},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := error(&dataset.LinesError{Lines: tt.lines})
+			if got := casegraph.ErrorCode(err); got != tt.want {
+				t.Errorf("code %s, want %s", got, tt.want)
+			}
+			for _, l := range tt.lines {
+				if msg := casegraph.ErrorMessage(err); !strings.Contains(msg, fmt.Sprintf("line %d: ", l.Line)) {
+					t.Errorf("the message lacks line %d: %s", l.Line, msg)
+				}
+			}
+		})
 	}
 }

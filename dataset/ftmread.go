@@ -175,6 +175,10 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 			}
 			en.Protected = en.Protected || k == ProtectedKeyword
 		}
+		// FtM can say that a person is protected, not that it is not: one
+		// without the keyword keeps what is stored (an import never lifts
+		// a protection).
+		en.KeepProtection = !en.Protected
 		if en.Category == "" && kind == casegraph.KindOrganization {
 			en.Category = map[string]string{"PublicBody": "GOVERNMENT", "Company": "COMPANY"}[e.Schema]
 		}

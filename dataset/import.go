@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,20 +12,26 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Store is what an import reads and writes through; *cypher.Store has it.
+// Store is what an import checks and writes through, with the rights of
+// the context's principal (the operator's for the command line, the
+// caller's over HTTP): the store's one write gate, the one every mutation
+// passes too. *cypher.Store has it.
 type Store interface {
-	// EntityKinds returns the kinds of the live entities among ids, and
-	// for ids that were merged away, the id they were merged into.
-	EntityKinds(ctx context.Context, ids []string) (kinds map[string]casegraph.Kind, merged map[string]string, err error)
-	// MissingSources returns the ids among ids that name no source.
-	MissingSources(ctx context.Context, ids []string) ([]string, error)
-	// WriteBatch writes sources, entities and relations in one transaction
-	// and says how many rows changed something.
-	WriteBatch(ctx context.Context, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) (changed int, err error)
+	// CheckWrites judges a whole file as the gate would, writing nothing,
+	// and returns every row it refuses.
+	CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error)
+	// ApplyWrites writes rows in one transaction, through the gate, and
+	// says how many changed something.
+	ApplyWrites(ctx context.Context, w casegraph.Writes) (changed int, err error)
 }
 
 // Options tune an import.
 type Options struct {
+	// Dataset, when set, confines the import to one dataset (an import
+	// over HTTP into it): a record of another dataset is a bad line, and
+	// an id that another dataset's entity, relation or source holds is
+	// taken (casegraph.Writes.Dataset).
+	Dataset string
 	// BatchSize is the number of rows written in one transaction.
 	BatchSize int
 	// Writers is how many transactions are written at once (default 2):
@@ -93,154 +100,88 @@ feed:
 	return nil
 }
 
-// lookupChunk bounds the ids sent in one lookup.
-const lookupChunk = 10000
-
-// Check finds what is wrong with a batch as a whole, against the graph:
-// ids given twice, entities whose kind would change or whose id was merged
-// away, sources cited that exist neither in the file nor in the graph,
-// relations whose ends do not exist or have kinds their type cannot join.
-// It returns a *LinesError (nil when the batch is sound) that lists these
-// together with the lines Read found bad, and writes nothing.
-func Check(ctx context.Context, b Batch, store Store) error {
+// Check finds what is wrong with a batch as a whole: in the file, ids given
+// twice and relations whose end is on a bad line; against the graph,
+// whatever the store's write gate refuses of it with the rights of the
+// context's principal (a kind that would change, an id merged away or
+// taken, an end or a source that does not exist for the caller, a
+// protection it may not set or lift, a reserved id, ...). It returns a
+// *LinesError (nil when the batch is sound) that lists these together
+// with the lines Read found bad, and writes nothing.
+func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 	bad := LinesError{Lines: slices.Clone(b.Bad.Lines), More: b.Bad.More}
-	report := func(line int, format string, args ...any) {
+	report := func(line int, err error) {
 		if len(bad.Lines) >= maxReported {
 			bad.More = true
 			return
 		}
-		bad.Lines = append(bad.Lines, &LineError{Line: line, Err: casegraph.Errorf(casegraph.CodeBadUserInput, format, args...)})
+		bad.Lines = append(bad.Lines, &LineError{Line: line, Err: err})
+	}
+	reportf := func(line int, format string, args ...any) {
+		report(line, casegraph.Errorf(casegraph.CodeBadUserInput, format, args...))
 	}
 
-	sourceInFile := map[string]bool{}
-	for i, s := range b.Sources {
-		if sourceInFile[s.ID] {
-			report(b.SourceLines[i], "source %q is given twice", s.ID)
+	// Each id once to the graph check (an id given twice is reported so),
+	// and a relation whose end is on a bad line (and nowhere else in the
+	// file) reported so, not judged against the graph: rows[kind][i] is the
+	// index in b of the check's row i.
+	w := casegraph.Writes{Dataset: opts.Dataset}
+	rows := map[casegraph.RowKind][]int{}
+	given := map[casegraph.RowKind]map[string]bool{casegraph.RowSource: {}, casegraph.RowEntity: {}, casegraph.RowRelation: {}}
+	once := func(kind casegraph.RowKind, id string, line int) bool {
+		if given[kind][id] {
+			reportf(line, "%s %q is given twice", kind, id)
+			return false
 		}
-		sourceInFile[s.ID] = true
+		given[kind][id] = true
+		return true
 	}
-	kindInFile := map[string]casegraph.Kind{}
-	entityIDs := make([]string, 0, len(b.Entities))
+	for i, src := range b.Sources {
+		if once(casegraph.RowSource, src.ID, b.SourceLines[i]) {
+			w.Sources, rows[casegraph.RowSource] = append(w.Sources, src), append(rows[casegraph.RowSource], i)
+		}
+	}
 	for i, e := range b.Entities {
-		if _, dup := kindInFile[e.ID]; dup {
-			report(b.EntityLines[i], "entity %q is given twice", e.ID)
+		if once(casegraph.RowEntity, e.ID, b.EntityLines[i]) {
+			w.Entities, rows[casegraph.RowEntity] = append(w.Entities, e), append(rows[casegraph.RowEntity], i)
+		}
+	}
+	for i, r := range b.Relations {
+		line := b.RelationLines[i]
+		if !once(casegraph.RowRelation, r.ID, line) {
 			continue
 		}
-		kindInFile[e.ID] = e.Kind
-		entityIDs = append(entityIDs, e.ID)
+		if at, ok := b.badEntities[r.FromID]; ok && !given[casegraph.RowEntity][r.FromID] {
+			reportf(line, "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
+			continue
+		}
+		if at, ok := b.badEntities[r.ToID]; ok && !given[casegraph.RowEntity][r.ToID] {
+			reportf(line, "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
+			continue
+		}
+		w.Relations, rows[casegraph.RowRelation] = append(w.Relations, r), append(rows[casegraph.RowRelation], i)
 	}
 
-	// Ends of relations that the file does not define must be in the graph
-	// (an entity on a bad line is reported there, not again as missing).
-	var outside []string
-	seen := map[string]bool{}
-	for _, r := range b.Relations {
-		for _, id := range []string{r.FromID, r.ToID} {
-			if _, onBadLine := b.badEntities[id]; onBadLine {
-				continue
-			}
-			if _, ok := kindInFile[id]; !ok && !seen[id] {
-				seen[id] = true
-				outside = append(outside, id)
-			}
-		}
-	}
-	kinds, merged, err := entityKinds(ctx, store, append(entityIDs, outside...))
+	refused, err := store.CheckWrites(ctx, w)
 	if err != nil {
 		return err
 	}
-	for i, e := range b.Entities {
-		if into, ok := merged[e.ID]; ok {
-			report(b.EntityLines[i], "entity %q was merged into %q", e.ID, into)
-		} else if k, ok := kinds[e.ID]; ok && k != e.Kind {
-			report(b.EntityLines[i], "entity %q is a %s in the graph; the kind of an entity never changes", e.ID, k)
+	for _, r := range refused {
+		i := rows[r.Kind][r.Index]
+		switch r.Kind {
+		case casegraph.RowSource:
+			report(b.SourceLines[i], r.Err)
+		case casegraph.RowEntity:
+			report(b.EntityLines[i], r.Err)
+		case casegraph.RowRelation:
+			report(b.RelationLines[i], casegraph.InField(fmt.Sprintf("relation %q", b.Relations[i].ID), r.Err))
 		}
 	}
-
-	relationIDs := map[string]bool{}
-	for i, r := range b.Relations {
-		line := b.RelationLines[i]
-		if relationIDs[r.ID] {
-			report(line, "relation %q is given twice", r.ID)
-		}
-		relationIDs[r.ID] = true
-		from, okFrom := kindInFile[r.FromID]
-		if !okFrom {
-			from, okFrom = kinds[r.FromID]
-		}
-		to, okTo := kindInFile[r.ToID]
-		if !okTo {
-			to, okTo = kinds[r.ToID]
-		}
-		badFrom, fromOnBadLine := b.badEntities[r.FromID]
-		badTo, toOnBadLine := b.badEntities[r.ToID]
-		switch {
-		case fromOnBadLine && !okFrom:
-			report(line, "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, badFrom)
-		case toOnBadLine && !okTo:
-			report(line, "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, badTo)
-		case !okFrom:
-			report(line, "relation %q: from: no entity %q in the file or the graph", r.ID, r.FromID)
-		case !okTo:
-			report(line, "relation %q: to: no entity %q in the file or the graph", r.ID, r.ToID)
-		default:
-			spec, _ := casegraph.Spec(r.Type) // the type was validated when read
-			if err := spec.CheckKinds(from, to); err != nil {
-				report(line, "relation %q: %s", r.ID, casegraph.ErrorMessage(err))
-			}
-		}
-	}
-
-	// Cited sources must be in the file or the graph.
-	citedAt := map[string]int{}
-	var cited []string
-	cite := func(ids []string, line int) {
-		for _, id := range ids {
-			if _, ok := citedAt[id]; !ok && !sourceInFile[id] {
-				citedAt[id] = line
-				cited = append(cited, id)
-			}
-		}
-	}
-	for i, e := range b.Entities {
-		cite(e.SourceIDs, b.EntityLines[i])
-	}
-	for i, r := range b.Relations {
-		cite(r.SourceIDs, b.RelationLines[i])
-	}
-	for start := 0; start < len(cited); start += lookupChunk {
-		missing, err := store.MissingSources(ctx, cited[start:min(start+lookupChunk, len(cited))])
-		if err != nil {
-			return err
-		}
-		for _, id := range missing {
-			report(citedAt[id], "cites source %q, which is neither in the file nor in the graph", id)
-		}
-	}
-
 	if len(bad.Lines) > 0 {
 		sortLines(bad.Lines)
 		return &bad
 	}
 	return nil
-}
-
-func entityKinds(ctx context.Context, store Store, ids []string) (map[string]casegraph.Kind, map[string]string, error) {
-	kinds := map[string]casegraph.Kind{}
-	merged := map[string]string{}
-	for start := 0; start < len(ids); start += lookupChunk {
-		k, m, err := store.EntityKinds(ctx, ids[start:min(start+lookupChunk, len(ids))])
-		if err != nil {
-			return nil, nil, err
-		}
-		for id, kind := range k {
-			kinds[id] = kind
-		}
-		for id, into := range m {
-			merged[id] = into
-		}
-	}
-	return kinds, merged, nil
 }
 
 func sortLines(lines []*LineError) {
@@ -262,7 +203,7 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 	if opts.Writers <= 0 {
 		opts.Writers = 2
 	}
-	if err := Check(ctx, b, store); err != nil {
+	if err := Check(ctx, b, store, opts); err != nil {
 		return Stats{}, err
 	}
 	checked := time.Now()
@@ -289,6 +230,12 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 				c, err = batch(ctx, i, j)
 				alone.Unlock()
 			}
+			var refused casegraph.Refusal
+			if errors.As(err, &refused) {
+				// The gate of the batch's transaction refused a row that
+				// the check let through: the graph changed meanwhile.
+				return &LinesError{Lines: []*LineError{{Line: lines[i+refused.Index], Err: refused.Err}}}
+			}
 			if err != nil {
 				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
 			}
@@ -302,19 +249,19 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		})
 	}
 	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.WriteBatch(ctx, b.Sources[i:j], nil, nil)
+		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources[i:j]})
 	}); err != nil {
 		return st, err
 	}
 	entitiesStart := time.Now()
 	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.WriteBatch(ctx, nil, b.Entities[i:j], nil)
+		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Entities: b.Entities[i:j]})
 	}); err != nil {
 		return st, err
 	}
 	relationsStart := time.Now()
 	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, &st.RelationsChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.WriteBatch(ctx, nil, nil, b.Relations[i:j])
+		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Relations: b.Relations[i:j]})
 	}); err != nil {
 		return st, err
 	}

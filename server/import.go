@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -12,11 +11,11 @@ import (
 	"github.com/casegraph/casegraph/dataset"
 )
 
-// Imports is what the import route asks of the store, beyond what
-// dataset.Import writes with.
+// Imports is what the import route asks of the store: what dataset.Import
+// checks and writes with (the store's write gate, with the caller's
+// rights), and the audit record.
 type Imports interface {
 	dataset.Store
-	IDsElsewhere(ctx context.Context, dataset string, sources []casegraph.Source, entities []casegraph.Entity, relations []casegraph.Relation) ([]string, error)
 	dataset.ImportRecorder
 }
 
@@ -31,9 +30,13 @@ type importResult struct {
 
 // importDataset serves POST /datasets/{name}/import?format=ndjson|ftm
 // (&idPrefix=P for FtM): a file into one dataset, by a caller who may
-// write it. Every record must belong to that dataset, and no id may belong
-// to another one already: the import writes by id. It is checked whole
-// before anything is written (dataset.Import), and recorded in the audit
+// write it, with the caller's rights: every row passes the write gate that
+// every mutation passes (clearance for protected people, ends and sources
+// the caller may read, ids that are free or its own, no reserved id).
+// Every record must belong to that dataset, and no id may belong to
+// another one already (dataset.Options.Dataset): the import writes by id.
+// It is checked whole before anything is written (dataset.Import), each
+// bad line said with its code (4xx, never 500), and recorded in the audit
 // log. The body may be up to MaxImportBytes.
 func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -84,20 +87,7 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "%s", strings.TrimSpace(err.Error())))
 		return
 	}
-	if err := inDataset(b, name); err != nil {
-		fail(err)
-		return
-	}
-	taken, err := s.store.IDsElsewhere(ctx, name, b.Sources, b.Entities, b.Relations)
-	if err != nil {
-		fail(err)
-		return
-	}
-	if len(taken) > 0 {
-		fail(casegraph.Errorf(casegraph.CodeConflict, "ids that belong to another dataset: %s; give the file other ids (idPrefix for FtM)", strings.Join(taken, ", ")))
-		return
-	}
-	st, err := dataset.Import(ctx, b, s.store, dataset.Options{})
+	st, err := dataset.Import(ctx, b, s.store, dataset.Options{Dataset: name})
 	if err != nil {
 		fail(err)
 		return
@@ -112,34 +102,4 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		notes = append(notes, "imported, but the audit record was not written: "+casegraph.ErrorMessage(err))
 	}
 	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: len(b.Entities), Relations: len(b.Relations), Notes: notes})
-}
-
-// inDataset refuses a batch with a record of another dataset.
-func inDataset(b dataset.Batch, name string) error {
-	check := func(what string, lines []int, i int, ds string) error {
-		if ds == name {
-			return nil
-		}
-		line := 0
-		if i < len(lines) {
-			line = lines[i]
-		}
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "line %d: a %s of dataset %q; this import is into %q", line, what, ds, name)
-	}
-	for i, src := range b.Sources {
-		if err := check("source", b.SourceLines, i, src.Dataset); err != nil {
-			return err
-		}
-	}
-	for i, e := range b.Entities {
-		if err := check("entity", b.EntityLines, i, e.Dataset); err != nil {
-			return err
-		}
-	}
-	for i, r := range b.Relations {
-		if err := check("relation", b.RelationLines, i, r.Dataset); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,102 @@ func TestTransfersAreBounded(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("an import after the first ended: %d", res.StatusCode)
+	}
+}
+
+// TestImportThroughTheGate: an import over HTTP passes the checks every
+// mutation passes, with the caller's rights, and answers each mistake
+// with its code (4xx, never 500): an uncleared editor's line over the
+// protected defector (the seed's caesar) without "protected" does not lift
+// his protection (his id is taken for it, as another dataset's would be);
+// it may not create a protected person, nor link to him by his real or
+// his opaque id, nor to an entity of a dataset it cannot read (NOT_FOUND,
+// as link answers); a relation id another relation holds, of any type, is
+// taken; reserved ids (FtM's idPrefix too) are nobody's. None of it
+// changes anything, and a cleared editor's same line keeps him protected.
+func TestImportThroughTheGate(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{})
+	seedDS, id := cyphertest.LoadSeed(t, h.Store)
+	other := cyphertest.Dataset(t)
+	ctx := casegraph.AsOperator(t.Context())
+	if _, err := h.Store.WriteBatch(ctx, []casegraph.Source{{ID: other + ":src", Title: "B", Dataset: other}},
+		[]casegraph.Entity{{ID: other + ":org", Kind: casegraph.KindOrganization, Name: "In B", Dataset: other, SourceIDs: []string{other + ":src"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor", Role: casegraph.RoleEditor, Datasets: []string{seedDS}})
+	cleared := h.Key(casegraph.NewAPIKey{Name: "cleared editor", Role: casegraph.RoleEditor, Datasets: []string{seedDS}, Cleared: true})
+	reader := h.Key(casegraph.NewAPIKey{Name: "reader", Role: casegraph.RoleReader, Datasets: []string{seedDS}})
+	res := h.PostAs(editor, `query($id: ID!) { entity(id: $id) { relations(types: [EMPLOYED_BY]) { edges { node { from { id } } } } } }`,
+		map[string]any{"id": id("syrian-military-police")})
+	opaque := regexp.MustCompile(`protected-[0-9a-f]{16}`).FindString(res.Raw)
+	if opaque == "" {
+		t.Fatalf("the editor sees no opaque id: %s", res.Raw)
+	}
+	src := id("caesar-report-article")
+	entity := func(eid, extra string) string {
+		return `{"type":"entity","id":"` + eid + `","kind":"Person","name":"Caesar"` + extra + `,"dataset":"` + seedDS + `","sourceIds":["` + src + `"]}`
+	}
+	relation := func(rid, typ, from, to string) string {
+		return `{"type":"relation","id":"` + rid + `","relationType":"` + typ + `","from":"` + from + `","to":"` + to + `","dataset":"` + seedDS + `","sourceIds":["` + src + `"]}`
+	}
+	ndjson := "/datasets/" + seedDS + "/import"
+	ftm := func(prefix string) string { return "/datasets/" + seedDS + "/import?format=ftm&idPrefix=" + prefix }
+	ftmPerson := `{"id":"p-new","schema":"Person","properties":{"name":["Someone"]}}`
+	tests := []struct {
+		name, token, path, body string
+		status                  int
+		code                    casegraph.Code
+	}{
+		{"the line over caesar, protected left out", editor, ndjson, entity(id("caesar"), ""), http.StatusConflict, casegraph.CodeConflict},
+		{"the line over caesar, unprotected", editor, ndjson, entity(id("caesar"), `,"protected":false`), http.StatusConflict, casegraph.CodeConflict},
+		{"a new protected person", editor, ndjson, entity(seedDS+":new", `,"protected":true`), http.StatusForbidden, casegraph.CodeForbidden},
+		{"a relation to caesar by real id", editor, ndjson, relation(seedDS+":r-new", "MEMBER_OF", id("caesar"), id("syrian-military-police")), http.StatusNotFound, casegraph.CodeNotFound},
+		{"a relation to caesar by opaque id", editor, ndjson, relation(seedDS+":r-new", "MEMBER_OF", opaque, id("syrian-military-police")), http.StatusNotFound, casegraph.CodeNotFound},
+		{"a relation to another dataset", editor, ndjson, relation(seedDS+":r-new", "MEMBER_OF", id("geoffrey-nice"), other+":org"), http.StatusNotFound, casegraph.CodeNotFound},
+		{"a relation id of another type", editor, ndjson, relation(id("rel-001-desmond-de-silva-authored-caesar-report"), "RELATED_TO", id("desmond-de-silva"), id("caesar-report")), http.StatusConflict, casegraph.CodeConflict},
+		{"caesar's relation's id", editor, ndjson, relation(id("rel-009-caesar-employed-by-syrian-military-police"), "MEMBER_OF", id("geoffrey-nice"), id("syrian-military-police")), http.StatusConflict, casegraph.CodeConflict},
+		{"a reserved id", cleared, ndjson, entity("protected-0123456789abcdef", ""), http.StatusBadRequest, casegraph.CodeBadUserInput},
+		{"caesar's opaque id", editor, ndjson, entity(opaque, ""), http.StatusBadRequest, casegraph.CodeBadUserInput},
+		{"an FtM idPrefix of the reserved form", cleared, ftm("protected-"), ftmPerson, http.StatusBadRequest, casegraph.CodeBadUserInput},
+		{"a source that does not exist", editor, ndjson, strings.ReplaceAll(entity(seedDS+":new", ""), src, seedDS+":nope"), http.StatusBadRequest, casegraph.CodeBadUserInput},
+		{"a reader", reader, ndjson, entity(seedDS+":new", ""), http.StatusForbidden, casegraph.CodeForbidden},
+	}
+	post := func(token, path, body string) servertest.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, h.URL+path, strings.NewReader(body+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		return h.Do(req)
+	}
+	before := append(cyphertest.Snapshot(t, h.Store, seedDS), cyphertest.Snapshot(t, h.Store, other)...)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := post(tt.token, tt.path, tt.body)
+			if res.Status != tt.status || res.Code() != string(tt.code) {
+				t.Errorf("got %d %s, want %d %s: %s", res.Status, res.Code(), tt.status, tt.code, res.Raw)
+			}
+			if tt.token != cleared && strings.Contains(res.Raw, "photographer") {
+				t.Errorf("the answer holds what only cleared callers read: %s", res.Raw)
+			}
+		})
+	}
+	if after := append(cyphertest.Snapshot(t, h.Store, seedDS), cyphertest.Snapshot(t, h.Store, other)...); strings.Join(before, "\n") != strings.Join(after, "\n") {
+		t.Error("a refused import changed the graph")
+	}
+	protected := func() any {
+		res := h.MustPost(`query($id: ID!) { entity(id: $id) { protected name } }`, map[string]any{"id": id("caesar")})
+		return res.Data["entity"].(map[string]any)["protected"]
+	}
+	if got := protected(); got != true {
+		t.Fatalf("caesar after the refused imports: protected = %v", got)
+	}
+	if res := post(cleared, ndjson, entity(id("caesar"), "")); res.Status != http.StatusOK {
+		t.Fatalf("the cleared editor's line over caesar: %d %s", res.Status, res.Raw)
+	}
+	if got := protected(); got != true {
+		t.Errorf("caesar after a cleared editor's line that leaves protection out: protected = %v, want true", got)
 	}
 }

@@ -66,7 +66,7 @@ func commands() []command {
 		{"serve", "serve the GraphQL API, /healthz, /readyz and /metrics", runServe},
 		{"migrate", "apply the Neo4j schema (constraints and indexes; safe to run twice)", runMigrate},
 		{"seed", "load the seed dataset, the graph of the Caesar report (idempotent)", runSeed},
-		{"import", "import an NDJSON data file (FILE, or - for standard input)", runImport},
+		{"import", "import an NDJSON data file (FILE, or - for standard input) with the operator's rights: every dataset, protected people included", runImport},
 		{"export", "export datasets as NDJSON to standard output", runExport},
 		{"gen", "generate a synthetic graph as NDJSON (seeded, reproducible)", runGen},
 		{"query", "saved queries on a running server: list | show NAME | run NAME", runQuery},

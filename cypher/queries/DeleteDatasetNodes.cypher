@@ -3,8 +3,9 @@
 // them, and its dismissed duplicate pairs, 5000 nodes a transaction. Each
 // label is matched on its own, so that the entity and source lookups are
 // dataset-index seeks (dismissals too). A relation linked to one of them
-// since DeleteDatasetRelations ran goes with it, and its end in another
-// dataset loses the degree it added.
+// since DeleteDatasetRelations ran goes with it (and its id with the
+// :RelationId registry), and its end in another dataset loses the degree
+// it added.
 CALL {
   MATCH (n:Entity) WHERE n.dataset = $dataset RETURN n
   UNION ALL
@@ -18,6 +19,11 @@ CALL (n) {
     WHERE coalesce(o.dataset, '') <> $dataset
     WITH o, count(*) AS lost
     SET o.degree = o.degree - lost
+  }
+  CALL (n) {
+    MATCH (n)-[r]-(:Entity)
+    MATCH (c:RelationId {id: r.id})
+    DELETE c
   }
   OPTIONAL MATCH (m:MergedEntity)-[:MERGED_INTO]->(n)
   DETACH DELETE m, n

@@ -4,7 +4,8 @@
 // deleted from its start node, or from its end node when its start is
 // outside the dataset, so each is matched once. Tombstones' MERGED_INTO
 // links stay for DeleteDatasetNodes, which removes them with the tombstones.
-// An end in another dataset loses one degree; the dataset's own entities
+// Their ids leave the :RelationId registry (RelationStates). An end in
+// another dataset loses one degree; the dataset's own entities
 // are deleted next, so their degrees are left as they are.
 MATCH (n:Entity)
 WHERE n.dataset = $dataset
@@ -12,7 +13,8 @@ MATCH (n)-[r]-(:Entity)
 WHERE startNode(r) = n OR coalesce(startNode(r).dataset, '') <> $dataset
 CALL (r) {
   WITH r, [x IN [startNode(r), endNode(r)] WHERE coalesce(x.dataset, '') <> $dataset] AS others
-  DELETE r
+  OPTIONAL MATCH (c:RelationId {id: r.id})
+  DELETE r, c
   FOREACH (x IN others | SET x.degree = x.degree - 1)
 } IN TRANSACTIONS OF 10000 ROWS
 RETURN count(*) AS deleted

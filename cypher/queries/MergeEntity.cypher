@@ -1,8 +1,9 @@
 // MergeEntity: folds entity $from into entity $into: moves every relation
 // of $from to $into (relations between the two are dropped, they would
-// join $into to itself), sets the aliases and sources the caller computed,
-// leaves a tombstone so the old id resolves to $into (and repoints older
-// tombstones), then deletes $from. The content hash goes: the entity no
+// join $into to itself, and their ids leave the :RelationId registry),
+// sets the aliases and sources the caller computed, leaves a tombstone so
+// the old id resolves to $into (and repoints older tombstones), then
+// deletes $from. The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
 //
 // Degrees: a neighbour keeps its count (its relation with $from is now one
@@ -13,7 +14,8 @@
 MATCH (into:Entity {id: $into}), (f:Entity {id: $from})
 CALL (into, f) {
   MATCH (f)-[r]-(into)
-  DELETE r
+  OPTIONAL MATCH (c:RelationId {id: r.id})
+  DELETE r, c
 }
 CALL (into, f) {
   MATCH (f)-[r]->(o:Entity)

@@ -152,20 +152,12 @@ func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.S
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }
 
-func (r *Refusing) EntityKinds(context.Context, []string) (map[string]casegraph.Kind, map[string]string, error) {
-	return nil, nil, r.refuse("EntityKinds")
+func (r *Refusing) CheckWrites(context.Context, casegraph.Writes) ([]casegraph.Refusal, error) {
+	return nil, r.refuse("CheckWrites")
 }
 
-func (r *Refusing) MissingSources(context.Context, []string) ([]string, error) {
-	return nil, r.refuse("MissingSources")
-}
-
-func (r *Refusing) WriteBatch(context.Context, []casegraph.Source, []casegraph.Entity, []casegraph.Relation) (int, error) {
-	return 0, r.refuse("WriteBatch")
-}
-
-func (r *Refusing) IDsElsewhere(context.Context, string, []casegraph.Source, []casegraph.Entity, []casegraph.Relation) ([]string, error) {
-	return nil, r.refuse("IDsElsewhere")
+func (r *Refusing) ApplyWrites(context.Context, casegraph.Writes) (int, error) {
+	return 0, r.refuse("ApplyWrites")
 }
 
 func (r *Refusing) RecordImport(context.Context, string, int, int, int) error {

@@ -1,0 +1,390 @@
+package cypher
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// The write gate (this file; the read gate is gate.go): every write, whatever surface it comes from (a GraphQL
+// mutation, an import's batch over HTTP or from the command line, a
+// merge, a dismissal, a deletion), passes one set of checks, in its own
+// transaction, before it writes anything: the rules of gaterules.go, over
+// what the transaction reads of the graph here. A caller that may write
+// nothing at all (a reader, an anonymous caller) is refused first, before
+// the database is asked anything, as is a row that needs nothing of the
+// graph to be refused (a reserved id, a dataset the caller may not write);
+// then each row is judged against what is stored, locked in a write so that
+// what was judged still holds at the commit. A thing the caller may not
+// read is judged as missing: an end or a target NOT_FOUND, an id to
+// create taken (CONFLICT), in the same words as for another dataset's, and
+// no refusal names what the caller may not read.
+
+// Statements of this file (queries/NAME.cypher.tmpl).
+const (
+	stmtEntityStates   statement = "EntityStates"
+	stmtRelationStates statement = "RelationStates"
+	stmtSourceStates   statement = "SourceStates"
+)
+
+// writeGateUngated: the write gate's look-ups, which read what is stored
+// whoever asks, for the gate to judge in Go; nothing of it goes back to
+// the caller but the gate's refusals, which name only what it may read.
+func writeGateUngated() ungated {
+	return ungated{
+		stmtEntityStates:   "the write gate's look-up (and lock) of the entities a write names, judged in Go",
+		stmtRelationStates: "the write gate's look-up (and lock) of the relation ids a write names, judged in Go",
+		stmtSourceStates:   "the write gate's look-up of the sources a write names, judged in Go",
+	}
+}
+
+// gateChunk bounds the ids of one lookup of the gate.
+const gateChunk = 10000
+
+// gatePlan is everything one write will do, for the gate: the rows it
+// creates or updates (casegraph.Writes), and the ids of what it changes
+// or removes as it is (a merge's entities, a deletion's target).
+type gatePlan struct {
+	casegraph.Writes
+	// expected is the version a single entity's upsert names, or nil.
+	expected *int64
+	// The entities, relations and sources the write changes or removes by
+	// id: each must exist for the caller (gate.entity and its likes).
+	entityIDs, relationIDs, sourceIDs []string
+}
+
+// planOf is the plan of rows, copied: the gate settles them (a protection
+// kept, an end merged away), and the caller's own stay as they are.
+func planOf(w casegraph.Writes) *gatePlan {
+	w.Sources, w.Entities, w.Relations = slices.Clone(w.Sources), slices.Clone(w.Entities), slices.Clone(w.Relations)
+	return &gatePlan{Writes: w}
+}
+
+// rows counts the rows the plan writes.
+func (p *gatePlan) rows() int { return len(p.Sources) + len(p.Entities) + len(p.Relations) }
+
+// gateMode is how the gate reads the graph.
+type gateMode bool
+
+const (
+	// gateWrite, in a write's transaction: lock what it reads (entities,
+	// relation ids) before reading it.
+	gateWrite gateMode = true
+	// gateCheck, an import's check before it writes: read only.
+	gateCheck gateMode = false
+)
+
+// gate is one write's pass through the gate: the caller, and what is
+// stored under every id the write names, as the gate read it.
+type gate struct {
+	ctx       context.Context
+	caller    casegraph.Principal
+	into      string
+	entities  map[string]entityState
+	relations map[string]storedRelation
+	sources   map[string]casegraph.Source
+	// ends are the stored entities that relations' ends were judged to
+	// name (by the id they are written with).
+	ends map[string]casegraph.Entity
+	// planned is what the write itself holds: the kinds of its entities,
+	// its sources (an end or a citation that the write creates).
+	planned        map[string]casegraph.Kind
+	plannedSources map[string]bool
+}
+
+// entityState is what is stored under an id: the entity of that id, or
+// the survivor of an id merged away (nil when none).
+type entityState struct{ entity, survivor *casegraph.Entity }
+
+// storedRelation is a stored relation as the gate read it: the relation
+// (ends by real id), its content hash, and its ends' rights.
+type storedRelation struct {
+	casegraph.Relation
+	hash     string
+	from, to casegraph.Entity // dataset and protection only
+}
+
+// newGate starts a write's pass: the caller's, refused when it may write
+// nothing at all (before anything about the data is looked up).
+func newGate(ctx context.Context, p *gatePlan) (*gate, error) {
+	caller, err := casegraph.Caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := caller.MayWrite(); err != nil {
+		return nil, err
+	}
+	g := &gate{ctx: ctx, caller: caller, into: p.Dataset, entities: map[string]entityState{},
+		relations: map[string]storedRelation{}, sources: map[string]casegraph.Source{}, ends: map[string]casegraph.Entity{},
+		planned: map[string]casegraph.Kind{}, plannedSources: map[string]bool{}}
+	for _, e := range p.Entities {
+		if _, twice := g.planned[e.ID]; !twice { // the first holds; judge refuses another kind
+			g.planned[e.ID] = e.Kind
+		}
+	}
+	for _, src := range p.Sources {
+		g.plannedSources[src.ID] = true
+	}
+	return g, nil
+}
+
+// precheck is the gate before a mutation's transaction: the caller's
+// right to write at all and the rows' checks that need nothing of the
+// graph, asking the database nothing. The gate in the transaction
+// (passGate) checks them again, with the rest.
+func precheck(ctx context.Context, p *gatePlan) error {
+	g, err := newGate(ctx, p)
+	if err != nil {
+		return err
+	}
+	if refused := g.early(p); len(refused) > 0 {
+		return p.refusal(refused[0])
+	}
+	return nil
+}
+
+// passGate is the whole gate in a write's transaction: it locks and reads
+// what the plan names, and judges every row. It returns the gate, whose
+// states the write goes on with (and its audit record's "before"), or the
+// first refusal.
+func passGate(ctx context.Context, run txRunner, p *gatePlan) (*gate, error) {
+	g, err := newGate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if refused := g.early(p); len(refused) > 0 {
+		return nil, p.refusal(refused[0])
+	}
+	if err := g.load(run, p, gateWrite); err != nil {
+		return nil, err
+	}
+	if refused := g.judge(p, nil); len(refused) > 0 {
+		return nil, p.refusal(refused[0])
+	}
+	return g, nil
+}
+
+// refusal is the error a write answers for a refused row: the row's own
+// error for a write of one row (a mutation), else one that says which.
+func (p *gatePlan) refusal(r casegraph.Refusal) error {
+	if p.rows() <= 1 {
+		return r.Err
+	}
+	return r.Coded()
+}
+
+// CheckWrites judges a whole write (an import's file) as the gate would
+// in its transaction, without writing or locking anything, and returns
+// every refusal (none: the write would pass, unless the graph changes
+// before it is written; the gate of each batch's transaction has the last
+// word). It lets an import refuse a file whole, every bad row listed,
+// before it writes any of it.
+func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error) {
+	p := planOf(w)
+	g, err := newGate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	refused := g.early(p)
+	if err := s.inRead(ctx, "CheckWrites", func(run txRunner) error { return g.load(run, p, gateCheck) }); err != nil {
+		return nil, err
+	}
+	refused = append(refused, g.judge(p, refused)...)
+	order := map[casegraph.RowKind]int{casegraph.RowSource: 0, casegraph.RowEntity: 1, casegraph.RowRelation: 2}
+	slices.SortStableFunc(refused, func(a, b casegraph.Refusal) int {
+		return cmp.Or(cmp.Compare(order[a.Kind], order[b.Kind]), cmp.Compare(a.Index, b.Index))
+	})
+	return refused, nil
+}
+
+// inRead runs fn in one read transaction, whose statements read what is
+// stored whoever asks (inTx).
+func (s *Store) inRead(ctx context.Context, name string, fn func(run txRunner) error) error {
+	release, err := s.admit(ctx, light)
+	if err != nil {
+		return err
+	}
+	defer release()
+	session, err := s.session(ctx, neo4j.AccessModeRead)
+	if err != nil {
+		return err
+	}
+	defer session.Close(ctx)
+	tx, err := session.BeginTransaction(ctx, neo4j.WithTxTimeout(remaining(ctx)))
+	if err != nil {
+		return mapError(ctx, name, err)
+	}
+	defer tx.Close(ctx)
+	err = fn(s.inTx(ctx, tx))
+	var coded *casegraph.Error
+	if err == nil || errors.As(err, &coded) {
+		return err
+	}
+	return mapError(ctx, name, err)
+}
+
+// load reads what is stored under every id the plan names: its entities,
+// its relations' ends and ids, the sources it writes, cites or removes.
+// A write's gate (gateWrite) first locks the entities it writes or removes
+// and takes its relation ids in the :RelationId registry, each in id
+// order, entities first. A relation's ends are read without a lock (a
+// hub's would queue every import behind another): the statement that
+// links them locks them, and refuses the write when one has changed since
+// it was judged (gate.seen).
+func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
+	var written, ends, sourceIDs []string
+	for _, src := range p.Sources {
+		sourceIDs = append(sourceIDs, src.ID)
+	}
+	for _, e := range p.Entities {
+		written = append(written, e.ID)
+		sourceIDs = append(sourceIDs, e.SourceIDs...)
+	}
+	written = append(written, p.entityIDs...)
+	relations := make([]map[string]any, 0, len(p.Relations)+len(p.relationIDs))
+	for _, r := range p.Relations {
+		ends = append(ends, r.FromID, r.ToID)
+		relations = append(relations, map[string]any{"id": r.ID, "type": string(r.Type)})
+		sourceIDs = append(sourceIDs, r.SourceIDs...)
+	}
+	for _, id := range p.relationIDs {
+		relations = append(relations, map[string]any{"id": id, "type": nil}) // of any type
+	}
+	sourceIDs = append(sourceIDs, p.sourceIDs...)
+
+	written = sortedOnce(written)
+	if err := inChunks(run, stmtEntityStates.inGate(mode), "ids", written, g.readEntity); err != nil {
+		return err
+	}
+	ends = slices.DeleteFunc(sortedOnce(ends), func(id string) bool { _, read := slices.BinarySearch(written, id); return read })
+	if err := inChunks(run, stmtEntityStates+"/ends", "ids", ends, g.readEntity); err != nil {
+		return err
+	}
+	slices.SortFunc(relations, func(a, b map[string]any) int { return cmp.Compare(a["id"].(string), b["id"].(string)) })
+	if err := inChunks(run, stmtRelationStates.inGate(mode), "rows", relations, g.readRelation); err != nil {
+		return err
+	}
+	sourceIDs = sortedOnce(sourceIDs)
+	if mode == gateWrite {
+		// A write that cites a source and deleteSource both lock it (in
+		// id order) before they look: whichever comes second waits, then
+		// sees what the first did, so no citation outlives its source.
+		if err := inChunks(run, stmtLockSources, "ids", sourceIDs, func(*neo4j.Record) error { return nil }); err != nil {
+			return err
+		}
+	}
+	return inChunks(run, stmtSourceStates, "ids", sourceIDs, g.readSource)
+}
+
+// sortedOnce sorts ids and drops those given twice.
+func sortedOnce(ids []string) []string {
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// inChunks runs a lookup of a list (in the order given, at most gateChunk
+// a statement, as the parameter named param) and reads each record it
+// returns.
+func inChunks[T any](run txRunner, stmt statement, param string, list []T, read func(*neo4j.Record) error) error {
+	for start := 0; start < len(list); start += gateChunk {
+		recs, err := run(stmt, map[string]any{param: list[start:min(start+gateChunk, len(list))]})
+		if err != nil {
+			return err
+		}
+		for _, rec := range recs {
+			if err := read(rec); err != nil {
+				return internalError(stmt, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (g *gate) readEntity(rec *neo4j.Record) error {
+	key, err := getString(rec, "key")
+	if err != nil {
+		return err
+	}
+	var st entityState
+	for col, dst := range map[string]**casegraph.Entity{"entity": &st.entity, "survivor": &st.survivor} {
+		m, err := getMap(rec, col)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			continue
+		}
+		e, err := entityFromMap(m)
+		if err != nil {
+			return err
+		}
+		*dst = &e
+	}
+	g.entities[key] = st
+	return nil
+}
+
+func (g *gate) readRelation(rec *neo4j.Record) error {
+	m, err := getMap(rec, "relation")
+	if err != nil {
+		return err
+	}
+	var st storedRelation
+	if st.Relation, err = relationFromMap(m); err != nil {
+		return err
+	}
+	if st.hash, err = getString(rec, "hash"); err != nil {
+		return err
+	}
+	for _, end := range []struct {
+		e       *casegraph.Entity
+		ds, pro string
+	}{{&st.from, "fromDataset", "fromProtected"}, {&st.to, "toDataset", "toProtected"}} {
+		if end.e.Dataset, err = getString(rec, end.ds); err != nil {
+			return err
+		}
+		if end.e.Protected, _, err = neo4j.GetRecordValue[bool](rec, end.pro); err != nil {
+			return err
+		}
+	}
+	g.relations[st.ID] = st
+	return nil
+}
+
+func (g *gate) readSource(rec *neo4j.Record) error {
+	src, err := sourceFrom(rec)
+	if err != nil {
+		return err
+	}
+	g.sources[src.ID] = src
+	return nil
+}
+
+// gateVariants renders a gate lookup for a write (NAME/write: it locks or
+// takes what it reads first; .Lock and .Claim are set), for a check
+// (NAME/check) and, for EntityStates, for relations' ends (NAME/ends).
+func gateVariants(name statement) func() []variant {
+	return func() []variant {
+		data := func(locks, ends bool) map[string]any {
+			return map[string]any{"Types": vocabularyData().Types, "Lock": locks, "Claim": locks, "Ends": ends}
+		}
+		out := []variant{{Name: name.inGate(gateWrite), Data: data(true, false)}, {Name: name.inGate(gateCheck), Data: data(false, false)}}
+		if name == stmtEntityStates {
+			out = append(out, variant{Name: name + "/ends", Data: data(false, true)})
+		}
+		return out
+	}
+}
+
+// inGate names the variant of a gate lookup for the mode.
+func (name statement) inGate(mode gateMode) statement {
+	if mode == gateWrite {
+		return name + "/write"
+	}
+	return name + "/check"
+}
