@@ -163,14 +163,7 @@ func (c *gateChecker) nodeGated(e *element, conj [][]cypherToken) bool {
 	return hasConjunct(all, c.forms.readable(e.v))
 }
 
-// first and last are the nodes at an item's ends (a group's own).
-func first(e *element) *element {
-	if e.group && len(e.items) > 0 {
-		return first(e.items[0])
-	}
-	return e
-}
-
+// last is the node at an item's end (a group's own).
 func last(e *element) *element {
 	if e.group && len(e.items) > 0 {
 		return last(e.items[len(e.items)-1])

@@ -64,10 +64,15 @@ func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run tx
 		ctx = context.WithValue(ctx, keyedWriteKey{}, state)
 		key = casegraph.Actor(ctx) + " " + wk.Key // keys are the caller's own
 	}
+	request, operation := wk.Request, wk.Operation
+	if request == "" {
+		request, operation = wk.Key, wk.Hash
+	}
 	return s.inWrite(ctx, name, func(run txRunner) error {
 		var k *idempotentChange
 		if keyed {
-			k = &idempotentChange{id: casegraph.NewChangeID(time.Now().UTC()), key: key, hash: wk.Hash}
+			k = &idempotentChange{id: casegraph.NewChangeID(time.Now().UTC()), key: key, hash: wk.Hash,
+				request: casegraph.Actor(ctx) + " " + request, operation: operation}
 			replayed, err := claim(run, k, out)
 			if err != nil || replayed {
 				return err
@@ -90,30 +95,40 @@ func (s *Store) mutate(ctx context.Context, name string, out any, fn func(run tx
 }
 
 // claim makes this transaction's change (k.id) hold k's key, or, when a
-// change was committed under it, reads its outcome into out and says so.
+// change was committed under it, reads its outcome into out and says so;
+// a key first sent with another operation, or with another field or
+// arguments, is CONFLICT IDEMPOTENCY_KEY_REUSED.
 func claim(run txRunner, k *idempotentChange, out any) (replayed bool, err error) {
-	recs, err := run(stmtClaimIdempotencyKey, map[string]any{"idempotencyKey": k.key, "id": k.id})
+	recs, err := run(stmtClaimIdempotencyKey, map[string]any{
+		"requestKey": k.request, "operationHash": k.operation, "idempotencyKey": k.key, "id": k.id,
+	})
 	if err != nil {
 		return false, err
 	}
 	if len(recs) != 1 {
 		return false, internalError(stmtClaimIdempotencyKey, errNoRow)
 	}
+	sameOperation, _, err := neo4j.GetRecordValue[bool](recs[0], "sameOperation")
+	if err != nil {
+		return false, internalError(stmtClaimIdempotencyKey, err)
+	}
 	claimed, _, err := neo4j.GetRecordValue[bool](recs[0], "claimed")
 	if err != nil {
 		return false, internalError(stmtClaimIdempotencyKey, err)
 	}
-	if claimed {
-		return false, nil
+	stored := k.hash
+	if !claimed {
+		if stored, err = getString(recs[0], "argumentsHash"); err != nil {
+			return false, internalError(stmtClaimIdempotencyKey, err)
+		}
 	}
-	stored, err := getString(recs[0], "argumentsHash")
-	if err != nil {
-		return false, internalError(stmtClaimIdempotencyKey, err)
-	}
-	if stored != k.hash {
+	if !sameOperation || stored != k.hash {
 		return false, casegraph.Errorf(casegraph.CodeConflict,
 			"this Idempotency-Key was first sent with another mutation or other arguments; send a new key with a new write").
 			WithReason(casegraph.ReasonIdempotencyKeyReused)
+	}
+	if claimed {
+		return false, nil
 	}
 	outcome, err := getString(recs[0], "outcome")
 	if err == nil {
