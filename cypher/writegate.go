@@ -19,8 +19,12 @@ import (
 // nothing at all (a reader, an anonymous caller) is refused first, before
 // the database is asked anything, as is a row that needs nothing of the
 // graph to be refused (a reserved id, a dataset the caller may not write);
-// then each row is judged against what is stored, locked in a write so that
-// what was judged still holds at the commit. A thing the caller may not
+// then each row is judged against what is stored. What was judged holds
+// at the commit: the entities a write changes or removes are locked before
+// they are read, its relation ids taken in the registry of relation ids
+// (RelationStates), the sources it cites or deletes locked (LockSources),
+// and a relation's ends, read unlocked, are checked again by the statement
+// that links them once it has locked them. A thing the caller may not
 // read is judged as missing: an end or a target NOT_FOUND, an id to
 // create taken (CONFLICT), in the same words as for another dataset's, and
 // no refusal names what the caller may not read.
