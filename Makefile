@@ -34,7 +34,7 @@ run: neo4j-up build
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/
 test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck web-deps
 	@mkdir -p test-artifacts
-	$(GO) test -race -count=1 -artifacts -outputdir $(CURDIR)/test-artifacts ./...
+	$(GO) test -race -count=1 -timeout 25m -artifacts -outputdir $(CURDIR)/test-artifacts ./...
 
 ## test-unit: the tests that need no database (the HTTP edge over a refusing store, the domain, config, CSV ...); no Java, no Neo4j
 # cyphertest skips, by name, every test that needs Neo4j when CASEGRAPH_TEST_UNIT is set; the summary counts them.
