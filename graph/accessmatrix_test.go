@@ -302,7 +302,7 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 				return "hidden"
 			}
 			return "FORBIDDEN"
-		}, shows: "Nyx Alphanice"},
+		}, shows: f.srcA}, // the first change: the matrix's own writes follow
 		"Query.duplicateCandidates": {send: gql(`query($ds: String!) { duplicateCandidates(dataset: $ds, first: 20) { edges { node { __typename } } } }`, map[string]any{"ds": f.a}), want: findsA},
 		"Query.apiKeys":             {send: gql(`{ apiKeys { name datasets } }`, nil), want: admins, shows: "matrix reader A"},
 		"Query.__schema":            {send: gql(`{ __schema { queryType { name } } }`, nil), want: everyone},
