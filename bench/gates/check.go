@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -15,6 +16,7 @@ import (
 const (
 	verdictSame     = "same"      // byte for byte
 	verdictEqual    = "equal"     // the same JSON, other bytes (key order, number spelling)
+	verdictClose    = "close"     // equal but for numbers within 1e-4 (full-text scores: other datasets' writes move Lucene's statistics)
 	verdictTie      = "tie"       // W5: another path of the same length
 	verdictMismatch = "MISMATCH"  // anything else
 	verdictError    = "ERROR"     // either server failed
@@ -39,7 +41,7 @@ func (h *harness) check(ctx context.Context, p *prepared, caller int) checkResul
 		nw, errNew := h.clients[serverNew][caller].post(ctx, p.bodies[i])
 		v, detail := compareAnswers(p.w.Key, base, nw, errBase, errNew)
 		res.verdicts[v]++
-		if detail != "" && len(res.details) < 5 {
+		if detail != "" && v != verdictClose && len(res.details) < 5 {
 			res.details = append(res.details, fmt.Sprintf("%s input %d (%s): %s", p.w.Key, i, p.inputs[i], detail))
 		}
 	}
@@ -74,6 +76,9 @@ func compareAnswers(key string, base, nw []byte, errBase, errNew error) (string,
 	if reflect.DeepEqual(a, b) {
 		return verdictEqual, ""
 	}
+	if nearlyEqual(a, b) {
+		return verdictClose, firstDiff("", a, b)
+	}
 	if key == "W5" {
 		la, lb := pathLength(a), pathLength(b)
 		if la >= 0 && la == lb {
@@ -81,6 +86,40 @@ func compareAnswers(key string, base, nw []byte, errBase, errNew error) (string,
 		}
 	}
 	return verdictMismatch, firstDiff("", a, b)
+}
+
+// nearlyEqual says whether two JSON values are equal but for numbers that
+// differ by at most 1e-4 of their size.
+func nearlyEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !nearlyEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !nearlyEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Abs(x-y) <= 1e-4*math.Max(math.Abs(x), math.Abs(y))
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // errorCodes are the extensions.code of a response's errors, sorted.
@@ -167,7 +206,7 @@ func short(v any) string {
 // tally counts verdicts: "18 same, 2 tie".
 func tally(verdicts map[string]int) string {
 	var parts []string
-	for _, v := range []string{verdictSame, verdictEqual, verdictTie, verdictBothErr, verdictMismatch, verdictError} {
+	for _, v := range []string{verdictSame, verdictEqual, verdictClose, verdictTie, verdictBothErr, verdictMismatch, verdictError} {
 		if n := verdicts[v]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, v))
 		}

@@ -225,7 +225,11 @@ type cellResult struct {
 	w           workload
 	concurrency int
 	rounds      int
+	paired      bool
 	arms        [nServers][nCallers]stats
+	// pairRatios are, in a paired cell, new's latency over base's for
+	// each input, by caller.
+	pairRatios [nCallers][]float64
 }
 
 type sliceResult struct {
@@ -292,6 +296,9 @@ func (h *harness) slice(ctx context.Context, p *prepared, cl *client, c int, nex
 // machine's noise and neither always runs after the other. Every arm
 // walks the same inputs in the same order.
 func (h *harness) cell(ctx context.Context, p *prepared, c int) (cellResult, error) {
+	if slices.Contains(h.cfg.Paired, c) {
+		return h.pairedCell(ctx, p, c)
+	}
 	res := cellResult{w: p.w, concurrency: c, rounds: h.cfg.Rounds}
 	var next [nServers][nCallers]atomic.Int64
 	for _, k := range h.cfg.Callers {
@@ -333,8 +340,17 @@ func (h *harness) cell(ctx context.Context, p *prepared, c int) (cellResult, err
 			}
 		}
 	}
+	h.logCell(res)
+	return res, nil
+}
+
+func (h *harness) logCell(res cellResult) {
+	p, c := res, res.concurrency
 	for _, k := range h.cfg.Callers {
 		b, n := &res.arms[serverBase][k], &res.arms[serverNew][k]
+		if res.paired {
+			h.logf("%s c=%d paired %s: per-input ratio median %s", p.w.Key, c, callerNames[k], medianRatio(res.pairRatios[k]))
+		}
 		h.logf("%s c=%d %s: p50 base %s new %s (%s), p99 base %s new %s, req/s base %.1f new %.1f, errors %d/%d",
 			p.w.Key, c, callerNames[k], ms(b.percentile(.5)), ms(n.percentile(.5)), ratio(float64(n.percentile(.5)), float64(b.percentile(.5))),
 			ms(b.percentile(.99)), ms(n.percentile(.99)), b.throughput(), n.throughput(), b.Errors, n.Errors)
@@ -344,7 +360,133 @@ func (h *harness) cell(ctx context.Context, p *prepared, c int) (cellResult, err
 			}
 		}
 	}
+}
+
+// pairedCell runs a workload at concurrency c with every input asked of
+// both servers, one after the other (which first alternating by input),
+// by each of c workers: the two latencies of an input are measured
+// moments apart, so the machine's noise, which moves over seconds, falls
+// on both alike, and their ratio is one sample of the gates' cost. At c=1
+// one request runs at a time; at c > 1 each server sees between 0 and c
+// requests at once, c/2 on average. Each round gives every caller a slice
+// of twice -slice (a slice a server, as the unpaired cells).
+func (h *harness) pairedCell(ctx context.Context, p *prepared, c int) (cellResult, error) {
+	res := cellResult{w: p.w, concurrency: c, rounds: h.cfg.Rounds, paired: true}
+	var next [nCallers]atomic.Int64
+	for _, k := range h.cfg.Callers {
+		var warm atomic.Int64
+		h.pairedSlice(ctx, p, k, c, &warm, time.Now().Add(h.cfg.Warmup), &cellResult{})
+	}
+	for round := range h.cfg.Rounds {
+		callers := slices.Clone(h.cfg.Callers)
+		if round%2 == 1 {
+			slices.Reverse(callers)
+		}
+		for _, k := range callers {
+			var before [nServers]float64
+			var errs [nServers]error
+			for s := range nServers {
+				before[s], errs[s] = h.clients[s][k].roundTrips(ctx)
+			}
+			h.pairedSlice(ctx, p, k, c, &next[k], time.Now().Add(2*h.cfg.Slice), &res)
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+			for s := range nServers {
+				after, err := h.clients[s][k].roundTrips(ctx)
+				if err = cmp.Or(errs[s], err); err != nil {
+					res.arms[s][k].Trips = math.NaN()
+				}
+				res.arms[s][k].Trips += after - before[s]
+			}
+		}
+	}
+	h.logCell(res)
 	return res, nil
+}
+
+// pairedSlice is one paired slice of caller k, added to res.
+func (h *harness) pairedSlice(ctx context.Context, p *prepared, k, c int, next *atomic.Int64, until time.Time, res *cellResult) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	var lat [nServers][]time.Duration
+	var ratios []float64
+	var errs [nServers]int
+	var first [nServers]string
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine [nServers][]time.Duration
+			var rs []float64
+			var myErrs [nServers]int
+			var myFirst [nServers]string
+			for ctx.Err() == nil && time.Now().Before(until) {
+				i := int(next.Add(1) - 1)
+				var took [nServers]time.Duration
+				var failed bool
+				for j := range nServers {
+					s := (i + j) % nServers
+					t0 := time.Now()
+					_, err := h.clients[s][k].post(ctx, p.bodies[i%len(p.bodies)])
+					took[s] = time.Since(t0)
+					mine[s] = append(mine[s], took[s])
+					if err != nil {
+						failed = true
+						myErrs[s]++
+						if myFirst[s] == "" {
+							myFirst[s] = err.Error()
+						}
+					}
+				}
+				if !failed && took[serverBase] > 0 {
+					rs = append(rs, float64(took[serverNew])/float64(took[serverBase]))
+				}
+			}
+			mu.Lock()
+			for s := range nServers {
+				lat[s] = append(lat[s], mine[s]...)
+				errs[s] += myErrs[s]
+				if first[s] == "" {
+					first[s] = myFirst[s]
+				}
+			}
+			ratios = append(ratios, rs...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	window := time.Since(start)
+	for s := range nServers {
+		st := &res.arms[s][k]
+		st.Requests += len(lat[s])
+		st.Work += float64(len(lat[s]))
+		st.Window += window
+		st.Errors += errs[s]
+		if st.FirstErr == "" {
+			st.FirstErr = first[s]
+		}
+		st.Latencies = append(st.Latencies, lat[s]...)
+		st.RoundP50 = append(st.RoundP50, percentile(lat[s], 0.5))
+	}
+	res.pairRatios[k] = append(res.pairRatios[k], ratios...)
+}
+
+// medianRatio is the median of ratios, with the share of them above 1.
+func medianRatio(rs []float64) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	sorted := slices.Clone(rs)
+	slices.Sort(sorted)
+	above := 0
+	for _, r := range rs {
+		if r > 1 {
+			above++
+		}
+	}
+	return fmt.Sprintf("%.3f (n %d, %.0f%% above 1)", sorted[len(sorted)/2], len(rs), 100*float64(above)/float64(len(rs)))
 }
 
 func ms(d time.Duration) string {

@@ -52,6 +52,7 @@ type config struct {
 	Seed            uint64
 	Inputs          int
 	Concurrency     []int
+	Paired          []int
 	Workloads       []string
 	Callers         []int
 	Rounds          int
@@ -88,6 +89,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Uint64Var(&c.Seed, "seed", 7, "seed of the inputs")
 	fs.IntVar(&c.Inputs, "inputs", 2000, "inputs drawn per workload (W5: a quarter of it)")
 	conc := fs.String("c", "8,1", "concurrency levels, comma-separated")
+	paired := fs.String("paired", "1", "concurrency levels run paired (each input asked of base and new one after the other), comma-separated; empty: none")
 	wl := fs.String("w", "W1,W3,W3X,W4,W5,EXPORT", "workloads, comma-separated (W1 W2 W3 W3X W4 W5 EXPORT)")
 	callers := fs.String("callers", "admin,reader", "callers, comma-separated (admin: cleared admin; reader: uncleared reader of -dataset)")
 	fs.IntVar(&c.Rounds, "rounds", 6, "rounds a cell: in each, every server and caller gets one slice, the order alternating")
@@ -115,6 +117,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			return c, usageError{fmt.Errorf("-c: %q is not a concurrency", s)}
 		}
 		c.Concurrency = append(c.Concurrency, n)
+	}
+	for _, s := range strings.Split(*paired, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return c, usageError{fmt.Errorf("-paired: %q is not a concurrency", s)}
+		}
+		c.Paired = append(c.Paired, n)
 	}
 	for _, w := range strings.Split(*wl, ",") {
 		w = strings.ToUpper(strings.TrimSpace(w))
@@ -192,6 +204,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	rep := &report{cfg: cfg, graph: g}
+	err = h.measure(ctx, g, rep)
+	// An interrupted run still prints what it measured.
+	rep.write(stdout)
+	return err
+}
+
+func (h *harness) measure(ctx context.Context, g *graph, rep *report) error {
+	cfg := h.cfg
 	for _, key := range cfg.Workloads {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -221,6 +241,5 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			rep.cells = append(rep.cells, res)
 		}
 	}
-	rep.write(stdout)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,7 +25,7 @@ func (r *report) write(w io.Writer) {
 	fmt.Fprintf(w, "%s. Dataset %s (%d entities, %d relations), inputs seed %d. Each cell: a %s warm-up per arm, then %d rounds in which every arm (server x caller) runs one %s slice, the order alternating. Callers: admin = %s, reader = %s.\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), cfg.Dataset, len(r.graph.ids), r.graph.relations, cfg.Seed,
 		cfg.Warmup, cfg.Rounds, cfg.Slice, callerTitles[callerAdmin], callerTitles[callerReader])
-	fmt.Fprintf(w, "p50/p99 in ms; ratio = new/base (above 1: new is slower; for req/s, below 1); rounds = the per-round p50 ratios' median [min, max]; rt = Neo4j statements per request.\n")
+	fmt.Fprintf(w, "p50/p99 in ms; ratio = new/base (above 1: new is slower; for req/s, below 1); rounds = the per-round p50 ratios' median [min, max]; paired cells (c=%v) ask each input of base and new one after the other, and give the median of the per-input ratios; rt = Neo4j statements per request.\n", cfg.Paired)
 
 	if len(r.checks) > 0 {
 		fmt.Fprintf(w, "\n## Answers, base against new (the first %d inputs)\n\n| workload | caller | verdicts |\n|---|---|---|\n", cfg.Checks)
@@ -44,15 +45,21 @@ func (r *report) write(w io.Writer) {
 
 	if len(r.cells) > 0 {
 		fmt.Fprintf(w, "\n## Latency and throughput\n\n")
-		fmt.Fprintf(w, "| workload | caller | c | base p50 | new p50 | ratio | rounds | base p99 | new p99 | ratio | base req/s | new req/s | ratio | err base/new | rt base/new |\n")
+		fmt.Fprintf(w, "| workload | caller | c | base p50 | new p50 | ratio | rounds (paired: per input) | base p99 | new p99 | ratio | base req/s | new req/s | ratio | err base/new | rt base/new |\n")
 		fmt.Fprintf(w, "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, c := range r.cells {
 			for _, k := range cfg.Callers {
 				b, n := &c.arms[serverBase][k], &c.arms[serverNew][k]
-				fmt.Fprintf(w, "| %s %s | %s | %d | %s | %s | **%s** | %s | %s | %s | %s | %.1f | %.1f | %s | %d/%d | %.2f/%.2f |\n",
-					c.w.Key, c.w.Title, callerNames[k], c.concurrency,
+				spread := roundRatios(b.RoundP50, n.RoundP50)
+				conc := strconv.Itoa(c.concurrency)
+				if c.paired {
+					spread = medianRatio(c.pairRatios[k])
+					conc += " paired"
+				}
+				fmt.Fprintf(w, "| %s %s | %s | %s | %s | %s | **%s** | %s | %s | %s | %s | %.1f | %.1f | %s | %d/%d | %.2f/%.2f |\n",
+					c.w.Key, c.w.Title, callerNames[k], conc,
 					ms(b.percentile(.5)), ms(n.percentile(.5)), ratio(float64(n.percentile(.5)), float64(b.percentile(.5))),
-					roundRatios(b.RoundP50, n.RoundP50),
+					spread,
 					ms(b.percentile(.99)), ms(n.percentile(.99)), ratio(float64(n.percentile(.99)), float64(b.percentile(.99))),
 					b.throughput(), n.throughput(), ratio(n.throughput(), b.throughput()),
 					b.Errors, n.Errors, b.tripsPerRequest(), n.tripsPerRequest())
