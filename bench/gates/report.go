@@ -72,7 +72,7 @@ func (r *report) write(w io.Writer) {
 		fmt.Fprintf(w, "| dataset | caller | base median s | new median s | ratio | base runs s | new runs s | MB base/new | lines base/new | same body | err base/new |\n")
 		fmt.Fprintf(w, "|---|---|---:|---:|---:|---|---|---:|---:|---|---:|\n")
 		for _, e := range r.exports {
-			mb, mn := percentile(e.times[serverBase], .5), percentile(e.times[serverNew], .5)
+			mb, mn := median(e.times[serverBase]), median(e.times[serverNew])
 			same := "yes"
 			switch {
 			case !e.compared:
@@ -141,6 +141,20 @@ func rate(bytes []int64, times []time.Duration) float64 {
 		return 0
 	}
 	return float64(b) / t.Seconds()
+}
+
+// median is the middle of ds, or the mean of the two middle ones.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(ds)
+	slices.Sort(sorted)
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f", d.Seconds()) }
