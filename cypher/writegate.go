@@ -11,9 +11,10 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// The write gate (this file; the read gate is gate.go): every write, whatever surface it comes from (a GraphQL
-// mutation, an import's batch over HTTP or from the command line, a
-// merge, a dismissal, a deletion), passes one set of checks, in its own
+// The write gate (this file; the read gate is gate.go): every write,
+// whatever surface it comes from (a GraphQL mutation, an import's batch
+// over HTTP or from the command line, a merge, a dismissal, a deletion),
+// passes one set of checks, in its own
 // transaction, before it writes anything: the rules of gaterules.go, over
 // what the transaction reads of the graph here. A caller that may write
 // nothing at all (a reader, an anonymous caller) is refused first, before
