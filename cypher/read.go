@@ -72,7 +72,8 @@ type readPage struct {
 	Left, Right string // the pattern's arrows: "-", "->" or "<-", "-"
 	Types       string // AUTHORED|FUNDS|...
 	Projection  string // what is returned of each relation
-	Key         string // the relation's id as the caller sees it: the page's order
+	Hidden      string // whether an end is hidden from the caller (relationHidden), computed once as Rel_hidden
+	Key         string // the relation's id as the caller sees it, of Rel_hidden: the page's order, computed once as Rel_key
 	Total       bool
 	Sources     bool
 	Backward    bool // reads the page before the cursor, in reverse
@@ -132,8 +133,8 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 			pg := readPage{
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
-				Projection: relationProjection(rel, relationProps),
-				Key:        relationKey(rel), Backward: p.Page.Backward,
+				Projection: relationProjectionOf(rel, relationProps, rel+"_hidden", rel+"_key"),
+				Hidden:     relationHidden(rel), Key: relationKeyOf(rel, rel+"_hidden"), Backward: p.Page.Backward,
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t b%t", left, pg.Types, right, p.Total, p.Sources, p.Page.Backward)
 			params[param+"_after"] = p.Page.After
@@ -184,11 +185,17 @@ func entityProjection(v string, props []string) string {
 // clearance, shows its opaque id and its ends' ids as the caller sees
 // them (a protected end's opaque id), and neither its quote nor its role.
 func relationProjection(r string, props []string) string {
+	return relationProjectionOf(r, props, relationHidden(r), relationKey(r))
+}
+
+// relationProjectionOf is relationProjection with the relation's test
+// (relationHidden) and id as the caller sees it (relationKey) given as
+// expressions, for a statement that has computed them once already.
+func relationProjectionOf(r string, props []string, redact, key string) string {
 	from, to := "startNode("+r+")", "endNode("+r+")"
-	redact := "(" + hidden(from) + " OR " + hidden(to) + ")"
 	var b strings.Builder
 	// Null for no relation (an optional match's), as a map projection is.
-	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + relationKey(r) + ", ")
+	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", ")
 	for _, p := range props {
 		switch p {
 		case "quote", "role":
@@ -197,16 +204,31 @@ func relationProjection(r string, props []string) string {
 			b.WriteString(p + ": " + r + "." + p + ", ")
 		}
 	}
-	b.WriteString("type: type(" + r + "), from: " + endID(from) + ", to: " + endID(to) + "} END")
+	// Only a relation with a hidden end has an end to show by its opaque id.
+	b.WriteString("type: type(" + r + "), " +
+		"from: CASE WHEN " + redact + " THEN " + endID(from) + " ELSE " + from + ".id END, " +
+		"to: CASE WHEN " + redact + " THEN " + endID(to) + " ELSE " + to + ".id END} END")
 	return b.String()
+}
+
+// relationHidden is the test that a relation has an end hidden from the
+// caller (hidden), who sees it by its opaque id, without quote or role.
+// Clearance is asked first, so that a cleared caller's statement reads
+// neither end's flag.
+func relationHidden(r string) string {
+	return "(NOT $callerCleared AND (coalesce(startNode(" + r + ").protected, false) OR coalesce(endNode(" + r + ").protected, false)))"
 }
 
 // relationKey is a relation's id as the caller sees it (the opaque one
 // when an end is hidden from the caller): what it is shown, paged and
 // ordered by.
 func relationKey(r string) string {
-	return "CASE WHEN " + hidden("startNode("+r+")") + " OR " + hidden("endNode("+r+")") +
-		" THEN " + r + ".redactedId ELSE " + r + ".id END"
+	return relationKeyOf(r, relationHidden(r))
+}
+
+// relationKeyOf is relationKey with the relation's test already computed.
+func relationKeyOf(r, redact string) string {
+	return "CASE WHEN " + redact + " THEN " + r + ".redactedId ELSE " + r + ".id END"
 }
 
 // endID is an entity's id as the caller sees it.
