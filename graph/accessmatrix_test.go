@@ -135,7 +135,8 @@ func newMatrixFixture(t *testing.T, idp *authtest.Provider) matrixFixture {
 	}
 	h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name } }`, map[string]any{"in": map[string]any{
 		"name": f.savedA, "title": "Names", "document": `query($id: ID!) { entity(id: $id) { name } }`,
-		"defaultVariables": map[string]any{"id": f.nice}, "visibility": "DATASETS", "datasets": []string{a}}})
+		"defaultVariables": map[string]any{"id": f.nice}, "visibility": "DATASETS", "datasets": []string{a},
+		"tags": []string{f.savedA}}})
 	return f
 }
 
@@ -288,10 +289,12 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 		"Query.source":          {send: gql(`query($id: ID!) { source(id: $id) { id title dataset } }`, map[string]any{"id": f.srcA}), want: readsA, shows: "Source of"},
 		// Other tests' sources may come first: what it shows is checked by
 		// Query.source, what it must not show here.
-		"Query.sources":            {send: gql(`{ sources(first: 100) { edges { cursor node { id title dataset } } } }`, nil), want: everyone},
-		"Query.datasets":           {send: gql(`{ datasets { name entities relations sources } }`, nil), want: readsA, shows: f.a},
-		"Query.savedQuery":         {send: gql(`query($n: String!) { savedQuery(name: $n) { name document defaultVariables } }`, map[string]any{"n": f.savedA}), want: findsA, shows: f.savedA},
-		"Query.savedQueries":       {send: gql(`{ savedQueries(first: 100) { edges { cursor node { name defaultVariables } } } }`, nil), want: readsA, shows: f.savedA},
+		"Query.sources":    {send: gql(`{ sources(first: 100) { edges { cursor node { id title dataset } } } }`, nil), want: everyone},
+		"Query.datasets":   {send: gql(`{ datasets { name entities relations sources } }`, nil), want: readsA, shows: f.a},
+		"Query.savedQuery": {send: gql(`query($n: String!) { savedQuery(name: $n) { name document defaultVariables } }`, map[string]any{"n": f.savedA}), want: findsA, shows: f.savedA},
+		// By the fixture's own tag: the shared database holds more saved
+		// queries than a page.
+		"Query.savedQueries":       {send: gql(`query($t: String!) { savedQueries(tag: $t, first: 100) { edges { cursor node { name defaultVariables } } } }`, map[string]any{"t": f.savedA}), want: readsA, shows: f.savedA},
 		"Query.savedQueryVersions": {send: gql(`query($n: String!) { savedQueryVersions(name: $n) { name version defaultVariables } }`, map[string]any{"n": f.savedA}), want: findsA, shows: f.savedA},
 		"Query.runSavedQuery":      {send: gql(`query($n: String!) { runSavedQuery(name: $n) { data } }`, map[string]any{"n": f.savedA}), want: findsA, shows: "Nyx Alphanice"},
 		"Query.changes": {send: gql(`query($ds: String) { changes(filter: {dataset: $ds}, first: 100) { totalCount edges { cursor node { operation targets dataset fields { field old new } } } } }`, map[string]any{"ds": f.a}), want: func(c matrixCaller) string {
