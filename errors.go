@@ -1,6 +1,3 @@
-// Package casegraph holds what every layer of Casegraph shares: the kinds of
-// entity, the relation vocabulary, input validation and the errors with codes
-// that the GraphQL boundary turns into extensions.code.
 package casegraph
 
 import (

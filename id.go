@@ -3,6 +3,7 @@ package casegraph
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -83,6 +84,20 @@ func CheckNewID(field, id string) error {
 	if IsReservedID(id) {
 		return Errorf(CodeBadUserInput, "%s %q is of a form reserved for the ids the API gives (%s...): choose another",
 			field, truncate(id, 40), strings.Join(ReservedIDPrefixes(), "..., "))
+	}
+	return nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// ValidateID checks an id: 1 to MaxIDLength characters of letters, digits
+// and . _ : -, starting with a letter or digit.
+func ValidateID(field, id string) error {
+	if id == "" {
+		return Errorf(CodeBadUserInput, "%s is required", field)
+	}
+	if len(id) > MaxIDLength || !idPattern.MatchString(id) {
+		return Errorf(CodeBadUserInput, "%s %q is not a valid id: use 1 to %d letters, digits, '.', '_', ':' or '-'", field, truncate(id, 40), MaxIDLength)
 	}
 	return nil
 }

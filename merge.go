@@ -52,3 +52,35 @@ func uniqueExcept(values []string, skip string) []string {
 	}
 	return out
 }
+
+// MaxMerge is the most entities one merge folds in.
+const MaxMerge = 50
+
+// MergeRequest asks to fold the entities From into the entity Into (see
+// PlanMerge for what Into becomes).
+type MergeRequest struct {
+	Into string
+	From []string
+}
+
+// Validate checks the ids of a merge: 1 to MaxMerge distinct entities,
+// none of them Into.
+func (m MergeRequest) Validate() error {
+	if err := ValidateID("into", m.Into); err != nil {
+		return err
+	}
+	if len(m.From) == 0 || len(m.From) > MaxMerge {
+		return Errorf(CodeBadUserInput, "from: merge 1 to %d entities at a time", MaxMerge)
+	}
+	seen := map[string]bool{m.Into: true}
+	for _, id := range m.From {
+		if err := ValidateID("from", id); err != nil {
+			return err
+		}
+		if seen[id] {
+			return Errorf(CodeBadUserInput, "from: %q is named twice, or is the entity merged into", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}

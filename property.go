@@ -181,10 +181,13 @@ func ref[T string | int | bool | []string](typ PropertyType, at func(*Entity) *T
 	}
 }
 
-func text(at func(*Entity) *string) fieldRef   { return ref(PropertyString, at) }
-func number(at func(*Entity) *int) fieldRef    { return ref(PropertyInt, at) }
+func text(at func(*Entity) *string) fieldRef { return ref(PropertyString, at) }
+
+func number(at func(*Entity) *int) fieldRef { return ref(PropertyInt, at) }
+
 func list(at func(*Entity) *[]string) fieldRef { return ref(PropertyList, at) }
-func flag(at func(*Entity) *bool) fieldRef     { return ref(PropertyBool, at) }
+
+func flag(at func(*Entity) *bool) fieldRef { return ref(PropertyBool, at) }
 
 // entityPropertyNames names what a read may return: the table's
 // properties, then the system ones.
@@ -194,25 +197,6 @@ func entityPropertyNames() []string {
 		names = append(names, p.Name)
 	}
 	return append(names, systemProperties...)
-}
-
-// validateKindFields checks the properties of the table: that the entity's
-// kind may carry each one it has, and each one's rule.
-func (e Entity) validateKindFields() error {
-	for _, p := range entityProperties {
-		if p.Kinds != nil && !slices.Contains(p.Kinds, e.Kind) && p.IsSet(e) {
-			return Errorf(CodeBadUserInput, "a %s has no %s (a property of %s)", e.Kind, p.Name, kindList(p.Kinds))
-		}
-	}
-	for _, p := range entityProperties {
-		if p.check == nil {
-			continue
-		}
-		if err := p.check(e); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // kindList writes kinds as "Person", "Event or Document", ...

@@ -90,3 +90,35 @@ func (it TimelineItem) id() string {
 	}
 	return it.Relation.ID
 }
+
+// MaxDatasetTimeline is the most items a dataset timeline returns.
+const MaxDatasetTimeline = 500
+
+// DatasetTimelineQuery asks what happened in a period across datasets:
+// their dated events and relations whose days meet [From, To].
+type DatasetTimelineQuery struct {
+	Datasets []string // 1 to MaxFilterValues
+	From, To PartialDate
+	First    int // 1 to MaxDatasetTimeline
+}
+
+// Validate checks the datasets, that the period is given and in order, and
+// the page size.
+func (q DatasetTimelineQuery) Validate() error {
+	if len(q.Datasets) == 0 {
+		return Errorf(CodeBadUserInput, "datasets: name at least one")
+	}
+	if err := validateScope("", nil, q.Datasets); err != nil {
+		return err
+	}
+	if q.From.IsZero() || q.To.IsZero() {
+		return Errorf(CodeBadUserInput, "from and to are both needed: a dataset's timeline is read a period at a time")
+	}
+	if q.To.Latest() < q.From.Earliest() {
+		return Errorf(CodeBadUserInput, "to %s is before from %s", q.To, q.From)
+	}
+	if q.First < 1 || q.First > MaxDatasetTimeline {
+		return Errorf(CodeBadUserInput, "first must be between 1 and %d, not %d", MaxDatasetTimeline, q.First)
+	}
+	return nil
+}
