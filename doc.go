@@ -22,6 +22,9 @@
 //     errors.go (the codes the GraphQL boundary turns into
 //     extensions.code).
 //
+// Entity resolution (duplicate suggestions) is a package of its own,
+// duplicate.
+//
 // Requests: what a client asks of the graph, one type per question, each
 // with the one Validate (or Normalize) that holds every rule and limit of
 // its arguments. The GraphQL layer converts its arguments into these, with

@@ -3,14 +3,12 @@ package cypher
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"golang.org/x/sync/singleflight"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
@@ -31,164 +29,16 @@ func duplicateUngated() ungated {
 	}
 }
 
-// DuplicateCandidates computes a dataset's duplicate candidates and returns
-// one page of them. A run reads the dataset's entities the caller may see
-// (one statement), compares the names of those that share a blocking key
-// (casegraph.BlockNames, in Go), leaves out the dismissed pairs (one
-// statement), reads the neighbours each kept pair shares (one statement),
-// scores and ranks them, and cuts the page after q.After. The run is kept
-// for the next page while no change has committed since it began (the
-// change feed's head, one read a page), so a page always reflects the
-// graph as it is (a merge or a dismissal drops its pairs at once) and
-// paging through an unchanged graph costs one run. A dataset the caller
-// may not read, or that holds nothing, is NOT_FOUND.
-func (s *Store) DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQuery) (casegraph.DuplicatePage, error) {
-	if !casegraph.CanReadIn(ctx, q.Dataset) {
-		return casegraph.DuplicatePage{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
-	}
-	run, err := s.duplicateRun(ctx, q)
-	if err != nil {
-		return casegraph.DuplicatePage{}, err
-	}
-	all := run.all
-	out := casegraph.DuplicatePage{Total: len(all), Compared: run.compared,
-		SkippedBlocks: run.skippedBlocks, Truncated: run.truncated}
-	start := 0
-	if q.After != nil {
-		for start < len(all) && !casegraph.AfterDuplicate(all[start], q.After.Score, q.After.Pair) {
-			start++
-		}
-	}
-	end := min(len(all), start+q.First)
-	// A copy: the run may be another request's too, and the page's
-	// entities are filled in.
-	out.Candidates, out.HasNext = slices.Clone(all[start:end]), end < len(all)
-	return out, s.fillDuplicateEntities(ctx, out.Candidates)
+// DuplicateCandidates returns one page of a dataset's duplicate
+// candidates (duplicate.Finder.Candidates: the store's finder keeps its
+// runs over the methods below).
+func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Query) (duplicate.Page, error) {
+	return s.duplicates.Candidates(ctx, q)
 }
 
-// duplicateRun is one run of duplicate suggestions: every candidate,
-// ranked, and what blocking counted.
-type duplicateRun struct {
-	all                     []casegraph.DuplicateCandidate
-	compared, skippedBlocks int
-	truncated               bool
-}
-
-// duplicateRuns keep the last runs, so that paging through a list costs
-// one run, not one a page: a run stands as long as no change has
-// committed since it began (the change feed's head has not moved), since
-// every write to the graph records a change.
-type duplicateRuns struct {
-	sync.Mutex
-	head   int64                   // the change feed's head the runs began at
-	runs   map[string]duplicateRun // by scope, dataset, kinds and limits
-	flight singleflight.Group      // runs under way, by head and key
-}
-
-// maxDuplicateRuns bounds the runs kept (each of up to
-// DuplicateLimits.MaxCandidates).
-const maxDuplicateRuns = 16
-
-// duplicateRun returns the run for q in the caller's scope: the one kept,
-// while the graph has not changed since it began, or a new one.
-func (s *Store) duplicateRun(ctx context.Context, q casegraph.DuplicateQuery) (duplicateRun, error) {
-	head, err := s.ChangeHead(ctx)
-	if err != nil {
-		return duplicateRun{}, err
-	}
-	key := fmt.Sprintf("%s %q %v %+v", casegraph.ScopeFrom(ctx).Key(), q.Dataset, q.Kinds, q.Limits)
-	s.duplicates.Lock()
-	run, ok := s.duplicates.runs[key]
-	ok = ok && s.duplicates.head == head
-	s.duplicates.Unlock()
-	if ok {
-		return run, nil
-	}
-	// Requests that ask for the same run at once share it: sixteen
-	// analysts opening the list after a change cost one run, not sixteen
-	// (of which all but the heavy pool's eight would be BUSY). The run
-	// outlives a caller that leaves, within that caller's deadline; each
-	// caller waits only within its own.
-	runs := s.duplicates.flight.DoChan(fmt.Sprintf("%d %s", head, key), func() (any, error) {
-		runCtx := context.WithoutCancel(ctx)
-		if deadline, ok := ctx.Deadline(); ok {
-			var cancel context.CancelFunc
-			runCtx, cancel = context.WithDeadline(runCtx, deadline)
-			defer cancel()
-		}
-		run, err := s.runDuplicates(runCtx, q)
-		if err != nil {
-			return nil, err
-		}
-		s.duplicates.keep(head, key, run)
-		return run, nil
-	})
-	select {
-	case r := <-runs:
-		if r.Err != nil {
-			return duplicateRun{}, r.Err
-		}
-		return r.Val.(duplicateRun), nil
-	case <-ctx.Done():
-		return duplicateRun{}, mapError(ctx, "DuplicateCandidates", ctx.Err())
-	}
-}
-
-// keep keeps a run made at head. The head only moves forward: the runs of
-// an older one can never serve again, and go.
-func (d *duplicateRuns) keep(head int64, key string, run duplicateRun) {
-	d.Lock()
-	defer d.Unlock()
-	switch {
-	case head < d.head:
-		return // a newer head's runs are kept already
-	case head > d.head || len(d.runs) >= maxDuplicateRuns:
-		d.head, d.runs = head, map[string]duplicateRun{}
-	}
-	d.runs[key] = run
-}
-
-// runDuplicates computes q's candidates: the dataset's entities the caller
-// may see, blocked and scored, without the dismissed pairs, ranked.
-func (s *Store) runDuplicates(ctx context.Context, q casegraph.DuplicateQuery) (duplicateRun, error) {
-	subjects, err := s.duplicateSubjects(ctx, q)
-	if err != nil {
-		return duplicateRun{}, err
-	}
-	if len(subjects) == 0 {
-		missing, err := s.MissingDatasets(ctx, []string{q.Dataset})
-		if err != nil {
-			return duplicateRun{}, err
-		}
-		if len(missing) > 0 {
-			return duplicateRun{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
-		}
-		return duplicateRun{}, nil
-	}
-	dismissed, err := s.dismissedPairs(ctx, q.Dataset)
-	if err != nil {
-		return duplicateRun{}, err
-	}
-	blocking, err := casegraph.BlockNames(ctx, subjects, q.Limits, func(p casegraph.DuplicatePair) bool { return dismissed[p] })
-	if err != nil {
-		return duplicateRun{}, mapError(ctx, "BlockNames", err)
-	}
-	shared, err := s.sharedNeighbours(ctx, subjects, blocking.Candidates)
-	if err != nil {
-		return duplicateRun{}, err
-	}
-	all := make([]casegraph.DuplicateCandidate, len(blocking.Candidates))
-	for i, c := range blocking.Candidates {
-		a, b := subjects[c.I], subjects[c.J]
-		all[i] = casegraph.Score(a, b, c.Reasons, shared[casegraph.OrderedPair(a.ID, b.ID)])
-	}
-	casegraph.RankDuplicates(all)
-	return duplicateRun{all: all, compared: blocking.Compared, skippedBlocks: blocking.SkippedBlocks, truncated: blocking.Truncated}, nil
-}
-
-// duplicateSubjects reads what blocking and scoring need of the dataset's
+// DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see.
-func (s *Store) duplicateSubjects(ctx context.Context, q casegraph.DuplicateQuery) ([]casegraph.Entity, error) {
+func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Query) ([]casegraph.Entity, error) {
 	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds)})
 	if err != nil {
 		return nil, err
@@ -217,13 +67,13 @@ func (s *Store) duplicateSubjects(ctx context.Context, q casegraph.DuplicateQuer
 	return out, nil
 }
 
-// dismissedPairs reads the pairs of the dataset dismissed as not the same.
-func (s *Store) dismissedPairs(ctx context.Context, dataset string) (map[casegraph.DuplicatePair]bool, error) {
+// DismissedPairs reads the pairs of the dataset dismissed as not the same.
+func (s *Store) DismissedPairs(ctx context.Context, dataset string) (map[duplicate.Pair]bool, error) {
 	res, err := s.read(ctx, stmtDuplicateDismissals, map[string]any{"dataset": dataset})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[casegraph.DuplicatePair]bool, len(res.Records))
+	out := make(map[duplicate.Pair]bool, len(res.Records))
 	for _, rec := range res.Records {
 		a, err := getString(rec, "a")
 		if err != nil {
@@ -233,21 +83,21 @@ func (s *Store) dismissedPairs(ctx context.Context, dataset string) (map[casegra
 		if err != nil {
 			return nil, internalError(string(stmtDuplicateDismissals), err)
 		}
-		out[casegraph.OrderedPair(a, b)] = true
+		out[duplicate.OrderedPair(a, b)] = true
 	}
 	return out, nil
 }
 
-// sharedNeighbours reads, for every candidate, the neighbours its two
-// entities share (by degree), in one statement.
-func (s *Store) sharedNeighbours(ctx context.Context, subjects []casegraph.Entity, cs []casegraph.NameCandidate) (map[casegraph.DuplicatePair][]casegraph.SharedNeighbour, error) {
-	out := map[casegraph.DuplicatePair][]casegraph.SharedNeighbour{}
-	if len(cs) == 0 {
+// SharedNeighbours reads, for every pair, the neighbours its two entities
+// share (by degree), in one statement.
+func (s *Store) SharedNeighbours(ctx context.Context, ps []duplicate.Pair) (map[duplicate.Pair][]duplicate.SharedNeighbour, error) {
+	out := map[duplicate.Pair][]duplicate.SharedNeighbour{}
+	if len(ps) == 0 {
 		return out, nil
 	}
-	pairs := make([]map[string]any, len(cs))
-	for i, c := range cs {
-		pairs[i] = map[string]any{"a": subjects[c.I].ID, "b": subjects[c.J].ID}
+	pairs := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		pairs[i] = map[string]any{"a": p.A, "b": p.B}
 	}
 	res, err := s.readHeavy(ctx, stmtDuplicateNeighbours, map[string]any{"pairs": pairs})
 	if err != nil {
@@ -268,38 +118,13 @@ func (s *Store) sharedNeighbours(ctx context.Context, subjects []casegraph.Entit
 		if len(degrees) == 0 {
 			continue
 		}
-		shared := make([]casegraph.SharedNeighbour, len(degrees))
+		shared := make([]duplicate.SharedNeighbour, len(degrees))
 		for i, d := range degrees {
-			shared[i] = casegraph.SharedNeighbour{Degree: int64(d)}
+			shared[i] = duplicate.SharedNeighbour{Degree: int64(d)}
 		}
-		out[casegraph.OrderedPair(a, b)] = shared
+		out[duplicate.OrderedPair(a, b)] = shared
 	}
 	return out, nil
-}
-
-// fillDuplicateEntities reads the entities of a page's candidates.
-func (s *Store) fillDuplicateEntities(ctx context.Context, cs []casegraph.DuplicateCandidate) error {
-	if len(cs) == 0 {
-		return nil
-	}
-	ids := make([]string, 0, 2*len(cs))
-	for _, c := range cs {
-		ids = append(ids, c.A, c.B)
-	}
-	found, err := s.EntitiesByID(ctx, ids)
-	if err != nil {
-		return err
-	}
-	for i := range cs {
-		a, okA := found[cs[i].A]
-		b, okB := found[cs[i].B]
-		if !okA || !okB {
-			// Deleted between the run's statements: a bug would look the same.
-			return casegraph.Errorf(casegraph.CodeConflict, "the dataset changed while its duplicates were computed: ask again")
-		}
-		cs[i].EntityA, cs[i].EntityB = a, b
-	}
-	return nil
 }
 
 // DismissDuplicate remembers that a and b (ordered) are not the same, so
@@ -308,8 +133,8 @@ func (s *Store) fillDuplicateEntities(ctx context.Context, cs []casegraph.Duplic
 // Both must be entities of one dataset that the caller may see
 // (NOT_FOUND, BAD_USER_INPUT). Dismissing a pair again changes nothing
 // but the audit log.
-func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error) {
-	var out casegraph.DuplicateDismissal
+func (s *Store) DismissDuplicate(ctx context.Context, p duplicate.Pair) (duplicate.Dismissal, error) {
+	var out duplicate.Dismissal
 	plan := &gatePlan{entityIDs: []string{p.A, p.B}}
 	if err := precheck(ctx, plan); err != nil {
 		return out, err
@@ -327,7 +152,7 @@ func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair)
 		if len(recs) != 1 {
 			return change{}, internalError(string(stmtDismissDuplicate), errNoRow)
 		}
-		out = casegraph.DuplicateDismissal{DuplicatePair: p}
+		out = duplicate.Dismissal{Pair: p}
 		if out.By, err = getString(recs[0], "by"); err != nil {
 			return change{}, internalError(string(stmtDismissDuplicate), err)
 		}
@@ -350,7 +175,7 @@ func (s *Store) DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair)
 
 // UndismissDuplicate forgets a dismissal, with the rights DismissDuplicate
 // needs, and says whether there was one.
-func (s *Store) UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (bool, error) {
+func (s *Store) UndismissDuplicate(ctx context.Context, p duplicate.Pair) (bool, error) {
 	var removed bool
 	plan := &gatePlan{entityIDs: []string{p.A, p.B}}
 	if err := precheck(ctx, plan); err != nil {
@@ -383,7 +208,7 @@ func (s *Store) UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePai
 // the write gate: both entities must exist for the caller (NOT_FOUND), in
 // one dataset (BAD_USER_INPUT), which it may write (FORBIDDEN). It returns
 // that dataset and whether either is protected.
-func duplicatePairDataset(ctx context.Context, run txRunner, p *gatePlan, pair casegraph.DuplicatePair) (string, bool, error) {
+func duplicatePairDataset(ctx context.Context, run txRunner, p *gatePlan, pair duplicate.Pair) (string, bool, error) {
 	g, err := passGate(ctx, run, p)
 	if err != nil {
 		return "", false, err
@@ -406,7 +231,7 @@ func duplicatePairDataset(ctx context.Context, run txRunner, p *gatePlan, pair c
 // duplicateChange is the audit record of a (un)dismissal. One that
 // involves a protected person carries the "protected" field, which keeps
 // the record from callers without clearance, as the person's own are.
-func duplicateChange(op, dataset string, p casegraph.DuplicatePair, protected bool, old, new string) change {
+func duplicateChange(op, dataset string, p duplicate.Pair, protected bool, old, new string) change {
 	fields := []casegraph.FieldChange{{Field: "duplicate", Old: fmt.Sprintf("%q", old), New: fmt.Sprintf("%q", new)}}
 	if protected {
 		fields = append(fields, casegraph.FieldChange{Field: "protected", Old: "true", New: "true"})

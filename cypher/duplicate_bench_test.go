@@ -14,6 +14,7 @@ import (
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // BenchmarkDuplicateCandidates measures duplicate suggestions on a dataset
@@ -48,14 +49,14 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	truth := map[casegraph.DuplicatePair]string{}
+	truth := map[duplicate.Pair]string{}
 	for _, p := range planted {
-		truth[casegraph.OrderedPair(p[0], p[1])] = p[1]
+		truth[duplicate.OrderedPair(p[0], p[1])] = p[1]
 	}
 	top := max(len(planted), 1000) // the first 1,000 without planted pairs (a dataset generated without them)
 
-	q := casegraph.DuplicateQuery{Dataset: ds, First: top, Limits: casegraph.DefaultDuplicateLimits()}
-	candidates := func(b *testing.B, s *cypher.Store) casegraph.DuplicatePage {
+	q := duplicate.Query{Dataset: ds, First: top, Limits: duplicate.DefaultLimits()}
+	candidates := func(b *testing.B, s *cypher.Store) duplicate.Page {
 		ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 		defer cancel()
 		page, err := s.DuplicateCandidates(ctx, q)
@@ -74,7 +75,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		}
 	})
 	b.Run("run", func(b *testing.B) {
-		var page casegraph.DuplicatePage
+		var page duplicate.Page
 		for b.Loop() {
 			// A store of its own: nothing kept from the last iteration.
 			page = candidates(b, cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()}))
@@ -82,7 +83,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		found := map[string]int{}
 		hits := 0
 		for _, c := range page.Candidates {
-			if dup, ok := truth[c.DuplicatePair]; ok {
+			if dup, ok := truth[c.Pair]; ok {
 				hits++
 				found[plantedWay(dup)]++
 			} else if len(planted) > 0 && (len(page.Candidates)-hits < 10 || testing.Verbose()) {
@@ -103,15 +104,15 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var blocking casegraph.Blocking
+		var blocking duplicate.Blocking
 		for b.Loop() {
-			if blocking, err = casegraph.BlockNames(casegraph.AsOperator(context.Background()), batch.Entities, casegraph.DefaultDuplicateLimits(), nil); err != nil {
+			if blocking, err = duplicate.BlockNames(casegraph.AsOperator(context.Background()), batch.Entities, duplicate.DefaultLimits(), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
 		all := 0
 		for _, c := range blocking.Candidates {
-			if _, ok := truth[casegraph.OrderedPair(batch.Entities[c.I].ID, batch.Entities[c.J].ID)]; ok {
+			if _, ok := truth[duplicate.OrderedPair(batch.Entities[c.I].ID, batch.Entities[c.J].ID)]; ok {
 				all++
 			}
 		}

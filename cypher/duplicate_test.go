@@ -13,6 +13,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // TestDuplicateRunKept: the next page of an unchanged graph comes from the
@@ -34,13 +35,13 @@ func TestDuplicateRunKept(t *testing.T) {
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)
 	}
-	q := casegraph.DuplicateQuery{Dataset: ds, First: 1, Limits: casegraph.DefaultDuplicateLimits()}
+	q := duplicate.Query{Dataset: ds, First: 1, Limits: duplicate.DefaultLimits()}
 	first, err := s.DuplicateCandidates(ctx, q)
 	if err != nil || len(first.Candidates) != 1 || !first.HasNext {
 		t.Fatalf("first page: %+v, %v", first, err)
 	}
 	last := first.Candidates[0]
-	q.After = &casegraph.DuplicateCursor{Score: last.Score, Pair: last.DuplicatePair}
+	q.After = &duplicate.Cursor{Score: last.Score, Pair: last.Pair}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if time.Now().After(deadline) {
 			t.Fatal("no moment without a commit for 20 s: the kept run was never checked")
@@ -65,7 +66,7 @@ func TestDuplicateRunKept(t *testing.T) {
 		if before != after {
 			continue // a commit came between: a new run was right
 		}
-		if n != 2 || len(second.Candidates) != 1 || second.Candidates[0].DuplicatePair == last.DuplicatePair {
+		if n != 2 || len(second.Candidates) != 1 || second.Candidates[0].Pair == last.Pair {
 			t.Errorf("second page of an unchanged graph: %d statements, %+v; want 2, the next pair", n, second.Candidates)
 		}
 		break
@@ -73,7 +74,7 @@ func TestDuplicateRunKept(t *testing.T) {
 
 	// A dismissal is a change: the pair is gone from the next run.
 	admin := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:admin", Role: casegraph.RoleAdmin, Datasets: []string{casegraph.AllDatasets}})
-	if _, err := s.DismissDuplicate(admin, last.DuplicatePair); err != nil {
+	if _, err := s.DismissDuplicate(admin, last.Pair); err != nil {
 		t.Fatal(err)
 	}
 	q.After = nil
@@ -81,8 +82,8 @@ func TestDuplicateRunKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Total != first.Total-1 || (len(again.Candidates) > 0 && again.Candidates[0].DuplicatePair == last.DuplicatePair) {
-		t.Errorf("after dismissing %v: %d candidates, first %+v; want %d without it", last.DuplicatePair, again.Total, again.Candidates, first.Total-1)
+	if again.Total != first.Total-1 || (len(again.Candidates) > 0 && again.Candidates[0].Pair == last.Pair) {
+		t.Errorf("after dismissing %v: %d candidates, first %+v; want %d without it", last.Pair, again.Total, again.Candidates, first.Total-1)
 	}
 }
 
@@ -113,7 +114,7 @@ func TestDuplicateRunShared(t *testing.T) {
 	if _, err := setup.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)
 	}
-	q := casegraph.DuplicateQuery{Dataset: ds, First: 10, Limits: casegraph.DefaultDuplicateLimits()}
+	q := duplicate.Query{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if time.Now().After(deadline) {
 			t.Fatal("no moment without a commit for 20 s: the shared run was never checked")
@@ -166,7 +167,7 @@ func TestDuplicateRunsByScope(t *testing.T) {
 	as := func(cleared bool) context.Context {
 		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: fmt.Sprint("test:", cleared), Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
 	}
-	q := casegraph.DuplicateQuery{Dataset: ds, First: 10, Limits: casegraph.DefaultDuplicateLimits()}
+	q := duplicate.Query{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if time.Now().After(deadline) {
 			t.Fatal("no moment without a commit for 20 s: the scopes of kept runs were never checked")

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // Observer is told of every round trip to Neo4j, by statement name. The
@@ -61,10 +62,10 @@ type Store struct {
 	roundTrips  atomic.Int64
 	reads       *readStatements
 	admission   Admission
-	light       pool        // statements other than heavy ones (nil: no bound)
-	heavy       pool        // path and full-text searches (nil: no bound)
-	hooks       commitHooks // called after each write commits (OnCommit)
-	duplicates  duplicateRuns
+	light       pool              // statements other than heavy ones (nil: no bound)
+	heavy       pool              // path and full-text searches (nil: no bound)
+	hooks       commitHooks       // called after each write commits (OnCommit)
+	duplicates  *duplicate.Finder // duplicate suggestions, over the store
 }
 
 // NewStore returns a Store over driver. It reads every embedded statement
@@ -80,7 +81,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 	if err := opts.Admission.Validate(); err != nil {
 		return nil, err
 	}
-	return &Store{
+	s := &Store{
 		driver:      driver,
 		database:    opts.Database,
 		observer:    opts.Observer,
@@ -91,7 +92,9 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		admission:   opts.Admission,
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),
-	}, nil
+	}
+	s.duplicates = duplicate.NewFinder(s)
+	return s, nil
 }
 
 // RoundTrips returns how many statements this Store has sent to Neo4j.

@@ -11,6 +11,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // gateFixture is two datasets, A and B, written by the operator: in A a
@@ -161,7 +162,7 @@ func TestWriteGate(t *testing.T) {
 			return err
 		}, casegraph.CodeForbidden, true, []string{f.witness}},
 		{"reader dismisses", f.readerA, func(ctx context.Context) error {
-			_, err := s.DismissDuplicate(ctx, casegraph.OrderedPair(f.plain, f.witness))
+			_, err := s.DismissDuplicate(ctx, duplicate.OrderedPair(f.plain, f.witness))
 			return err
 		}, casegraph.CodeForbidden, true, []string{f.witness}},
 		{"delete B's source", f.editorA, func(ctx context.Context) error { _, err := s.DeleteSource(ctx, f.srcB); return err }, casegraph.CodeNotFound, false, nil},
@@ -176,7 +177,7 @@ func TestWriteGate(t *testing.T) {
 			return err
 		}, casegraph.CodeNotFound, false, []string{f.witness}},
 		{"dismiss the witness", f.editorA, func(ctx context.Context) error {
-			_, err := s.DismissDuplicate(ctx, casegraph.OrderedPair(f.plain, f.witness))
+			_, err := s.DismissDuplicate(ctx, duplicate.OrderedPair(f.plain, f.witness))
 			return err
 		}, casegraph.CodeNotFound, false, []string{f.witness}},
 		{"upsert a reserved id", f.adminAB, upsert(f.entity(reserved, f.a)), casegraph.CodeBadUserInput, true, nil},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
@@ -21,8 +22,8 @@ type duplicateFilter struct {
 
 // duplicateQuery checks duplicateCandidates' arguments and decodes its
 // cursor (the last candidate's pair, and its score as the sort key).
-func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after *string) (casegraph.DuplicateQuery, error) {
-	q := casegraph.DuplicateQuery{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: casegraph.DefaultDuplicateLimits()}
+func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after *string) (duplicate.Query, error) {
+	q := duplicate.Query{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: duplicate.DefaultLimits()}
 	if first != nil {
 		q.First = *first
 	}
@@ -42,17 +43,17 @@ func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after 
 		if err != nil { // only after() wrote it: its checksum held
 			return q, casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list; use pageInfo.endCursor of the same query")
 		}
-		q.After = &casegraph.DuplicateCursor{Score: score, Pair: casegraph.DuplicatePair{A: a, B: b}}
+		q.After = &duplicate.Cursor{Score: score, Pair: duplicate.Pair{A: a, B: b}}
 	}
 	return q, nil
 }
 
 // toDuplicateConnection is a page of candidates as a connection.
-func toDuplicateConnection(q casegraph.DuplicateQuery, p casegraph.DuplicatePage) *model.DuplicateCandidateConnection {
+func toDuplicateConnection(q duplicate.Query, p duplicate.Page) *model.DuplicateCandidateConnection {
 	cs := newCursors(duplicateList, duplicateFilter{q.Dataset, q.Kinds})
 	edges, info := connection(p.Candidates, casegraph.Page{First: q.First}, p.HasNext,
-		func(_ int, c casegraph.DuplicateCandidate) (string, model.DuplicateCandidateEdge) {
-			cursor := cs.after(c.A+" "+c.B, casegraph.DuplicateKey(c))
+		func(_ int, c duplicate.Candidate) (string, model.DuplicateCandidateEdge) {
+			cursor := cs.after(c.A+" "+c.B, duplicate.ScoreKey(c))
 			reasons := make([]model.DuplicateReason, len(c.Reasons))
 			for i, r := range c.Reasons {
 				reasons[i] = model.DuplicateReason{Kind: model.DuplicateReasonKind(r.Kind), Detail: r.Detail, Weight: r.Weight}
@@ -64,6 +65,6 @@ func toDuplicateConnection(q casegraph.DuplicateQuery, p casegraph.DuplicatePage
 		Compared: p.Compared, SkippedBlocks: p.SkippedBlocks, Truncated: p.Truncated}
 }
 
-func toDuplicateDismissal(d casegraph.DuplicateDismissal) *model.DuplicateDismissal {
+func toDuplicateDismissal(d duplicate.Dismissal) *model.DuplicateDismissal {
 	return &model.DuplicateDismissal{A: d.A, B: d.B, DismissedBy: d.By, DismissedAt: d.At}
 }

@@ -8,13 +8,13 @@ package graph
 import (
 	"context"
 
-	"github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
 // DismissDuplicate is the resolver for the dismissDuplicate field.
 func (r *mutationResolver) DismissDuplicate(ctx context.Context, a string, b string) (*model.DuplicateDismissal, error) {
-	p, err := casegraph.ValidateDuplicatePair(a, b)
+	p, err := duplicate.ValidatePair(a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (r *mutationResolver) DismissDuplicate(ctx context.Context, a string, b str
 
 // UndismissDuplicate is the resolver for the undismissDuplicate field.
 func (r *mutationResolver) UndismissDuplicate(ctx context.Context, a string, b string) (bool, error) {
-	p, err := casegraph.ValidateDuplicatePair(a, b)
+	p, err := duplicate.ValidatePair(a, b)
 	if err != nil {
 		return false, err
 	}

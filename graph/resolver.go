@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 	"github.com/casegraph/casegraph/graph/generated"
 )
 
@@ -55,9 +56,9 @@ type Store interface {
 	SavedQueryVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedQuery, error)
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 
-	DuplicateCandidates(ctx context.Context, q casegraph.DuplicateQuery) (casegraph.DuplicatePage, error)
-	DismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error)
-	UndismissDuplicate(ctx context.Context, p casegraph.DuplicatePair) (bool, error)
+	DuplicateCandidates(ctx context.Context, q duplicate.Query) (duplicate.Page, error)
+	DismissDuplicate(ctx context.Context, p duplicate.Pair) (duplicate.Dismissal, error)
+	UndismissDuplicate(ctx context.Context, p duplicate.Pair) (bool, error)
 
 	Changes(ctx context.Context, f casegraph.ChangeFilter, page casegraph.Page) ([]casegraph.Change, bool, error)
 	CountChanges(ctx context.Context, f casegraph.ChangeFilter) (int64, error)

@@ -3,19 +3,19 @@ package servertest
 import (
 	"context"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // The duplicate suggestions' methods, refused like the others.
 
-func (r *Refusing) DuplicateCandidates(context.Context, casegraph.DuplicateQuery) (casegraph.DuplicatePage, error) {
-	return casegraph.DuplicatePage{}, r.refuse("DuplicateCandidates")
+func (r *Refusing) DuplicateCandidates(context.Context, duplicate.Query) (duplicate.Page, error) {
+	return duplicate.Page{}, r.refuse("DuplicateCandidates")
 }
 
-func (r *Refusing) DismissDuplicate(context.Context, casegraph.DuplicatePair) (casegraph.DuplicateDismissal, error) {
-	return casegraph.DuplicateDismissal{}, r.refuse("DismissDuplicate")
+func (r *Refusing) DismissDuplicate(context.Context, duplicate.Pair) (duplicate.Dismissal, error) {
+	return duplicate.Dismissal{}, r.refuse("DismissDuplicate")
 }
 
-func (r *Refusing) UndismissDuplicate(context.Context, casegraph.DuplicatePair) (bool, error) {
+func (r *Refusing) UndismissDuplicate(context.Context, duplicate.Pair) (bool, error) {
 	return false, r.refuse("UndismissDuplicate")
 }

@@ -1,4 +1,4 @@
-package casegraph
+package duplicate
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/casegraph/casegraph"
 )
 
 // Blocking: only entities that share a blocking key are compared, so a
@@ -23,8 +25,8 @@ import (
 // Every key starts with the entity's kind: a Person and a Place are never
 // compared.
 
-// DuplicateLimits bound one run of the suggestions.
-type DuplicateLimits struct {
+// Limits bound one run of the suggestions.
+type Limits struct {
 	// MaxBlock: a key shared by more entities says little (a common first
 	// name) and would cost the square of its size; it is skipped.
 	MaxBlock int
@@ -36,9 +38,9 @@ type DuplicateLimits struct {
 	MaxCandidates int
 }
 
-// DefaultDuplicateLimits are the limits of a request.
-func DefaultDuplicateLimits() DuplicateLimits {
-	return DuplicateLimits{MaxBlock: 200, MaxComparisons: 2_000_000, MaxCandidates: 20_000}
+// DefaultLimits are the limits of a request.
+func DefaultLimits() Limits {
+	return Limits{MaxBlock: 200, MaxComparisons: 2_000_000, MaxCandidates: 20_000}
 }
 
 // maxKeyWords bounds the words of a name that make keys.
@@ -89,7 +91,7 @@ func initialKeys(prefix string, n dupName, frequent func(i int) bool) []string {
 
 // blockingKeys are an entity's keys, each once, given how many entities
 // each word key has.
-func blockingKeys(kind Kind, names []dupName, counts map[string]int32, maxBlock int) []string {
+func blockingKeys(kind casegraph.Kind, names []dupName, counts map[string]int32, maxBlock int) []string {
 	prefix := string(kind) + "|"
 	var keys []string
 	for _, n := range names {
@@ -115,7 +117,7 @@ func blockingKeys(kind Kind, names []dupName, counts map[string]int32, maxBlock 
 // NameCandidate is a pair of entities (by index) whose names are alike.
 type NameCandidate struct {
 	I, J    int
-	Reasons []DuplicateReason
+	Reasons []Reason
 	score   nameScore
 }
 
@@ -132,7 +134,7 @@ type Blocking struct {
 // (ScoreNames), the most alike first. skip says which pairs not to
 // compare (dismissed ones). It stops with ctx's error when ctx ends (it
 // looks every few thousand comparisons).
-func BlockNames(ctx context.Context, es []Entity, limits DuplicateLimits, skip func(DuplicatePair) bool) (Blocking, error) {
+func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip func(Pair) bool) (Blocking, error) {
 	names := make([][]dupName, len(es))
 	counts := map[string]int32{} // entities a word key has
 	for i, e := range es {

@@ -1,9 +1,11 @@
-package casegraph
+package duplicate
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/casegraph/casegraph"
 )
 
 // Names are compared word by word, after folding (Fold, as the search
@@ -35,7 +37,7 @@ var nameParticles = map[string]bool{
 // Words without particles.
 func NameWords(name string) []string {
 	var out []string
-	for _, w := range Words(name) {
+	for _, w := range casegraph.Words(name) {
 		if !nameParticles[w] {
 			out = append(out, w)
 		}

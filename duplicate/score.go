@@ -1,32 +1,28 @@
-package casegraph
+package duplicate
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/casegraph/casegraph"
 )
 
-// Duplicate suggestions: pairs of entities of one dataset that are likely
-// the same, each with a score and its reasons. Blocking (dupblock.go)
-// chooses the pairs to compare; ScoreNames keeps those whose names are
-// alike; the store adds what the graph knows (shared neighbours, the
-// dismissed pairs) and Score ranks them.
-
-// DuplicateReasonKind names a reason two entities may be the same.
-type DuplicateReasonKind string
+// ReasonKind names a reason two entities may be the same.
+type ReasonKind string
 
 // The reasons.
 const (
-	ReasonName             DuplicateReasonKind = "NAME"              // the names are alike
-	ReasonAlias            DuplicateReasonKind = "ALIAS"             // through an alias of one or both
-	ReasonInitials         DuplicateReasonKind = "INITIALS"          // a word matched its initial
-	ReasonTransliteration  DuplicateReasonKind = "TRANSLITERATION"   // a word matched another spelling
-	ReasonWordOrder        DuplicateReasonKind = "WORD_ORDER"        // the words in another order
-	ReasonSharedNeighbours DuplicateReasonKind = "SHARED_NEIGHBOURS" // related to the same entities
-	ReasonSameKind         DuplicateReasonKind = "SAME_KIND"         // always: other kinds are never paired
-	ReasonDates            DuplicateReasonKind = "DATES"             // compatible (or not) dates
-	ReasonNationality      DuplicateReasonKind = "NATIONALITY"       // the same (or another) nationality
+	ReasonName             ReasonKind = "NAME"              // the names are alike
+	ReasonAlias            ReasonKind = "ALIAS"             // through an alias of one or both
+	ReasonInitials         ReasonKind = "INITIALS"          // a word matched its initial
+	ReasonTransliteration  ReasonKind = "TRANSLITERATION"   // a word matched another spelling
+	ReasonWordOrder        ReasonKind = "WORD_ORDER"        // the words in another order
+	ReasonSharedNeighbours ReasonKind = "SHARED_NEIGHBOURS" // related to the same entities
+	ReasonSameKind         ReasonKind = "SAME_KIND"         // always: other kinds are never paired
+	ReasonDates            ReasonKind = "DATES"             // compatible (or not) dates
+	ReasonNationality      ReasonKind = "NATIONALITY"       // the same (or another) nationality
 )
 
 // The weights of the score (at most 1): the names' similarity counts for
@@ -44,36 +40,36 @@ const (
 	MinNameSimilarity  = 0.75 // below it, a pair is not a candidate
 )
 
-// DuplicateReason is one reason in a candidate's score: its kind, what it
+// Reason is one reason in a candidate's score: its kind, what it
 // saw, and what it added to the score (negative when it speaks against).
-type DuplicateReason struct {
-	Kind   DuplicateReasonKind
+type Reason struct {
+	Kind   ReasonKind
 	Detail string
 	Weight float64
 }
 
-// DuplicatePair is two entity ids, A before B.
-type DuplicatePair struct{ A, B string }
+// Pair is two entity ids, A before B.
+type Pair struct{ A, B string }
 
 // OrderedPair is the pair of a and b, the smaller id first.
-func OrderedPair(a, b string) DuplicatePair {
+func OrderedPair(a, b string) Pair {
 	if b < a {
 		a, b = b, a
 	}
-	return DuplicatePair{A: a, B: b}
+	return Pair{A: a, B: b}
 }
 
 // Key is the pair's key where one string is needed (the dismissals').
-func (p DuplicatePair) Key() string { return p.A + "\x1f" + p.B }
+func (p Pair) Key() string { return p.A + "\x1f" + p.B }
 
-// DuplicateCandidate is a pair likely to be the same entity, with its
+// Candidate is a pair likely to be the same entity, with its
 // score (0 to 1) and reasons.
-type DuplicateCandidate struct {
-	DuplicatePair
+type Candidate struct {
+	Pair
 	Score   float64
-	Reasons []DuplicateReason
+	Reasons []Reason
 	// A and B's entities, filled by the store for a page.
-	EntityA, EntityB Entity
+	EntityA, EntityB casegraph.Entity
 }
 
 // SharedNeighbour is a neighbour of both entities of a pair, by its degree.
@@ -83,7 +79,7 @@ type SharedNeighbour struct{ Degree int64 }
 // any of a's names with any of b's, with its reasons; ok is false when no
 // pair reaches MinNameSimilarity. The entity's own name counts before an
 // alias on a tie.
-func ScoreNames(a, b Entity) (reasons []DuplicateReason, ok bool) {
+func ScoreNames(a, b casegraph.Entity) (reasons []Reason, ok bool) {
 	return scoreNames(duplicateNames(a), duplicateNames(b))
 }
 
@@ -94,7 +90,7 @@ type dupName struct {
 	alias bool
 }
 
-func duplicateNames(e Entity) []dupName {
+func duplicateNames(e casegraph.Entity) []dupName {
 	out := []dupName{{text: e.Name, nameWords: newNameWords(NameWords(e.Name))}}
 	for _, a := range e.Aliases {
 		out = append(out, dupName{text: a, nameWords: newNameWords(NameWords(a)), alias: true})
@@ -102,7 +98,7 @@ func duplicateNames(e Entity) []dupName {
 	return out
 }
 
-func scoreNames(as, bs []dupName) ([]DuplicateReason, bool) {
+func scoreNames(as, bs []dupName) ([]Reason, bool) {
 	best, ok := bestNames(as, bs)
 	if !ok {
 		return nil, false
@@ -133,17 +129,17 @@ func bestNames(as, bs []dupName) (nameScore, bool) {
 }
 
 // nameReasons are the reasons of a name match.
-func nameReasons(as, bs []dupName, s nameScore) []DuplicateReason {
+func nameReasons(as, bs []dupName, s nameScore) []Reason {
 	x, y, best := as[s.a], bs[s.b], s.match
 	kind := ReasonName
 	if x.alias || y.alias {
 		kind = ReasonAlias
 	}
-	reasons := []DuplicateReason{{Kind: kind, Weight: round3(NameWeight * best.Similarity),
+	reasons := []Reason{{Kind: kind, Weight: round3(NameWeight * best.Similarity),
 		Detail: fmt.Sprintf("%q and %q: %.0f%% alike", x.text, y.text, 100*best.Similarity)}}
 	for _, r := range []struct {
 		on     bool
-		kind   DuplicateReasonKind
+		kind   ReasonKind
 		detail string
 	}{
 		{best.Initials, ReasonInitials, "a word matches its initial"},
@@ -151,7 +147,7 @@ func nameReasons(as, bs []dupName, s nameScore) []DuplicateReason {
 		{best.Reordered, ReasonWordOrder, "the words come in another order"},
 	} {
 		if r.on {
-			reasons = append(reasons, DuplicateReason{Kind: r.kind, Detail: r.detail})
+			reasons = append(reasons, Reason{Kind: r.kind, Detail: r.detail})
 		}
 	}
 	return reasons
@@ -161,16 +157,16 @@ func nameReasons(as, bs []dupName, s nameScore) []DuplicateReason {
 // same kind, the neighbours both have (each counting less the more
 // neighbours it has, as in Adamic-Adar), compatible dates and
 // nationality. The score is the sum of the reasons' weights, within 0 and 1.
-func Score(a, b Entity, names []DuplicateReason, shared []SharedNeighbour) DuplicateCandidate {
-	c := DuplicateCandidate{DuplicatePair: OrderedPair(a.ID, b.ID)}
+func Score(a, b casegraph.Entity, names []Reason, shared []SharedNeighbour) Candidate {
+	c := Candidate{Pair: OrderedPair(a.ID, b.ID)}
 	c.Reasons = append(c.Reasons, names...)
-	c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonSameKind, Detail: "both are " + string(a.Kind), Weight: SameKindWeight})
+	c.Reasons = append(c.Reasons, Reason{Kind: ReasonSameKind, Detail: "both are " + string(a.Kind), Weight: SameKindWeight})
 	if len(shared) > 0 {
 		var aa float64
 		for _, n := range shared {
 			aa += 1 / math.Log(1+float64(max(n.Degree, 2)))
 		}
-		c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonSharedNeighbours,
+		c.Reasons = append(c.Reasons, Reason{Kind: ReasonSharedNeighbours,
 			Detail: fmt.Sprintf("%d shared neighbour(s)", len(shared)), Weight: round3(NeighbourWeight * (1 - math.Exp(-aa)))})
 	}
 	if r, ok := dateReason(a, b); ok {
@@ -178,9 +174,9 @@ func Score(a, b Entity, names []DuplicateReason, shared []SharedNeighbour) Dupli
 	}
 	if a.Nationality != "" && b.Nationality != "" {
 		if a.Nationality == b.Nationality {
-			c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonNationality, Detail: "both " + a.Nationality, Weight: NationalityWeight})
+			c.Reasons = append(c.Reasons, Reason{Kind: ReasonNationality, Detail: "both " + a.Nationality, Weight: NationalityWeight})
 		} else {
-			c.Reasons = append(c.Reasons, DuplicateReason{Kind: ReasonNationality, Detail: a.Nationality + " and " + b.Nationality, Weight: OtherNationality})
+			c.Reasons = append(c.Reasons, Reason{Kind: ReasonNationality, Detail: a.Nationality + " and " + b.Nationality, Weight: OtherNationality})
 		}
 	}
 	for _, r := range c.Reasons {
@@ -192,22 +188,22 @@ func Score(a, b Entity, names []DuplicateReason, shared []SharedNeighbour) Dupli
 
 // dateReason compares the dates of two events (start to end) or two
 // documents (publication): the periods they allow meet, or not.
-func dateReason(a, b Entity) (DuplicateReason, bool) {
+func dateReason(a, b casegraph.Entity) (Reason, bool) {
 	fa, la, oka := period(a)
 	fb, lb, okb := period(b)
 	if !oka || !okb {
-		return DuplicateReason{}, false
+		return Reason{}, false
 	}
 	if fa <= lb && fb <= la {
-		return DuplicateReason{Kind: ReasonDates, Detail: "their dates are compatible", Weight: CompatibleWeight}, true
+		return Reason{Kind: ReasonDates, Detail: "their dates are compatible", Weight: CompatibleWeight}, true
 	}
-	return DuplicateReason{Kind: ReasonDates, Detail: "their dates cannot be the same", Weight: IncompatibleWeight}, true
+	return Reason{Kind: ReasonDates, Detail: "their dates cannot be the same", Weight: IncompatibleWeight}, true
 }
 
 // period is the first and last day an entity's dates allow.
-func period(e Entity) (first, last string, ok bool) {
+func period(e casegraph.Entity) (first, last string, ok bool) {
 	start, end := e.StartDate, e.EndDate
-	if e.Kind == KindDocument {
+	if e.Kind == casegraph.KindDocument {
 		start, end = e.PublishedAt, e.PublishedAt
 	}
 	if start == "" && end == "" {
@@ -219,8 +215,8 @@ func period(e Entity) (first, last string, ok bool) {
 	if end == "" {
 		end = "9999" // an event that has not ended
 	}
-	s, err1 := ParsePartialDate(start)
-	t, err2 := ParsePartialDate(end)
+	s, err1 := casegraph.ParsePartialDate(start)
+	t, err2 := casegraph.ParsePartialDate(end)
 	if err1 != nil || err2 != nil {
 		return "", "", false
 	}
@@ -229,9 +225,9 @@ func period(e Entity) (first, last string, ok bool) {
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
-// RankDuplicates orders candidates by score, highest first, then by pair.
-func RankDuplicates(cs []DuplicateCandidate) {
-	slices.SortFunc(cs, func(x, y DuplicateCandidate) int {
+// Rank orders candidates by score, highest first, then by pair.
+func Rank(cs []Candidate) {
+	slices.SortFunc(cs, func(x, y Candidate) int {
 		switch {
 		case x.Score > y.Score:
 			return -1
@@ -245,15 +241,15 @@ func RankDuplicates(cs []DuplicateCandidate) {
 	})
 }
 
-// DuplicateKey is a candidate's place in RankDuplicates' order, for
+// ScoreKey is a candidate's place in Rank' order, for
 // cursors: its score and pair.
-func DuplicateKey(c DuplicateCandidate) string {
+func ScoreKey(c Candidate) string {
 	return fmt.Sprintf("%.3f", c.Score)
 }
 
-// AfterDuplicate says whether c comes after the candidate at (score, a, b)
-// in RankDuplicates' order.
-func AfterDuplicate(c DuplicateCandidate, score float64, p DuplicatePair) bool {
+// After says whether c comes after the candidate at (score, a, b)
+// in Rank' order.
+func After(c Candidate, score float64, p Pair) bool {
 	if c.Score != score {
 		return c.Score < score
 	}

@@ -1,0 +1,10 @@
+// Package duplicate is entity resolution: duplicate suggestions, pairs of
+// entities of one dataset that are likely the same, each with a score and
+// its reasons. Names are compared word by word (name.go); blocking
+// (block.go) chooses the pairs to compare; ScoreNames keeps those whose
+// names are alike; the graph adds what it knows (shared neighbours, the
+// dismissed pairs) and Score ranks them (score.go). A Finder (run.go)
+// runs all of it over a consumer-owned Graph (the Neo4j store has it) and
+// keeps its runs while the graph does not change; query.go holds the
+// request and its page.
+package duplicate
