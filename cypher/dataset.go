@@ -2,6 +2,8 @@ package cypher
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -13,6 +15,7 @@ const (
 	stmtDeleteDatasetRelations statement = "DeleteDatasetRelations"
 	stmtDeleteDatasetNodes     statement = "DeleteDatasetNodes"
 	stmtMissingDatasets        statement = "MissingDatasets"
+	stmtDatasets               statement = "Datasets"
 )
 
 // datasetUngated: the statements of this file that return no graph data to a
@@ -81,4 +84,76 @@ func (s *Store) MissingDatasets(ctx context.Context, datasets []string) ([]strin
 		return nil, internalError("MissingDatasets", err)
 	}
 	return missing, nil
+}
+
+// Datasets returns the datasets the caller may read, with their counts and
+// last change, in name order; name, when set, narrows it to that one.
+func (s *Store) Datasets(ctx context.Context, name string) ([]casegraph.DatasetSummary, error) {
+	res, err := s.read(ctx, stmtDatasets, map[string]any{"name": nullable(name)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]casegraph.DatasetSummary, 0, len(res.Records))
+	for _, rec := range res.Records {
+		var d casegraph.DatasetSummary
+		if d.Name, err = getString(rec, "name"); err == nil {
+			if d.Entities, err = getInt(rec, "entities"); err == nil {
+				if d.Relations, err = getInt(rec, "relations"); err == nil {
+					d.Sources, err = getInt(rec, "sources")
+				}
+			}
+		}
+		if err != nil {
+			return nil, internalError(string(stmtDatasets), err)
+		}
+		if t, ok := rec.AsMap()["lastChange"].(time.Time); ok {
+			d.LastChange = t.UTC()
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// RemoveDataset deletes a dataset for an admin: everything DeleteDataset
+// removes, in its batches (safe on a dataset of millions: no transaction
+// holds more than 10,000 changes), and then its audit record, with what was
+// there. Interrupted, it leaves part of the dataset; run it again.
+func (s *Store) RemoveDataset(ctx context.Context, name string) (casegraph.DatasetDeletion, error) {
+	if err := casegraph.RequireAdmin(ctx); err != nil {
+		return casegraph.DatasetDeletion{}, err
+	}
+	if err := casegraph.ValidateID("name", name); err != nil {
+		return casegraph.DatasetDeletion{}, err
+	}
+	found, err := s.Datasets(ctx, name)
+	if err != nil {
+		return casegraph.DatasetDeletion{}, err
+	}
+	if len(found) == 0 {
+		return casegraph.DatasetDeletion{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", name)
+	}
+	out := casegraph.DatasetDeletion{Name: name, Entities: found[0].Entities, Relations: found[0].Relations, Sources: found[0].Sources}
+	if _, err := s.DeleteDataset(ctx, name); err != nil {
+		return out, err
+	}
+	err = s.mutate(ctx, "DeleteDataset", nil, func(txRunner) (change, error) {
+		return change{operation: "deleteDataset", dataset: name, targets: []string{name}, fields: []casegraph.FieldChange{
+			{Field: "entities", Old: fmt.Sprint(out.Entities), New: "0"},
+			{Field: "relations", Old: fmt.Sprint(out.Relations), New: "0"},
+			{Field: "sources", Old: fmt.Sprint(out.Sources), New: "0"},
+		}}, nil
+	})
+	return out, err
+}
+
+// RecordImport writes the audit record of an import over HTTP: who put
+// how much into which dataset.
+func (s *Store) RecordImport(ctx context.Context, dataset string, sources, entities, relations int) error {
+	return s.mutate(ctx, "Import", nil, func(txRunner) (change, error) {
+		return change{operation: "import", dataset: dataset, targets: []string{dataset}, fields: []casegraph.FieldChange{
+			{Field: "sources", Old: "null", New: fmt.Sprint(sources)},
+			{Field: "entities", Old: "null", New: fmt.Sprint(entities)},
+			{Field: "relations", Old: "null", New: fmt.Sprint(relations)},
+		}}, nil
+	})
 }

@@ -35,7 +35,7 @@ type ungated map[statement]string
 
 // ungatedStatements collects the declarations of every file.
 func ungatedStatements() []ungated {
-	return []ungated{batchUngated(), changeUngated(), datasetUngated(), datasetsUngated(), degreeUngated(),
+	return []ungated{batchUngated(), changeUngated(), datasetUngated(), degreeUngated(),
 		duplicateUngated(), entityUngated(), keyUngated(), migrateUngated(), relationUngated(), savedQueryUngated(),
 		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated()}
 }

@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -15,6 +16,7 @@ const (
 	stmtCountSources  statement = "CountSources"
 	stmtUpsertSources statement = "UpsertSources"
 	stmtLockSources   statement = "LockSources"
+	stmtDeleteSource  statement = "DeleteSource"
 )
 
 // sourceUngated: the statements of this file that return no graph data to a
@@ -23,6 +25,7 @@ func sourceUngated() ungated {
 	return ungated{
 		stmtUpsertSources: "a write of the write gate's plan (ApplyWrites, UpsertSource), after its checks",
 		stmtLockSources:   "the write gate's lock on the sources a write cites or deletes, in its transaction: returns nothing",
+		stmtDeleteSource:  "a write (DeleteSource), through the write gate: returns the source, and only whether something cites it, never what",
 	}
 }
 
@@ -164,4 +167,52 @@ func sourcesFromRecord(rec *neo4j.Record) ([]casegraph.Source, error) {
 		out = append(out, src)
 	}
 	return out, nil
+}
+
+// DeleteSource deletes a source that nothing cites, in one transaction
+// with its audit record, through the write gate (NOT_FOUND for one the
+// caller may not read); one that an entity or a relation cites is refused
+// (CONFLICT).
+func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, error) {
+	p := &gatePlan{sourceIDs: []string{id}}
+	if err := precheck(ctx, p); err != nil {
+		return casegraph.Source{}, err
+	}
+	var out casegraph.Source
+	err := s.mutate(ctx, "DeleteSource", &out, func(run txRunner) (change, error) {
+		g, err := passGate(ctx, run, p)
+		if err != nil {
+			return change{}, err
+		}
+		stored, err := g.source(id)
+		if err != nil {
+			return change{}, err
+		}
+		recs, err := run(stmtDeleteSource, map[string]any{"id": id})
+		if err != nil {
+			return change{}, err
+		}
+		if len(recs) == 0 {
+			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no source %q", id) // deleted meanwhile
+		}
+		rec := recs[0]
+		for _, field := range []string{"citingEntity", "citingRelation"} {
+			// What cites it may be in a dataset the caller cannot read:
+			// the refusal does not name it.
+			if by, _ := rec.AsMap()[field].(string); by != "" {
+				return change{}, casegraph.Errorf(casegraph.CodeConflict, "source %q is cited by an entity or a relation: change what cites it first", id)
+			}
+		}
+		m, err := getMap(rec, "source")
+		if err != nil {
+			return change{}, internalError(string(stmtDeleteSource), err)
+		}
+		if out, err = sourceFromMap(m); err != nil {
+			return change{}, internalError(string(stmtDeleteSource), err)
+		}
+		title, _ := json.Marshal(out.Title)
+		return change{operation: "deleteSource", dataset: stored.Dataset, targets: []string{id},
+			fields: []casegraph.FieldChange{{Field: "title", Old: string(title), New: "null"}}}, nil
+	})
+	return out, err
 }
