@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph"
 )
 
 // stmtReadEntities is rendered for each shape of read (see compileRead).
@@ -151,101 +151,6 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	}
 	root := level(read, 0, "")
 	return root, shape.String(), params, nil
-}
-
-// entityProjection is the map projection of an entity variable: its id,
-// the properties (of casegraph.EntityProperties), its kind and whether it
-// is redacted. A protected entity read by a caller without clearance
-// ($callerCleared false) is redacted inside the statement: its opaque id
-// (redactedId), the name "Protected person", its dataset and sources, and
-// nothing else (every other property null).
-func entityProjection(v string, props []string) string {
-	kind := "kind: [l IN labels(" + v + ") WHERE l <> 'Entity'][0]"
-	var b strings.Builder
-	b.WriteString("CASE WHEN " + hidden(v) + " THEN {id: " + v + ".redactedId, ")
-	for _, p := range props {
-		switch p {
-		case "name":
-			b.WriteString("name: '" + casegraph.RedactedName + "', ")
-		case "dataset", "sourceIds":
-			b.WriteString(p + ": " + v + "." + p + ", ")
-		default:
-			b.WriteString(p + ": null, ")
-		}
-	}
-	b.WriteString(kind + ", redacted: true} ELSE ")
-	b.WriteString(projection(v, append([]string{"id"}, props...), kind+", redacted: false"))
-	b.WriteString(" END")
-	return b.String()
-}
-
-// relationProjection is the map projection of a relationship variable:
-// its id, the properties (of casegraph.RelationProperties), its type and
-// its ends' ids. A relation with a protected end, read by a caller without
-// clearance, shows its opaque id and its ends' ids as the caller sees
-// them (a protected end's opaque id), and neither its quote nor its role.
-func relationProjection(r string, props []string) string {
-	return relationProjectionOf(r, props, relationHidden(r), relationKey(r))
-}
-
-// relationProjectionOf is relationProjection with the relation's test
-// (relationHidden) and id as the caller sees it (relationKey) given as
-// expressions, for a statement that has computed them once already.
-func relationProjectionOf(r string, props []string, redact, key string) string {
-	from, to := "startNode("+r+")", "endNode("+r+")"
-	var b strings.Builder
-	// Null for no relation (an optional match's), as a map projection is.
-	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", ")
-	for _, p := range props {
-		switch p {
-		case "quote", "role":
-			b.WriteString(p + ": CASE WHEN " + redact + " THEN null ELSE " + r + "." + p + " END, ")
-		default:
-			b.WriteString(p + ": " + r + "." + p + ", ")
-		}
-	}
-	// Only a relation with a hidden end has an end to show by its opaque id.
-	b.WriteString("type: type(" + r + "), " +
-		"from: CASE WHEN " + redact + " THEN " + endID(from) + " ELSE " + from + ".id END, " +
-		"to: CASE WHEN " + redact + " THEN " + endID(to) + " ELSE " + to + ".id END} END")
-	return b.String()
-}
-
-// relationHidden is the test that a relation has an end hidden from the
-// caller (hidden), who sees it by its opaque id, without quote or role.
-// Clearance is asked first, so that a cleared caller's statement reads
-// neither end's flag.
-func relationHidden(r string) string {
-	return "(NOT $callerCleared AND (coalesce(startNode(" + r + ").protected, false) OR coalesce(endNode(" + r + ").protected, false)))"
-}
-
-// relationKey is a relation's id as the caller sees it (the opaque one
-// when an end is hidden from the caller): what it is shown, paged and
-// ordered by.
-func relationKey(r string) string {
-	return relationKeyOf(r, relationHidden(r))
-}
-
-// relationKeyOf is relationKey with the relation's test already computed.
-func relationKeyOf(r, redact string) string {
-	return "CASE WHEN " + redact + " THEN " + r + ".redactedId ELSE " + r + ".id END"
-}
-
-// endID is an entity's id as the caller sees it.
-func endID(v string) string {
-	return "CASE WHEN " + hidden(v) + " THEN " + v + ".redactedId ELSE " + v + ".id END"
-}
-
-// projection is a map projection of a variable: the properties (checked
-// against the vocabulary's lists, never a client's text) and an extra.
-func projection(v string, props []string, extra string) string {
-	var b strings.Builder
-	b.WriteString(v + " {")
-	for _, p := range props {
-		b.WriteString("." + p + ", ")
-	}
-	b.WriteString(extra + "}")
-	return b.String()
 }
 
 // ReadEntities reads the entities with the given ids (an id merged away
