@@ -2,13 +2,14 @@ package cypher
 
 import (
 	"context"
-
 	"embed"
 	"fmt"
 	"io/fs"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -85,6 +86,8 @@ const (
 	stmtSchemaState           statement = "SchemaState"
 	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
 	stmtSetSearchFields       statement = "SetSearchFields"
+	stmtDataMigrationDone     statement = "DataMigrationDone"
+	stmtMarkDataMigration     statement = "MarkDataMigration"
 )
 
 // migrateUngated: the statements of this file that return no graph data to a
@@ -96,6 +99,7 @@ func migrateUngated() ungated {
 		stmtReservedIDs:           "migrate's report (the operator's) of reserved ids that data already holds",
 		stmtSharedRelationIDs:     "migrate's report (the operator's) of relation ids that more than one relation holds",
 		stmtBackfillRelationIDs:   "a migration's write (the operator's): the relation id registry",
+		stmtMarkDataMigration:     "a migration's mark that it ran to its end (the operator's): returns its name",
 	}
 }
 
@@ -252,7 +256,29 @@ func (s *Store) idsReport(ctx context.Context, stmt statement, params map[string
 // BackfillRelationIDs registers the ids of relations (of the datasets'
 // entities; all when datasets is empty) written before the write gate kept
 // its registry of relation ids (RelationStates), in batches, and returns
-// how many it registered; run again, it registers none.
+// how many it registered; run again, it registers none. Over all the data
+// it scans every relationship once: when it has run to its end, it says
+// so in the graph (every write since registers its own ids), and later
+// runs return at once.
 func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int64, error) {
-	return s.inBatches(ctx, stmtBackfillRelationIDs.byDatasets(datasets), "registered", map[string]any{"datasets": listParam(datasets)})
+	const migration = "relation-id-registry"
+	if len(datasets) == 0 {
+		res, err := s.read(ctx, stmtDataMigrationDone, map[string]any{"name": migration})
+		if err != nil {
+			return 0, err
+		}
+		done, _, err := neo4j.GetRecordValue[bool](res.Records[0], "done")
+		if err != nil {
+			return 0, internalError(string(stmtDataMigrationDone), err)
+		}
+		if done {
+			return 0, nil
+		}
+	}
+	n, err := s.inBatches(ctx, stmtBackfillRelationIDs.byDatasets(datasets), "registered", map[string]any{"datasets": listParam(datasets)})
+	if err != nil || len(datasets) > 0 {
+		return n, err
+	}
+	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})
+	return n, err
 }
