@@ -72,6 +72,11 @@ generate:
 check-generated: generate
 	@git diff --exit-code --stat -- graph/ || { echo "generated code is stale: run make generate and commit"; exit 1; }
 
+## docs: render docs/configuration.md from the flag binder (cmd/casegraph/config.go); commit it with the change (TestConfigurationDoc fails while it is stale)
+.PHONY: docs
+docs:
+	$(GO) test ./cmd/casegraph -run '^TestConfigurationDoc$$' -count=1 -update
+
 ## ftm-deps: the followthemoney Python package (pinned in dataset/testdata/ftm-requirements.txt) in .venv-ftm, which the FtM tests check exports with; once (pip compiles PyICU the first time: minutes)
 FTM_VENV := .venv-ftm
 ftm-deps: $(FTM_VENV)/.installed
