@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -142,13 +143,31 @@ type checkout struct {
 	addr    string
 	token   string
 	headers string // where the curl wrapper leaves each answer's headers
-	log     *bytes.Buffer
+	log     *lockedBuffer
+}
+
+// lockedBuffer is the server's log, written while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newCheckout(t *testing.T) *checkout {
 	t.Helper()
 	root := t.TempDir()
-	c := &checkout{root: root, headers: filepath.Join(root, ".headers"), log: new(bytes.Buffer)}
+	c := &checkout{root: root, headers: filepath.Join(root, ".headers"), log: new(lockedBuffer)}
 	for _, dir := range []string{"bin", "neo4j-local/data", ".shim", ".headers"} {
 		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
 			t.Fatal(err)
