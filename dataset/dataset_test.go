@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -105,5 +106,41 @@ func TestLinesErrorCode(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSeedQueriesNameNoProtectedPerson: a saved query's defaults are
+// shown to everyone it is shared with, clearance or not, so the seed's
+// (public) queries never name a protected person by his real id.
+func TestSeedQueriesNameNoProtectedPerson(t *testing.T) {
+	batch, err := dataset.Read(dataset.Seed())
+	if err != nil {
+		t.Fatal(err)
+	}
+	protected := map[string]bool{}
+	for _, e := range batch.Entities {
+		if e.Protected {
+			protected[e.ID] = true
+		}
+	}
+	if len(protected) == 0 {
+		t.Fatal("the seed protects nobody: the test would prove nothing")
+	}
+	queries, err := dataset.SeedQueries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range queries {
+		var defaults map[string]any
+		if len(q.DefaultVariables) > 0 {
+			if err := json.Unmarshal(q.DefaultVariables, &defaults); err != nil {
+				t.Fatalf("%s: defaults: %v", q.Name, err)
+			}
+		}
+		for name, v := range defaults {
+			if s, ok := v.(string); ok && protected[s] {
+				t.Errorf("saved query %s: default $%s names the protected %q", q.Name, name, s)
+			}
+		}
 	}
 }
