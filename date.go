@@ -160,3 +160,97 @@ func ValidateDate(field, value string) error {
 	}
 	return nil
 }
+
+// Period is a span of partial dates, a tenure or an incident's: a zero
+// Start or End is not known (not "open": a post with no end date may have
+// ended on a day no source gives).
+type Period struct {
+	Start, End PartialDate
+}
+
+// Overlap says how surely two periods share a day, given only what their
+// partial dates allow.
+type Overlap int
+
+// The overlaps, from none to certain.
+const (
+	// OverlapNone: no reading of the two periods shares a day.
+	OverlapNone Overlap = iota
+	// OverlapPossible: some readings share a day, others do not (a
+	// tenure of "2012" against an incident on 2012-06-15), or a date
+	// the question needs is not known.
+	OverlapPossible
+	// OverlapCertain: every reading shares a day (a tenure from 2012-03
+	// to 2013 against an incident on 2012-06-15).
+	OverlapCertain
+)
+
+// String names the overlap as the API does: NONE, POSSIBLE or CERTAIN.
+func (o Overlap) String() string {
+	switch o {
+	case OverlapCertain:
+		return "CERTAIN"
+	case OverlapPossible:
+		return "POSSIBLE"
+	}
+	return "NONE"
+}
+
+// Overlaps says how surely p and q share a day. A period is any span
+// from a day its start allows to a day its end allows, never ending
+// before it starts; a date not known allows any day (a start no later
+// than the end, an end no earlier than the start). They may share a day
+// when the earliest start of each is no later than the latest end of the
+// other, and surely do when the latest start of each is no later than
+// the earliest end of the other. So a date not known can make an overlap
+// possible, never certain: a gap in the record stays a gap.
+func (p Period) Overlaps(q Period) Overlap {
+	if p.earliestStart() > q.latestEnd() || q.earliestStart() > p.latestEnd() {
+		return OverlapNone
+	}
+	if p.latestStart() <= q.earliestEnd() && q.latestStart() <= p.earliestEnd() {
+		return OverlapCertain
+	}
+	return OverlapPossible
+}
+
+// Bounds of the days a period's ends allow, as YYYY-MM-DD (which sort as
+// the days do); a date not known is bounded only by the other end.
+const (
+	beforeEveryDay = "0000-00-00"
+	afterEveryDay  = "9999-99-99"
+)
+
+func (p Period) earliestStart() string {
+	if p.Start.IsZero() {
+		return beforeEveryDay
+	}
+	return p.Start.Earliest()
+}
+
+func (p Period) latestEnd() string {
+	if p.End.IsZero() {
+		return afterEveryDay
+	}
+	return p.End.Latest()
+}
+
+// latestStart is the last day the start allows that is no later than the
+// end's last.
+func (p Period) latestStart() string {
+	s := afterEveryDay
+	if !p.Start.IsZero() {
+		s = p.Start.Latest()
+	}
+	return min(s, p.latestEnd())
+}
+
+// earliestEnd is the first day the end allows that is no earlier than
+// the start's first.
+func (p Period) earliestEnd() string {
+	e := beforeEveryDay
+	if !p.End.IsZero() {
+		e = p.End.Earliest()
+	}
+	return max(e, p.earliestStart())
+}

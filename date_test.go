@@ -124,3 +124,43 @@ func TestNewID(t *testing.T) {
 		t.Errorf("two new ids are equal: %q", a)
 	}
 }
+
+func TestPeriodOverlaps(t *testing.T) {
+	d := func(s string) casegraph.PartialDate {
+		if s == "" {
+			return casegraph.PartialDate{}
+		}
+		return casegraph.MustPartialDate(s)
+	}
+	day := func(s string) casegraph.Period { return casegraph.Period{Start: d(s), End: d(s)} }
+	span := func(from, to string) casegraph.Period { return casegraph.Period{Start: d(from), End: d(to)} }
+	for _, c := range []struct {
+		name   string
+		tenure casegraph.Period
+		at     casegraph.Period
+		want   casegraph.Overlap
+	}{
+		{"a year's tenure, a day in it", span("2012", "2012"), day("2012-06-15"), casegraph.OverlapPossible},
+		{"from March to the next year, a day in June", span("2012-03", "2013"), day("2012-06-15"), casegraph.OverlapCertain},
+		{"the day itself", span("2012-06-15", "2012-06-15"), day("2012-06-15"), casegraph.OverlapCertain},
+		{"ended the day before", span("2011", "2012-06-14"), day("2012-06-15"), casegraph.OverlapNone},
+		{"began the day after", span("2012-06-16", "2014"), day("2012-06-15"), casegraph.OverlapNone},
+		{"ended that month", span("2011", "2012-06"), day("2012-06-15"), casegraph.OverlapPossible},
+		{"a month-dated incident inside the tenure", span("2011", "2014"), day("2012-06"), casegraph.OverlapCertain},
+		{"a month-dated incident at the tenure's last month", span("2011", "2012-06"), day("2012-06"), casegraph.OverlapPossible},
+		{"no end date: it may have ended before", span("2010", ""), day("2012-06-15"), casegraph.OverlapPossible},
+		{"no start date: it may have begun after", span("", "2013"), day("2012-06-15"), casegraph.OverlapPossible},
+		{"no start date, ended before", span("", "2011"), day("2012-06-15"), casegraph.OverlapNone},
+		{"no dates at all", span("", ""), day("2012-06-15"), casegraph.OverlapPossible},
+		{"an incident with no date", span("2011", "2014"), span("", ""), casegraph.OverlapPossible},
+		{"two tenures that surely meet", span("2011", "2012-06"), span("2012-03", "2013"), casegraph.OverlapCertain},
+		{"two tenures that may meet in a year", span("2011", "2012"), span("2012", "2013"), casegraph.OverlapPossible},
+	} {
+		if got := c.tenure.Overlaps(c.at); got != c.want {
+			t.Errorf("%s: %v against %v: %v, want %v", c.name, c.tenure, c.at, got, c.want)
+		}
+		if got := c.at.Overlaps(c.tenure); got != c.want {
+			t.Errorf("%s, the other way: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
