@@ -18,6 +18,13 @@ const (
 	StatusDisputed  Status = "DISPUTED"
 )
 
+// DefaultStatus is the status of a relation written without one (a link
+// that names none, an imported line or FtM interval without one): what a
+// source reports, until someone confirms or disputes it. Normalize fills
+// it in; the schema's default for LinkInput.status spells it too, and a
+// test holds the two equal.
+const DefaultStatus = StatusReported
+
 // Statuses lists every status.
 func Statuses() []Status {
 	return []Status{StatusAlleged, StatusReported, StatusConfirmed, StatusDisputed}
@@ -116,8 +123,12 @@ type RelationPage struct {
 	Total     int64
 }
 
-// Normalize puts the relation's role and quote in NFC, then validates it.
+// Normalize gives a relation without a status DefaultStatus, puts its role
+// and quote in NFC, then validates it.
 func (r *Relation) Normalize() error {
+	if r.Status == "" {
+		r.Status = DefaultStatus
+	}
 	r.Role, r.Quote = norm.NFC.String(r.Role), norm.NFC.String(r.Quote)
 	return r.Validate()
 }

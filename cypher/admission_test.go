@@ -15,7 +15,7 @@ type busyCounter struct {
 	busy map[string]int
 }
 
-func (b *busyCounter) ObserveQuery(string, time.Duration, error) {}
+func (b *busyCounter) ObserveStatement(string, time.Duration, error) {}
 func (b *busyCounter) ObserveBusy(pool string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -91,7 +91,7 @@ func TestDuplicateRunKept(t *testing.T) {
 // suggestions: one a run.
 type subjectReads struct{ n atomic.Int64 }
 
-func (o *subjectReads) ObserveQuery(name string, _ time.Duration, _ error) {
+func (o *subjectReads) ObserveStatement(name string, _ time.Duration, _ error) {
 	if name == "DuplicateSubjects" {
 		o.n.Add(1)
 	}

@@ -18,7 +18,7 @@ type waitCounter struct {
 	waits map[string]int
 }
 
-func (w *waitCounter) ObserveQuery(string, time.Duration, error) {}
+func (w *waitCounter) ObserveStatement(string, time.Duration, error) {}
 func (w *waitCounter) ObserveWait(pool string, _ time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -23,7 +23,7 @@ import (
 // Observer is told of every round trip to Neo4j, by statement name. The
 // server counts them in Prometheus; tests use them to prove batching.
 type Observer interface {
-	ObserveQuery(name string, took time.Duration, err error)
+	ObserveStatement(name string, took time.Duration, err error)
 }
 
 // Options configure a Store.
@@ -327,7 +327,7 @@ func (s *Store) roundTrip(ctx context.Context, name string) func(error) {
 	return func(err error) {
 		endStatementSpan(span, err)
 		if s.observer != nil {
-			s.observer.ObserveQuery(name, time.Since(start), err)
+			s.observer.ObserveStatement(name, time.Since(start), err)
 		}
 	}
 }

@@ -231,10 +231,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
 			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
 			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Dataset: rec.Dataset}
-		if r.Status == "" {
-			r.Status = casegraph.StatusReported
-		}
-		if err := r.Normalize(); err != nil {
+		if err := r.Normalize(); err != nil { // no status: casegraph.DefaultStatus
 			return err
 		}
 		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, line)

@@ -279,7 +279,7 @@ func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) s
 		}
 	}
 	if !slices.Contains(casegraph.Statuses(), rel.Status) {
-		rel.Status = casegraph.StatusReported
+		rel.Status = casegraph.DefaultStatus // none, or one Casegraph does not know
 	}
 	return rel, note, true
 }

@@ -17,8 +17,9 @@ func toRelation(r casegraph.Relation) *model.Relation {
 }
 
 // relationFromInput turns a link input into a domain relation, making up an
-// id when the input has none, and normalizes (NFC) and validates it. dataset is used when the
-// input names none.
+// id when the input has none, and normalizes it (a status of null is
+// casegraph.DefaultStatus, text in NFC) and validates it. dataset is used
+// when the input names none.
 func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, error) {
 	id, err := optionalBareID(casegraph.NodeRelation, in.ID)
 	if err != nil {
@@ -31,7 +32,7 @@ func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, 
 	r := casegraph.Relation{
 		ID: id, Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
 		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
-		Status: casegraph.StatusReported, Confidence: in.Confidence, Quote: deref(in.Quote),
+		Confidence: in.Confidence, Quote: deref(in.Quote),
 		SourceIDs: sourceIDs, Dataset: deref(in.Dataset),
 	}
 	if in.Status != nil {

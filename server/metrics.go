@@ -16,13 +16,15 @@ import (
 // Metrics are the service's Prometheus metrics, on a registry of their own
 // (no global registry). It is the cypher.Observer of the Store.
 type Metrics struct {
-	registry   *prometheus.Registry
-	requests   *prometheus.CounterVec
-	latency    *prometheus.HistogramVec
-	queries    *prometheus.CounterVec
-	queryTime  *prometheus.HistogramVec
-	queryFails *prometheus.CounterVec
-	operations *labelSet
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	// statements, statementTime and statementFails are the Cypher
+	// round trips (cypher.Observer), by statement name.
+	statements     *prometheus.CounterVec
+	statementTime  *prometheus.HistogramVec
+	statementFails *prometheus.CounterVec
+	operations     *labelSet
 	// authFailures counts requests refused for missing or bad credentials.
 	authFailures prometheus.Counter
 	// forbidden counts what was refused for the caller's rights.
@@ -60,16 +62,16 @@ func NewMetrics() *Metrics {
 			Help:    "HTTP request latency by route and GraphQL operation name.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 		}, []string{"route", "operation"}),
-		queries: prometheus.NewCounterVec(prometheus.CounterOpts{
+		statements: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "casegraph_cypher_queries_total",
 			Help: "Cypher round trips to Neo4j, by statement name.",
 		}, []string{"query"}),
-		queryTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		statementTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "casegraph_cypher_query_duration_seconds",
 			Help:    "Cypher round-trip latency, by statement name.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"query"}),
-		queryFails: prometheus.NewCounterVec(prometheus.CounterOpts{
+		statementFails: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "casegraph_cypher_errors_total",
 			Help: "Cypher round trips that failed, by statement name.",
 		}, []string{"query"}),
@@ -115,7 +117,7 @@ func NewMetrics() *Metrics {
 		}
 		return 0
 	})
-	m.registry.MustRegister(m.requests, m.latency, m.queries, m.queryTime, m.queryFails, m.authFailures, m.forbidden, m.busy,
+	m.registry.MustRegister(m.requests, m.latency, m.statements, m.statementTime, m.statementFails, m.authFailures, m.forbidden, m.busy,
 		m.errors, m.poolWait, m.pools, m.cache, m.batches, watches,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -129,12 +131,12 @@ func (m *Metrics) Handler() http.Handler {
 // Registry is where the metrics live (tests read it).
 func (m *Metrics) Registry() *prometheus.Registry { return m.registry }
 
-// ObserveQuery counts one Cypher round trip.
-func (m *Metrics) ObserveQuery(name string, took time.Duration, err error) {
-	m.queries.WithLabelValues(name).Inc()
-	m.queryTime.WithLabelValues(name).Observe(took.Seconds())
+// ObserveStatement counts one Cypher round trip.
+func (m *Metrics) ObserveStatement(name string, took time.Duration, err error) {
+	m.statements.WithLabelValues(name).Inc()
+	m.statementTime.WithLabelValues(name).Observe(took.Seconds())
 	if err != nil {
-		m.queryFails.WithLabelValues(name).Inc()
+		m.statementFails.WithLabelValues(name).Inc()
 	}
 }
 
