@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -40,7 +39,6 @@ func openRaw(ctx context.Context, cfg config) (*rawStore, error) {
 	}
 	store, err := cypher.NewStore(driver, cypher.Options{
 		Database:    cfg.Database,
-		Logger:      zerolog.Nop(),
 		PathTimeout: cypher.DefaultPathTimeout,
 	})
 	if err != nil {

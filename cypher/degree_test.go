@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -72,7 +70,7 @@ func (g degreeGraph) selfLoop(ctx context.Context, s *cypher.Store) error {
 func TestDegreeKeptByEveryWrite(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	g := newDegreeGraph(t)
 	relation := func(id string) casegraph.Relation {
 		for _, r := range g.relations {
@@ -160,7 +158,7 @@ func TestDegreeUnderConcurrentLinks(t *testing.T) {
 	// the counts, not the time (a cold first run alone takes ~20 s).
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 	t.Cleanup(cancel)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
 	const spokes, rounds = 16, 4
@@ -215,7 +213,7 @@ func churn(ctx context.Context, s *cypher.Store, ds string, i, rounds int) error
 func TestBackfillDegree(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	g := newDegreeGraph(t)
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, g.relations); err != nil {
 		t.Fatal(err)

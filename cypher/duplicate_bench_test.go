@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -68,7 +66,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	// "page": a page when the run of an earlier page stands (no change
 	// since): the feed's head and the page's entities.
 	b.Run("page", func(b *testing.B) {
-		s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+		s := cyphertest.Store(b, cypher.Options{})
 		candidates(b, s)
 		for b.Loop() {
 			candidates(b, s)
@@ -78,7 +76,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		var page duplicate.Page
 		for b.Loop() {
 			// A store of its own: nothing kept from the last iteration.
-			page = candidates(b, cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()}))
+			page = candidates(b, cyphertest.Store(b, cypher.Options{}))
 		}
 		found := map[string]int{}
 		hits := 0

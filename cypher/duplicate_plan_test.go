@@ -3,8 +3,6 @@ package cypher_test
 import (
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 )
@@ -13,7 +11,7 @@ import (
 // comments claim: the dataset's entities by its index, each pair's ends by
 // the unique id index, and no scan of every entity.
 func TestDuplicatePlans(t *testing.T) {
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	scans := []string{"AllNodesScan", "NodeByLabelScan"}
 	for _, tt := range []struct {
 		name   string

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -24,7 +22,7 @@ import (
 // same before and after).
 func TestDuplicateRunKept(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
@@ -105,7 +103,7 @@ func TestDuplicateRunShared(t *testing.T) {
 	t.Parallel()
 	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
-	setup := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	setup := cyphertest.Store(t, cypher.Options{})
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
 	var people []casegraph.Entity
 	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
@@ -120,7 +118,7 @@ func TestDuplicateRunShared(t *testing.T) {
 			t.Fatal("no moment without a commit for 20 s: the shared run was never checked")
 		}
 		reads := &subjectReads{}
-		s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop(), Observer: reads}) // nothing kept yet
+		s := cyphertest.Store(t, cypher.Options{Observer: reads}) // nothing kept yet
 		before, err := s.ChangeHead(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -155,7 +153,7 @@ func TestDuplicateRunShared(t *testing.T) {
 // is not in the other's, though nothing changed between the two.
 func TestDuplicateRunsByScope(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(t)
 	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}

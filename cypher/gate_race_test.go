@@ -6,8 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -47,7 +45,7 @@ type raceFixture struct {
 
 func newRaceFixture(t *testing.T) raceFixture {
 	t.Helper()
-	f := raceFixture{s: cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()}), ds: cyphertest.Dataset(t)}
+	f := raceFixture{s: cyphertest.Store(t, cypher.Options{}), ds: cyphertest.Dataset(t)}
 	f.src = f.ds + ":src"
 	ctx := testContext(t)
 	editor := func(name string, cleared bool) context.Context {

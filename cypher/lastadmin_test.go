@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -23,7 +22,7 @@ import (
 // (RevokeAPIKeyAsLast).
 func TestLastAdminKey(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	operator := casegraph.AsOperator(ctx)

@@ -3,8 +3,6 @@ package cypher_test
 import (
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -13,7 +11,7 @@ import (
 func TestPathsOnTheSeed(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, s)
 	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
 	if err := f.Normalize(); err != nil {

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -19,7 +17,7 @@ import (
 // the operator and no exhaustive fallback; StatefulShortestPath(Into) for
 // more), the filters inlined into the search, and no scan of every node.
 func TestPathPlans(t *testing.T) {
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	f := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{"d"}, ExcludeIDs: []string{"x"}}
 	if err := f.Normalize(); err != nil {
 		t.Fatal(err)
@@ -63,7 +61,7 @@ func TestPathPlans(t *testing.T) {
 // TestReadPlan checks the compiled read's plan: entities found by
 // unique-index seeks, relations expanded from them (by type), and no scan.
 func TestReadPlan(t *testing.T) {
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	page := casegraph.RelationsRead{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 10}, Total: true, Sources: true}
 	inner := page
 	inner.Filter = casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing, Types: []casegraph.RelationType{casegraph.RelationType("AUTHORED")}}
@@ -84,7 +82,7 @@ func TestReadPlan(t *testing.T) {
 // the first plan of the import's statements, so a scan planned once (as
 // MERGE with a dynamic type did) would stay.
 func TestWritePlans(t *testing.T) {
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	row := map[string]any{"id": "r", "from": "a", "to": "b", "type": "MEMBER_OF", "properties": map[string]any{"id": "r"}}
 	params := map[string]any{
 		"ids":  []string{"r"},

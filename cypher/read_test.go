@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -22,7 +21,7 @@ func TestReadEntitiesAgreesWithTheLoaders(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	b, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 300, Relations: 1500, Seed: 11, Dataset: ds})
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +129,7 @@ func TestReadEntitiesBringsTheAskedProperties(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	src := casegraph.Source{ID: ds + ":s", Title: "A source", Dataset: ds}
 	a := casegraph.Entity{ID: ds + ":a", Kind: casegraph.KindPerson, Name: "A", Aliases: []string{"Alpha"}, Description: "the first",
 		Dataset: ds, SourceIDs: []string{src.ID}, Attributes: casegraph.Attributes{Nationality: "GB"}}

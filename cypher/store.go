@@ -13,7 +13,6 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
-	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/trace"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -31,10 +30,6 @@ type Options struct {
 	// Database is the Neo4j database name; it is always sent, so the
 	// driver never has to ask the server for a home database.
 	Database string
-	// Logger is not read: the Store returns its errors and logs nothing
-	// (the server logs a request's unknown error once). Left until the
-	// binary's wiring stops passing it.
-	Logger   zerolog.Logger
 	Observer Observer
 	// Tracer, when set, gives every statement a span (tracing.go); nil
 	// traces nothing.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -25,7 +24,7 @@ func TestWriteBatchAndRead(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	person := casegraph.Entity{
@@ -67,7 +66,7 @@ func TestWriteBatchIsAllOrNothing(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{
 		{ID: ds + "-a", Kind: casegraph.KindPlace, Name: "A", Dataset: ds, SourceIDs: []string{src.ID}},
@@ -107,7 +106,7 @@ func TestWriteBatchIsAllOrNothing(t *testing.T) {
 
 func TestMigrateTwiceAndSchemaApplied(t *testing.T) {
 	ctx := testContext(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	for i := range 2 {
 		applied, err := s.Migrate(ctx)
 		if err != nil {
@@ -136,7 +135,7 @@ func TestMigrateTwiceAndSchemaApplied(t *testing.T) {
 func TestWriteBatchRelations(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	g := newDegreeGraph(t)
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, nil); err != nil {
 		t.Fatal(err)

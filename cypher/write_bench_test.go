@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -22,7 +20,7 @@ import (
 func BenchmarkUpsertEntity(b *testing.B) {
 	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(b)
-	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(b, cypher.Options{})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, nil, nil); err != nil {
 		b.Fatal(err)
@@ -70,7 +68,7 @@ func BenchmarkUpsertEntity(b *testing.B) {
 func BenchmarkConcurrentUpserts(b *testing.B) {
 	ctx := casegraph.AsOperator(context.Background())
 	ds := cyphertest.Dataset(b)
-	s := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(b, cypher.Options{})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, nil, nil); err != nil {
 		b.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -124,7 +123,7 @@ func TestLostCommitAnswer(t *testing.T) {
 	t.Parallel()
 	ctx := testContext(t)
 	ds := cyphertest.Dataset(t)
-	direct := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	direct := cyphertest.Store(t, cypher.Options{})
 	src := casegraph.Source{ID: ds + "-src", Title: "A source", Dataset: ds}
 	if _, err := direct.WriteBatch(ctx, []casegraph.Source{src}, nil, nil); err != nil {
 		t.Fatal(err)
@@ -140,7 +139,7 @@ func TestLostCommitAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { driver.Close(casegraph.AsOperator(context.Background())) })
-	s, err := cypher.NewStore(driver, cypher.Options{Logger: zerolog.Nop()})
+	s, err := cypher.NewStore(driver, cypher.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

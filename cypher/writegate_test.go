@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -34,7 +32,7 @@ type gateFixture struct {
 
 func newGateFixture(t *testing.T) gateFixture {
 	t.Helper()
-	f := gateFixture{s: cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()}), a: cyphertest.Dataset(t), b: cyphertest.Dataset(t)}
+	f := gateFixture{s: cyphertest.Store(t, cypher.Options{}), a: cyphertest.Dataset(t), b: cyphertest.Dataset(t)}
 	f.srcA, f.srcB = f.a+":src", f.b+":src"
 	f.witness, f.plain, f.org = f.a+":witness-qz9", f.a+":plain", f.a+":org"
 	f.rWitness, f.rPlain = f.a+":r-witness-qz9", f.a+":r-plain"
@@ -253,7 +251,7 @@ func TestWriteGateAllows(t *testing.T) {
 // write it again.
 func TestReservedIDs(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
 	ctx := casegraph.AsOperator(testContext(t))
 	entity, source := casegraph.OpaqueIDPrefix+ds, "source~"+ds

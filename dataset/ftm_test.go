@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -43,7 +42,7 @@ func ftmPython(t *testing.T) string {
 // The copy's ids hold ':' (the test dataset's prefix), which FtM ids may
 // not: they are encoded, and every reference follows.
 func TestFtMExportValidates(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, store)
 	var out bytes.Buffer
 	w := dataset.NewFtMWriter(&out)
@@ -118,7 +117,7 @@ func TestFtMID(t *testing.T) {
 // dataset (ids prefixed) is the same graph: every source, entity and
 // relation with every field, protection included.
 func TestFtMRoundTrip(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
@@ -177,7 +176,7 @@ func records(t *testing.T, store *cypher.Store, ds, prefix, as string) []string 
 // no kind or type for: each is mapped (loosely, said so) or skipped, by
 // line, and what is read imports.
 func TestFtMFixture(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
 	f, err := os.Open(filepath.Join("testdata", "ftm-fixture.json"))
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -23,7 +21,7 @@ func BenchmarkImport(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_ENTITIES")); err == nil && v > 0 {
 		entities = v
 	}
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(b, cypher.Options{})
 	for b.Loop() {
 		b.StopTimer()
 		ds := cyphertest.Dataset(b)

@@ -40,7 +40,7 @@ func BenchmarkAccessCost(b *testing.B) {
 	if ds == "" {
 		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (bench/README.md)")
 	}
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), PathTimeout: cypher.DefaultPathTimeout})
+	store := cyphertest.Store(b, cypher.Options{PathTimeout: cypher.DefaultPathTimeout})
 	ctx := casegraph.AsOperator(context.Background())
 	adminKey, readerKey := benchKeys(b, store, ds)
 	idp := authtest.New(b)
@@ -177,7 +177,7 @@ func BenchmarkExportCost(b *testing.B) {
 	if ds == "" {
 		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (bench/README.md)")
 	}
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(b, cypher.Options{})
 	adminKey, readerKey := benchKeys(b, store, ds)
 	cfg := server.DefaultConfig()
 	cfg.Anonymous = nil

@@ -25,7 +25,7 @@ func benchHandler(b *testing.B, configure func(*server.Config)) (http.Handler, *
 		configure(&cfg)
 	}
 	metrics := server.NewMetrics()
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop(), Observer: metrics})
+	store := cyphertest.Store(b, cypher.Options{Observer: metrics})
 	srv, err := server.New(cfg, zerolog.Nop(), store, metrics)
 	if err != nil {
 		b.Fatal(err)

@@ -98,7 +98,7 @@ func tracedHandler(b *testing.B, tp *sdktrace.TracerProvider) http.Handler {
 	cfg.Anonymous = []string{casegraph.AllDatasets}
 	cfg.RateLimit = 0
 	metrics := server.NewMetrics()
-	opts := cypher.Options{Logger: zerolog.Nop(), Observer: metrics}
+	opts := cypher.Options{Observer: metrics}
 	if tp != nil {
 		cfg.Tracer = tp
 		opts.Tracer = tp.Tracer("github.com/casegraph/casegraph/cypher")

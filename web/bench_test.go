@@ -15,7 +15,6 @@ import (
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/chromedp/chromedp"
-	"github.com/rs/zerolog"
 )
 
 // BenchmarkFirstGraph measures, on loopback, the time from navigation to
@@ -25,7 +24,7 @@ import (
 //
 //	go test ./web -run '^$' -bench FirstGraph -benchtime 20x
 func BenchmarkFirstGraph(b *testing.B) {
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(b, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(b, store)
 	h := servertest.New(b, servertest.Options{Key: &casegraph.NewAPIKey{Name: "bench", Role: casegraph.RoleReader, Datasets: []string{ds}}})
 	tb := openTab(b, h.URL)
@@ -50,7 +49,7 @@ func BenchmarkFirstGraph(b *testing.B) {
 //
 //	go test ./web -run '^$' -bench DragFrames -benchtime 5x
 func BenchmarkDragFrames(b *testing.B) {
-	store := cyphertest.Store(b, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(b, cypher.Options{})
 	ds := cyphertest.Dataset(b)
 	hub := star(b, store, ds, 1000)
 	h := servertest.New(b, servertest.Options{Key: &casegraph.NewAPIKey{Name: "bench", Role: casegraph.RoleReader, Datasets: []string{ds}}})

@@ -16,7 +16,6 @@ import (
 	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/rs/zerolog"
 )
 
 // hostileName is the name of an entity the explorer must show as text.
@@ -27,7 +26,7 @@ const hostileName = `<img src=x onerror=alert(1)>`
 // the seed and every other host unreachable. Each step leaves a screenshot
 // among the test's artifacts (go test -artifacts).
 func TestExplorer(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, store)
 	addHostile(t, store, ds, id)
 	h := servertest.New(t, servertest.Options{Key: &casegraph.NewAPIKey{Name: "explorer test", Role: casegraph.RoleReader, Datasets: []string{ds}}})

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -16,7 +14,7 @@ import (
 func TestAuditCommand(t *testing.T) {
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 	defer cancel()
 	if _, err := store.UpsertSource(ctx, casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}); err != nil {

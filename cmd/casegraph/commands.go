@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 		return usageError{err}
 	}
 	defer stopTracing()
-	storeOpts := cypher.Options{Logger: log, Observer: metrics, PathTimeout: cfg.PathTimeout, Admission: cfg.Admission}
+	storeOpts := cypher.Options{Observer: metrics, PathTimeout: cfg.PathTimeout, Admission: cfg.Admission}
 	if tp != nil {
 		cfg.Server.Tracer = tp
 		storeOpts.Tracer = tp.Tracer("github.com/casegraph/casegraph/cypher")
@@ -254,7 +254,7 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 		return usageError{err}
 	}
 	log := newLogger(logCfg, e.stderr)
-	driver, store, err := openStore(neo, cypher.Options{Logger: log}, cypher.DriverConfig)
+	driver, store, err := openStore(neo, cypher.Options{}, cypher.DriverConfig)
 	if err != nil {
 		return err
 	}

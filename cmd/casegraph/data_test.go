@@ -13,7 +13,6 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
-	"github.com/rs/zerolog"
 )
 
 func neo4jVars(t *testing.T) map[string]string {
@@ -60,7 +59,7 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 	}
 	// The first import is in the audit log (for watchers of the change
 	// feed); the second, which changed nothing, is not.
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	changes, _, err := store.Changes(casegraph.AsOperator(context.Background()), casegraph.ChangeFilter{Dataset: ds}, casegraph.Page{First: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +138,7 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 	if !strings.HasPrefix(msg, "nothing was imported: 8 bad lines:") {
 		t.Errorf("error does not start with the count of bad lines:\n%v", msg)
 	}
-	store, serr := cypher.NewStore(cyphertest.Driver(t), cypher.Options{Logger: zerolog.Nop()})
+	store, serr := cypher.NewStore(cyphertest.Driver(t), cypher.Options{})
 	if serr != nil {
 		t.Fatal(serr)
 	}
@@ -171,7 +170,7 @@ func TestExportOfAnUnknownDatasetFails(t *testing.T) {
 // back into a dataset of its own.
 func TestFtMCommands(t *testing.T) {
 	vars := neo4jVars(t)
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
 	out, errOut, err := runWith(t, []string{"export", "--format", "ftm", "--dataset", ds}, vars)
 	if err != nil || !strings.Contains(errOut, "ftm: 1 sources (as Document), 30 entities, 42 relations") {

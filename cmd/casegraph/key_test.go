@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
@@ -61,7 +59,7 @@ func TestKeyCommands(t *testing.T) {
 
 func TestDatasetCommands(t *testing.T) {
 	vars := neo4jVars(t)
-	store := cyphertest.Store(t, cypher.Options{Logger: zerolog.Nop()})
+	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
 	out, errOut, err := runWith(t, []string{"dataset", "list"}, vars)
 	if err != nil || !strings.Contains(out, "NAME") || !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(ds)+`\s+\d+\s+\d+\s+\d+\s+-$`).MatchString(out) {

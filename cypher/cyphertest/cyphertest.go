@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -74,7 +73,7 @@ func Driver(t testing.TB) neo4j.DriverWithContext {
 			return
 		}
 		var s *cypher.Store
-		if s, driverErr = cypher.NewStore(driver, cypher.Options{Logger: zerolog.Nop()}); driverErr != nil {
+		if s, driverErr = cypher.NewStore(driver, cypher.Options{}); driverErr != nil {
 			return
 		}
 		_, driverErr = s.Migrate(ctx)
@@ -111,7 +110,7 @@ func Dataset(t testing.TB) string {
 		name = name[:60]
 	}
 	ds := "test-" + strings.ToLower(name) + "-" + hex.EncodeToString(b)
-	s := Store(t, cypher.Options{Logger: zerolog.Nop()})
+	s := Store(t, cypher.Options{})
 	t.Cleanup(func() {
 		// A benchmark's dataset (600k rows on a 2-core machine) takes more
 		// than a minute to delete; a test's is gone in well under a second.

@@ -80,7 +80,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	logs := &SyncBuffer{}
 	metrics := server.NewMetrics()
-	storeOpts := cypher.Options{Logger: zerolog.New(logs), Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission}
+	storeOpts := cypher.Options{Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission}
 	if opts.Tracer != nil {
 		storeOpts.Tracer = opts.Tracer.Tracer("github.com/casegraph/casegraph/cypher")
 	}
