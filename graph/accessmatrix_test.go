@@ -16,9 +16,9 @@ import (
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth/authtest"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/graph/generated"
+	"github.com/casegraph/casegraph/oidc/oidctest"
 	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/casegraph/casegraph/watch"
@@ -86,7 +86,7 @@ func (f matrixFixture) forbidden(c matrixCaller) []string {
 	return out
 }
 
-func newMatrixFixture(t *testing.T, idp *authtest.Provider) matrixFixture {
+func newMatrixFixture(t *testing.T, idp *oidctest.Provider) matrixFixture {
 	t.Helper()
 	a, b := cyphertest.Dataset(t), cyphertest.Dataset(t)
 	h := servertest.New(t, servertest.Options{
@@ -140,7 +140,7 @@ func newMatrixFixture(t *testing.T, idp *authtest.Provider) matrixFixture {
 	return f
 }
 
-func matrixCallers(t *testing.T, f matrixFixture, idp *authtest.Provider) []matrixCaller {
+func matrixCallers(t *testing.T, f matrixFixture, idp *oidctest.Provider) []matrixCaller {
 	t.Helper()
 	h := f.h
 	key := func(name string, role casegraph.Role, cleared bool, ds ...string) string {
@@ -434,7 +434,7 @@ func matrixRoutes(f matrixFixture) map[string]matrixOp {
 
 func TestGeneratedAccessMatrix(t *testing.T) {
 	t.Parallel()
-	idp := authtest.New(t)
+	idp := oidctest.New(t)
 	f := newMatrixFixture(t, idp)
 	callers := matrixCallers(t, f, idp)
 	fields, routes := matrixFields(t, f), matrixRoutes(f)

@@ -18,9 +18,9 @@ import (
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth/authtest"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/oidc/oidctest"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkAccessCost(b *testing.B) {
 	store := cyphertest.Store(b, cypher.Options{PathTimeout: cypher.DefaultPathTimeout})
 	ctx := casegraph.AsOperator(context.Background())
 	adminKey, readerKey := benchKeys(b, store, ds)
-	idp := authtest.New(b)
+	idp := oidctest.New(b)
 	verifier, jwtToken := idp.Verifier, idp.Token("bench", "admin", nil, time.Hour, "")
 	handler := func(anonymous []string, tokens server.TokenVerifier) http.Handler {
 		cfg := server.DefaultConfig()

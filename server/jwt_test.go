@@ -5,17 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/casegraph/casegraph/auth/authtest"
+	"github.com/casegraph/casegraph/oidc/oidctest"
 	"github.com/casegraph/casegraph/server"
 )
 
 // TestJWTBearer: with a JWT verifier configured, a token of the provider
 // is a principal; an expired one, or one for another audience, gets 401;
 // API-key-shaped tokens still go to the keys. (The verifier's own tests,
-// in auth/, cover forgeries, rotation and the provider being down.)
+// in oidc/, cover forgeries, rotation and the provider being down.)
 func TestJWTBearer(t *testing.T) {
 	t.Parallel()
-	idp := authtest.New(t)
+	idp := oidctest.New(t)
 	h := newEdge(t, func(c *server.Config) { c.Anonymous, c.Tokens = nil, idp.Verifier })
 	token := func(aud string, ttl time.Duration) string {
 		return idp.Token("analyst-7", "reader", []string{"caesar-report"}, ttl, aud)

@@ -16,9 +16,9 @@ import (
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/dataset"
+	"github.com/casegraph/casegraph/oidc"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -64,7 +64,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 	go connect(ctx, store, log, cfg.Migrate)
 
 	if cfg.JWT.Issuer != "" {
-		verifier, err := auth.NewJWTVerifier(cfg.JWT, nil, log) // each fetch is bounded by the config's FetchTimeout
+		verifier, err := oidc.NewJWTVerifier(cfg.JWT, nil, log) // each fetch is bounded by the config's FetchTimeout
 		if err != nil {
 			return usageError{err}
 		}

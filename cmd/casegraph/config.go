@@ -8,8 +8,8 @@ import (
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/auth"
 	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/oidc"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -42,7 +42,7 @@ type serveConfig struct {
 	Anonymous string
 	// JWT, when its issuer is set, accepts bearer JWTs of that OpenID
 	// Connect provider beside API keys.
-	JWT auth.JWTConfig
+	JWT oidc.JWTConfig
 	// Tracing says where traces go (tracing.go); off by default.
 	Tracing tracingConfig
 	Server  server.Config
@@ -57,8 +57,8 @@ func defaultServeConfig() serveConfig {
 
 // defaultJWT names the claims' defaults where --help and
 // docs/configuration.md show them; the issuer stays empty (JWTs off).
-func defaultJWT() auth.JWTConfig {
-	return auth.JWTConfig{RoleClaim: auth.DefaultRoleClaim, DatasetsClaim: auth.DefaultDatasetsClaim, ClearanceClaim: auth.DefaultClearanceClaim}
+func defaultJWT() oidc.JWTConfig {
+	return oidc.JWTConfig{RoleClaim: oidc.DefaultRoleClaim, DatasetsClaim: oidc.DefaultDatasetsClaim, ClearanceClaim: oidc.DefaultClearanceClaim}
 }
 
 // bind registers the Neo4j settings on fs, with defaults taken from the

@@ -1,8 +1,8 @@
-// Package authtest is a test OpenID Connect provider: a key pair, its JWKS
+// Package oidctest is a test OpenID Connect provider: a key pair, its JWKS
 // (in a file), a verifier of it, and tokens signed with it. For tests and
-// benchmarks of the service with JWTs; the auth package's own tests, which
+// benchmarks of the service with JWTs; the oidc package's own tests, which
 // forge tokens, have their own.
-package authtest
+package oidctest
 
 import (
 	"crypto/rand"
@@ -17,7 +17,7 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/rs/zerolog"
 
-	"github.com/casegraph/casegraph/auth"
+	"github.com/casegraph/casegraph/oidc"
 )
 
 // The provider's issuer and the audience its tokens name.
@@ -28,7 +28,7 @@ const (
 
 // Provider signs tokens and holds a verifier of them.
 type Provider struct {
-	Verifier *auth.JWTVerifier
+	Verifier *oidc.JWTVerifier
 	signer   jose.Signer
 	t        testing.TB
 }
@@ -49,7 +49,7 @@ func New(t testing.TB) *Provider {
 	if err := os.WriteFile(file, set, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	v, err := auth.NewJWTVerifier(auth.JWTConfig{Issuer: Issuer, Audience: Audience, JWKSFile: file}, nil, zerolog.Nop())
+	v, err := oidc.NewJWTVerifier(oidc.JWTConfig{Issuer: Issuer, Audience: Audience, JWKSFile: file}, nil, zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,15 @@
-// Package auth turns credentials into a casegraph.Principal. This file and
-// jwt.go verify bearer JWTs issued by an OpenID Connect provider (Keycloak,
-// Auth0, Entra ID ...): the signature against the provider's JWKS, then
-// iss, aud, exp, nbf and iat, then the claims that carry the caller's role,
-// datasets and clearance.
+// Package oidc verifies bearer JWTs issued by an OpenID Connect provider
+// (Keycloak, Auth0, Entra ID ...) and turns them into a
+// casegraph.Principal: the signature against the provider's JWKS
+// (jwks.go), then iss, aud, exp, nbf and iat, then the claims that carry
+// the caller's role, datasets and clearance (jwt.go). This file holds the
+// verifier's configuration. (API keys, the other credential, are checked
+// at the HTTP edge: server/auth.go.)
 //
 // Every failure is a *casegraph.Error with CodeUnauthenticated and a short
 // message that is safe to send to the client; the detailed reason is in its
 // Cause, for logs. Neither ever holds the token.
-package auth
+package oidc
 
 import (
 	"fmt"
