@@ -1,5 +1,9 @@
 package cypher
 
+// Admission control: the two pools of statement slots (heavy searches and
+// the rest), the bound on one request's statements at once, and BUSY for a
+// statement that waits too long for a slot.
+
 import (
 	"context"
 	"fmt"

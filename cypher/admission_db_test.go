@@ -1,5 +1,8 @@
 package cypher_test
 
+// Admission control against the database: heavy searches that do not
+// starve reads, and readiness's probe write.
+
 import (
 	"context"
 	"testing"

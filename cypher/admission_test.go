@@ -1,5 +1,8 @@
 package cypher
 
+// Admission control without a database: the pools, the per-request bound,
+// the validation of the settings.
+
 import (
 	"context"
 	"sync"

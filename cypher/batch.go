@@ -1,5 +1,8 @@
 package cypher
 
+// Batch writes (imports, the seed): sources, entities and relations, many
+// rows a statement (UNWIND), in one transaction through the write gate.
+
 import (
 	"context"
 

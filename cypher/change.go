@@ -1,5 +1,9 @@
 package cypher
 
+// The audit log (a change's record, written in its mutation's transaction,
+// and the reads of the log), the change feed that subscriptions poll, and
+// the hooks called after each commit.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package cypher
 
+// Datasets: their summaries, which of some named ones are missing, their
+// deletion in batches, and the audit record of an import.
+
 import (
 	"context"
 	"fmt"

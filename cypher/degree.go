@@ -1,5 +1,8 @@
 package cypher
 
+// The degree every entity keeps (how many relations it has): its backfill
+// for data written before, and the check that it is right.
+
 import (
 	"context"
 

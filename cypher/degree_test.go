@@ -1,5 +1,8 @@
 package cypher_test
 
+// Entities' degree: kept by every write, under concurrent links, and
+// backfilled.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package cypher
 
+// Duplicate suggestions in the graph: what the duplicate.Finder reads (the
+// subjects, the dismissed pairs, shared neighbours), and a pair dismissed
+// or undismissed.
+
 import (
 	"context"
 	"fmt"

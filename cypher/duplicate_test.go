@@ -1,5 +1,8 @@
 package cypher_test
 
+// Duplicate suggestions' runs: kept while the graph is unchanged, shared
+// by requests that come together, and never shared across scopes.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package cypher
 
+// Entities: reads by id, pages by filter and order and their counts,
+// upsert, delete and merge under the write plan, and their record mapping
+// and parameters.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package cypher
 
+// The compiled read of entities (ReadEntities): a selection's
+// casegraph.EntityRead rendered into one statement per shape (kept
+// rendered), and its answer decoded.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package cypher
 
+// Driver errors as coded errors whose message is safe for a client
+// (TIMEOUT, BUSY, DATABASE_UNAVAILABLE ...); the driver's own message is
+// kept only as the cause.
+
 import (
 	"context"
 	"errors"

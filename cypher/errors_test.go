@@ -1,5 +1,8 @@
 package cypher_test
 
+// The mapping of driver errors to coded errors, and of path searches'
+// errors.
+
 import (
 	"context"
 	"strings"

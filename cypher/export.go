@@ -1,5 +1,8 @@
 package cypher
 
+// Export: the sources, entities and relations of datasets streamed in id
+// order.
+
 import (
 	"context"
 

@@ -1,5 +1,8 @@
 package cypher_test
 
+// The write gate under races: concurrent merges, an import racing a link,
+// an import racing a protection.
+
 import (
 	"context"
 	"fmt"

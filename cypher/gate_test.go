@@ -1,5 +1,8 @@
 package cypher
 
+// The read gate's checks: every statement goes through it, or is declared
+// ungated beside its constants, and the checker catches those that do not.
+
 import (
 	"go/ast"
 	"strings"

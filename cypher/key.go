@@ -1,5 +1,8 @@
 package cypher
 
+// API keys: made, listed, found by id, revoked (never the last live admin
+// key), and each one's last use noted.
+
 import (
 	"context"
 	"errors"

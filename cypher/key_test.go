@@ -1,5 +1,7 @@
 package cypher_test
 
+// API keys in the store: made, listed, found, revoked.
+
 import (
 	"context"
 	"testing"

@@ -1,5 +1,10 @@
 package cypher
 
+// Migrations: the schema statements of migrations/ applied in order,
+// whether the schema is applied (readiness), and the data migrations and
+// reports that `casegraph migrate` runs after it (search fields, reserved
+// ids, relation ids).
+
 import (
 	"context"
 	"embed"

@@ -1,5 +1,8 @@
 package cypher
 
+// Migrations: named for what they create, loaded, and the errors of
+// migrations run at once.
+
 import (
 	"testing"
 

@@ -1,5 +1,9 @@
 package cypher
 
+// Path searches: shortest and k paths, neighbourhoods, connections and
+// common neighbours; their rendered variants, parameters and time budget,
+// and their results read back.
+
 import (
 	"context"
 	"fmt"

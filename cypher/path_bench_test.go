@@ -1,5 +1,8 @@
 package cypher_test
 
+// Benchmarks of the path searches and common neighbours, and of the
+// store's share of a path search against the raw driver.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,7 @@
 package cypher_test
 
+// Path searches on the seed.
+
 import (
 	"testing"
 

@@ -1,5 +1,8 @@
 package cypher_test
 
+// Plans checked with EXPLAIN: the path searches', the compiled read's, and
+// the writes of an import and a link.
+
 import (
 	"context"
 	"strings"

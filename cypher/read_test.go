@@ -1,5 +1,8 @@
 package cypher_test
 
+// The compiled read (ReadEntities): it agrees with the loaders and brings
+// the properties asked for.
+
 import (
 	"slices"
 	"testing"

@@ -1,5 +1,8 @@
 package cypher
 
+// Relations: reads by id and entities' pages of relations, link and unlink
+// under the write plan, and their record mapping and parameters.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package cypher
 
+// Saved queries: a new version saved when its content changes, reads by
+// name, version and node id, pages, history and counts, deletion by its
+// owner or an admin, and whether a document is saved (trusted documents).
+
 import (
 	"context"
 	"encoding/json"

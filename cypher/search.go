@@ -1,5 +1,9 @@
 package cypher
 
+// Full-text search and suggestions: the Lucene query built from a
+// request's words, scoped to datasets and kinds, its hits, and the counts
+// of a search.
+
 import (
 	"context"
 	"fmt"

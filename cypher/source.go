@@ -1,5 +1,8 @@
 package cypher
 
+// Sources: reads by id, pages and counts, upsert and delete under the
+// write plan, and their record mapping and parameters.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package cypher
 
+// Statement files and names: every constant names a file and every file is
+// named, and every variant Go builds renders.
+
 import (
 	"go/ast"
 	"go/parser"

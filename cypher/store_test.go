@@ -1,5 +1,8 @@
 package cypher_test
 
+// The store's batch writes and reads, all or nothing, and migrations run
+// twice.
+
 import (
 	"context"
 	"testing"

@@ -1,5 +1,8 @@
 package cypher
 
+// Timelines: an entity's dated relations and events, and a page of the
+// dated events and relations of datasets.
+
 import (
 	"context"
 

@@ -1,5 +1,8 @@
 package cypher_test
 
+// Benchmarks of writes: the price of an idempotency key, and of the change
+// feed's order under concurrent upserts.
+
 import (
 	"context"
 	"fmt"

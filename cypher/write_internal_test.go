@@ -1,5 +1,8 @@
 package cypher
 
+// What a write's error means by the phase it came in, and a commit's
+// unknown outcome kept over later failures.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,8 @@
 package cypher_test
 
+// The write gate: what it refuses and what it lets through, reserved ids,
+// and the registry of relation ids.
+
 import (
 	"context"
 	"slices"

@@ -1,5 +1,8 @@
 package graph_test
 
+// Access over the API: write rights, read scope, the audit log, keys,
+// saved queries' rights, and protection kept by upserts.
+
 import (
 	"encoding/json"
 	"slices"

@@ -1,5 +1,8 @@
 package graph_test
 
+// Benchmarks of reads over HTTP: a nested depth-2 read, and one entity by
+// id.
+
 import (
 	"fmt"
 	"testing"

@@ -1,5 +1,7 @@
 package graph
 
+// Glue for the audit log: its filter in, its changes out.
+
 import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"

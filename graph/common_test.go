@@ -1,5 +1,7 @@
 package graph_test
 
+// commonNeighbors: the entities related to both ends, and its scope.
+
 import (
 	"slices"
 	"strings"

@@ -1,5 +1,8 @@
 package graph
 
+// The complexity model (what each field costs the database), the server's
+// limit under it, and the limit of a saved query run inside a request.
+
 import (
 	"context"
 

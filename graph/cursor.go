@@ -1,5 +1,8 @@
 package graph
 
+// Relay cursors: opaque keyset cursors bound to their list and filter, a
+// page from first, after, last and before, and a connection from a page.
+
 import (
 	"encoding/base64"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package graph
 
+// Fuzz tests of cursors: any text is refused or decoded, and every cursor
+// written reads back.
+
 import (
 	"strings"
 	"testing"

@@ -1,5 +1,7 @@
 package graph
 
+// Cursors: after the longest keys, and only those written decode.
+
 import (
 	"encoding/base64"
 	"fmt"

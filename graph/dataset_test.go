@@ -1,5 +1,8 @@
 package graph_test
 
+// Datasets over the API: listed with their sizes in the caller's scope,
+// deleted whole, and sources deleted unless cited.
+
 import (
 	"testing"
 

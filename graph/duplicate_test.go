@@ -1,5 +1,8 @@
 package graph_test
 
+// duplicateCandidates: planted pairs found, decisions kept, and the
+// caller's scope.
+
 import (
 	"strings"
 	"testing"

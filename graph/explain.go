@@ -1,5 +1,8 @@
 package graph
 
+// The searches behind pathExplanation: why a shortest-path search found
+// nothing.
+
 import (
 	"context"
 

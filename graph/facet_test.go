@@ -1,5 +1,7 @@
 package graph_test
 
+// A search's counts and facets, and the statement they cost.
+
 import (
 	"strings"
 	"testing"

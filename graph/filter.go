@@ -1,5 +1,8 @@
 package graph
 
+// Glue for the filters and order of entities and the filter of searches,
+// and the offsets and windows of search pages.
+
 import (
 	"strconv"
 	"time"

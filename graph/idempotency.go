@@ -1,5 +1,8 @@
 package graph
 
+// Idempotency keys: the field middleware that gives each mutation field of
+// a request sent with an Idempotency-Key its own write key.
+
 import (
 	"context"
 

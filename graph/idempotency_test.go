@@ -1,5 +1,9 @@
 package graph_test
 
+// Idempotency keys over the API: a retry answers the first outcome, a
+// refused write is not remembered, a key reused otherwise is refused, and
+// every mutation replays.
+
 import (
 	"fmt"
 	"net/http"

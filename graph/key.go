@@ -1,5 +1,7 @@
 package graph
 
+// Glue for API keys: roles in, keys out.
+
 import (
 	"strings"
 	"time"

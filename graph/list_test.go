@@ -1,5 +1,7 @@
 package graph_test
 
+// entities(): its order and filters.
+
 import (
 	"slices"
 	"strings"

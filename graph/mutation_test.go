@@ -1,5 +1,8 @@
 package graph_test
 
+// Mutations over the API: upserts, links, deletes and merges, what is
+// stored literally, and bad input that writes nothing.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,8 @@
 package graph
 
+// Relay's node(id) and nodes(ids): the nodes of every type the ids name,
+// one statement per type.
+
 import (
 	"context"
 

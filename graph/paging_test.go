@@ -1,5 +1,8 @@
 package graph_test
 
+// Relay paging: backward pages on every connection, and cursors under
+// writes.
+
 import (
 	"fmt"
 	"slices"

@@ -1,5 +1,9 @@
 package graph_test
 
+// Path searches over the API: shortest paths with their evidence, filters,
+// k paths, edge cases, neighbourhoods and connections, and their sources
+// read only when selected.
+
 import (
 	"fmt"
 	"slices"

@@ -1,5 +1,8 @@
 package graph_test
 
+// Protected people: unseen without clearance wherever they could show
+// (reads, the seed, writes, the audit log).
+
 import (
 	"encoding/base64"
 	"net/http"

@@ -1,5 +1,8 @@
 package graph_test
 
+// Saved queries over the API: saved, run and versioned, not found, and
+// their variables.
+
 import (
 	"crypto/rand"
 	"encoding/hex"

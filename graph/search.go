@@ -1,5 +1,8 @@
 package graph
 
+// Glue for full-text search: the statements a search's selection needs,
+// and its facets out.
+
 import (
 	"context"
 

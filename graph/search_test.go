@@ -1,5 +1,8 @@
 package graph_test
 
+// search and suggest over the API: spelling, accents and variants
+// forgiven, text never syntax, pages, ranking; and timelines.
+
 import (
 	"fmt"
 	"slices"

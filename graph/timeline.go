@@ -1,5 +1,8 @@
 package graph
 
+// Glue for timelines: items out, the request's loaders primed with their
+// events and sources.
+
 import (
 	"context"
 

@@ -1,5 +1,8 @@
 package graph
 
+// Glue for subscriptions: what they ask of the watch hub (Watches), and
+// its events relayed as GraphQL models.
+
 import (
 	"context"
 

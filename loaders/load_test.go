@@ -1,5 +1,7 @@
 package loaders
 
+// The loaders' reads: a missing entity is no error, a failed read is.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,7 @@
 package loaders
 
+// The loaders' keys.
+
 import (
 	"testing"
 

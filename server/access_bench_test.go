@@ -1,5 +1,7 @@
 package server_test
 
+// Benchmarks of what access control costs a request and an export.
+
 import (
 	"bytes"
 	"context"

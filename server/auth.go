@@ -1,5 +1,10 @@
 package server
 
+// Authentication at the edge: a request's API key (looked up by id, kept
+// for a while) or bearer token (a TokenVerifier, the OIDC one) turned into
+// its principal, or the anonymous principal where the configuration lets
+// anonymous callers read.
+
 import (
 	"context"
 	"net/http"

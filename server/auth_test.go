@@ -1,5 +1,9 @@
 package server_test
 
+// Authentication at the edge: credentials required by every route that
+// needs them, anonymous reads, API keys, and their look-ups kept and
+// shared.
+
 import (
 	"context"
 	"fmt"

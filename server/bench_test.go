@@ -1,5 +1,8 @@
 package server_test
 
+// Benchmarks of the whole stack: one entity read, and refusals of
+// documents too deep, too complex or too long.
+
 import (
 	"bytes"
 	"encoding/json"

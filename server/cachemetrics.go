@@ -1,5 +1,8 @@
 package server
 
+// The hits and misses of gqlgen's caches (parsed documents, automatic
+// persisted queries), counted in the metrics.
+
 import (
 	"context"
 

@@ -1,5 +1,7 @@
 package server
 
+// Response compression (gzip and zstd) of bodies over about a kilobyte.
+
 import (
 	"net/http"
 

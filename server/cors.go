@@ -1,5 +1,8 @@
 package server
 
+// CORS: the allow-list of origins, preflights, and the check of the
+// configured origins.
+
 import (
 	"fmt"
 	"net/http"

@@ -1,5 +1,7 @@
 package server
 
+// Fuzz tests of the tables of saved queries' results (csv.go).
+
 import (
 	"bufio"
 	"bytes"

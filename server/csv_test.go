@@ -1,5 +1,7 @@
 package server
 
+// The table rule of saved queries' results as CSV or TSV (csv.go).
+
 import (
 	"bufio"
 	"bytes"

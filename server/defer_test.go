@@ -1,5 +1,7 @@
 package server_test
 
+// @defer: refused without multipart, served over it.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,8 @@
 package server
 
+// Revalidation of GET answers: Cache-Control, a strong ETag for a clean
+// answer, and 304 for a request that already has it.
+
 import (
 	"bytes"
 	"crypto/sha256"

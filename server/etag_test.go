@@ -1,5 +1,7 @@
 package server_test
 
+// ETags of GET answers: /graphql and saved queries.
+
 import (
 	"net/http"
 	"net/url"

@@ -1,5 +1,8 @@
 package server
 
+// GET /datasets/{name}/export: a dataset streamed as NDJSON or FtM,
+// holding what the caller may read.
+
 import (
 	"bufio"
 	"context"

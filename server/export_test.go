@@ -1,5 +1,8 @@
 package server_test
 
+// Exports over HTTP: streamed to whoever may read the dataset, cut short,
+// and in the caller's scope.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,9 @@
 package server
 
+// The gqlgen handler: transports, caches, limits (depth, complexity, root
+// fields, tokens), validation rules, the cap on errors, and the error
+// presenter with its use outside GraphQL (writeCodedError).
+
 import (
 	"context"
 	"errors"
@@ -303,6 +307,36 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	logErr(zerolog.Ctx(ctx).Error(), err).Msg("internal error")
 	return &gqlerror.Error{Message: "internal error", Path: gqlErr.Path,
 		Extensions: map[string]any{"code": string(casegraph.CodeInternal)}}
+}
+
+// writeCodedError answers a request refused outside GraphQL (saved
+// queries, dataset export and import) with the error as GraphQL would
+// present it, counted in the error metrics, with the status of its code.
+func writeCodedError(w http.ResponseWriter, ctx context.Context, err error) {
+	errs := gqlerror.List{presentError(ctx, err)}
+	countErrors(ctx, errs)
+	writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: errs})
+}
+
+// statusOf is the HTTP status of an error code.
+func statusOf(code string) int {
+	switch casegraph.Code(code) {
+	case casegraph.CodeNotFound:
+		return http.StatusNotFound
+	case casegraph.CodeForbidden:
+		return http.StatusForbidden
+	case casegraph.CodeConflict:
+		return http.StatusConflict
+	case casegraph.CodeTimeout:
+		return http.StatusGatewayTimeout
+	case casegraph.CodeBusy:
+		return http.StatusTooManyRequests
+	case casegraph.CodeDatabaseUnavailable:
+		return http.StatusServiceUnavailable
+	case casegraph.CodeInternal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
 }
 
 // recoverPanic logs a resolver's panic with the request id and its stack,

@@ -1,5 +1,8 @@
 package server
 
+// /healthz (the process is up) and /readyz (Neo4j answers and the schema
+// is applied).
+
 import (
 	"context"
 	"encoding/json"

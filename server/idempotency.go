@@ -1,5 +1,8 @@
 package server
 
+// The Idempotency-Key header: checked, and put in the request's context
+// for the mutations.
+
 import (
 	"net/http"
 

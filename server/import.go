@@ -1,5 +1,8 @@
 package server
 
+// POST /datasets/{name}/import: an NDJSON or FtM file into one dataset,
+// through the write gate, with its audit record.
+
 import (
 	"errors"
 	"net/http"

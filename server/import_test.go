@@ -1,5 +1,8 @@
 package server_test
 
+// Imports over HTTP: an FtM file in with its audit record, transfers
+// bounded, and the checks of the write gate.
+
 import (
 	"bytes"
 	"io"

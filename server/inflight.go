@@ -1,5 +1,7 @@
 package server
 
+// The requests being served, for the log of a shutdown that cuts some off.
+
 import (
 	"sync"
 	"time"

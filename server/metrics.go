@@ -1,5 +1,9 @@
 package server
 
+// The Prometheus metrics: requests, errors by code, Cypher round trips,
+// admission, loader batches, and the operation labels they are kept by
+// (bounded).
+
 import (
 	"net/http"
 	"regexp"

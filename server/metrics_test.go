@@ -1,5 +1,7 @@
 package server
 
+// The operation labels of the metrics, bounded.
+
 import "testing"
 
 func TestOperationLabelsAreBounded(t *testing.T) {

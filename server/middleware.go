@@ -1,5 +1,9 @@
 package server
 
+// The middleware routes are composed of: what later layers learn of a
+// request, its access log and metrics and deadline (observe), the body
+// limit and the check of a request's shape, and the writers of refusals.
+
 import (
 	"bytes"
 	"context"

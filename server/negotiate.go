@@ -126,7 +126,7 @@ func withoutData(b []byte) []byte {
 }
 
 // codedExecutor runs a transport's requests: it codes the errors a
-// transport reports without a code (refusals.go), and tells the response
+// transport reports without a code (badrequest.go), and tells the response
 // writer about a request error.
 type codedExecutor struct {
 	graphql.GraphExecutor

@@ -1,5 +1,7 @@
 package server
 
+// The admission pools' slots in use, as metrics.
+
 import (
 	"sync/atomic"
 

@@ -1,5 +1,8 @@
 package server
 
+// Rate limits: a token bucket per caller (its principal, or its address
+// when it is anonymous or failed to sign in).
+
 import (
 	"math"
 	"net"

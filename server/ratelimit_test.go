@@ -1,5 +1,7 @@
 package server_test
 
+// Rate limits: a caller over its rate, failed sign-ins, and BUSY as 429.
+
 import (
 	"context"
 	"net/http"

@@ -1,5 +1,8 @@
 package server
 
+// Request ids: the X-Request-Id a client sends, when it is well formed, or
+// a new one.
+
 import (
 	"net/http"
 

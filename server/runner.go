@@ -1,5 +1,8 @@
 package server
 
+// The runner of saved queries in-process (graph.QueryRunner): it checks a
+// document when it is saved, and runs it as a request over HTTP would.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,8 @@
 package server
 
+// The Server: built from its configuration and store, serving its routes
+// (routes.go) and the metrics listener, and shut down gracefully.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,8 @@
 package server_test
 
+// The server over the database: reads over POST and GET, readiness and
+// Cypher metrics, the database down then up.
+
 import (
 	"context"
 	"encoding/json"

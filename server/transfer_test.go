@@ -1,5 +1,7 @@
 package server_test
 
+// Transfers: one export at a time per caller, and a slow reader cut off.
+
 import (
 	"bufio"
 	"context"

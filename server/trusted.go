@@ -1,5 +1,8 @@
 package server
 
+// Trusted documents: with them on, only saved queries' documents and
+// registered hashes run.
+
 import (
 	"bufio"
 	"context"

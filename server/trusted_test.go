@@ -1,5 +1,7 @@
 package server_test
 
+// Automatic persisted queries and trusted documents.
+
 import (
 	"crypto/sha256"
 	"encoding/hex"

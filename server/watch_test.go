@@ -1,5 +1,8 @@
 package server_test
 
+// Subscriptions over graphql-ws and SSE: changes, paths, limits, scope,
+// and changes across replicas.
+
 import (
 	"bufio"
 	"bytes"

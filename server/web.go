@@ -1,5 +1,8 @@
 package server
 
+// The explorer's and GraphiQL's pages and assets, with their content
+// security policy.
+
 import (
 	"bytes"
 	"io/fs"

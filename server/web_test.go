@@ -1,5 +1,8 @@
 package server_test
 
+// The explorer's and GraphiQL's pages: served with their headers, or not
+// at all.
+
 import (
 	"net/http"
 	"regexp"

@@ -1,5 +1,8 @@
 package watch
 
+// The changes subscription: changes as they commit, in the caller's scope
+// and the datasets asked for, resumed after a cursor.
+
 import (
 	"context"
 

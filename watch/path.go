@@ -1,5 +1,9 @@
 package watch
 
+// The path subscription: a watched shortest path, searched again when a
+// change could move it, one search shared by the watches of the same
+// search and scope.
+
 import (
 	"context"
 	"encoding/json"

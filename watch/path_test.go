@@ -1,5 +1,7 @@
 package watch
 
+// The path watch's pure parts: comparing paths, parsing cursors.
+
 import (
 	"testing"
 

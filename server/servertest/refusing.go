@@ -1,5 +1,8 @@
 package servertest
 
+// Refusing, the store of the HTTP edge's tests: it refuses every call a
+// test did not allow.
+
 import (
 	"context"
 	"slices"

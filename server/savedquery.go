@@ -1,8 +1,10 @@
 package server
 
+// GET and POST /queries/{name}: a saved query run over HTTP, its variables
+// from the URL or the body, answered as JSON or as a table (csv.go).
+
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -98,7 +99,7 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	op := doc.Operations[0]
 
 	if r.Method != http.MethodPost {
-		if vars, err = queryVariables(s.runner.schema.Schema(), op, q); err != nil {
+		if vars, err = urlVariables(s.runner.schema.Schema(), op, q); err != nil {
 			fail(err)
 			return
 		}
@@ -149,38 +150,6 @@ func (s *Server) runSaved(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// writeCodedError answers a request refused outside GraphQL (saved
-// queries, dataset export and import) with the error as GraphQL would
-// present it, counted in the error metrics, with the status of its code.
-func writeCodedError(w http.ResponseWriter, ctx context.Context, err error) {
-	errs := gqlerror.List{presentError(ctx, err)}
-	countErrors(ctx, errs)
-	writeJSON(w, statusOf(string(casegraph.ErrorCode(err))), graphql.Response{Errors: errs})
-}
-
-// statusOf is the HTTP status of an error code.
-func statusOf(code string) int {
-	switch casegraph.Code(code) {
-	case casegraph.CodeNotFound:
-		return http.StatusNotFound
-	case casegraph.CodeForbidden:
-		return http.StatusForbidden
-	case casegraph.CodeConflict:
-		return http.StatusConflict
-	case casegraph.CodeTimeout:
-		return http.StatusGatewayTimeout
-	case casegraph.CodeBusy:
-		return http.StatusTooManyRequests
-	case casegraph.CodeDatabaseUnavailable:
-		return http.StatusServiceUnavailable
-	case casegraph.CodeInternal:
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
-}
-
-// hasData reports whether a result's data holds anything but nulls at its
-// top level.
 // onlyNotFound says whether every error is a NOT_FOUND.
 func onlyNotFound(errs gqlerror.List) bool {
 	for _, e := range errs {
@@ -191,6 +160,8 @@ func onlyNotFound(errs gqlerror.List) bool {
 	return true
 }
 
+// hasData reports whether a result's data holds anything but nulls at its
+// top level.
 func hasData(data json.RawMessage) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(data, &top) != nil {
@@ -208,12 +179,12 @@ func hasData(data json.RawMessage) bool {
 // saved query's variable of one of these names is given in a POST body).
 var reservedParams = map[string]bool{"format": true, "version": true, "rows": true, "bom": true}
 
-// queryVariables reads variables from a query string, coerced to the types
+// urlVariables reads variables from a query string, coerced to the types
 // the operation declares: Int, Float and Boolean parsed, a list from the
 // parameter repeated, an input object or JSON value as JSON. format and
 // version are the endpoint's own; any other parameter must be a declared
 // variable.
-func queryVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Values) (json.RawMessage, error) {
+func urlVariables(schema *ast.Schema, op *ast.OperationDefinition, q url.Values) (json.RawMessage, error) {
 	vars := map[string]any{}
 	for key, values := range q {
 		if reservedParams[key] {

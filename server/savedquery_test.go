@@ -1,5 +1,8 @@
 package server_test
 
+// Saved queries run over HTTP (GET and POST /queries/{name}), as JSON and
+// tables.
+
 import (
 	"crypto/rand"
 	"encoding/csv"

@@ -1,5 +1,9 @@
 package graph_test
 
+// The golden files (testdata/*.graphql against the seed, with their
+// .golden.json), round trips that do not depend on load, entity pages, and
+// the vocabulary.
+
 import (
 	"encoding/json"
 	"flag"

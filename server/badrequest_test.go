@@ -1,5 +1,9 @@
 package server_test
 
+// The refusals of requests that are not GraphQL requests this server takes
+// (badrequest.go): coded, HEAD, the router's own, capped errors, no
+// suggestions, bad UTF-8, persisted queries.
+
 import (
 	"crypto/sha256"
 	"encoding/hex"
