@@ -49,7 +49,7 @@ func NewID(prefix, name string) string {
 // OpaqueIDPrefix begins the opaque id that stands in for a protected
 // entity's, and for its relations', before callers without clearance:
 // "protected-" and 16 hex digits, made by the statements that write them
-// (queries/UpsertEntities.cypher.tmpl and the relations' writes).
+// (statements/UpsertEntities.cypher.tmpl and the relations' writes).
 const OpaqueIDPrefix = "protected-"
 
 // IsReservedID says whether an id has a form that the API gives ids of its

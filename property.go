@@ -11,7 +11,7 @@ import (
 // everywhere: the Neo4j property, the GraphQL field (sourceIds excepted: the
 // field is sources) and the key in data files. Everything that lists them
 // is derived from the table: the Cypher projection and the upsert's SET
-// list (cypher/queries), the write parameters, content hash and record
+// list (cypher/statements), the write parameters, content hash and record
 // mapper (cypher/entity.go), what a read may return (EntityProperties) and
 // so what a GraphQL selection asks of the store, which kinds may carry a
 // property and its value's rules, and the data files' record (through

@@ -17,7 +17,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
 	stmtRecordChange statement = "RecordChange"
 	stmtChanges      statement = "Changes"
@@ -199,7 +199,7 @@ func changeFrom(rec *neo4j.Record) (casegraph.Change, error) {
 // read every change up to a number misses none below it, whichever
 // replica or command wrote it.
 
-// Statements of this file (queries/NAME.cypher).
+// Statements of this file (statements/NAME.cypher).
 const (
 	stmtChangeFeed statement = "ChangeFeed"
 	stmtChangeHead statement = "ChangeHead"

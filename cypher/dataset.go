@@ -13,7 +13,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
 	stmtDeleteDatasetRelations statement = "DeleteDatasetRelations"
 	stmtDeleteDatasetNodes     statement = "DeleteDatasetNodes"

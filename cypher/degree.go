@@ -9,7 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
 	stmtBackfillDegree statement = "BackfillDegree"
 	stmtWrongDegrees   statement = "WrongDegrees"

@@ -15,7 +15,7 @@ import (
 	"github.com/casegraph/casegraph/duplicate"
 )
 
-// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
 	stmtDuplicateSubjects   statement = "DuplicateSubjects"
 	stmtDuplicateDismissals statement = "DuplicateDismissals"

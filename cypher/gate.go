@@ -9,14 +9,14 @@ import (
 // The gate: scope and redaction, the one way a statement finds, for a
 // caller, the entities, relations, sources and audit records it returns,
 // and shows them. Its tests are written here once, and every statement
-// template of queries/ applies them inside its match (never by filtering
+// template of statements/ applies them inside its match (never by filtering
 // results afterwards), with the caller's scope as parameters (withScope):
 //
 //   - readable: an entity, a source or a relation of a dataset the caller
 //     may read ($readable, null for every one);
 //   - a relation only with both its ends readable: its pattern's end nodes
 //     are gated, or its ends are tested (the "relationEnds" definition of
-//     queries/shared.tmpl);
+//     statements/shared.tmpl);
 //   - hidden: a protected person seen by a caller without clearance
 //     ($callerCleared), who finds it by its opaque id only (lookup) and
 //     sees it redacted (the projections below: entityProjection,

@@ -49,7 +49,7 @@ func gateTestReads() []*casegraph.EntityRead {
 }
 
 // gateTestStatements renders every statement: every variant of every
-// file of queries/, and ReadEntities for each shape of gateTestReads,
+// file of statements/, and ReadEntities for each shape of gateTestReads,
 // rendered for callers who may read every dataset (name suffix /all)
 // and for those who may not (/scoped).
 func gateTestStatements(t *testing.T) map[statement]string {

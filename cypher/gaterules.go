@@ -236,7 +236,7 @@ func (g *gate) end(field, id string) (string, casegraph.Kind, error) {
 
 // seen is a relation's end as the gate judged it, for the statement that
 // links it to check, once it has locked it, that it has not changed its
-// dataset or protection since ("endChanged" of queries/shared.tmpl): nil
+// dataset or protection since ("endChanged" of statements/shared.tmpl): nil
 // for an end the write itself holds.
 func (g *gate) seen(id string) any {
 	e, ok := g.ends[id]

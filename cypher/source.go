@@ -12,7 +12,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Statements of this file (queries/NAME.cypher or NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
 	stmtSourcesByID   statement = "SourcesByID"
 	stmtSources       statement = "Sources"

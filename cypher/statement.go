@@ -11,8 +11,8 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// Every statement is a file of queries/: NAME.cypher as it runs, or
-// NAME.cypher.tmpl, a template over the definitions of queries/shared.tmpl
+// Every statement is a file of statements/: NAME.cypher as it runs, or
+// NAME.cypher.tmpl, a template over the definitions of statements/shared.tmpl
 // (the projections and filters every statement shares), rendered once at
 // start-up for each of its variants (or, for ReadEntities, for each shape
 // of read). Go names a statement by a constant of type statement, declared
@@ -20,20 +20,20 @@ import (
 // named NAME/... (see the methods of statement). statement_test.go proves
 // that every constant names a file and every file a constant.
 
-//go:embed queries
-var queryFiles embed.FS
+//go:embed statements
+var statementFiles embed.FS
 
 // sharedFile holds the definitions the statement templates share.
 const sharedFile = "shared.tmpl"
 
-// statement names a statement: a file of queries/ (a constant), or one
+// statement names a statement: a file of statements/ (a constant), or one
 // rendering of its template (a variant).
 type statement string
 
-// templates is every template of queries/ parsed into one set, once: the
+// templates is every template of statements/ parsed into one set, once: the
 // one template loader, for statements, compiled reads and migrations.
 var templates = sync.OnceValues(func() (*template.Template, error) {
-	t, err := template.New("queries").Option("missingkey=error").Funcs(templateFuncs).ParseFS(queryFiles, "queries/*.tmpl")
+	t, err := template.New("statements").Option("missingkey=error").Funcs(templateFuncs).ParseFS(statementFiles, "statements/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("statement templates: %w", err)
 	}
@@ -75,12 +75,12 @@ var templateFuncs = template.FuncMap{
 	},
 }
 
-// loadStatements reads every NAME.cypher file of queries/, and renders
+// loadStatements reads every NAME.cypher file of statements/, and renders
 // every NAME.cypher.tmpl for each of its variants (templateVariants; by
 // default once, over the relation vocabulary, for statements that must
 // name each relationship type, such as per-type index lookups).
 func loadStatements() (map[statement]string, error) {
-	entries, err := fs.ReadDir(queryFiles, "queries")
+	entries, err := fs.ReadDir(statementFiles, "statements")
 	if err != nil {
 		return nil, fmt.Errorf("read statements: %w", err)
 	}
@@ -94,7 +94,7 @@ func loadStatements() (map[statement]string, error) {
 		switch {
 		case file == sharedFile:
 		case strings.HasSuffix(file, ".cypher"):
-			b, err := fs.ReadFile(queryFiles, "queries/"+file)
+			b, err := fs.ReadFile(statementFiles, "statements/"+file)
 			if err != nil {
 				return nil, fmt.Errorf("read statement %s: %w", file, err)
 			}
@@ -120,7 +120,7 @@ func loadStatements() (map[statement]string, error) {
 				out[v.Name] = text
 			}
 		default:
-			return nil, fmt.Errorf("queries/%s: neither NAME.cypher nor NAME.cypher.tmpl", file)
+			return nil, fmt.Errorf("statements/%s: neither NAME.cypher nor NAME.cypher.tmpl", file)
 		}
 	}
 	return out, nil
@@ -135,7 +135,7 @@ func execute(set *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// render executes a template kept outside queries/ (a migration's) with
+// render executes a template kept outside statements/ (a migration's) with
 // the shared definitions at hand.
 func render(name, text string, data any) (string, error) {
 	set, err := templates()

@@ -74,7 +74,7 @@ func statementConstants(t *testing.T) (map[string]statement, map[string]int, []*
 }
 
 // TestStatementNames proves that every statement constant names a file of
-// queries/ and is used, that every file of queries/ is named by a
+// statements/ and is used, that every file of statements/ is named by a
 // constant, and that Go names statements only by constants: no string
 // literal reaches a call that runs or looks up a statement.
 func TestStatementNames(t *testing.T) {
@@ -89,7 +89,7 @@ func TestStatementNames(t *testing.T) {
 			t.Errorf("statement constant %s is never used", name)
 		}
 	}
-	entries, err := fs.ReadDir(queryFiles, "queries")
+	entries, err := fs.ReadDir(statementFiles, "statements")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +101,12 @@ func TestStatementNames(t *testing.T) {
 		base := statement(strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".tmpl"), ".cypher"))
 		onDisk[base] = true
 		if _, ok := byValue[base]; !ok {
-			t.Errorf("queries/%s: no statement constant names it, so nothing runs it", e.Name())
+			t.Errorf("statements/%s: no statement constant names it, so nothing runs it", e.Name())
 		}
 	}
 	for v, name := range byValue {
 		if !onDisk[v] {
-			t.Errorf("statement constant %s: no file queries/%s.cypher or .cypher.tmpl", name, v)
+			t.Errorf("statement constant %s: no file statements/%s.cypher or .cypher.tmpl", name, v)
 		}
 	}
 	// The argument that names the statement, by function.

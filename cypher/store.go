@@ -1,5 +1,5 @@
 // Package cypher is everything in Casegraph that speaks to Neo4j: the Store
-// and its statements (one per file of queries/, embedded; see
+// and its statements (one per file of statements/, embedded; see
 // statement.go), one file per noun with its reads, writes and mapper,
 // schema migrations, the mapping of records to domain types and of driver
 // errors to coded errors. No other package builds Cypher or reads records.
@@ -167,7 +167,7 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 
 // withScope adds to a statement's parameters the caller's scope, which
 // every statement that reads the graph applies inside its match (the
-// "readable" and "visibleQuery" definitions of queries/shared.tmpl):
+// "readable" and "visibleQuery" definitions of statements/shared.tmpl):
 // $readable, the datasets the caller may read, or null for every one;
 // $callerCleared, whether it may see protected people (the entity and relation
 // projections redact them when not); $caller, who the caller is;

@@ -12,7 +12,7 @@ import (
 )
 
 // A traced Store gives each statement it sends a span of its own, a child
-// of the request's, named after the statement (its file of queries/, or
+// of the request's, named after the statement (its file of statements/, or
 // the variant): never its text nor its parameters, which hold what
 // callers asked for and stored. An error is told by its kind alone (the
 // Neo4j status code, or the Go type), as its message may quote a value.

@@ -20,7 +20,7 @@ import (
 // two apart for us, and retries on its own, so a write runs in an explicit
 // transaction with its own retries of what failed before the commit.
 
-// Statements of this file (queries/NAME.cypher).
+// Statements of this file (statements/NAME.cypher).
 const stmtClaimIdempotencyKey statement = "ClaimIdempotencyKey"
 
 // writeUngated: the statements of this file that return no graph data to a

@@ -30,7 +30,7 @@ import (
 // create taken (CONFLICT), in the same words as for another dataset's, and
 // no refusal names what the caller may not read.
 
-// Statements of this file (queries/NAME.cypher.tmpl).
+// Statements of this file (statements/NAME.cypher.tmpl).
 const (
 	stmtEntityStates   statement = "EntityStates"
 	stmtRelationStates statement = "RelationStates"
