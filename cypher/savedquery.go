@@ -85,7 +85,7 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	}
 	var out casegraph.SavedQuery
 	err := s.mutate(ctx, "SaveQuery", &out, func(run txRunner) (change, error) {
-		if err := checkQueryOwner(ctx, run, q.Name, false); err != nil {
+		if err := checkSavedQueryOwner(ctx, run, q.Name, false); err != nil {
 			return change{}, err
 		}
 		recs, err := run(stmtSaveQuery, params)
@@ -211,7 +211,7 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 	}
 	var n int64
 	err := s.mutate(ctx, "DeleteSavedQuery", &n, func(run txRunner) (change, error) {
-		if err := checkQueryOwner(ctx, run, name, true); err != nil {
+		if err := checkSavedQueryOwner(ctx, run, name, true); err != nil {
 			return change{}, err
 		}
 		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})
@@ -284,11 +284,11 @@ func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
 	return q, err
 }
 
-// checkQueryOwner lets only a saved query's owner or an admin save a new
+// checkSavedQueryOwner lets only a saved query's owner or an admin save a new
 // version of it or delete it (the operator, an admin, passes). A query the
 // caller may not see is not there: a new save finds its name taken, a
 // delete finds nothing.
-func checkQueryOwner(ctx context.Context, run txRunner, name string, deleting bool) error {
+func checkSavedQueryOwner(ctx context.Context, run txRunner, name string, deleting bool) error {
 	p, err := casegraph.Caller(ctx)
 	if err != nil || p.IsAdmin() {
 		return err

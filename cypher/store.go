@@ -209,7 +209,7 @@ func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 }
 
 // txTimeout hands the request's remaining time to Neo4j, so the server stops
-// working on a query whose client has stopped waiting for it.
+// working on a statement whose client has stopped waiting for it.
 func txTimeout(ctx context.Context) func(*neo4j.TransactionConfig) {
 	return neo4j.WithTxTimeout(remaining(ctx))
 }

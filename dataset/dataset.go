@@ -292,17 +292,17 @@ func (e *Encoder) Encode(r Record) error {
 	return e.enc.Encode(r)
 }
 
-//go:embed queries.json
-var seedQueries []byte
+//go:embed savedqueries.json
+var seedSavedQueries []byte
 
-// SeedQueries returns the example saved queries over the seed dataset.
-func SeedQueries() ([]casegraph.SavedQuery, error) {
+// SeedSavedQueries returns the example saved queries over the seed dataset.
+func SeedSavedQueries() ([]casegraph.SavedQuery, error) {
 	var raw []struct {
 		Name, Title, Description, Document string
 		DefaultVariables                   json.RawMessage
 		Tags                               []string
 	}
-	if err := json.Unmarshal(seedQueries, &raw); err != nil {
+	if err := json.Unmarshal(seedSavedQueries, &raw); err != nil {
 		return nil, fmt.Errorf("seed queries: %w", err)
 	}
 	out := make([]casegraph.SavedQuery, len(raw))

@@ -109,10 +109,10 @@ func TestLinesErrorCode(t *testing.T) {
 	}
 }
 
-// TestSeedQueriesNameNoProtectedPerson: a saved query's defaults are
+// TestSeedSavedQueriesNameNoProtectedPerson: a saved query's defaults are
 // shown to everyone it is shared with, clearance or not, so the seed's
 // (public) queries never name a protected person by his real id.
-func TestSeedQueriesNameNoProtectedPerson(t *testing.T) {
+func TestSeedSavedQueriesNameNoProtectedPerson(t *testing.T) {
 	batch, err := dataset.Read(dataset.Seed())
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestSeedQueriesNameNoProtectedPerson(t *testing.T) {
 	if len(protected) == 0 {
 		t.Fatal("the seed protects nobody: the test would prove nothing")
 	}
-	queries, err := dataset.SeedQueries()
+	queries, err := dataset.SeedSavedQueries()
 	if err != nil {
 		t.Fatal(err)
 	}

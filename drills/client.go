@@ -94,8 +94,8 @@ type gqlError struct {
 
 // GraphQL posts a request (headers such as Idempotency-Key beside it) and
 // reads the answer's data and first error.
-func (c *Client) GraphQL(ctx context.Context, query string, vars map[string]any, header map[string]string) Outcome {
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+func (c *Client) GraphQL(ctx context.Context, document string, vars map[string]any, header map[string]string) Outcome {
+	body, err := json.Marshal(map[string]any{"query": document, "variables": vars})
 	if err != nil {
 		return Outcome{Err: err}
 	}

@@ -21,10 +21,10 @@ import (
 // statement however many node, nodes and entity fields it has.
 func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model.Node, error) {
 	byType := map[casegraph.NodeType][]string{}
-	var queries []casegraph.NodeRef
+	var savedRefs []casegraph.NodeRef
 	for _, ref := range refs {
 		if ref.Type == casegraph.NodeSavedQuery {
-			queries = append(queries, ref)
+			savedRefs = append(savedRefs, ref)
 			continue
 		}
 		byType[ref.Type] = append(byType[ref.Type], ref.ID)
@@ -63,9 +63,9 @@ func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model
 		}
 	}
 	var saved map[string]casegraph.SavedQuery
-	if len(queries) > 0 {
+	if len(savedRefs) > 0 {
 		var err error
-		if saved, err = r.Store.SavedQueryVersions(ctx, queries); err != nil {
+		if saved, err = r.Store.SavedQueryVersions(ctx, savedRefs); err != nil {
 			return nil, err
 		}
 	}

@@ -27,7 +27,7 @@ import (
 var entityTypes = []string{"Entity", "Person", "Organization", "Event", "Document", "Place"}
 
 // maxReadLevels bounds how many levels of relations one read compiles;
-// the depth limit keeps real queries well inside it, and anything deeper
+// the depth limit keeps real documents well inside it, and anything deeper
 // is left to the loaders.
 const maxReadLevels = 4
 

@@ -122,8 +122,8 @@ func (r *reads) do(key any, run func() (casegraph.ReadResult, error)) (casegraph
 }
 
 // wait is how long a loader gathers keys before it sends them. gqlgen
-// resolves the fields of a list's items concurrently, so one level of a
-// query arrives within it; it is what each level costs at most in latency.
+// resolves the fields of a list's items concurrently, so one level of an
+// operation arrives within it; it is what each level costs at most in latency.
 // Measured side by side (BenchmarkNestedDepth2): 300µs split levels into
 // more round trips and was slower; 2ms added latency to every level.
 const wait = time.Millisecond

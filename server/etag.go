@@ -25,7 +25,7 @@ const etagGzipSuffix = "-gzip"
 // request whose If-None-Match holds that tag (or the tag of its gzip or
 // zstd form) gets 304 without a body. Other GET responses keep the
 // Cache-Control their handler set (no-store for a saved query's refusal),
-// or get private, no-cache. The query still runs: the ETag saves
+// or get private, no-cache. The operation still runs: the ETag saves
 // the bytes on the wire, not the work. A POST is never cached, and
 // neither is an error or a partial answer (its errors may be passing).
 func revalidate(next http.Handler) http.Handler {

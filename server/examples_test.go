@@ -26,7 +26,7 @@ func TestExampleQueriesAsCSV(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	ds, id := cyphertest.LoadSeed(t, h.Store)
-	examples, err := dataset.SeedQueries()
+	examples, err := dataset.SeedSavedQueries()
 	if err != nil {
 		t.Fatal(err)
 	}

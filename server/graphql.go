@@ -28,7 +28,7 @@ import (
 )
 
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
-// validation and the limits run before any resolver, so a refused query
+// validation and the limits run before any resolver, so a refused request
 // never reaches the database.
 func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
 	srv := handler.New(schema)

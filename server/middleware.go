@@ -148,7 +148,7 @@ func (s *Server) observeWithin(route string, timeout time.Duration, next http.Ha
 		} else {
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			if timeout > s.cfg.RequestTimeout {
-				// The server's timeouts are a query's: an upload or a
+				// The server's timeouts are a GraphQL request's: an upload or a
 				// download of a file gets as long as its deadline.
 				rc := http.NewResponseController(w)
 				_ = rc.SetReadDeadline(time.Now().Add(timeout))

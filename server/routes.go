@@ -149,7 +149,7 @@ func (s *Server) compose(rt route) http.Handler {
 	}
 	timeout := s.cfg.RequestTimeout
 	if rt.transfer {
-		// The server's timeouts are a query's: an upload or a download
+		// The server's timeouts are a GraphQL request's: an upload or a download
 		// of a file gets as long as its deadline.
 		timeout = s.cfg.TransferTimeout
 	}

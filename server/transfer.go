@@ -13,7 +13,7 @@ import (
 // import, up to MaxImportBytes of memory. At most MaxTransfers of each run
 // at once, and at most transfersPerCaller of each for one caller; one more
 // is BUSY (429, reason TOO_MANY_TRANSFERS) at once, rather than holding
-// connections and memory the queries need. An export whose reader takes
+// connections and memory the GraphQL requests need. An export whose reader takes
 // no bytes for TransferStall is cut off (stallWriter): slow readers do not
 // hold the slots, nor a read transaction, for the whole TransferTimeout.
 

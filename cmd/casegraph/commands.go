@@ -204,13 +204,13 @@ func runSeed(ctx context.Context, args []string, e env) error {
 			return describe(err)
 		}
 		printStats(e.stdout, "seeded dataset "+dataset.SeedName+":", st)
-		queries, err := dataset.SeedQueries()
+		examples, err := dataset.SeedSavedQueries()
 		if err != nil {
 			return err
 		}
-		// The examples are checked as saveQuery checks any query.
+		// The examples are checked as saveQuery checks any saved query's document.
 		runner := server.NewRunner(server.DefaultConfig(), store)
-		for _, q := range queries {
+		for _, q := range examples {
 			if err := runner.Check(ctx, q.Document, q.DefaultVariables); err != nil {
 				return fmt.Errorf("seed query %s: %w", q.Name, err)
 			}

@@ -108,10 +108,10 @@ func (c *httpClient) do(req *http.Request) (*http.Response, error) {
 	return c.client.Do(req)
 }
 
-// graphql posts a query and decodes data into out, or returns the first
-// error's message and code.
-func (c *httpClient) graphql(ctx context.Context, query string, vars map[string]any, out any) error {
-	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+// graphql posts a GraphQL document with its variables and decodes data
+// into out, or returns the first error's message and code.
+func (c *httpClient) graphql(ctx context.Context, document string, vars map[string]any, out any) error {
+	body, _ := json.Marshal(map[string]any{"query": document, "variables": vars})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/graphql", bytes.NewReader(body))
 	if err != nil {
 		return err
