@@ -231,19 +231,6 @@ func sameTypes(a, b []RelationType) bool {
 	return slices.Equal(a, b)
 }
 
-// Levels is how deep the read goes: 0 for the entity alone, 1 with its
-// relations, 2 with their ends' relations, and so on.
-func (r *EntityRead) Levels() int {
-	if r == nil {
-		return 0
-	}
-	n := 0
-	for _, p := range r.Relations {
-		n = max(n, 1+p.Ends.Levels())
-	}
-	return n
-}
-
 // ReadResult is everything one compiled read returned, for the request's
 // loaders to hold: the entities asked for by the key they were asked by (an
 // id merged away finds its survivor), every entity read on the way, every

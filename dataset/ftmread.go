@@ -42,7 +42,7 @@ func (n FtMNote) String() string {
 	return fmt.Sprintf("line %d: %s: %s", n.Line, verb, n.Message)
 }
 
-// ftmKinds is kindSchemata read back, with the FtM schemata that are
+// ftmKind is kindSchemata read back, with the FtM schemata that are
 // organizations too.
 func ftmKind(schema string) (casegraph.Kind, bool) {
 	for k, s := range kindSchemata {

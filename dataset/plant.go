@@ -64,15 +64,14 @@ func widePersonName(rng *rand.Rand) (first, middle, last string) {
 // planted is what planting remembers of a duplicate while the relations
 // are generated.
 type planted struct {
-	original, id string
-	copies       int // how many of the original's relations to repeat
-	relations    []Record
+	id        string
+	copies    int // how many of the original's relations to repeat
+	relations []Record
 }
 
 // planter chooses the originals, writes the duplicates and repeats their
 // relations.
 type planter struct {
-	rng   *rand.Rand
 	ds    string
 	dups  []*planted
 	byOrg map[string]*planted // by original id
@@ -82,7 +81,7 @@ type planter struct {
 // plant writes n duplicates of the people and organizations of entities
 // (in creation order), right after them.
 func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record) error) (*planter, error) {
-	p := &planter{rng: rng, ds: ds, byOrg: map[string]*planted{}}
+	p := &planter{ds: ds, byOrg: map[string]*planted{}}
 	var people, orgs []int
 	for i, e := range entities {
 		switch casegraph.Kind(e.Kind) {
@@ -118,7 +117,7 @@ func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record
 		dup := orig
 		dup.ID = fmt.Sprintf("%s:dup-%d", ds, i)
 		dup.Name, dup.Aliases = variant(rng, orig, i), nil
-		d := &planted{original: orig.ID, id: dup.ID}
+		d := &planted{id: dup.ID}
 		if rng.IntN(3) > 0 {
 			d.copies = 1 + rng.IntN(2)
 		}

@@ -29,7 +29,6 @@ type JWTVerifier struct {
 	algs  []jose.SignatureAlgorithm
 	keys  *keySource
 	now   func() time.Time
-	log   zerolog.Logger
 	subID string // "jwt:<issuer>#"
 
 	mu       sync.Mutex
@@ -67,7 +66,7 @@ func NewJWTVerifier(cfg JWTConfig, client *http.Client, log zerolog.Logger) (*JW
 	if client == nil {
 		client = http.DefaultClient
 	}
-	v := &JWTVerifier{cfg: cfg, algs: algs, now: time.Now, log: log, subID: "jwt:" + cfg.Issuer + "#"}
+	v := &JWTVerifier{cfg: cfg, algs: algs, now: time.Now, subID: "jwt:" + cfg.Issuer + "#"}
 	if cfg.JWKSFile != "" {
 		v.keys, err = fileKeySource(cfg.JWKSFile, log, v.clock)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // Errors are counted by extensions.code, per request, where answers are
-// written: the GraphQL handler's responses (countResponseErrors), the
+// written: the GraphQL handler's responses (countedResponses), the
 // saved-query route's (runSaved), and the refusals written before either
 // (writeReasonedErrorCode). observe adds them to
 // casegraph_errors_total when the request ends. A GraphQL error comes with

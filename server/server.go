@@ -36,9 +36,8 @@ type Server struct {
 	// inflight are the requests being served (the shutdown names those it
 	// cuts off).
 	inflight *inflight
-	// watches serve subscriptions; they follow the change feed until
-	// Close (or the shutdown), which also ends every stream.
-	watches  *watch.Hub
+	// stopping ends at Close (or the shutdown): the watches, which
+	// follow the change feed until then, and every stream end with it.
 	stopping context.Context
 	stop     func()
 	// transfers bound the exports and imports over HTTP at once.
@@ -99,7 +98,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	stopping, stop := context.WithCancel(context.Background())
 	s := &Server{runner: runner, store: store, cfg: cfg, log: log, metrics: metrics, ready: newReadiness(checker),
 		auth: newAuthenticator(cfg, store, log), rate: newRateLimiter(cfg.RateLimit, cfg.RateBurst), inflight: newInflight(),
-		watches: watches, stopping: stopping, stop: stop, transfers: newTransfers(cfg.MaxTransfers)}
+		stopping: stopping, stop: stop, transfers: newTransfers(cfg.MaxTransfers)}
 	if n, ok := store.(commitNotifier); ok {
 		remove := n.OnCommit(watches.Notify)
 		context.AfterFunc(stopping, remove)

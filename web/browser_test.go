@@ -253,7 +253,7 @@ func (b *tab) checkClean() {
 	b.problems = nil
 }
 
-// expectProblems drops the logged errors that match want (an expected 401,
+// expectProblem drops the logged errors that match want (an expected 401,
 // say), failing when one does not show up.
 func (b *tab) expectProblem(want string) {
 	b.t.Helper()
