@@ -3,6 +3,7 @@ package casegraph
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"golang.org/x/text/unicode/norm"
@@ -132,11 +133,20 @@ const (
 	OrderByDegree    EntityOrderField = "DEGREE"
 )
 
+// EntityOrderFields are the sort keys, in the schema's order.
+func EntityOrderFields() []EntityOrderField {
+	return []EntityOrderField{OrderByID, OrderByName, OrderByUpdatedAt, OrderByDegree}
+}
+
 // EntityOrder sorts a list of entities.
 type EntityOrder struct {
 	Field EntityOrderField
 	Desc  bool
 }
+
+// DefaultEntityOrder is the order of a list that asks for none: by id,
+// ascending.
+var DefaultEntityOrder = EntityOrder{Field: OrderByID}
 
 // Direction is ASC or DESC.
 func (o EntityOrder) Direction() string {
@@ -340,6 +350,46 @@ func (f EntityFilter) Validate() error {
 		}
 	}
 	return TextRule{Max: MaxNameLength}.Check("filter.nameContains", f.NameContains)
+}
+
+// EntitiesQuery asks for one page of the entities that match Filter, in
+// Order (ties by id).
+type EntitiesQuery struct {
+	Filter EntityFilter
+	Order  EntityOrder
+	Page   Page
+}
+
+// NewEntitiesQuery is the list of every entity with the defaults:
+// DefaultEntityOrder, the first DefaultPageSize.
+func NewEntitiesQuery() EntitiesQuery {
+	return EntitiesQuery{Order: DefaultEntityOrder, Page: Page{First: DefaultPageSize}}
+}
+
+// Validate checks the filter, the order, and that the page's sort key (from a cursor) is of the order's type: the key reaches
+// Cypher as a time or a number (a cursor's checksum keeps out accidents,
+// not forgeries).
+func (q EntitiesQuery) Validate() error {
+	if err := q.Filter.Validate(); err != nil {
+		return err
+	}
+	if !slices.Contains(EntityOrderFields(), q.Order.Field) {
+		return Errorf(CodeBadUserInput, "cannot sort by %q", truncate(string(q.Order.Field), 40))
+	}
+	if q.Page.After == "" {
+		return nil
+	}
+	var err error
+	switch q.Order.Field {
+	case OrderByUpdatedAt:
+		_, err = time.Parse(time.RFC3339Nano, q.Page.AfterKey)
+	case OrderByDegree:
+		_, err = strconv.ParseInt(q.Page.AfterKey, 10, 64)
+	}
+	if err != nil {
+		return Errorf(CodeBadUserInput, "after: not a cursor of this list")
+	}
+	return nil
 }
 
 // validateScope checks the kinds and datasets a filter keeps; field (""

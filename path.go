@@ -15,9 +15,13 @@ const (
 	PathOutgoing PathDirection = "OUTGOING" // only from its from end to its to end
 )
 
-// PathOptions say what a path search returns besides its entities and
-// relations.
-type PathOptions struct {
+// PathRead says what a path search reads besides its entities and
+// relations, as the GraphQL selection under it asks (the way EntityRead
+// does for entities). It is not a client's argument, so it is not part of
+// the requests (PathQuery, NeighborhoodQuery, ...): two callers asking the
+// same question with other selections ask the same request, and a path
+// watch shares one search among them by request and read.
+type PathRead struct {
 	// WithSources asks for the sources its entities and relations cite,
 	// read in the same statement; without it the statement reads none
 	// (a client that does not select them pays nothing for them).
@@ -99,7 +103,8 @@ func (f PathFilter) Relaxations() []Relaxation {
 // PathExplanation says why a shortest-path search found what it found.
 type PathExplanation struct {
 	MaxDepth int
-	// Length is the shortest path's length when one meets the filter.
+	// Found says a path meets the filter; Length is its length.
+	Found  bool
 	Length int
 	// Beyond is the length of the shortest path that meets every other
 	// condition but is longer than MaxDepth (up to MaxMaxDepth); 0 when
@@ -113,12 +118,9 @@ type PathExplanation struct {
 	Complete bool
 }
 
-// Found says whether a path meets the filter.
-func (e PathExplanation) Found() bool { return e.Length > 0 }
-
 // Message says the explanation in a sentence.
 func (e PathExplanation) Message() string {
-	if e.Found() {
+	if e.Found {
 		return fmt.Sprintf("a path of %d relations meets the filter", e.Length)
 	}
 	var parts []string
@@ -254,12 +256,26 @@ func (f *PathFilter) Normalize() error {
 	return ValidateConfidence(f.MinConfidence)
 }
 
+// Requests. Each New... function returns the request with every argument
+// a client may leave out at its default (the constants above, which the
+// schema's argument defaults spell again: graph's TestSchemaDefaults holds
+// the two together); the GraphQL layer sets over it what the client gave,
+// and Normalize checks the whole. A client's explicit 0 is not "left out":
+// Normalize refuses it, which is why a zero field is not read as "use the
+// default" here.
+
 // PathQuery asks for up to K shortest simple paths from one entity to
-// another (shortestPath is K 1).
+// another (shortestPath, pathExplanation and watchPath are K 1).
 type PathQuery struct {
 	From, To string
 	K        int // 1 to MaxPaths
 	Filter   PathFilter
+}
+
+// NewPathQuery is the search for paths from one entity to another with
+// the defaults: DefaultPaths of them, under DefaultPathFilter.
+func NewPathQuery(from, to string) PathQuery {
+	return PathQuery{From: from, To: to, K: DefaultPaths, Filter: DefaultPathFilter()}
 }
 
 // Normalize checks the query and normalizes its filter.
@@ -285,6 +301,13 @@ type NeighborhoodQuery struct {
 	Filter PathFilter
 }
 
+// NewNeighborhoodQuery is the neighbourhood of id with the defaults:
+// DefaultNeighborhoodDepth, at most DefaultNeighborhoodSize entities,
+// under DefaultPathFilter.
+func NewNeighborhoodQuery(id string) NeighborhoodQuery {
+	return NeighborhoodQuery{ID: id, Depth: DefaultNeighborhoodDepth, Limit: DefaultNeighborhoodSize, Filter: DefaultPathFilter()}
+}
+
 // Normalize checks the query and normalizes its filter.
 func (q *NeighborhoodQuery) Normalize() error {
 	if err := ValidateID("id", q.ID); err != nil {
@@ -306,12 +329,29 @@ type ConnectionsQuery struct {
 	Filter PathFilter
 }
 
+// NewConnectionsQuery is the connections of ids under DefaultPathFilter.
+func NewConnectionsQuery(ids []string) ConnectionsQuery {
+	return ConnectionsQuery{IDs: ids, Filter: DefaultPathFilter()}
+}
+
 // Normalize checks the query and normalizes its filter.
 func (q *ConnectionsQuery) Normalize() error {
 	if err := validateIDSet("connections", q.IDs); err != nil {
 		return err
 	}
 	return q.Filter.Normalize()
+}
+
+// Pairs are the pairs of IDs whose shortest paths connections asks for,
+// each once, in the order of IDs.
+func (q ConnectionsQuery) Pairs() [][2]string {
+	var pairs [][2]string
+	for i := range q.IDs {
+		for j := i + 1; j < len(q.IDs); j++ {
+			pairs = append(pairs, [2]string{q.IDs[i], q.IDs[j]})
+		}
+	}
+	return pairs
 }
 
 // validateIDSet checks the ids of connections or commonNeighbors (field):
@@ -333,16 +373,29 @@ func validateIDSet(field string, ids []string) error {
 
 // CommonNeighborsQuery asks, for MinConnections to MaxConnections distinct
 // entities, for the entities directly related to every one of them (one
-// hop: the filter's maxDepth has no meaning, and its direction must be
-// ANY, as a neighbour is common whichever way its relations run).
+// hop: the filter's maxDepth has no meaning and is refused when a client
+// gives one, and its direction must be ANY, as a neighbour is common
+// whichever way its relations run).
 type CommonNeighborsQuery struct {
 	IDs    []string
 	Limit  int // 1 to MaxCommonNeighbors
 	Filter PathFilter
+	// MaxDepthGiven says the client gave the filter a maxDepth (which
+	// Filter.MaxDepth cannot say: a client's 0 is a maxDepth given).
+	MaxDepthGiven bool
+}
+
+// NewCommonNeighborsQuery is the common neighbours of ids with the
+// defaults: at most DefaultCommonNeighbors, under DefaultPathFilter.
+func NewCommonNeighborsQuery(ids []string) CommonNeighborsQuery {
+	return CommonNeighborsQuery{IDs: ids, Limit: DefaultCommonNeighbors, Filter: DefaultPathFilter()}
 }
 
 // Normalize checks the query and normalizes its filter.
 func (q *CommonNeighborsQuery) Normalize() error {
+	if q.MaxDepthGiven {
+		return Errorf(CodeBadUserInput, "filter.maxDepth: commonNeighbors looks one hop away; leave maxDepth out")
+	}
 	if err := validateIDSet("commonNeighbors", q.IDs); err != nil {
 		return err
 	}

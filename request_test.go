@@ -252,3 +252,154 @@ func TestMergeRequestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestDefaults: a request made with its New function has every
+// argument a client may leave out at the domain's default, and is valid
+// as it is.
+func TestRequestDefaults(t *testing.T) {
+	from, to := casegraph.MustPartialDate("2011"), casegraph.MustPartialDate("2012")
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"paths", casegraph.NewPathQuery("a", "b"), casegraph.PathQuery{From: "a", To: "b", K: casegraph.DefaultPaths, Filter: casegraph.DefaultPathFilter()}},
+		{"neighborhood", casegraph.NewNeighborhoodQuery("a"), casegraph.NeighborhoodQuery{ID: "a", Depth: casegraph.DefaultNeighborhoodDepth,
+			Limit: casegraph.DefaultNeighborhoodSize, Filter: casegraph.DefaultPathFilter()}},
+		{"connections", casegraph.NewConnectionsQuery(ids(2)), casegraph.ConnectionsQuery{IDs: ids(2), Filter: casegraph.DefaultPathFilter()}},
+		{"commonNeighbors", casegraph.NewCommonNeighborsQuery(ids(2)), casegraph.CommonNeighborsQuery{IDs: ids(2), Limit: casegraph.DefaultCommonNeighbors,
+			Filter: casegraph.DefaultPathFilter()}},
+		{"suggest", casegraph.NewSuggestQuery("Geo"), casegraph.SuggestQuery{Prefix: "Geo", First: casegraph.DefaultSuggest}},
+		{"datasetTimeline", casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to), casegraph.DatasetTimelineQuery{Datasets: []string{"d"},
+			From: from, To: to, First: casegraph.DefaultDatasetTimeline}},
+		{"entities", casegraph.NewEntitiesQuery(), casegraph.EntitiesQuery{Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
+			Page: casegraph.Page{First: casegraph.DefaultPageSize}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.got, cmp.Comparer(func(a, b casegraph.PartialDate) bool { return a.Compare(b) == 0 })); diff != "" {
+				t.Errorf("defaults (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for name, normalize := range map[string]func() error{
+		"paths":           func() error { q := casegraph.NewPathQuery("a", "b"); return q.Normalize() },
+		"neighborhood":    func() error { q := casegraph.NewNeighborhoodQuery("a"); return q.Normalize() },
+		"connections":     func() error { q := casegraph.NewConnectionsQuery(ids(2)); return q.Normalize() },
+		"commonNeighbors": func() error { q := casegraph.NewCommonNeighborsQuery(ids(2)); return q.Normalize() },
+		"suggest":         func() error { q := casegraph.NewSuggestQuery("Geo"); return q.Normalize() },
+		"datasetTimeline": func() error { return casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to).Validate() },
+		"entities":        func() error { return casegraph.NewEntitiesQuery().Validate() },
+	} {
+		t.Run(name+" is valid", func(t *testing.T) { checkErr(t, normalize(), "") })
+	}
+}
+
+func TestCommonNeighborsQueryNormalize(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*casegraph.CommonNeighborsQuery)
+		want   string
+	}{
+		{"defaults", func(*casegraph.CommonNeighborsQuery) {}, ""},
+		{"a maxDepth given", func(q *casegraph.CommonNeighborsQuery) { q.MaxDepthGiven = true }, "filter.maxDepth: commonNeighbors looks one hop away"},
+		{"outgoing", func(q *casegraph.CommonNeighborsQuery) { q.Filter.Direction = casegraph.PathOutgoing }, "filter.direction"},
+		{"limit 0", func(q *casegraph.CommonNeighborsQuery) { q.Limit = 0 }, "limit must be between 1 and 1000, not 0"},
+		{"one id", func(q *casegraph.CommonNeighborsQuery) { q.IDs = ids(1) }, "commonNeighbors takes 2 to 10 ids, not 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := casegraph.NewCommonNeighborsQuery(ids(2))
+			tt.change(&q)
+			checkErr(t, q.Normalize(), tt.want)
+		})
+	}
+}
+
+func TestConnectionsQueryPairs(t *testing.T) {
+	q := casegraph.NewConnectionsQuery([]string{"a", "b", "c"})
+	if diff := cmp.Diff([][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}, q.Pairs()); diff != "" {
+		t.Errorf("pairs (-want +got):\n%s", diff)
+	}
+}
+
+func TestTimelineQueryValidate(t *testing.T) {
+	d := casegraph.MustPartialDate
+	tests := []struct {
+		name string
+		q    casegraph.TimelineQuery
+		want string
+	}{
+		{"open", casegraph.TimelineQuery{ID: "a"}, ""},
+		{"a period", casegraph.TimelineQuery{ID: "a", From: d("2011"), To: d("2011-03")}, ""},
+		{"from only", casegraph.TimelineQuery{ID: "a", From: d("2011")}, ""},
+		{"bad id", casegraph.TimelineQuery{ID: "a b"}, "not a valid id"},
+		{"to before from", casegraph.TimelineQuery{ID: "a", From: d("2012"), To: d("2011-12")}, "to 2011-12 is before from 2012"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt.q.Validate(), tt.want) })
+	}
+}
+
+func TestEntitiesQueryValidate(t *testing.T) {
+	after := func(field casegraph.EntityOrderField, key string) casegraph.EntitiesQuery {
+		q := casegraph.NewEntitiesQuery()
+		q.Order.Field, q.Page.After, q.Page.AfterKey = field, "x", key
+		return q
+	}
+	tests := []struct {
+		name string
+		q    casegraph.EntitiesQuery
+		want string
+	}{
+		{"defaults", casegraph.NewEntitiesQuery(), ""},
+		{"bad filter", casegraph.EntitiesQuery{Filter: casegraph.EntityFilter{Category: "PICNIC"}, Order: casegraph.DefaultEntityOrder}, "filter.category"},
+		{"unknown order", casegraph.EntitiesQuery{Order: casegraph.EntityOrder{Field: "COLOUR"}}, `cannot sort by "COLOUR"`},
+		{"a time after a time", after(casegraph.OrderByUpdatedAt, "2024-01-02T03:04:05.123456789Z"), ""},
+		{"a name after a time", after(casegraph.OrderByUpdatedAt, "Nice"), "after: not a cursor of this list"},
+		{"a number after a degree", after(casegraph.OrderByDegree, "12"), ""},
+		{"a name after a degree", after(casegraph.OrderByDegree, "Nice"), "after: not a cursor of this list"},
+		{"any key after a name", after(casegraph.OrderByName, "Nice"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt.q.Validate(), tt.want) })
+	}
+}
+
+// TestSearchQueryPage: a page of a search is a window over its ranked
+// candidates, from the offset its cursor carries.
+func TestSearchQueryPage(t *testing.T) {
+	tests := []struct {
+		name             string
+		page             casegraph.Page
+		n                int
+		offset           int
+		start, end       int
+		more             bool
+		wantOffsetErrFor string
+	}{
+		{"the first page", casegraph.Page{First: 10}, 25, 0, 0, 10, true, ""},
+		{"after the tenth", casegraph.Page{First: 10, After: "10"}, 25, 10, 10, 20, true, ""},
+		{"the last, short", casegraph.Page{First: 10, After: "20"}, 25, 20, 20, 25, false, ""},
+		{"backward from the end", casegraph.Page{First: 10, Backward: true}, 25, casegraph.SearchWindow + 1, 15, 25, true, ""},
+		{"backward before the eleventh", casegraph.Page{First: 10, After: "11", Backward: true}, 25, 11, 0, 10, false, ""},
+		{"an offset beyond the window", casegraph.Page{First: 10, After: "201"}, 25, 0, 0, 0, false, "after: not a cursor of this list"},
+		{"not a number", casegraph.Page{First: 10, After: "x"}, 25, 0, 0, 0, false, "after: not a cursor of this list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := casegraph.SearchQuery{Text: "Nice", Page: tt.page}
+			offset, err := q.Offset()
+			checkErr(t, err, tt.wantOffsetErrFor)
+			if err != nil {
+				return
+			}
+			start, end, more := q.Window(offset, tt.n)
+			if offset != tt.offset || start != tt.start || end != tt.end || more != tt.more {
+				t.Errorf("offset %d, window [%d, %d), more %t; want %d, [%d, %d), %t", offset, start, end, more, tt.offset, tt.start, tt.end, tt.more)
+			}
+		})
+	}
+	if got := casegraph.NewSuggestQuery("Geo").Candidates(); got != 4*casegraph.DefaultSuggest {
+		t.Errorf("a suggestion's candidates: %d, want %d", got, 4*casegraph.DefaultSuggest)
+	}
+}

@@ -3,6 +3,7 @@ package casegraph
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -277,12 +278,16 @@ func (f SearchFilter) Validate() error {
 }
 
 // SearchQuery asks for the entities whose names, aliases or descriptions
-// match Text, ranked (see Rank).
+// match Text, ranked (see Rank): the store returns up to SearchWindow
+// candidates, and Page is the part of them shown.
 type SearchQuery struct {
 	Text   string
 	Filter SearchFilter
 	// Words are the words searched for, set by Normalize.
 	Words []string
+	// Page is the page of ranked results: After, from a search cursor,
+	// is the number of results before it (see Offset).
+	Page Page
 }
 
 // Normalize checks the query and finds its words.
@@ -298,6 +303,39 @@ func (q *SearchQuery) Normalize() error {
 	return nil
 }
 
+// Offset is the number of ranked results before the page: a cursor's
+// offset is the position after its item; a backward page without a cursor
+// ends at the end (SearchWindow+1). An offset beyond the window is not a
+// cursor of this list.
+func (q SearchQuery) Offset() (int, error) {
+	if q.Page.Backward && q.Page.After == "" {
+		return SearchWindow + 1, nil
+	}
+	if q.Page.After == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(q.Page.After)
+	if err != nil || n < 0 || n > SearchWindow {
+		return 0, Errorf(CodeBadUserInput, "after: not a cursor of this list")
+	}
+	return n, nil
+}
+
+// Window is the part of n ranked results the page shows, from offset (see
+// Offset). Forward: First results from the offset; backward: the last
+// First before the cursor's item. more says there are results beyond the
+// page in its direction.
+func (q SearchQuery) Window(offset, n int) (start, end int, more bool) {
+	if !q.Page.Backward {
+		end = min(offset+q.Page.First, n)
+		start = min(offset, end)
+		return start, end, end < n
+	}
+	end = max(0, min(offset-1, n))
+	start = max(0, end-q.Page.First)
+	return start, end, start > 0
+}
+
 // SuggestQuery asks for up to First type-ahead matches of Prefix.
 type SuggestQuery struct {
 	Prefix string
@@ -305,6 +343,12 @@ type SuggestQuery struct {
 	Filter SearchFilter
 	// Words are the words of the prefix, set by Normalize.
 	Words []string
+}
+
+// NewSuggestQuery is the type-ahead of prefix with the default: at most
+// DefaultSuggest matches.
+func NewSuggestQuery(prefix string) SuggestQuery {
+	return SuggestQuery{Prefix: prefix, First: DefaultSuggest}
 }
 
 // Normalize checks the query and finds its words.
@@ -322,6 +366,15 @@ func (q *SuggestQuery) Normalize() error {
 	q.Words = words
 	return nil
 }
+
+// suggestCandidates is how many candidates a suggestion ranks for each
+// one it returns: the full-text score does not know the tiers
+// RankSuggestions orders by, so the best may come after the first First.
+const suggestCandidates = 4
+
+// Candidates is how many full-text candidates the store returns for the
+// query to rank.
+func (q SuggestQuery) Candidates() int { return suggestCandidates * q.First }
 
 // A search's counts follow the usual faceted-search convention: the total
 // applies every filter; each facet applies the other filters but not its

@@ -91,8 +91,30 @@ func (it TimelineItem) id() string {
 	return it.Relation.ID
 }
 
-// MaxDatasetTimeline is the most items a dataset timeline returns.
-const MaxDatasetTimeline = 500
+// TimelineQuery asks for one entity's dated relations and events, between
+// From and To (either zero: open at that end).
+type TimelineQuery struct {
+	ID       string
+	From, To PartialDate
+}
+
+// Validate checks the id and that the period, when it has both ends, is
+// in order.
+func (q TimelineQuery) Validate() error {
+	if err := ValidateID("id", q.ID); err != nil {
+		return err
+	}
+	if !q.From.IsZero() && !q.To.IsZero() && q.To.Latest() < q.From.Earliest() {
+		return Errorf(CodeBadUserInput, "to %s is before from %s", q.To, q.From)
+	}
+	return nil
+}
+
+// Limits and defaults of a dataset timeline.
+const (
+	DefaultDatasetTimeline = 200 // DatasetTimelineQuery.First when a client gives none
+	MaxDatasetTimeline     = 500 // the most items a dataset timeline returns
+)
 
 // DatasetTimelineQuery asks what happened in a period across datasets:
 // their dated events and relations whose days meet [From, To].
@@ -100,6 +122,12 @@ type DatasetTimelineQuery struct {
 	Datasets []string // 1 to MaxFilterValues
 	From, To PartialDate
 	First    int // 1 to MaxDatasetTimeline
+}
+
+// NewDatasetTimelineQuery is the timeline of datasets in [from, to] with
+// the default: the first DefaultDatasetTimeline items.
+func NewDatasetTimelineQuery(datasets []string, from, to PartialDate) DatasetTimelineQuery {
+	return DatasetTimelineQuery{Datasets: datasets, From: from, To: to, First: DefaultDatasetTimeline}
 }
 
 // Validate checks the datasets, that the period is given and in order, and

@@ -146,15 +146,15 @@ func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, erro
 // search is W4: the full-text candidates (the best 200), ranked, the
 // first 20.
 func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
-	words, err := casegraph.ValidateSearchText("text", text)
+	q := casegraph.SearchQuery{Text: text}
+	if err := q.Normalize(); err != nil {
+		return nil, err
+	}
+	hits, err := r.store.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := r.store.Search(ctx, words, casegraph.SearchFilter{}, casegraph.SearchWindow)
-	if err != nil {
-		return nil, err
-	}
-	ranked := casegraph.Rank(words, hits)
+	ranked := casegraph.Rank(q.Words, hits)
 	out := w4Answer{}
 	for _, h := range ranked[:min(20, len(ranked))] {
 		out = append(out, w4Hit{ID: h.Entity.ID, Name: h.Entity.Name, Score: h.Score})
@@ -164,11 +164,11 @@ func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
 
 // shortestPath is W5: the shortest path of at most 4 relations.
 func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer, error) {
-	f := casegraph.PathFilter{MaxDepth: 4}
-	if err := f.Normalize(); err != nil {
+	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: casegraph.PathFilter{MaxDepth: 4}}
+	if err := q.Normalize(); err != nil {
 		return w5Answer{}, err
 	}
-	paths, _, err := r.store.Paths(ctx, from, to, 1, f, casegraph.PathOptions{}) // W5 selects no sources
+	paths, _, err := r.store.Paths(ctx, q, casegraph.PathRead{}) // W5 selects no sources
 	if err != nil {
 		return w5Answer{}, err
 	}
@@ -192,10 +192,10 @@ type sampleEntity struct {
 // order, a page of 5000 at a time through the store's Entities.
 func drawSample(ctx context.Context, r *rawStore, dataset string) ([]sampleEntity, error) {
 	var out []sampleEntity
-	f := casegraph.EntityFilter{Datasets: []string{dataset}}
-	page := casegraph.Page{First: 5000}
+	q := casegraph.EntitiesQuery{Filter: casegraph.EntityFilter{Datasets: []string{dataset}}, Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
+		Page: casegraph.Page{First: 5000}}
 	for {
-		found, keys, more, err := r.store.Entities(ctx, f, casegraph.EntityOrder{Field: casegraph.OrderByID}, page)
+		found, keys, more, err := r.store.Entities(ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("read the entities of %s: %w", dataset, err)
 		}
@@ -205,7 +205,7 @@ func drawSample(ctx context.Context, r *rawStore, dataset string) ([]sampleEntit
 		if !more || len(found) == 0 {
 			break
 		}
-		page.After, page.AfterKey = found[len(found)-1].ID, keys[len(keys)-1]
+		q.Page.After, q.Page.AfterKey = found[len(found)-1].ID, keys[len(keys)-1]
 	}
 	if len(out) < 10 {
 		return nil, fmt.Errorf("dataset %s has %d entities: import a generated graph first (bench/README.md)", dataset, len(out))

@@ -60,12 +60,13 @@ func (s *Store) Entity(ctx context.Context, id string) (casegraph.Entity, error)
 	return e, nil
 }
 
-// Entities returns one page of the entities that match the filter, in the
-// order asked for (ties by id), the sort key of each (for cursors), and
-// whether there are more.
-func (s *Store) Entities(ctx context.Context, f casegraph.EntityFilter, order casegraph.EntityOrder, page casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
+// Entities returns one page of the entities that match q's filter, in its
+// order (ties by id), the sort key of each (for cursors), and whether there
+// are more. q must be valid.
+func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+	f, order, page := q.Filter, q.Order, q.Page
 	if _, ok := entityOrders[order.Field]; !ok {
-		return nil, nil, false, casegraph.Errorf(casegraph.CodeBadUserInput, "cannot sort by %q", order.Field)
+		return nil, nil, false, internalError(stmtEntities, fmt.Errorf("no statement sorts by %q (EntitiesQuery.Validate lets through only the sort keys it knows)", order.Field))
 	}
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey

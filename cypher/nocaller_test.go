@@ -94,6 +94,26 @@ func plausible(t reflect.Type) reflect.Value {
 		return reflect.ValueOf(f)
 	case reflect.TypeFor[casegraph.EntityOrder]():
 		return reflect.ValueOf(casegraph.EntityOrder{Field: casegraph.OrderByName})
+	// The requests, as the GraphQL layer passes them: with their defaults,
+	// normalized.
+	case reflect.TypeFor[casegraph.EntitiesQuery]():
+		q := casegraph.NewEntitiesQuery()
+		q.Order.Field = casegraph.OrderByName
+		return reflect.ValueOf(q)
+	case reflect.TypeFor[casegraph.PathQuery]():
+		return normalized(casegraph.NewPathQuery("x", "y"))
+	case reflect.TypeFor[casegraph.NeighborhoodQuery]():
+		return normalized(casegraph.NewNeighborhoodQuery("x"))
+	case reflect.TypeFor[casegraph.ConnectionsQuery]():
+		return normalized(casegraph.NewConnectionsQuery([]string{"x", "y"}))
+	case reflect.TypeFor[casegraph.CommonNeighborsQuery]():
+		return normalized(casegraph.NewCommonNeighborsQuery([]string{"x", "y"}))
+	case reflect.TypeFor[casegraph.SearchQuery]():
+		return normalized(casegraph.SearchQuery{Text: "xx"})
+	case reflect.TypeFor[casegraph.SuggestQuery]():
+		return normalized(casegraph.NewSuggestQuery("xx"))
+	case reflect.TypeFor[casegraph.TimelineQuery]():
+		return reflect.ValueOf(casegraph.TimelineQuery{ID: "x"})
 	case reflect.TypeFor[casegraph.Relation]():
 		return reflect.ValueOf(casegraph.Relation{ID: "x", Type: casegraph.RelationTypes()[0], FromID: "x", ToID: "y", Dataset: "x", SourceIDs: []string{"x"}})
 	}
@@ -111,4 +131,15 @@ func plausible(t reflect.Type) reflect.Value {
 	default:
 		return reflect.Zero(t)
 	}
+}
+
+// normalized is a request after its Normalize, which must accept it.
+func normalized[Q any, P interface {
+	*Q
+	Normalize() error
+}](q Q) reflect.Value {
+	if err := P(&q).Normalize(); err != nil {
+		panic(err)
+	}
+	return reflect.ValueOf(q)
 }

@@ -53,8 +53,8 @@ func pathStatementName(stmt statement, depth int, d casegraph.PathDirection, k i
 
 // withSources names the variant of a path statement that reads the sources
 // its result cites (NAME), or the one that reads none (NAME/nosources).
-func withSources(name statement, o casegraph.PathOptions) statement {
-	if o.WithSources {
+func withSources(name statement, read casegraph.PathRead) statement {
+	if read.WithSources {
 		return name
 	}
 	return name + "/nosources"
@@ -76,10 +76,10 @@ func pathVariants(stmt statement) func() []variant {
 		for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
 			for depth := 1; depth <= maxDepth; depth++ {
 				for _, k := range ks {
-					for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+					for _, read := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
 						out = append(out, variant{
-							Name: withSources(pathStatementName(stmt, depth, d, k), o),
-							Data: pathVariant{Depth: depth, Arrow: arrowOf(d), K: k, Sources: o.WithSources},
+							Name: withSources(pathStatementName(stmt, depth, d, k), read),
+							Data: pathVariant{Depth: depth, Arrow: arrowOf(d), K: k, Sources: read.WithSources},
 						})
 					}
 				}
@@ -142,29 +142,29 @@ func (s *Store) pathError(err error) error {
 	return &casegraph.Error{Code: casegraph.CodeTimeout, Cause: err, Message: msg}
 }
 
-// Paths returns up to k shortest simple paths from one entity to another
-// that pass the filter, shortest first, and (with o.WithSources) the
-// sources their entities and relations cite. Unknown ends are NOT_FOUND. f
-// must be normalized.
-func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.PathFilter, o casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error) {
+// Paths returns up to q.K shortest simple paths from q.From to q.To that
+// pass the filter, shortest first, and (with read.WithSources) the sources
+// their entities and relations cite. Unknown ends are NOT_FOUND. q must be
+// normalized.
+func (s *Store) Paths(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	rendered := pathKs[len(pathKs)-1]
 	for _, pk := range pathKs {
-		if pk >= k {
+		if pk >= q.K {
 			rendered = pk
 			break
 		}
 	}
-	params := pathParams(f)
-	params["from"], params["to"], params["k"] = from, to, int64(k)
-	name := withSources(pathStatementName(stmtPaths, f.MaxDepth, f.Direction, rendered), o)
+	params := pathParams(q.Filter)
+	params["from"], params["to"], params["k"] = q.From, q.To, int64(q.K)
+	name := withSources(pathStatementName(stmtPaths, q.Filter.MaxDepth, q.Filter.Direction, rendered), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return nil, nil, s.pathError(err)
 	}
 	rec := res.Records[0]
-	for key, id := range map[string]string{"fromFound": from, "toFound": to} {
+	for key, id := range map[string]string{"fromFound": q.From, "toFound": q.To} {
 		found, _, err := neo4j.GetRecordValue[bool](rec, key)
 		if err != nil {
 			return nil, nil, internalError(name, err)
@@ -196,25 +196,26 @@ func (s *Store) Paths(ctx context.Context, from, to string, k int, f casegraph.P
 // many times its entity limit.
 const relationsPerEntity = 5
 
-// Neighborhood returns the entities within depth hops of id through
-// relations that pass the filter (nearest first, at most limit besides
-// id), the relations among them that pass it (at most 5 per entity), each
-// entity's hops from id (Distances), and (with o.WithSources) their sources. Truncated says that either limit cut
-// the answer.
-func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+// Neighborhood returns the entities within q.Depth hops of q.ID through
+// relations that pass the filter (nearest first, at most q.Limit besides
+// q.ID), the relations among them that pass it (at most 5 per entity), each
+// entity's hops from q.ID (Distances), and (with read.WithSources) their
+// sources. Truncated says that either limit cut the answer. q must be
+// normalized.
+func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
-	params := pathParams(f)
-	params["id"], params["limit"], params["limitPlusOne"] = id, int64(limit), int64(limit+1)
-	relationLimit := relationsPerEntity * limit
+	params := pathParams(q.Filter)
+	params["id"], params["limit"], params["limitPlusOne"] = q.ID, int64(q.Limit), int64(q.Limit+1)
+	relationLimit := relationsPerEntity * q.Limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
-	name := withSources(pathStatementName(stmtNeighborhood, depth, f.Direction, 0), o)
+	name := withSources(pathStatementName(stmtNeighborhood, q.Depth, q.Filter.Direction, 0), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
 	}
 	if len(res.Records) == 0 {
-		return casegraph.Subgraph{}, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+		return casegraph.Subgraph{}, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", q.ID)
 	}
 	rec := res.Records[0]
 	var g casegraph.Subgraph
@@ -246,20 +247,19 @@ func (s *Store) Neighborhood(ctx context.Context, id string, depth, limit int, f
 }
 
 // Connections returns the union of the shortest paths between every pair
-// of ids that pass the filter, (with o.WithSources) the sources they cite,
-// and the pairs with no such path. Unknown ids are NOT_FOUND.
-func (s *Store) Connections(ctx context.Context, ids []string, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+// of q.IDs that pass the filter, (with read.WithSources) the sources they
+// cite, and the pairs with no such path. Unknown ids are NOT_FOUND. q must
+// be normalized.
+func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	var pairs [][]string
-	for i := range ids {
-		for j := i + 1; j < len(ids); j++ {
-			pairs = append(pairs, []string{ids[i], ids[j]})
-		}
+	for _, p := range q.Pairs() {
+		pairs = append(pairs, []string{p[0], p[1]})
 	}
-	params := pathParams(f)
-	params["ids"], params["pairs"] = ids, pairs
-	name := withSources(pathStatementName(stmtConnections, f.MaxDepth, f.Direction, 0), o)
+	params := pathParams(q.Filter)
+	params["ids"], params["pairs"] = q.IDs, pairs
+	name := withSources(pathStatementName(stmtConnections, q.Filter.MaxDepth, q.Filter.Direction, 0), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -366,26 +366,26 @@ const stmtCommonNeighbors statement = "CommonNeighbors"
 func sourceVariants(stmt statement) func() []variant {
 	return func() []variant {
 		var out []variant
-		for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
-			out = append(out, variant{Name: withSources(stmt, o), Data: pathVariant{Sources: o.WithSources}})
+		for _, read := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
+			out = append(out, variant{Name: withSources(stmt, read), Data: pathVariant{Sources: read.WithSources}})
 		}
 		return out
 	}
 }
 
 // CommonNeighbors returns the entities directly related to every one of
-// ids through relations that pass the filter (its maxDepth and direction
+// q.IDs through relations that pass the filter (its maxDepth and direction
 // do not apply), each with the relations that join it to them, the ones
-// with the most relations first, at most limit, and (with o.WithSources)
-// the sources they and the entities of ids cite. Unknown ids are NOT_FOUND.
-// f must be normalized.
-func (s *Store) CommonNeighbors(ctx context.Context, ids []string, limit int, f casegraph.PathFilter, o casegraph.PathOptions) (casegraph.CommonGround, []casegraph.Source, error) {
+// with the most relations first, at most q.Limit, and (with
+// read.WithSources) the sources they and the entities of q.IDs cite.
+// Unknown ids are NOT_FOUND. q must be normalized.
+func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighborsQuery, read casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
 	var g casegraph.CommonGround
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
-	params := pathParams(f)
-	params["ids"], params["limit"] = ids, int64(limit)
-	name := withSources(stmtCommonNeighbors, o)
+	params := pathParams(q.Filter)
+	params["ids"], params["limit"] = q.IDs, int64(q.Limit)
+	name := withSources(stmtCommonNeighbors, read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return g, nil, s.pathError(err)

@@ -19,7 +19,7 @@ func TestPathsOnTheSeed(t *testing.T) {
 	if err := f.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	paths, sources, err := s.Paths(ctx, id("geoffrey-nice"), id("qatar-government"), 3, f, casegraph.PathOptions{WithSources: true})
+	paths, sources, err := s.Paths(ctx, casegraph.PathQuery{From: id("geoffrey-nice"), To: id("qatar-government"), K: 3, Filter: f}, casegraph.PathRead{WithSources: true})
 	if err != nil {
 		t.Fatal(err)
 	}

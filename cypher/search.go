@@ -64,15 +64,17 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 	return map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets)}
 }
 
-// Search returns up to window candidates for the words, with their scores
-// and degrees, unranked.
-func (s *Store) Search(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(SearchQuery(words), f), f, window)
+// Search returns up to casegraph.SearchWindow candidates for q's words,
+// with their scores and degrees, unranked (q.Page is the part of them the
+// caller shows, after ranking). q must be normalized.
+func (s *Store) Search(ctx context.Context, q casegraph.SearchQuery) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, scoped(SearchQuery(q.Words), q.Filter), q.Filter, casegraph.SearchWindow)
 }
 
-// Suggest returns up to window type-ahead candidates for the words.
-func (s *Store) Suggest(ctx context.Context, words []string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(suggestQuery(words), f), f, window)
+// Suggest returns up to q.Candidates() type-ahead candidates for q's
+// words, unranked. q must be normalized.
+func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestQuery) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, scoped(suggestQuery(q.Words), q.Filter), q.Filter, q.Candidates())
 }
 
 // scoped limits a full-text query to the filter's datasets and kinds, by
@@ -117,13 +119,15 @@ func kindTerms(f casegraph.SearchFilter) []string {
 	return terms
 }
 
-// SearchCounts counts every entity that matches the words within the
-// caller's scope: the total under the filter and, with facets, the counts
-// by kind and by dataset (casegraph.TallySearch), in one statement.
-func (s *Store) SearchCounts(ctx context.Context, words []string, f casegraph.SearchFilter, facets bool) (casegraph.SearchCounts, error) {
-	query := scoped(SearchQuery(words), f)
+// SearchCounts counts every entity that matches q's words within the
+// caller's scope: the total under the filter and, with facets (when the
+// selection asks for them: not a client's argument), the counts by kind and
+// by dataset (casegraph.TallySearch), in one statement. q must be
+// normalized.
+func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchQuery, facets bool) (casegraph.SearchCounts, error) {
+	query := scoped(SearchQuery(q.Words), q.Filter)
 	if facets {
-		query = facetScoped(SearchQuery(words), f)
+		query = facetScoped(SearchQuery(q.Words), q.Filter)
 	}
 	res, err := s.readHeavy(ctx, stmtSearchCounts, map[string]any{"query": query})
 	if err != nil {
@@ -145,7 +149,7 @@ func (s *Store) SearchCounts(ctx context.Context, words []string, f casegraph.Se
 		}
 		rows[i] = casegraph.SearchCountRow{Kind: casegraph.Kind(kind), Dataset: ds, Count: n}
 	}
-	return casegraph.TallySearch(rows, f), nil
+	return casegraph.TallySearch(rows, q.Filter), nil
 }
 
 func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {

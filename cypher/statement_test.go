@@ -172,12 +172,12 @@ func TestStatementVariants(t *testing.T) {
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}
-	for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+	for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
 		built[withSources(stmtCommonNeighbors, o)] = true
 	}
 	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
 		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
-			for _, o := range []casegraph.PathOptions{{WithSources: true}, {WithSources: false}} {
+			for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
 				for _, k := range pathKs {
 					built[withSources(pathStatementName(stmtPaths, depth, d, k), o)] = true
 				}
@@ -206,5 +206,18 @@ func TestStatementVariants(t *testing.T) {
 	}
 	if len(unbuilt) > 0 {
 		t.Errorf("statements no name of Go reaches: %v", unbuilt)
+	}
+}
+
+// TestEntityOrdersCoverTheDomain: Entities has a statement for every sort
+// key casegraph.EntitiesQuery lets through, and for no other.
+func TestEntityOrdersCoverTheDomain(t *testing.T) {
+	for _, field := range casegraph.EntityOrderFields() {
+		if _, ok := entityOrders[field]; !ok {
+			t.Errorf("no statement sorts by %s", field)
+		}
+	}
+	if len(entityOrders) != len(casegraph.EntityOrderFields()) {
+		t.Errorf("%d sort keys have statements, the domain knows %d", len(entityOrders), len(casegraph.EntityOrderFields()))
 	}
 }

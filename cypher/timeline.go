@@ -20,12 +20,13 @@ const (
 // TimelineLimit bounds the relations, and the events, a timeline reads.
 const TimelineLimit = 2000
 
-// Timeline returns an entity's dated relations and events between from
-// and to (zero: open), ordered by casegraph.Timeline, and the sources the
+// Timeline returns an entity's dated relations and events between q.From
+// and q.To (zero: open), ordered by casegraph.Timeline, and the sources the
 // events cite. At most TimelineLimit relations and as many events are read;
 // more is a BAD_USER_INPUT asking for a narrower range. An unknown id is
-// NOT_FOUND.
-func (s *Store) Timeline(ctx context.Context, id string, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+// NOT_FOUND. q must be valid.
+func (s *Store) Timeline(ctx context.Context, q casegraph.TimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+	id, from, to := q.ID, q.From, q.To
 	res, err := s.read(ctx, stmtTimeline, map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
 	if err != nil {
 		return nil, nil, err

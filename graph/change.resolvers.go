@@ -15,7 +15,7 @@ import (
 
 // TotalCount is the resolver for the totalCount field.
 func (r *changeConnectionResolver) TotalCount(ctx context.Context, obj *model.ChangeConnection) (int, error) {
-	n, err := r.Store.CountChanges(ctx, obj.Filter)
+	n, err := r.ChangeStore.CountChanges(ctx, obj.Filter)
 	return int(n), err
 }
 
@@ -29,7 +29,7 @@ func (r *queryResolver) Changes(ctx context.Context, filter *model.ChangeFilter,
 	if err != nil {
 		return nil, err
 	}
-	found, hasNext, err := r.Store.Changes(ctx, f, page)
+	found, hasNext, err := r.ChangeStore.Changes(ctx, f, page)
 	if err != nil {
 		return nil, err
 	}

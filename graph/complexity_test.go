@@ -14,7 +14,7 @@ import (
 // The complexity model prices what the database does; these are the
 // figures the README's rationale gives, held here.
 func TestComplexityPricesDatabaseWork(t *testing.T) {
-	es := NewSchema(nil, nil, nil)
+	es := NewSchema(Stores{}, nil, nil)
 	aliased := func(n int, field string) string {
 		var b strings.Builder
 		for i := range n {

@@ -17,7 +17,7 @@ func (r *mutationResolver) DeleteDataset(ctx context.Context, name string) (*mod
 	if err := casegraph.ValidateID("name", name); err != nil {
 		return nil, err
 	}
-	d, err := r.Store.RemoveDataset(ctx, name)
+	d, err := r.DatasetStore.RemoveDataset(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id string) (*model.
 	if err != nil {
 		return nil, err
 	}
-	src, err := r.Store.DeleteSource(ctx, id)
+	src, err := r.SourceStore.DeleteSource(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id string) (*model.
 
 // Datasets is the resolver for the datasets field.
 func (r *queryResolver) Datasets(ctx context.Context) ([]model.Dataset, error) {
-	found, err := r.Store.Datasets(ctx, "")
+	found, err := r.DatasetStore.Datasets(ctx, "")
 	if err != nil {
 		return nil, err
 	}

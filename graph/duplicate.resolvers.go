@@ -18,7 +18,7 @@ func (r *mutationResolver) DismissDuplicate(ctx context.Context, a string, b str
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.Store.DismissDuplicate(ctx, p)
+	d, err := r.DuplicateStore.DismissDuplicate(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (r *mutationResolver) UndismissDuplicate(ctx context.Context, a string, b s
 	if err != nil {
 		return false, err
 	}
-	return r.Store.UndismissDuplicate(ctx, p)
+	return r.DuplicateStore.UndismissDuplicate(ctx, p)
 }
 
 // DuplicateCandidates is the resolver for the duplicateCandidates field.
@@ -40,7 +40,7 @@ func (r *queryResolver) DuplicateCandidates(ctx context.Context, dataset string,
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.Store.DuplicateCandidates(ctx, q)
+	page, err := r.DuplicateStore.DuplicateCandidates(ctx, q)
 	if err != nil {
 		return nil, err
 	}

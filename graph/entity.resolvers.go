@@ -25,7 +25,7 @@ func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, t
 
 // TotalCount is the resolver for the totalCount field.
 func (r *entityConnectionResolver) TotalCount(ctx context.Context, obj *model.EntityConnection) (int, error) {
-	n, err := r.Store.CountEntities(ctx, obj.Filter)
+	n, err := r.EntityStore.CountEntities(ctx, obj.Filter)
 	return int(n), err
 }
 
@@ -45,7 +45,7 @@ func (r *mutationResolver) UpsertEntity(ctx context.Context, input model.EntityI
 	if err != nil {
 		return nil, err
 	}
-	e, err = r.Store.UpsertEntity(ctx, e, expected)
+	e, err = r.EntityStore.UpsertEntity(ctx, e, expected)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (r *mutationResolver) DeleteEntity(ctx context.Context, id string) (*model.
 	if err := casegraph.ValidateID("id", id); err != nil {
 		return nil, err
 	}
-	n, err := r.Store.DeleteEntity(ctx, id)
+	n, err := r.EntityStore.DeleteEntity(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func (r *mutationResolver) MergeEntities(ctx context.Context, into string, from 
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	e, err := r.Store.MergeEntities(ctx, m.Into, m.From)
+	e, err := r.EntityStore.MergeEntities(ctx, m.Into, m.From)
 	if err != nil {
 		return nil, err
 	}
@@ -114,23 +114,20 @@ func (r *queryResolver) Entity(ctx context.Context, id string) (model.Entity, er
 
 // Entities is the resolver for the entities field.
 func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter, orderBy *model.EntityOrder, first *int, after *string, last *int, before *string) (*model.EntityConnection, error) {
-	f := entityFilterOf(filter)
-	if err := f.Validate(); err != nil {
-		return nil, err
-	}
-	order := entityOrderOf(orderBy)
+	q := entitiesQueryOf(filter, orderBy)
 	cursorKey := struct {
 		F casegraph.EntityFilter
 		O casegraph.EntityOrder
-	}{f, order}
+	}{q.Filter, q.Order}
 	page, err := pageOf("entities", cursorKey, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSortKey(order, page); err != nil {
+	q.Page = page
+	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	found, keys, hasNext, err := r.Store.Entities(ctx, f, order, page)
+	found, keys, hasNext, err := r.EntityStore.Entities(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +139,7 @@ func (r *queryResolver) Entities(ctx context.Context, filter *model.EntityFilter
 		c := cs.after(e.ID, keys[i])
 		return c, model.EntityEdge{Cursor: c, Node: toEntity(e)}
 	})
-	return &model.EntityConnection{Edges: edges, PageInfo: info, Filter: f}, nil
+	return &model.EntityConnection{Edges: edges, PageInfo: info, Filter: q.Filter}, nil
 }
 
 // Document returns generated.DocumentResolver implementation.

@@ -14,7 +14,7 @@ import (
 // and not the other would be refused by one layer and let through by the
 // other. No database needed: the schema is read as the server serves it.
 func TestSchemaEnumsEqualDomainLists(t *testing.T) {
-	schema := NewSchema(nil, nil, nil).Schema()
+	schema := NewSchema(Stores{}, nil, nil).Schema()
 	enum := func(name string) []string {
 		def := schema.Types[name]
 		if def == nil {

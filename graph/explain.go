@@ -13,18 +13,20 @@ import (
 // search itself; when it finds nothing, the same beyond maxDepth, then once
 // without each condition of the filter. A search that runs out of time
 // ends the explanation as incomplete; other errors are returned.
-func explainPaths(ctx context.Context, store Store, q casegraph.PathQuery) (casegraph.PathExplanation, error) {
+func explainPaths(ctx context.Context, store PathStore, q casegraph.PathQuery) (casegraph.PathExplanation, error) {
 	e := casegraph.PathExplanation{MaxDepth: q.Filter.MaxDepth, Complete: true}
-	length := func(f casegraph.PathFilter) (int, error) {
-		found, _, err := store.Paths(ctx, q.From, q.To, 1, f, casegraph.PathOptions{})
+	length := func(f casegraph.PathFilter) (int, bool, error) {
+		try := q
+		try.Filter = f
+		found, _, err := store.Paths(ctx, try, casegraph.PathRead{})
 		if err != nil || len(found) == 0 {
-			return 0, err
+			return 0, false, err
 		}
-		return found[0].Len(), nil
+		return found[0].Len(), true, nil
 	}
-	n, err := length(q.Filter)
-	if err != nil || n > 0 {
-		e.Length = n
+	n, ok, err := length(q.Filter)
+	if err != nil || ok {
+		e.Found, e.Length = ok, n
 		return e, err
 	}
 	var tries []casegraph.PathFilter
@@ -39,7 +41,7 @@ func explainPaths(ctx context.Context, store Store, q casegraph.PathQuery) (case
 	}
 	offset := len(tries) - len(relaxed)
 	for i, f := range tries {
-		n, err := length(f)
+		n, ok, err := length(f)
 		if casegraph.ErrorCode(err) == casegraph.CodeTimeout {
 			e.Complete = false
 			break
@@ -48,7 +50,7 @@ func explainPaths(ctx context.Context, store Store, q casegraph.PathQuery) (case
 			return e, err
 		}
 		switch {
-		case n == 0:
+		case !ok:
 		case i < offset:
 			e.Beyond = n
 		default:

@@ -8,13 +8,12 @@ package graph
 import (
 	"context"
 
-	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
 // PathExplanation is the resolver for the pathExplanation field.
 func (r *queryResolver) PathExplanation(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.PathExplanation, error) {
-	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: pathFilterOf(filter)}
+	q := shortestPathQueryOf(from, to, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
@@ -26,15 +25,15 @@ func (r *queryResolver) PathExplanation(ctx context.Context, from string, to str
 		return &model.PathExplanation{Found: true, Length: &zero, BlockingFilters: []string{}, Complete: true,
 			Message: "from and to are the same entity: a path of 0 relations"}, nil
 	}
-	e, err := explainPaths(ctx, r.Store, q)
+	e, err := explainPaths(ctx, r.PathStore, q)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.PathExplanation{Found: e.Found(), BlockingFilters: e.Blocking, Complete: e.Complete, Message: e.Message()}
+	out := &model.PathExplanation{Found: e.Found, BlockingFilters: e.Blocking, Complete: e.Complete, Message: e.Message()}
 	if out.BlockingFilters == nil {
 		out.BlockingFilters = []string{}
 	}
-	if e.Found() {
+	if e.Found {
 		out.Length = &e.Length
 	}
 	if e.Beyond > 0 {

@@ -4,9 +4,6 @@ package graph
 // and the offsets and windows of search pages.
 
 import (
-	"strconv"
-	"time"
-
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
@@ -30,10 +27,18 @@ func entityFilterOf(in *model.EntityFilter) casegraph.EntityFilter {
 	return f
 }
 
-func entityOrderOf(in *model.EntityOrder) casegraph.EntityOrder {
-	if in == nil {
-		return casegraph.EntityOrder{Field: casegraph.OrderByID}
+// entitiesQueryOf is the request of entities without its page:
+// casegraph.NewEntitiesQuery's defaults, and what the client gave.
+func entitiesQueryOf(filter *model.EntityFilter, orderBy *model.EntityOrder) casegraph.EntitiesQuery {
+	q := casegraph.NewEntitiesQuery()
+	q.Filter = entityFilterOf(filter)
+	if orderBy != nil {
+		q.Order = entityOrderOf(*orderBy)
 	}
+	return q
+}
+
+func entityOrderOf(in model.EntityOrder) casegraph.EntityOrder {
 	return casegraph.EntityOrder{Field: casegraph.EntityOrderField(in.Field), Desc: in.Direction == model.OrderDirectionDesc}
 }
 
@@ -46,55 +51,4 @@ func searchFilterOf(kinds []model.EntityKind, datasets []string) casegraph.Searc
 	}
 	f.Datasets = datasets
 	return f
-}
-
-// offsetOf reads a search cursor: the number of results before the page.
-func offsetOf(page casegraph.Page) (int, error) {
-	if page.Backward && page.After == "" {
-		return casegraph.SearchWindow + 1, nil // before the end: the last items
-	}
-	if page.After == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(page.After)
-	if err != nil || n < 0 || n > casegraph.SearchWindow {
-		return 0, casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
-	}
-	return n, nil
-}
-
-// checkSortKey refuses a cursor whose sort key is not of its order's type
-// (a checksum keeps out accidents, not forgeries): the key reaches Cypher
-// as a time or a number.
-func checkSortKey(order casegraph.EntityOrder, page casegraph.Page) error {
-	if page.After == "" {
-		return nil
-	}
-	var err error
-	switch order.Field {
-	case casegraph.OrderByUpdatedAt:
-		_, err = time.Parse(time.RFC3339Nano, page.AfterKey)
-	case casegraph.OrderByDegree:
-		_, err = strconv.ParseInt(page.AfterKey, 10, 64)
-	}
-	if err != nil {
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "after: not a cursor of this list")
-	}
-	return nil
-}
-
-// searchWindow is the part of a search's ranked candidates (n of them) a
-// page shows. A cursor's offset is the position after its item. Forward:
-// first items from the offset; backward: the last items before the
-// cursor's item (offset SearchWindow+1 without a cursor: the end). more
-// says there are candidates beyond the page in its direction.
-func searchWindow(page casegraph.Page, offset, n int) (start, end int, more bool) {
-	if !page.Backward {
-		end = min(offset+page.First, n)
-		start = min(offset, end)
-		return start, end, end < n
-	}
-	end = max(0, min(offset-1, n))
-	start = max(0, end-page.First)
-	return start, end, start > 0
 }

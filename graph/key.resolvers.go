@@ -15,7 +15,7 @@ import (
 // CreateAPIKey is the resolver for the createApiKey field.
 func (r *mutationResolver) CreateAPIKey(ctx context.Context, input model.APIKeyInput) (*model.CreatedAPIKey, error) {
 	k := casegraph.NewAPIKey{Name: input.Name, Role: roleOf(input.Role), Datasets: input.Datasets, Cleared: input.Cleared != nil && *input.Cleared}
-	key, token, err := r.Store.CreateAPIKey(ctx, k, casegraph.Actor(ctx))
+	key, token, err := r.KeyStore.CreateAPIKey(ctx, k, casegraph.Actor(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string) (*model.
 	if err := casegraph.ValidateID("id", id); err != nil {
 		return nil, err
 	}
-	key, err := r.Store.RevokeAPIKey(ctx, id)
+	key, err := r.KeyStore.RevokeAPIKey(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (r *mutationResolver) RevokeAPIKey(ctx context.Context, id string) (*model.
 
 // APIKeys is the resolver for the apiKeys field.
 func (r *queryResolver) APIKeys(ctx context.Context) ([]model.APIKey, error) {
-	keys, err := r.Store.APIKeys(ctx)
+	keys, err := r.KeyStore.APIKeys(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model
 		}
 	}
 	if ids := byType[casegraph.NodeRelation]; len(ids) > 0 {
-		rels, err := r.Store.RelationsByID(ctx, ids)
+		rels, err := r.RelationStore.RelationsByID(ctx, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -65,7 +65,7 @@ func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model
 	var saved map[string]casegraph.SavedQuery
 	if len(savedRefs) > 0 {
 		var err error
-		if saved, err = r.Store.SavedQueryVersions(ctx, savedRefs); err != nil {
+		if saved, err = r.SavedQueryStore.SavedQueryVersions(ctx, savedRefs); err != nil {
 			return nil, err
 		}
 	}

@@ -16,16 +16,56 @@ import (
 // search returns primes the request's loaders, so nested fields on its
 // entities, relations and sources cost no further round trips.
 
-// pathFilterOf converts a filter; absent fields get the domain's defaults
-// (casegraph.DefaultPathFilter), the request's Normalize checks the rest.
-func pathFilterOf(in *model.PathFilter) casegraph.PathFilter {
-	f := casegraph.DefaultPathFilter()
+// The requests of the path fields: each starts from the domain's request
+// with its defaults (casegraph.NewPathQuery, ...) and sets over it what the
+// client gave; the request's Normalize checks the whole. The complexity
+// model prices the same requests.
+
+// pathQueryOf is the request of paths.
+func pathQueryOf(from, to string, k *int, filter *model.PathFilter) casegraph.PathQuery {
+	q := casegraph.NewPathQuery(from, to)
+	given(&q.K, k)
+	q.Filter = pathFilterOf(q.Filter, filter)
+	return q
+}
+
+// shortestPathQueryOf is the request of shortestPath, pathExplanation and
+// watchPath: one path.
+func shortestPathQueryOf(from, to string, filter *model.PathFilter) casegraph.PathQuery {
+	q := pathQueryOf(from, to, nil, filter)
+	q.K = 1
+	return q
+}
+
+func neighborhoodQueryOf(id string, depth, limit *int, filter *model.PathFilter) casegraph.NeighborhoodQuery {
+	q := casegraph.NewNeighborhoodQuery(id)
+	given(&q.Depth, depth)
+	given(&q.Limit, limit)
+	q.Filter = pathFilterOf(q.Filter, filter)
+	return q
+}
+
+func connectionsQueryOf(ids []string, filter *model.PathFilter) casegraph.ConnectionsQuery {
+	q := casegraph.NewConnectionsQuery(ids)
+	q.Filter = pathFilterOf(q.Filter, filter)
+	return q
+}
+
+func commonNeighborsQueryOf(ids []string, limit *int, filter *model.PathFilter) casegraph.CommonNeighborsQuery {
+	q := casegraph.NewCommonNeighborsQuery(ids)
+	given(&q.Limit, limit)
+	q.Filter = pathFilterOf(q.Filter, filter)
+	q.MaxDepthGiven = filter != nil && filter.MaxDepth != nil
+	return q
+}
+
+// pathFilterOf sets over f (a request's default filter) the fields the
+// client gave.
+func pathFilterOf(f casegraph.PathFilter, in *model.PathFilter) casegraph.PathFilter {
 	if in == nil {
 		return f
 	}
-	if in.MaxDepth != nil {
-		f.MaxDepth = *in.MaxDepth
-	}
+	given(&f.MaxDepth, in.MaxDepth)
 	for _, t := range in.RelationTypes {
 		f.RelationTypes = append(f.RelationTypes, casegraph.RelationType(t))
 	}
@@ -49,25 +89,25 @@ func pathFilterOf(in *model.PathFilter) casegraph.PathFilter {
 	return f
 }
 
-// orDefault is an optional argument's value, or def when it is absent.
-func orDefault(p *int, def int) int {
-	if p == nil {
-		return def
+// given sets *field to an optional argument's value when the client gave
+// one (a null is not a value: the request's default stays).
+func given(field *int, arg *int) {
+	if arg != nil {
+		*field = *arg
 	}
-	return *p
 }
 
-// pathOptions says what the path search of the root field being resolved
+// pathRead says what the path search of the root field being resolved
 // must read for its selection: the sources its entities and relations cite
 // only when a field named sources is selected somewhere under it (in any
 // fragment, whatever its type condition: reading them when not needed
 // costs time, not reading them when needed costs round trips).
-func pathOptions(ctx context.Context) casegraph.PathOptions {
+func pathRead(ctx context.Context) casegraph.PathRead {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return casegraph.PathOptions{WithSources: true}
+		return casegraph.PathRead{WithSources: true}
 	}
-	return casegraph.PathOptions{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources")}
+	return casegraph.PathRead{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources")}
 }
 
 // selects reports whether a field called name is selected in set or below.
@@ -128,15 +168,6 @@ func toSubgraph(g casegraph.Subgraph) *model.Subgraph {
 		out.UnconnectedPairs[i] = model.EntityPair{AID: p[0], BID: p[1]}
 	}
 	return out
-}
-
-// oneHop refuses a filter's maxDepth where the search is one hop (common
-// neighbours): the client asked for something it will not get.
-func oneHop(in *model.PathFilter) error {
-	if in != nil && in.MaxDepth != nil {
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "filter.maxDepth: commonNeighbors looks one hop away; leave maxDepth out")
-	}
-	return nil
 }
 
 // toCommonNeighbors converts common neighbours, and primes the request's

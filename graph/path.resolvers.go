@@ -8,7 +8,6 @@ package graph
 import (
 	"context"
 
-	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
@@ -44,14 +43,14 @@ func (r *pathStepResolver) To(ctx context.Context, objs []*model.PathStep) ([]mo
 
 // ShortestPath is the resolver for the shortestPath field.
 func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string, filter *model.PathFilter) (*model.Path, error) {
-	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: pathFilterOf(filter)}
+	q := shortestPathQueryOf(from, to, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
 	if q.From == q.To {
 		return samePath(ctx, q.From)
 	}
-	found, sources, err := r.Store.Paths(ctx, q.From, q.To, q.K, q.Filter, pathOptions(ctx))
+	found, sources, err := r.PathStore.Paths(ctx, q, pathRead(ctx))
 	if err != nil || len(found) == 0 {
 		return nil, err
 	}
@@ -62,7 +61,7 @@ func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string
 
 // Paths is the resolver for the paths field.
 func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *int, filter *model.PathFilter) ([]model.Path, error) {
-	q := casegraph.PathQuery{From: from, To: to, K: orDefault(k, casegraph.DefaultPaths), Filter: pathFilterOf(filter)}
+	q := pathQueryOf(from, to, k, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
@@ -73,7 +72,7 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 		}
 		return []model.Path{*p}, nil
 	}
-	found, sources, err := r.Store.Paths(ctx, q.From, q.To, q.K, q.Filter, pathOptions(ctx))
+	found, sources, err := r.PathStore.Paths(ctx, q, pathRead(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +86,11 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 
 // Neighborhood is the resolver for the neighborhood field.
 func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int, filter *model.PathFilter, limit *int) (*model.Subgraph, error) {
-	q := casegraph.NeighborhoodQuery{ID: id, Depth: orDefault(depth, casegraph.DefaultNeighborhoodDepth),
-		Limit: orDefault(limit, casegraph.DefaultNeighborhoodSize), Filter: pathFilterOf(filter)}
+	q := neighborhoodQueryOf(id, depth, limit, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	g, sources, err := r.Store.Neighborhood(ctx, q.ID, q.Depth, q.Limit, q.Filter, pathOptions(ctx))
+	g, sources, err := r.PathStore.Neighborhood(ctx, q, pathRead(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -102,11 +100,11 @@ func (r *queryResolver) Neighborhood(ctx context.Context, id string, depth *int,
 
 // Connections is the resolver for the connections field.
 func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *model.PathFilter) (*model.Subgraph, error) {
-	q := casegraph.ConnectionsQuery{IDs: ids, Filter: pathFilterOf(filter)}
+	q := connectionsQueryOf(ids, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	g, sources, err := r.Store.Connections(ctx, q.IDs, q.Filter, pathOptions(ctx))
+	g, sources, err := r.PathStore.Connections(ctx, q, pathRead(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -116,14 +114,11 @@ func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *m
 
 // CommonNeighbors is the resolver for the commonNeighbors field.
 func (r *queryResolver) CommonNeighbors(ctx context.Context, ids []string, filter *model.PathFilter, limit *int) ([]model.CommonNeighbor, error) {
-	q := casegraph.CommonNeighborsQuery{IDs: ids, Limit: orDefault(limit, casegraph.DefaultCommonNeighbors), Filter: pathFilterOf(filter)}
-	if err := oneHop(filter); err != nil {
-		return nil, err
-	}
+	q := commonNeighborsQueryOf(ids, limit, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	found, sources, err := r.Store.CommonNeighbors(ctx, q.IDs, q.Limit, q.Filter, pathOptions(ctx))
+	found, sources, err := r.PathStore.CommonNeighbors(ctx, q, pathRead(ctx))
 	if err != nil {
 		return nil, err
 	}

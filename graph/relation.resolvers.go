@@ -34,7 +34,7 @@ func (r *mutationResolver) Link(ctx context.Context, input model.LinkInput) (*mo
 	if err != nil {
 		return nil, err
 	}
-	rel, err = r.Store.Link(ctx, rel)
+	rel, err = r.RelationStore.Link(ctx, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (r *mutationResolver) Unlink(ctx context.Context, id string) (*model.Relati
 	if err != nil {
 		return nil, err
 	}
-	rel, err := r.Store.Unlink(ctx, id)
+	rel, err := r.RelationStore.Unlink(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (r *queryResolver) Relation(ctx context.Context, id string) (*model.Relatio
 	if err != nil {
 		return nil, err
 	}
-	found, err := r.Store.RelationsByID(ctx, []string{id})
+	found, err := r.RelationStore.RelationsByID(ctx, []string{id})
 	if err != nil {
 		return nil, err
 	}

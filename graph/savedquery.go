@@ -68,7 +68,7 @@ func (r *Resolver) savedQuery(ctx context.Context, name string, version *int) (c
 	if err != nil {
 		return casegraph.SavedQuery{}, err
 	}
-	return r.Store.SavedQuery(ctx, name, v)
+	return r.SavedQueryStore.SavedQuery(ctx, name, v)
 }
 
 // versionOf reads an optional version argument (0: the latest).

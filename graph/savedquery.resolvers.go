@@ -23,7 +23,7 @@ func (r *mutationResolver) SaveQuery(ctx context.Context, input model.SaveQueryI
 	if err := r.Queries.Check(ctx, q.Document, q.DefaultVariables); err != nil {
 		return nil, err
 	}
-	saved, err := r.Store.SaveQuery(ctx, q)
+	saved, err := r.SavedQueryStore.SaveQuery(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (r *mutationResolver) DeleteSavedQuery(ctx context.Context, name string) (*
 	if err := casegraph.ValidateSlug("name", name); err != nil {
 		return nil, err
 	}
-	n, err := r.Store.DeleteSavedQuery(ctx, name)
+	n, err := r.SavedQueryStore.DeleteSavedQuery(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 	if err != nil {
 		return nil, err
 	}
-	found, hasNext, err := r.Store.SavedQueries(ctx, t, page)
+	found, hasNext, err := r.SavedQueryStore.SavedQueries(ctx, t, page)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (r *queryResolver) SavedQueryVersions(ctx context.Context, name string, fir
 	if n < 1 || n > casegraph.MaxSavedQueryVersions {
 		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "first must be from 1 to %d, not %d", casegraph.MaxSavedQueryVersions, n)
 	}
-	versions, err := r.Store.SavedQueryHistory(ctx, name, n)
+	versions, err := r.SavedQueryStore.SavedQueryHistory(ctx, name, n)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (r *queryResolver) RunSavedQuery(ctx context.Context, name string, version 
 
 // TotalCount is the resolver for the totalCount field.
 func (r *savedQueryConnectionResolver) TotalCount(ctx context.Context, obj *model.SavedQueryConnection) (int, error) {
-	n, err := r.Store.CountSavedQueries(ctx, obj.Tag)
+	n, err := r.SavedQueryStore.CountSavedQueries(ctx, obj.Tag)
 	return int(n), err
 }
 

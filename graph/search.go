@@ -39,6 +39,24 @@ func searchSelectionOf(ctx context.Context) searchSelection {
 	return sel
 }
 
+// searchCursorKey is what a search's cursors are bound to: a cursor of
+// another search's words or filter is refused.
+func searchCursorKey(q casegraph.SearchQuery) any {
+	return struct {
+		Words []string
+		F     casegraph.SearchFilter
+	}{q.Words, q.Filter}
+}
+
+// suggestQueryOf is the request of suggest: casegraph.NewSuggestQuery's
+// defaults, and what the client gave.
+func suggestQueryOf(prefix string, kinds []model.EntityKind, datasets []string, first *int) casegraph.SuggestQuery {
+	q := casegraph.NewSuggestQuery(prefix)
+	given(&q.First, first)
+	q.Filter = searchFilterOf(kinds, datasets)
+	return q
+}
+
 func toSearchFacets(c casegraph.SearchCounts) *model.SearchFacets {
 	out := &model.SearchFacets{Kinds: make([]model.KindCount, len(c.Kinds)), Datasets: make([]model.DatasetCount, len(c.Datasets))}
 	for i, k := range c.Kinds {

@@ -20,22 +20,20 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	cursorKey := struct {
-		Words []string
-		F     casegraph.SearchFilter
-	}{q.Words, q.Filter}
+	cursorKey := searchCursorKey(q)
 	page, err := pageOf("search", cursorKey, window{first: first, after: after, last: last, before: before})
 	if err != nil {
 		return nil, err
 	}
-	offset, err := offsetOf(page)
+	q.Page = page
+	offset, err := q.Offset()
 	if err != nil {
 		return nil, err
 	}
 	sel := searchSelectionOf(ctx)
 	conn := &model.SearchConnection{Edges: []model.SearchEdge{}, PageInfo: &model.PageInfo{}}
 	if sel.counts {
-		counts, err := r.Store.SearchCounts(ctx, q.Words, q.Filter, sel.facets)
+		counts, err := r.SearchStore.SearchCounts(ctx, q, sel.facets)
 		if err != nil {
 			return nil, err
 		}
@@ -44,12 +42,12 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	if !sel.page {
 		return conn, nil
 	}
-	hits, err := r.Store.Search(ctx, q.Words, q.Filter, casegraph.SearchWindow)
+	hits, err := r.SearchStore.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	ranked := casegraph.Rank(q.Words, hits)
-	start, end, more := searchWindow(page, offset, len(ranked))
+	start, end, more := q.Window(offset, len(ranked))
 	window := ranked[start:end]
 	shown := make([]casegraph.Entity, len(window))
 	for i, res := range window {
@@ -68,11 +66,11 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 
 // Suggest is the resolver for the suggest field.
 func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []model.EntityKind, datasets []string, first *int) ([]model.Suggestion, error) {
-	q := casegraph.SuggestQuery{Prefix: prefix, First: orDefault(first, casegraph.DefaultSuggest), Filter: searchFilterOf(kinds, datasets)}
+	q := suggestQueryOf(prefix, kinds, datasets, first)
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	hits, err := r.Store.Suggest(ctx, q.Words, q.Filter, 4*q.First)
+	hits, err := r.SearchStore.Suggest(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -88,20 +86,11 @@ func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []mode
 
 // Timeline is the resolver for the timeline field.
 func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.PartialDate, to *model.PartialDate) ([]model.TimelineItem, error) {
-	if err := casegraph.ValidateID("id", id); err != nil {
+	q := casegraph.TimelineQuery{ID: id, From: partialDateOf(from), To: partialDateOf(to)}
+	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	var lo, hi casegraph.PartialDate
-	if from != nil {
-		lo = casegraph.MustPartialDate(string(*from)) // the scalar validated it
-	}
-	if to != nil {
-		hi = casegraph.MustPartialDate(string(*to))
-	}
-	if !lo.IsZero() && !hi.IsZero() && hi.Latest() < lo.Earliest() {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "to %s is before from %s", hi, lo)
-	}
-	items, sources, err := r.Store.Timeline(ctx, id, lo, hi)
+	items, sources, err := r.TimelineStore.Timeline(ctx, q)
 	if err != nil {
 		return nil, err
 	}

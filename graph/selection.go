@@ -322,7 +322,7 @@ func (r *Resolver) rootEntities(ctx context.Context, ids []string) (casegraph.Re
 		if len(all) == 0 {
 			all, read = ids, readHere(ctx)
 		}
-		return r.Store.ReadEntities(ctx, all, read)
+		return r.EntityStore.ReadEntities(ctx, all, read)
 	})
 }
 
@@ -405,7 +405,7 @@ func (r *Resolver) readUnder(ctx context.Context, found []casegraph.Entity, path
 	for i, e := range found {
 		ids[i] = e.ID
 	}
-	res, err := r.Store.ReadEntities(ctx, ids, read)
+	res, err := r.EntityStore.ReadEntities(ctx, ids, read)
 	if err != nil {
 		return err
 	}

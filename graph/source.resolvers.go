@@ -20,7 +20,7 @@ func (r *mutationResolver) UpsertSource(ctx context.Context, input model.SourceI
 	if err != nil {
 		return nil, err
 	}
-	s, err = r.Store.UpsertSource(ctx, s)
+	s, err = r.SourceStore.UpsertSource(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,7 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string, 
 	if err != nil {
 		return nil, err
 	}
-	found, hasNext, err := r.Store.Sources(ctx, page)
+	found, hasNext, err := r.SourceStore.Sources(ctx, page)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (r *queryResolver) Sources(ctx context.Context, first *int, after *string, 
 
 // TotalCount is the resolver for the totalCount field.
 func (r *sourceConnectionResolver) TotalCount(ctx context.Context, obj *model.SourceConnection) (int, error) {
-	n, err := r.Store.CountSources(ctx)
+	n, err := r.SourceStore.CountSources(ctx)
 	return int(n), err
 }
 

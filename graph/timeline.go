@@ -11,6 +11,23 @@ import (
 	"github.com/casegraph/casegraph/loaders"
 )
 
+// partialDateOf is an optional date argument (zero when absent); the
+// PartialDate scalar has validated it.
+func partialDateOf(d *model.PartialDate) casegraph.PartialDate {
+	if d == nil {
+		return casegraph.PartialDate{}
+	}
+	return casegraph.MustPartialDate(string(*d))
+}
+
+// datasetTimelineQueryOf is the request of datasetTimeline:
+// casegraph.NewDatasetTimelineQuery's default, and what the client gave.
+func datasetTimelineQueryOf(datasets []string, from, to model.PartialDate, first *int) casegraph.DatasetTimelineQuery {
+	q := casegraph.NewDatasetTimelineQuery(datasets, partialDateOf(&from), partialDateOf(&to))
+	given(&q.First, first)
+	return q
+}
+
 // timelineItems turns ordered timeline items into their GraphQL form, and
 // primes the request's loaders with the events and the sources they cite.
 func timelineItems(ctx context.Context, items []casegraph.TimelineItem, sources []casegraph.Source) []model.TimelineItem {

@@ -8,21 +8,16 @@ package graph
 import (
 	"context"
 
-	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 )
 
 // DatasetTimeline is the resolver for the datasetTimeline field.
 func (r *queryResolver) DatasetTimeline(ctx context.Context, datasets []string, from model.PartialDate, to model.PartialDate, first *int) (*model.DatasetTimeline, error) {
-	q := casegraph.DatasetTimelineQuery{Datasets: datasets, First: 200,
-		From: casegraph.MustPartialDate(string(from)), To: casegraph.MustPartialDate(string(to))} // the scalar validated them
-	if first != nil {
-		q.First = *first
-	}
+	q := datasetTimelineQueryOf(datasets, from, to, first)
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	items, sources, truncated, err := r.Store.DatasetTimeline(ctx, q)
+	items, sources, truncated, err := r.TimelineStore.DatasetTimeline(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ package graph
 import (
 	"context"
 
-	"github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
@@ -41,8 +40,7 @@ func (r *subscriptionResolver) WatchPath(ctx context.Context, from string, to st
 	if r.Watches == nil {
 		return nil, errNoWatches
 	}
-	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: pathFilterOf(filter)}
-	events, err := r.Watches.Path(ctx, q, pathOptions(ctx), deref(after))
+	events, err := r.Watches.Path(ctx, shortestPathQueryOf(from, to, filter), pathRead(ctx), deref(after))
 	if err != nil {
 		return nil, err
 	}

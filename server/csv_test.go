@@ -22,7 +22,7 @@ import (
 // that its fields know their types.
 func operation(t testing.TB, q string) *ast.OperationDefinition {
 	t.Helper()
-	doc, err := gqlparser.LoadQueryWithRules(graph.NewSchema(nil, nil, nil).Schema(), q, validationRules())
+	doc, err := gqlparser.LoadQueryWithRules(graph.NewSchema(graph.Stores{}, nil, nil).Schema(), q, validationRules())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,11 +127,11 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 // panicky makes the store panic, to prove recovery.
 type panicky struct{ server.Store }
 
-func (p panicky) Entities(ctx context.Context, f casegraph.EntityFilter, o casegraph.EntityOrder, page casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
-	if f.NameContains == "boom" {
+func (p panicky) Entities(ctx context.Context, q casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+	if q.Filter.NameContains == "boom" {
 		panic("boom")
 	}
-	return p.Store.Entities(ctx, f, o, page)
+	return p.Store.Entities(ctx, q)
 }
 
 func TestPanicIsInternalAndServingGoesOn(t *testing.T) {

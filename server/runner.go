@@ -35,8 +35,8 @@ type Runner struct {
 // over store (New makes the server's; `casegraph seed` makes one to check
 // the example queries). That schema has no runner: a saved query's run
 // refuses runSavedQuery before it would need one.
-func NewRunner(cfg Config, store graph.Store) *Runner {
-	schema := graph.NewSchema(store, nil, nil)
+func NewRunner(cfg Config, store Store) *Runner {
+	schema := graph.NewSchema(schemaStores(store), nil, nil)
 	exec := executor.New(schema)
 	exec.SetQueryCache(lru.New[*ast.QueryDocument](cfg.QueryCacheSize))
 	exec.SetParserTokenLimit(cfg.MaxTokens)

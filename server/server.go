@@ -49,7 +49,17 @@ type Server struct {
 // read and write. *cypher.Store has it; the edge tests plug in one that
 // refuses every call (servertest.Refusing).
 type Store interface {
-	graph.Store
+	graph.EntityStore
+	graph.RelationStore
+	graph.SourceStore
+	graph.DatasetStore
+	graph.PathStore
+	graph.SearchStore
+	graph.TimelineStore
+	graph.SavedQueryStore
+	graph.DuplicateStore
+	graph.ChangeStore
+	graph.KeyStore
 	loaders.Store
 	Checker
 	SavedDocuments
@@ -57,6 +67,15 @@ type Store interface {
 	Exports
 	Imports
 	watch.Feed
+}
+
+// schemaStores are the resolvers' stores, every one of them store.
+func schemaStores(store Store) graph.Stores {
+	return graph.Stores{
+		EntityStore: store, RelationStore: store, SourceStore: store, DatasetStore: store,
+		PathStore: store, SearchStore: store, TimelineStore: store, SavedQueryStore: store,
+		DuplicateStore: store, ChangeStore: store, KeyStore: store,
+	}
 }
 
 // commitNotifier is a store that says when its writes commit
@@ -90,7 +109,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	watchOpts := cfg.Watch
 	watchOpts.Timeout = cfg.RequestTimeout
 	watches := watch.New(store, watchOpts, log)
-	schema := graph.NewSchema(store, runner, watches)
+	schema := graph.NewSchema(schemaStores(store), runner, watches)
 	var checker Checker = store
 	if cfg.Readiness != nil {
 		checker = cfg.Readiness

@@ -57,7 +57,7 @@ const searchRetries = 5
 // the cursor of the last change the client has seen. An end that is not
 // there (or not readable) is NOT_FOUND at the start; once the watch runs,
 // an end deleted means no path. Any reader may watch a path.
-func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions, after string) (<-chan PathEvent, error) {
+func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead, after string) (<-chan PathEvent, error) {
 	q.K = 1
 	if err := q.Normalize(); err != nil {
 		return nil, err
@@ -73,14 +73,14 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 	if err != nil {
 		return nil, err
 	}
-	key, err := searchKey(ctx, q, o)
+	key, err := searchKey(ctx, q, read)
 	if err != nil {
 		leave()
 		return nil, err
 	}
 	// At the start an end that is not there is the client's mistake
 	// (NOT_FOUND); later, it was deleted, and there is no path.
-	current, err := h.search(ctx, q, o)
+	current, err := h.search(ctx, q, read)
 	if err != nil {
 		leave()
 		return nil, err
@@ -101,7 +101,7 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 			if !touchesGraph(found) {
 				continue
 			}
-			now, err := h.shared(ctx, key, r.cursor, q, o)
+			now, err := h.shared(ctx, key, r.cursor, q, read)
 			for err != nil {
 				if failures++; failures > searchRetries || ctx.Err() != nil {
 					h.ended(ctx, "path", err)
@@ -112,7 +112,7 @@ func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, o casegraph.PathO
 					return
 				case <-time.After(time.Second << (failures - 1)): // 1, 2, 4, 8, 16 s
 				}
-				now, err = h.shared(ctx, key, r.cursor, q, o)
+				now, err = h.shared(ctx, key, r.cursor, q, read)
 			}
 			failures = 0
 			kind, changed := compare(current.path, now.path)
@@ -135,7 +135,7 @@ type found struct {
 // shared by the watches of one search (key) in one scope: they all wake
 // at the same change (cursor), and one search answers them all. An answer
 // found at a later cursor answers too: it has seen every change up to it.
-func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
+func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.PathQuery, read casegraph.PathRead) (found, error) {
 	h.mu.Lock()
 	last, ok := h.searched[key]
 	h.mu.Unlock()
@@ -143,7 +143,7 @@ func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.
 		return last.found, nil
 	}
 	v, err, _ := h.searches.Do(fmt.Sprintf("%d %s", cursor, key), func() (any, error) {
-		f, err := h.search(context.WithoutCancel(ctx), q, o)
+		f, err := h.search(context.WithoutCancel(ctx), q, read)
 		if casegraph.ErrorCode(err) == casegraph.CodeNotFound {
 			f, err = found{}, nil
 		}
@@ -177,11 +177,11 @@ const maxSearched = 10000
 
 // searchKey names a search in the caller's scope: watches with the same
 // key get the same answers.
-func searchKey(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (string, error) {
+func searchKey(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) (string, error) {
 	b, err := json.Marshal(struct {
 		Q casegraph.PathQuery
-		O casegraph.PathOptions
-	}{q, o})
+		O casegraph.PathRead
+	}{q, read})
 	if err != nil {
 		return "", casegraph.Errorf(casegraph.CodeInternal, "watch: %v", err)
 	}
@@ -189,10 +189,10 @@ func searchKey(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptio
 }
 
 // search finds the shortest path now.
-func (h *Hub) search(ctx context.Context, q casegraph.PathQuery, o casegraph.PathOptions) (found, error) {
+func (h *Hub) search(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) (found, error) {
 	qctx, cancel := context.WithTimeout(ctx, h.opts.Timeout)
 	defer cancel()
-	paths, sources, err := h.feed.Paths(qctx, q.From, q.To, 1, q.Filter, o)
+	paths, sources, err := h.feed.Paths(qctx, q, read)
 	switch {
 	case err != nil:
 		return found{}, err

@@ -62,12 +62,14 @@ func (r *Refusing) refuse(method string) error {
 	return casegraph.Errorf(casegraph.CodeDatabaseUnavailable, "the database is unavailable (a test's refusing store, %s)", method)
 }
 
-// The methods of server.Store, each refused.
+// The methods of server.Store (every store of graph.Stores, the loaders',
+// readiness's, the saved-query routes', the transfers' and the watches'),
+// each refused.
 
 // WithRequestSlots is not a call to the database: ctx is returned as it is.
 func (r *Refusing) WithRequestSlots(ctx context.Context) context.Context { return ctx }
 
-func (r *Refusing) Entities(context.Context, casegraph.EntityFilter, casegraph.EntityOrder, casegraph.Page) ([]casegraph.Entity, []string, bool, error) {
+func (r *Refusing) Entities(context.Context, casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
 	return nil, nil, false, r.refuse("Entities")
 }
 
@@ -115,35 +117,35 @@ func (r *Refusing) UpsertSource(context.Context, casegraph.Source) (casegraph.So
 	return casegraph.Source{}, r.refuse("UpsertSource")
 }
 
-func (r *Refusing) Paths(context.Context, string, string, int, casegraph.PathFilter, casegraph.PathOptions) ([]casegraph.Path, []casegraph.Source, error) {
+func (r *Refusing) Paths(context.Context, casegraph.PathQuery, casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
 	return nil, nil, r.refuse("Paths")
 }
 
-func (r *Refusing) Neighborhood(context.Context, string, int, int, casegraph.PathFilter, casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+func (r *Refusing) Neighborhood(context.Context, casegraph.NeighborhoodQuery, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	return casegraph.Subgraph{}, nil, r.refuse("Neighborhood")
 }
 
-func (r *Refusing) Connections(context.Context, []string, casegraph.PathFilter, casegraph.PathOptions) (casegraph.Subgraph, []casegraph.Source, error) {
+func (r *Refusing) Connections(context.Context, casegraph.ConnectionsQuery, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	return casegraph.Subgraph{}, nil, r.refuse("Connections")
 }
 
-func (r *Refusing) CommonNeighbors(context.Context, []string, int, casegraph.PathFilter, casegraph.PathOptions) (casegraph.CommonGround, []casegraph.Source, error) {
+func (r *Refusing) CommonNeighbors(context.Context, casegraph.CommonNeighborsQuery, casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
 	return casegraph.CommonGround{}, nil, r.refuse("CommonNeighbors")
 }
 
-func (r *Refusing) Search(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
+func (r *Refusing) Search(context.Context, casegraph.SearchQuery) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Search")
 }
 
-func (r *Refusing) SearchCounts(context.Context, []string, casegraph.SearchFilter, bool) (casegraph.SearchCounts, error) {
+func (r *Refusing) SearchCounts(context.Context, casegraph.SearchQuery, bool) (casegraph.SearchCounts, error) {
 	return casegraph.SearchCounts{}, r.refuse("SearchCounts")
 }
 
-func (r *Refusing) Suggest(context.Context, []string, casegraph.SearchFilter, int) ([]casegraph.SearchHit, error) {
+func (r *Refusing) Suggest(context.Context, casegraph.SuggestQuery) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Suggest")
 }
 
-func (r *Refusing) Timeline(context.Context, string, casegraph.PartialDate, casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+func (r *Refusing) Timeline(context.Context, casegraph.TimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, error) {
 	return nil, nil, r.refuse("Timeline")
 }
 
