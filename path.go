@@ -103,7 +103,8 @@ func (f PathFilter) Relaxations() []Relaxation {
 // PathExplanation says why a shortest-path search found what it found.
 type PathExplanation struct {
 	MaxDepth int
-	// Found says a path meets the filter; Length is its length.
+	// Found says a path meets the filter; Length is its length (0 from an
+	// entity to itself, see PathQuery).
 	Found  bool
 	Length int
 	// Beyond is the length of the shortest path that meets every other
@@ -120,6 +121,9 @@ type PathExplanation struct {
 
 // Message says the explanation in a sentence.
 func (e PathExplanation) Message() string {
+	if e.Found && e.Length == 0 {
+		return "from and to are the same entity: a path of 0 relations"
+	}
 	if e.Found {
 		return fmt.Sprintf("a path of %d relations meets the filter", e.Length)
 	}
@@ -266,6 +270,14 @@ func (f *PathFilter) Normalize() error {
 
 // PathQuery asks for up to K shortest simple paths from one entity to
 // another (shortestPath, pathExplanation and watchPath are K 1).
+//
+// From an entity to itself (From and To the same id, or ids merged into
+// the same entity) the answer is the path of no relations: that entity
+// alone, length 0, as an analyst reads "how is X connected to X" (it is
+// X), and as a saved query over pairs expects of a pair that happens to
+// be one entity twice. Every search answers so through the store, a path
+// watch included (whose path then changes only when the entity goes). An
+// id the caller may not read is NOT_FOUND, as for any other search.
 type PathQuery struct {
 	From, To string
 	K        int // 1 to MaxPaths

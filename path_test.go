@@ -35,6 +35,7 @@ func TestPathExplanationMessage(t *testing.T) {
 		want string
 	}{
 		{PathExplanation{MaxDepth: 4, Found: true, Length: 3, Complete: true}, "a path of 3 relations"},
+		{PathExplanation{MaxDepth: 4, Found: true, Complete: true}, "from and to are the same entity: a path of 0 relations"},
 		{PathExplanation{MaxDepth: 2, Beyond: 4, Complete: true}, "one of 4 relations exists beyond maxDepth 2"},
 		{PathExplanation{MaxDepth: 4, Blocking: []string{"statuses", "kinds"}, Complete: true}, "taking away statuses or kinds alone"},
 		{PathExplanation{MaxDepth: 4, Complete: true}, "none of at most 8 either, and no single condition"},

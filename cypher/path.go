@@ -144,8 +144,9 @@ func (s *Store) pathError(err error) error {
 
 // Paths returns up to q.K shortest simple paths from q.From to q.To that
 // pass the filter, shortest first, and (with read.WithSources) the sources
-// their entities and relations cite. Unknown ends are NOT_FOUND. q must be
-// normalized.
+// their entities and relations cite. From an entity to itself it returns
+// the path of no relations (see casegraph.PathQuery). Unknown ends are
+// NOT_FOUND. q must be normalized.
 func (s *Store) Paths(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()

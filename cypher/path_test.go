@@ -35,3 +35,34 @@ func TestPathsOnTheSeed(t *testing.T) {
 		t.Error("no sources came with the path")
 	}
 }
+
+// TestPathsToItself: from an entity to itself Paths answers the path of
+// no relations, the entity alone, with the sources it cites, whatever k;
+// an entity the store does not hold is NOT_FOUND.
+func TestPathsToItself(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, id := cyphertest.LoadSeed(t, s)
+	for _, k := range []int{1, 3} {
+		q := casegraph.PathQuery{From: id("geoffrey-nice"), To: id("geoffrey-nice"), K: k,
+			Filter: casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}}
+		if err := q.Normalize(); err != nil {
+			t.Fatal(err)
+		}
+		paths, sources, err := s.Paths(ctx, q, casegraph.PathRead{WithSources: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(paths) != 1 || paths[0].Len() != 0 || len(paths[0].Nodes) != 1 || paths[0].Nodes[0].ID != id("geoffrey-nice") {
+			t.Fatalf("k %d: got %+v, want one path of no relations through geoffrey-nice", k, paths)
+		}
+		if len(sources) == 0 {
+			t.Errorf("k %d: no sources came with the entity", k)
+		}
+	}
+	q := casegraph.PathQuery{From: id("ghost"), To: id("ghost"), K: 1, Filter: casegraph.DefaultPathFilter()}
+	if _, _, err := s.Paths(ctx, q, casegraph.PathRead{}); casegraph.ErrorCode(err) != casegraph.CodeNotFound {
+		t.Errorf("a ghost to itself: got %v, want NOT_FOUND", err)
+	}
+}

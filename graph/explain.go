@@ -12,7 +12,9 @@ import (
 // explainPaths runs the searches that explain a shortest-path search: the
 // search itself; when it finds nothing, the same beyond maxDepth, then once
 // without each condition of the filter. A search that runs out of time
-// ends the explanation as incomplete; other errors are returned.
+// ends the explanation as incomplete; other errors are returned. From an
+// entity to itself the search finds the path of no relations (the store
+// answers it, see casegraph.PathQuery), which explains itself.
 func explainPaths(ctx context.Context, store PathStore, q casegraph.PathQuery) (casegraph.PathExplanation, error) {
 	e := casegraph.PathExplanation{MaxDepth: q.Filter.MaxDepth, Complete: true}
 	length := func(f casegraph.PathFilter) (int, bool, error) {

@@ -17,14 +17,6 @@ func (r *queryResolver) PathExplanation(ctx context.Context, from string, to str
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	if q.From == q.To {
-		if _, err := samePath(ctx, q.From); err != nil {
-			return nil, err
-		}
-		zero := 0
-		return &model.PathExplanation{Found: true, Length: &zero, BlockingFilters: []string{}, Complete: true,
-			Message: "from and to are the same entity: a path of 0 relations"}, nil
-	}
 	e, err := explainPaths(ctx, r.PathStore, q)
 	if err != nil {
 		return nil, err

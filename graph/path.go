@@ -186,15 +186,3 @@ func toCommonNeighbors(ctx context.Context, g casegraph.CommonGround, sources []
 	loaders.Prime(ctx, nodes, sources)
 	return out
 }
-
-// samePath answers a search from an entity to itself: the path of no steps.
-func samePath(ctx context.Context, id string) (*model.Path, error) {
-	e, err := entity(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if e == nil {
-		return nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
-	}
-	return &model.Path{Length: 0, Nodes: []model.Entity{e}, Steps: []model.PathStep{}}, nil
-}

@@ -47,9 +47,6 @@ func (r *queryResolver) ShortestPath(ctx context.Context, from string, to string
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	if q.From == q.To {
-		return samePath(ctx, q.From)
-	}
 	found, sources, err := r.PathStore.Paths(ctx, q, pathRead(ctx))
 	if err != nil || len(found) == 0 {
 		return nil, err
@@ -64,13 +61,6 @@ func (r *queryResolver) Paths(ctx context.Context, from string, to string, k *in
 	q := pathQueryOf(from, to, k, filter)
 	if err := q.Normalize(); err != nil {
 		return nil, err
-	}
-	if q.From == q.To {
-		p, err := samePath(ctx, q.From)
-		if err != nil {
-			return nil, err
-		}
-		return []model.Path{*p}, nil
 	}
 	found, sources, err := r.PathStore.Paths(ctx, q, pathRead(ctx))
 	if err != nil {

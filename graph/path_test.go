@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
 )
@@ -184,9 +186,22 @@ func TestPathEdgeCases(t *testing.T) {
 	if got := res.Data["paths"].([]any); len(got) != 0 {
 		t.Errorf("paths within 1 hop: %v, want []", got)
 	}
+	// From an entity to itself, every search gives the path of no
+	// relations (casegraph.PathQuery), answered by the store in its one
+	// statement.
 	same := s.h.MustPost(pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("caesar")})
 	if p := same.Data["shortestPath"].(map[string]any); p["length"] != float64(0) || len(p["nodes"].([]any)) != 1 {
 		t.Errorf("from equal to to: %v", p)
+	}
+	sameK := s.h.MustPost(`query($a: ID!) { paths(from: $a, to: $a, k: 5) { length nodes { id } steps { label } } }`, map[string]any{"a": s.id("caesar")})
+	want := []any{map[string]any{"length": float64(0), "nodes": []any{map[string]any{"id": s.id("caesar")}}, "steps": []any{}}}
+	if diff := cmp.Diff(want, sameK.Data["paths"]); diff != "" {
+		t.Errorf("paths from equal to to (-want +got):\n%s", diff)
+	}
+	explained := s.h.MustPost(`query($a: ID!) { pathExplanation(from: $a, to: $a) { found length message } }`, map[string]any{"a": s.id("caesar")})
+	if diff := cmp.Diff(map[string]any{"found": true, "length": float64(0), "message": "from and to are the same entity: a path of 0 relations"},
+		explained.Data["pathExplanation"]); diff != "" {
+		t.Errorf("pathExplanation from equal to to (-want +got):\n%s", diff)
 	}
 
 	bad := []struct {

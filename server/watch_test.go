@@ -245,6 +245,18 @@ func TestWatchPath(t *testing.T) {
 		t.Errorf("more events than changes of the path: %+v", c.next("p"))
 	}
 
+	// From an entity to itself: the path of no relations, the entity
+	// alone (as shortestPath answers), until the entity goes.
+	self := w.entity(a, "S")
+	c.subscribe("reader", "self", pathSubscription, map[string]any{"from": self, "to": self})
+	if e := c.pathEvent(t, "self"); e.Kind != "CURRENT" || e.Path == nil || e.Path.Length != 0 {
+		t.Fatalf("a path from an entity to itself: want CURRENT of length 0, got %+v", e)
+	}
+	h.MustPost(`mutation($id: ID!) { deleteEntity(id: $id) { id } }`, map[string]any{"id": self})
+	if e := c.pathEvent(t, "self"); e.Kind != "DISAPPEARED" || e.Path != nil {
+		t.Fatalf("after deleting the entity: want DISAPPEARED, got %+v", e)
+	}
+
 	// An end the reader cannot read is not there.
 	z := w.entity(b, "Z in B")
 	c.subscribe("reader", "hidden", pathSubscription, map[string]any{"from": x, "to": z})

@@ -53,17 +53,16 @@ const searchRetries = 5
 // Path watches the shortest path of q (K is ignored) within the caller's
 // rights: first the path now, then an event each time a change in the
 // caller's scope (and in the filter's datasets) makes a path appear,
-// disappear, or become shorter, longer or another. after ("" for now) is
-// the cursor of the last change the client has seen. An end that is not
-// there (or not readable) is NOT_FOUND at the start; once the watch runs,
-// an end deleted means no path. Any reader may watch a path.
+// disappear, or become shorter, longer or another. From an entity to
+// itself the path is that entity alone (see casegraph.PathQuery), which
+// disappears only with it. after ("" for now) is the cursor of the last
+// change the client has seen. An end that is not there (or not readable)
+// is NOT_FOUND at the start; once the watch runs, an end deleted means no
+// path. Any reader may watch a path.
 func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead, after string) (<-chan PathEvent, error) {
 	q.K = 1
 	if err := q.Normalize(); err != nil {
 		return nil, err
-	}
-	if q.From == q.To {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "from and to are the same entity: there is no path to watch")
 	}
 	cursor, err := ParseCursor(after)
 	if err != nil {

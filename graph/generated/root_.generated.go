@@ -3375,9 +3375,15 @@ type CommonNeighbor {
 }
 
 extend type Query {
-  "The shortest path from one entity to another that passes the filter, or null when there is none within maxDepth."
+  """
+  The shortest path from one entity to another that passes the filter, or
+  null when there is none within maxDepth. From an entity to itself (the
+  same id, or ids merged into one entity) it is the path of no relations:
+  length 0, the entity its one node (as paths, pathExplanation and
+  watchPath answer too).
+  """
   shortestPath(from: ID!, to: ID!, filter: PathFilter): Path
-  "Up to k (1 to 20) distinct simple paths, shortest first."
+  "Up to k (1 to 20) distinct simple paths, shortest first; from an entity to itself, the one path of no relations (see shortestPath)."
   paths(from: ID!, to: ID!, k: Int = 3, filter: PathFilter): [Path!]
   "The entities within depth (1 to 3) hops, nearest first, at most limit (1 to 1000) besides the centre, and the relations among them."
   neighborhood(id: ID!, depth: Int = 1, filter: PathFilter, limit: Int = 100): Subgraph
@@ -3928,7 +3934,9 @@ extend type Subscription {
   The shortest path between two entities, as changes commit: first the
   path now (CURRENT), then an event whenever a change within the caller's
   rights and the filter's datasets makes one appear, disappear, or become
-  shorter, longer or another. Any reader may watch a path.
+  shorter, longer or another. From an entity to itself the path is the
+  entity alone, of length 0 (see shortestPath), until the entity goes
+  (DISAPPEARED). Any reader may watch a path.
   """
   watchPath(from: ID!, to: ID!, filter: PathFilter, after: String): PathWatchEvent!
 }
