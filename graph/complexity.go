@@ -53,17 +53,14 @@ func complexity() generated.ComplexityRoot {
 	// An explanation runs up to 12 path searches (the search, the same to
 	// the deepest depth, and one without each of 10 conditions): priced
 	// as 12 searches of its depth.
-	c.Query.PathExplanation = func(child int, _, _ string, f *model.PathFilter) int {
-		return 12*pathSearchCost*depthFactor(f) + child
+	c.Query.PathExplanation = func(child int, from, to string, f *model.PathFilter) int {
+		return 12*pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child
 	}
 	// A dataset's timeline reads every relation of its datasets, like a
 	// search does; its list holds up to first items.
-	c.Query.DatasetTimeline = func(child int, _ []string, _, _ model.PartialDate, first *int) int {
-		n := 200
-		if first != nil && *first >= 1 && *first <= casegraph.MaxDatasetTimeline {
-			n = *first
-		}
-		return pathSearchCost + n*child
+	c.Query.DatasetTimeline = func(child int, datasets []string, from, to model.PartialDate, first *int) int {
+		q := datasetTimelineQueryOf(datasets, from, to, first)
+		return pathSearchCost + within(q.First, casegraph.MaxDatasetTimeline)*child
 	}
 	// Duplicate suggestions read a whole dataset and compare its names:
 	// priced as a path search, and the page.
@@ -71,12 +68,14 @@ func complexity() generated.ComplexityRoot {
 		return pathSearchCost + child*windowSize(first, nil)
 	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
-	c.Query.ShortestPath = func(child int, _, _ string, f *model.PathFilter) int { return pathSearchCost*depthFactor(f) + child }
+	c.Query.ShortestPath = func(child int, from, to string, f *model.PathFilter) int {
+		return pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child
+	}
 	// A path watch searches at its start and again after changes: priced
 	// as a shortest path (the caps bound how many a caller holds). A
 	// changes subscription reads the feed: a statement.
-	c.Subscription.WatchPath = func(child int, _, _ string, f *model.PathFilter, _ *string) int {
-		return pathSearchCost*depthFactor(f) + child
+	c.Subscription.WatchPath = func(child int, from, to string, f *model.PathFilter, _ *string) int {
+		return pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child
 	}
 	c.Subscription.Changes = func(child int, _ []string, _ *string) int { return statementCost + child }
 	relations := func(child int, _ []model.RelationType, _ *model.Direction, first *int, _ *string, last *int, _ *string) int {
@@ -111,29 +110,21 @@ func complexity() generated.ComplexityRoot {
 	c.ChangeConnection.TotalCount = func(int) int { return statementCost }
 	c.SavedQueryConnection.TotalCount = func(int) int { return statementCost }
 	c.SearchConnection.Facets = func(child int) int { return statementCost + child }
-	c.Query.Suggest = func(child int, _ string, _ []model.EntityKind, _ []string, first *int) int {
-		return statementCost + child*pageSize(first)
+	c.Query.Suggest = func(child int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int {
+		return statementCost + child*within(suggestQueryOf(prefix, kinds, datasets, first).First, casegraph.MaxSuggest)
 	}
-	c.Query.Paths = func(child int, _, _ string, k *int, f *model.PathFilter) int {
-		n := casegraph.DefaultPaths
-		if k != nil && *k >= 1 && *k <= casegraph.MaxPaths {
-			n = *k
-		}
-		return pathSearchCost*n*depthFactor(f) + child*n
+	c.Query.Paths = func(child int, from, to string, k *int, f *model.PathFilter) int {
+		q := pathQueryOf(from, to, k, f)
+		n := within(q.K, casegraph.MaxPaths)
+		return pathSearchCost*n*depthFactor(q.Filter) + child*n
 	}
 	// A subgraph's lists are long, but flat: weigh them by a tenth of the
 	// limit, so a full neighbourhood of 1000 fits with a few fields each.
 	// A neighbourhood's search fans out with its depth: each level costs
 	// as much again as the one before, doubled.
-	c.Query.Neighborhood = func(child int, _ string, depth *int, _ *model.PathFilter, limit *int) int {
-		n := casegraph.DefaultNeighborhoodSize
-		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxNeighborhoodSize {
-			n = *limit
-		}
-		d := casegraph.DefaultNeighborhoodDepth
-		if depth != nil && *depth >= 1 && *depth <= casegraph.MaxNeighborhood {
-			d = *depth
-		}
+	c.Query.Neighborhood = func(child int, id string, depth *int, f *model.PathFilter, limit *int) int {
+		q := neighborhoodQueryOf(id, depth, limit, f)
+		n, d := within(q.Limit, casegraph.MaxNeighborhoodSize), within(q.Depth, casegraph.MaxNeighborhood)
 		return pathSearchCost*(1<<(d-1)) + child*max(1, n/10)
 	}
 	// nodes: a statement for each type asked for (at most four), and what
@@ -142,18 +133,16 @@ func complexity() generated.ComplexityRoot {
 		return 4*statementCost + child*max(1, len(ids))
 	}
 	c.Query.Connections = func(child int, ids []string, f *model.PathFilter) int {
-		pairs := max(1, len(ids)*(len(ids)-1)/2)
-		return pathSearchCost*pairs*depthFactor(f) + child*pairs
+		q := connectionsQueryOf(ids, f)
+		pairs := max(1, len(q.Pairs()))
+		return pathSearchCost*pairs*depthFactor(q.Filter) + child*pairs
 	}
 	// Common neighbours: one hop from each entity asked about, weighed
 	// like a neighbourhood of depth 1 for each; the list like a
 	// neighbourhood's.
-	c.Query.CommonNeighbors = func(child int, ids []string, _ *model.PathFilter, limit *int) int {
-		n := casegraph.DefaultCommonNeighbors
-		if limit != nil && *limit >= 1 && *limit <= casegraph.MaxCommonNeighbors {
-			n = *limit
-		}
-		return pathSearchCost*max(1, len(ids)) + child*max(1, n/10)
+	c.Query.CommonNeighbors = func(child int, ids []string, f *model.PathFilter, limit *int) int {
+		q := commonNeighborsQueryOf(ids, limit, f)
+		return pathSearchCost*max(1, len(q.IDs)) + child*max(1, within(q.Limit, casegraph.MaxCommonNeighbors)/10)
 	}
 	return c
 }
@@ -164,20 +153,24 @@ const (
 	pathSearchCost = 100
 )
 
-// depthFactor weighs a path search by its depth: up to the default depth
-// (4) it costs pathSearchCost, and each hop beyond doubles it, as the
-// frontiers a bidirectional search may expand grow with it (depth 8 costs
-// 16 times depth 4). An invalid depth is refused when the field runs, so
-// it counts as the deepest here.
-func depthFactor(f *model.PathFilter) int {
-	d := casegraph.DefaultMaxDepth
-	if f != nil && f.MaxDepth != nil {
-		d = *f.MaxDepth
-		if d < 1 || d > casegraph.MaxMaxDepth {
-			d = casegraph.MaxMaxDepth
-		}
+// depthFactor weighs a path search by its filter's depth: up to the
+// default depth (4) it costs pathSearchCost, and each hop beyond doubles
+// it, as the frontiers a bidirectional search may expand grow with it
+// (depth 8 costs 16 times depth 4).
+func depthFactor(f casegraph.PathFilter) int {
+	return 1 << max(0, within(f.MaxDepth, casegraph.MaxMaxDepth)-casegraph.DefaultMaxDepth)
+}
+
+// within is a request's count as the model prices it: the request's own
+// value (its default when the client gave none, see pathQueryOf and the
+// others), or, when out of 1..most, most. Normalize refuses such a count
+// when the field runs; counting it as the largest here keeps a refused
+// field from being priced below what a valid one may cost.
+func within(n, most int) int {
+	if n < 1 || n > most {
+		return most
 	}
-	return 1 << max(0, d-casegraph.DefaultMaxDepth)
+	return n
 }
 
 // SavedRunLimit is the complexity limit of a saved query run inside a
@@ -210,22 +203,12 @@ func WithSpentComplexity(ctx context.Context) context.Context {
 	return ctx
 }
 
-// pageSize is the page a list field asks for; an invalid size is refused
-// when the field runs, so it counts as the largest here.
-// windowSize is the page size of a connection's first or last.
+// windowSize is the page size of a connection's first or last: the
+// default page when neither is given; an invalid size is refused when the
+// field runs, so it counts as the largest here.
 func windowSize(first, last *int) int {
-	if first == nil {
-		return pageSize(last)
-	}
-	return pageSize(first)
-}
-
-func pageSize(first *int) int {
-	if first == nil {
-		return casegraph.DefaultPageSize
-	}
-	if *first < 1 || *first > casegraph.MaxPageSize {
-		return casegraph.MaxPageSize
-	}
-	return *first
+	n := casegraph.DefaultPageSize
+	given(&n, last)
+	given(&n, first)
+	return within(n, casegraph.MaxPageSize)
 }

@@ -9,6 +9,8 @@ import (
 	gqlcomplexity "github.com/99designs/gqlgen/complexity"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // The complexity model prices what the database does; these are the
@@ -58,5 +60,60 @@ func TestComplexityPricesDatabaseWork(t *testing.T) {
 				t.Errorf("complexity %d, want %d to %d", got, tt.min, tt.max)
 			}
 		})
+	}
+}
+
+// TestComplexityPricesTheRequests: the model prices a field by its
+// request's own values (the domain's defaults where the client gave none,
+// its null included), not by figures of its own: a field priced with its
+// arguments left out, null, or given as the domain's defaults costs the
+// same, and an out-of-range count costs as the largest.
+func TestComplexityPricesTheRequests(t *testing.T) {
+	es := NewSchema(Stores{}, nil, nil)
+	cost := func(t *testing.T, query string) int {
+		t.Helper()
+		doc, err := gqlparser.LoadQueryWithRules(es.Schema(), query, rules.NewDefaultRules())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gqlcomplexity.Calculate(context.Background(), es, doc.Operations[0], nil, complexityOptions...)
+	}
+	tests := []struct {
+		name                   string
+		absent, null, defaults string
+	}{
+		{"paths", `{ paths(from: "a", to: "b") { length } }`, `{ paths(from: "a", to: "b", k: null, filter: {maxDepth: null}) { length } }`,
+			fmt.Sprintf(`{ paths(from: "a", to: "b", k: %d, filter: {maxDepth: %d}) { length } }`, casegraph.DefaultPaths, casegraph.DefaultMaxDepth)},
+		{"neighborhood", `{ neighborhood(id: "a") { nodes { id } } }`, `{ neighborhood(id: "a", depth: null, limit: null) { nodes { id } } }`,
+			fmt.Sprintf(`{ neighborhood(id: "a", depth: %d, limit: %d) { nodes { id } } }`, casegraph.DefaultNeighborhoodDepth, casegraph.DefaultNeighborhoodSize)},
+		{"commonNeighbors", `{ commonNeighbors(ids: ["a", "b"]) { entity { id } } }`, `{ commonNeighbors(ids: ["a", "b"], limit: null) { entity { id } } }`,
+			fmt.Sprintf(`{ commonNeighbors(ids: ["a", "b"], limit: %d) { entity { id } } }`, casegraph.DefaultCommonNeighbors)},
+		{"suggest", `{ suggest(prefix: "ab") { entity { id } } }`, `{ suggest(prefix: "ab", first: null) { entity { id } } }`,
+			fmt.Sprintf(`{ suggest(prefix: "ab", first: %d) { entity { id } } }`, casegraph.DefaultSuggest)},
+		{"datasetTimeline", `{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012") { items { start } } }`,
+			`{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012", first: null) { items { start } } }`,
+			fmt.Sprintf(`{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012", first: %d) { items { start } } }`, casegraph.DefaultDatasetTimeline)},
+		{"shortestPath", `{ shortestPath(from: "a", to: "b") { length } }`, `{ shortestPath(from: "a", to: "b", filter: {maxDepth: null}) { length } }`,
+			fmt.Sprintf(`{ shortestPath(from: "a", to: "b", filter: {maxDepth: %d}) { length } }`, casegraph.DefaultMaxDepth)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			absent, null, defaults := cost(t, tt.absent), cost(t, tt.null), cost(t, tt.defaults)
+			if absent != defaults || null != defaults {
+				t.Errorf("absent %d, null %d, the domain's defaults %d: want all three equal", absent, null, defaults)
+			}
+		})
+	}
+	largest := []struct{ out, most string }{
+		{`{ paths(from: "a", to: "b", k: 1000) { length } }`, fmt.Sprintf(`{ paths(from: "a", to: "b", k: %d) { length } }`, casegraph.MaxPaths)},
+		{`{ neighborhood(id: "a", depth: 0, limit: -1) { nodes { id } } }`,
+			fmt.Sprintf(`{ neighborhood(id: "a", depth: %d, limit: %d) { nodes { id } } }`, casegraph.MaxNeighborhood, casegraph.MaxNeighborhoodSize)},
+		{`{ shortestPath(from: "a", to: "b", filter: {maxDepth: 50}) { length } }`,
+			fmt.Sprintf(`{ shortestPath(from: "a", to: "b", filter: {maxDepth: %d}) { length } }`, casegraph.MaxMaxDepth)},
+	}
+	for _, tt := range largest {
+		if out, most := cost(t, tt.out), cost(t, tt.most); out != most {
+			t.Errorf("%s costs %d; want %d, as the largest valid", tt.out, out, most)
+		}
 	}
 }
