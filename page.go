@@ -10,6 +10,11 @@ const (
 	DirectionIncoming Direction = "INCOMING" // the entity is the to end
 )
 
+// Directions are the directions, both first.
+func Directions() []Direction {
+	return []Direction{DirectionBoth, DirectionOutgoing, DirectionIncoming}
+}
+
 // Page asks for up to First items after the item with id After ("" for
 // the first page) and, in lists sorted by something else, sort key
 // AfterKey.

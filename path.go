@@ -15,6 +15,9 @@ const (
 	PathOutgoing PathDirection = "OUTGOING" // only from its from end to its to end
 )
 
+// PathDirections are the path directions, ANY first.
+func PathDirections() []PathDirection { return []PathDirection{PathAny, PathOutgoing} }
+
 // PathRead says what a path search reads besides its entities and
 // relations, as the GraphQL selection under it asks (the way EntityRead
 // does for entities). It is not a client's argument, so it is not part of

@@ -273,6 +273,7 @@ func TestRequestDefaults(t *testing.T) {
 			From: from, To: to, First: casegraph.DefaultDatasetTimeline}},
 		{"entities", casegraph.NewEntitiesQuery(), casegraph.EntitiesQuery{Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
 			Page: casegraph.Page{First: casegraph.DefaultPageSize}}},
+		{"savedQueryVersions", casegraph.NewSavedQueryVersionsQuery("q"), casegraph.SavedQueryVersionsQuery{Name: "q", First: casegraph.DefaultSavedQueryVersions}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,13 +283,14 @@ func TestRequestDefaults(t *testing.T) {
 		})
 	}
 	for name, normalize := range map[string]func() error{
-		"paths":           func() error { q := casegraph.NewPathQuery("a", "b"); return q.Normalize() },
-		"neighborhood":    func() error { q := casegraph.NewNeighborhoodQuery("a"); return q.Normalize() },
-		"connections":     func() error { q := casegraph.NewConnectionsQuery(ids(2)); return q.Normalize() },
-		"commonNeighbors": func() error { q := casegraph.NewCommonNeighborsQuery(ids(2)); return q.Normalize() },
-		"suggest":         func() error { q := casegraph.NewSuggestQuery("Geo"); return q.Normalize() },
-		"datasetTimeline": func() error { return casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to).Validate() },
-		"entities":        func() error { return casegraph.NewEntitiesQuery().Validate() },
+		"paths":              func() error { q := casegraph.NewPathQuery("a", "b"); return q.Normalize() },
+		"neighborhood":       func() error { q := casegraph.NewNeighborhoodQuery("a"); return q.Normalize() },
+		"connections":        func() error { q := casegraph.NewConnectionsQuery(ids(2)); return q.Normalize() },
+		"commonNeighbors":    func() error { q := casegraph.NewCommonNeighborsQuery(ids(2)); return q.Normalize() },
+		"suggest":            func() error { q := casegraph.NewSuggestQuery("Geo"); return q.Normalize() },
+		"datasetTimeline":    func() error { return casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to).Validate() },
+		"entities":           func() error { return casegraph.NewEntitiesQuery().Validate() },
+		"savedQueryVersions": func() error { return casegraph.NewSavedQueryVersionsQuery("q").Validate() },
 	} {
 		t.Run(name+" is valid", func(t *testing.T) { checkErr(t, normalize(), "") })
 	}

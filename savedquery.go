@@ -51,6 +51,11 @@ const (
 	VisibilityPublic Visibility = "PUBLIC"
 )
 
+// Visibilities are the visibilities, narrowest first.
+func Visibilities() []Visibility {
+	return []Visibility{VisibilityPrivate, VisibilityDatasets, VisibilityPublic}
+}
+
 // Limits of saved queries.
 const (
 	MaxSavedQueryDocument = 20000
@@ -141,4 +146,28 @@ func NormalizeDocument(doc string) string {
 		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// SavedQueryVersionsQuery asks for the latest First versions of the saved
+// query called Name, newest first.
+type SavedQueryVersionsQuery struct {
+	Name  string
+	First int // 1 to MaxSavedQueryVersions
+}
+
+// NewSavedQueryVersionsQuery is the versions of name with the default:
+// the latest DefaultSavedQueryVersions.
+func NewSavedQueryVersionsQuery(name string) SavedQueryVersionsQuery {
+	return SavedQueryVersionsQuery{Name: name, First: DefaultSavedQueryVersions}
+}
+
+// Validate checks the name and how many versions.
+func (q SavedQueryVersionsQuery) Validate() error {
+	if err := ValidateSlug("name", q.Name); err != nil {
+		return err
+	}
+	if q.First < 1 || q.First > MaxSavedQueryVersions {
+		return Errorf(CodeBadUserInput, "first must be from 1 to %d, not %d", MaxSavedQueryVersions, q.First)
+	}
+	return nil
 }

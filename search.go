@@ -59,6 +59,10 @@ const (
 	MatchDescription MatchField = "DESCRIPTION"
 )
 
+// MatchFields are the fields a search matches, in the order Rank prefers
+// them.
+func MatchFields() []MatchField { return []MatchField{MatchName, MatchAlias, MatchDescription} }
+
 // SearchResult is a ranked hit.
 type SearchResult struct {
 	SearchHit

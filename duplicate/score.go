@@ -25,6 +25,12 @@ const (
 	ReasonNationality      ReasonKind = "NATIONALITY"       // the same (or another) nationality
 )
 
+// ReasonKinds are the reasons, in the order the schema lists them.
+func ReasonKinds() []ReasonKind {
+	return []ReasonKind{ReasonName, ReasonAlias, ReasonInitials, ReasonTransliteration, ReasonWordOrder,
+		ReasonSharedNeighbours, ReasonSameKind, ReasonDates, ReasonNationality}
+}
+
 // The weights of the score (at most 1): the names' similarity counts for
 // NameWeight, shared neighbours up to NeighbourWeight, the same kind
 // SameKindWeight; compatible dates or the same nationality add a little,

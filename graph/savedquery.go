@@ -71,6 +71,15 @@ func (r *Resolver) savedQuery(ctx context.Context, name string, version *int) (c
 	return r.SavedQueryStore.SavedQuery(ctx, name, v)
 }
 
+// savedQueryVersionsQueryOf is the request of savedQueryVersions:
+// casegraph.NewSavedQueryVersionsQuery's default, and what the client
+// gave.
+func savedQueryVersionsQueryOf(name string, first *int) casegraph.SavedQueryVersionsQuery {
+	q := casegraph.NewSavedQueryVersionsQuery(name)
+	given(&q.First, first)
+	return q
+}
+
 // versionOf reads an optional version argument (0: the latest).
 func versionOf(v *int) (int64, error) {
 	if v == nil {

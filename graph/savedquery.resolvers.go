@@ -68,17 +68,11 @@ func (r *queryResolver) SavedQueries(ctx context.Context, tag *string, first *in
 
 // SavedQueryVersions is the resolver for the savedQueryVersions field.
 func (r *queryResolver) SavedQueryVersions(ctx context.Context, name string, first *int) ([]model.SavedQuery, error) {
-	if err := casegraph.ValidateSlug("name", name); err != nil {
+	q := savedQueryVersionsQueryOf(name, first)
+	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	n := casegraph.DefaultSavedQueryVersions
-	if first != nil {
-		n = *first
-	}
-	if n < 1 || n > casegraph.MaxSavedQueryVersions {
-		return nil, casegraph.Errorf(casegraph.CodeBadUserInput, "first must be from 1 to %d, not %d", casegraph.MaxSavedQueryVersions, n)
-	}
-	versions, err := r.SavedQueryStore.SavedQueryHistory(ctx, name, n)
+	versions, err := r.SavedQueryStore.SavedQueryHistory(ctx, q.Name, q.First)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,11 @@ const (
 	PathDisappeared PathKind = "DISAPPEARED"
 )
 
+// PathKinds are the kinds of a path event, CURRENT first.
+func PathKinds() []PathKind {
+	return []PathKind{PathCurrent, PathAppeared, PathShorter, PathLonger, PathChanged, PathDisappeared}
+}
+
 // PathEvent is one message of a path watch: what happened, the shortest
 // path now (nil when there is none) with the sources it cites, and the
 // cursor of the last change it has seen.
