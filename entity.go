@@ -352,24 +352,24 @@ func (f EntityFilter) Validate() error {
 	return TextRule{Max: MaxNameLength}.Check("filter.nameContains", f.NameContains)
 }
 
-// EntitiesQuery asks for one page of the entities that match Filter, in
+// EntitiesRequest asks for one page of the entities that match Filter, in
 // Order (ties by id).
-type EntitiesQuery struct {
+type EntitiesRequest struct {
 	Filter EntityFilter
 	Order  EntityOrder
 	Page   Page
 }
 
-// NewEntitiesQuery is the list of every entity with the defaults:
+// NewEntitiesRequest is the list of every entity with the defaults:
 // DefaultEntityOrder, the first DefaultPageSize.
-func NewEntitiesQuery() EntitiesQuery {
-	return EntitiesQuery{Order: DefaultEntityOrder, Page: Page{First: DefaultPageSize}}
+func NewEntitiesRequest() EntitiesRequest {
+	return EntitiesRequest{Order: DefaultEntityOrder, Page: Page{First: DefaultPageSize}}
 }
 
 // Validate checks the filter, the order, and that the page's sort key (from a cursor) is of the order's type: the key reaches
 // Cypher as a time or a number (a cursor's checksum keeps out accidents,
 // not forgeries).
-func (q EntitiesQuery) Validate() error {
+func (q EntitiesRequest) Validate() error {
 	if err := q.Filter.Validate(); err != nil {
 		return err
 	}

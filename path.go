@@ -21,7 +21,7 @@ func PathDirections() []PathDirection { return []PathDirection{PathAny, PathOutg
 // PathRead says what a path search reads besides its entities and
 // relations, as the GraphQL selection under it asks (the way EntityRead
 // does for entities). It is not a client's argument, so it is not part of
-// the requests (PathQuery, NeighborhoodQuery, ...): two callers asking the
+// the requests (PathRequest, NeighborhoodRequest, ...): two callers asking the
 // same question with other selections ask the same request, and a path
 // watch shares one search among them by request and read.
 type PathRead struct {
@@ -107,7 +107,7 @@ func (f PathFilter) Relaxations() []Relaxation {
 type PathExplanation struct {
 	MaxDepth int
 	// Found says a path meets the filter; Length is its length (0 from an
-	// entity to itself, see PathQuery).
+	// entity to itself, see PathRequest).
 	Found  bool
 	Length int
 	// Beyond is the length of the shortest path that meets every other
@@ -160,7 +160,7 @@ const (
 	MaxMaxDepth     = 8           // the most relations in a path
 	MaxMaxDegree    = 100_000_000 // the largest hub cap (PathFilter.MaxDegree)
 
-	DefaultPaths = 3  // PathQuery.K for paths when a client gives none
+	DefaultPaths = 3  // PathRequest.K for paths when a client gives none
 	MaxPaths     = 20 // the most paths one search returns
 )
 
@@ -271,7 +271,7 @@ func (f *PathFilter) Normalize() error {
 // Normalize refuses it, which is why a zero field is not read as "use the
 // default" here.
 
-// PathQuery asks for up to K shortest simple paths from one entity to
+// PathRequest asks for up to K shortest simple paths from one entity to
 // another (shortestPath, pathExplanation and watchPath are K 1).
 //
 // From an entity to itself (From and To the same id, or ids merged into
@@ -281,20 +281,20 @@ func (f *PathFilter) Normalize() error {
 // be one entity twice. Every search answers so through the store, a path
 // watch included (whose path then changes only when the entity goes). An
 // id the caller may not read is NOT_FOUND, as for any other search.
-type PathQuery struct {
+type PathRequest struct {
 	From, To string
 	K        int // 1 to MaxPaths
 	Filter   PathFilter
 }
 
-// NewPathQuery is the search for paths from one entity to another with
+// NewPathRequest is the search for paths from one entity to another with
 // the defaults: DefaultPaths of them, under DefaultPathFilter.
-func NewPathQuery(from, to string) PathQuery {
-	return PathQuery{From: from, To: to, K: DefaultPaths, Filter: DefaultPathFilter()}
+func NewPathRequest(from, to string) PathRequest {
+	return PathRequest{From: from, To: to, K: DefaultPaths, Filter: DefaultPathFilter()}
 }
 
-// Normalize checks the query and normalizes its filter.
-func (q *PathQuery) Normalize() error {
+// Normalize checks the request and normalizes its filter.
+func (q *PathRequest) Normalize() error {
 	if err := ValidateID("from", q.From); err != nil {
 		return err
 	}
@@ -307,24 +307,24 @@ func (q *PathQuery) Normalize() error {
 	return q.Filter.Normalize()
 }
 
-// NeighborhoodQuery asks for the entities within Depth relations of one,
+// NeighborhoodRequest asks for the entities within Depth relations of one,
 // nearest first, at most Limit besides it, and the relations among them.
-type NeighborhoodQuery struct {
+type NeighborhoodRequest struct {
 	ID     string
 	Depth  int // 1 to MaxNeighborhood
 	Limit  int // 1 to MaxNeighborhoodSize
 	Filter PathFilter
 }
 
-// NewNeighborhoodQuery is the neighbourhood of id with the defaults:
+// NewNeighborhoodRequest is the neighbourhood of id with the defaults:
 // DefaultNeighborhoodDepth, at most DefaultNeighborhoodSize entities,
 // under DefaultPathFilter.
-func NewNeighborhoodQuery(id string) NeighborhoodQuery {
-	return NeighborhoodQuery{ID: id, Depth: DefaultNeighborhoodDepth, Limit: DefaultNeighborhoodSize, Filter: DefaultPathFilter()}
+func NewNeighborhoodRequest(id string) NeighborhoodRequest {
+	return NeighborhoodRequest{ID: id, Depth: DefaultNeighborhoodDepth, Limit: DefaultNeighborhoodSize, Filter: DefaultPathFilter()}
 }
 
-// Normalize checks the query and normalizes its filter.
-func (q *NeighborhoodQuery) Normalize() error {
+// Normalize checks the request and normalizes its filter.
+func (q *NeighborhoodRequest) Normalize() error {
 	if err := ValidateID("id", q.ID); err != nil {
 		return err
 	}
@@ -337,20 +337,20 @@ func (q *NeighborhoodQuery) Normalize() error {
 	return q.Filter.Normalize()
 }
 
-// ConnectionsQuery asks, for MinConnections to MaxConnections distinct
+// ConnectionsRequest asks, for MinConnections to MaxConnections distinct
 // entities, for the shortest paths between every pair.
-type ConnectionsQuery struct {
+type ConnectionsRequest struct {
 	IDs    []string
 	Filter PathFilter
 }
 
-// NewConnectionsQuery is the connections of ids under DefaultPathFilter.
-func NewConnectionsQuery(ids []string) ConnectionsQuery {
-	return ConnectionsQuery{IDs: ids, Filter: DefaultPathFilter()}
+// NewConnectionsRequest is the connections of ids under DefaultPathFilter.
+func NewConnectionsRequest(ids []string) ConnectionsRequest {
+	return ConnectionsRequest{IDs: ids, Filter: DefaultPathFilter()}
 }
 
-// Normalize checks the query and normalizes its filter.
-func (q *ConnectionsQuery) Normalize() error {
+// Normalize checks the request and normalizes its filter.
+func (q *ConnectionsRequest) Normalize() error {
 	if err := validateIDSet("connections", q.IDs); err != nil {
 		return err
 	}
@@ -359,7 +359,7 @@ func (q *ConnectionsQuery) Normalize() error {
 
 // Pairs are the pairs of IDs whose shortest paths connections asks for,
 // each once, in the order of IDs.
-func (q ConnectionsQuery) Pairs() [][2]string {
+func (q ConnectionsRequest) Pairs() [][2]string {
 	var pairs [][2]string
 	for i := range q.IDs {
 		for j := i + 1; j < len(q.IDs); j++ {
@@ -386,12 +386,12 @@ func validateIDSet(field string, ids []string) error {
 	return nil
 }
 
-// CommonNeighborsQuery asks, for MinConnections to MaxConnections distinct
+// CommonNeighborsRequest asks, for MinConnections to MaxConnections distinct
 // entities, for the entities directly related to every one of them (one
 // hop: the filter's maxDepth has no meaning and is refused when a client
 // gives one, and its direction must be ANY, as a neighbour is common
 // whichever way its relations run).
-type CommonNeighborsQuery struct {
+type CommonNeighborsRequest struct {
 	IDs    []string
 	Limit  int // 1 to MaxCommonNeighbors
 	Filter PathFilter
@@ -400,14 +400,14 @@ type CommonNeighborsQuery struct {
 	MaxDepthGiven bool
 }
 
-// NewCommonNeighborsQuery is the common neighbours of ids with the
+// NewCommonNeighborsRequest is the common neighbours of ids with the
 // defaults: at most DefaultCommonNeighbors, under DefaultPathFilter.
-func NewCommonNeighborsQuery(ids []string) CommonNeighborsQuery {
-	return CommonNeighborsQuery{IDs: ids, Limit: DefaultCommonNeighbors, Filter: DefaultPathFilter()}
+func NewCommonNeighborsRequest(ids []string) CommonNeighborsRequest {
+	return CommonNeighborsRequest{IDs: ids, Limit: DefaultCommonNeighbors, Filter: DefaultPathFilter()}
 }
 
-// Normalize checks the query and normalizes its filter.
-func (q *CommonNeighborsQuery) Normalize() error {
+// Normalize checks the request and normalizes its filter.
+func (q *CommonNeighborsRequest) Normalize() error {
 	if q.MaxDepthGiven {
 		return Errorf(CodeBadUserInput, "filter.maxDepth: commonNeighbors looks one hop away; leave maxDepth out")
 	}

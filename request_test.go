@@ -83,17 +83,17 @@ func TestPathFilterNormalize(t *testing.T) {
 func TestPathQueryNormalize(t *testing.T) {
 	tests := []struct {
 		name string
-		q    casegraph.PathQuery
+		q    casegraph.PathRequest
 		want string
 	}{
-		{"shortest", casegraph.PathQuery{From: "a", To: "b", K: 1}, ""},
-		{"20 paths", casegraph.PathQuery{From: "a", To: "b", K: casegraph.MaxPaths}, ""},
-		{"to itself", casegraph.PathQuery{From: "a", To: "a", K: 1}, ""},
-		{"k 0", casegraph.PathQuery{From: "a", To: "b", K: 0}, "k must be between 1 and 20, not 0"},
-		{"k 21", casegraph.PathQuery{From: "a", To: "b", K: 21}, "not 21"},
-		{"bad from", casegraph.PathQuery{From: "a b", To: "b", K: 1}, "from \"a b\" is not a valid id"},
-		{"no to", casegraph.PathQuery{From: "a", K: 1}, "to is required"},
-		{"bad filter", casegraph.PathQuery{From: "a", To: "b", K: 1, Filter: casegraph.PathFilter{MaxDepth: 50}}, "maxDepth"},
+		{"shortest", casegraph.PathRequest{From: "a", To: "b", K: 1}, ""},
+		{"20 paths", casegraph.PathRequest{From: "a", To: "b", K: casegraph.MaxPaths}, ""},
+		{"to itself", casegraph.PathRequest{From: "a", To: "a", K: 1}, ""},
+		{"k 0", casegraph.PathRequest{From: "a", To: "b", K: 0}, "k must be between 1 and 20, not 0"},
+		{"k 21", casegraph.PathRequest{From: "a", To: "b", K: 21}, "not 21"},
+		{"bad from", casegraph.PathRequest{From: "a b", To: "b", K: 1}, "from \"a b\" is not a valid id"},
+		{"no to", casegraph.PathRequest{From: "a", K: 1}, "to is required"},
+		{"bad filter", casegraph.PathRequest{From: "a", To: "b", K: 1, Filter: casegraph.PathFilter{MaxDepth: 50}}, "maxDepth"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,7 +122,7 @@ func TestNeighborhoodQueryNormalize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := casegraph.NeighborhoodQuery{ID: tt.id, Depth: tt.depth, Limit: tt.limit, Filter: casegraph.DefaultPathFilter()}
+			q := casegraph.NeighborhoodRequest{ID: tt.id, Depth: tt.depth, Limit: tt.limit, Filter: casegraph.DefaultPathFilter()}
 			checkErr(t, q.Normalize(), tt.want)
 		})
 	}
@@ -143,7 +143,7 @@ func TestConnectionsQueryNormalize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := casegraph.ConnectionsQuery{IDs: tt.ids, Filter: casegraph.DefaultPathFilter()}
+			q := casegraph.ConnectionsRequest{IDs: tt.ids, Filter: casegraph.DefaultPathFilter()}
 			checkErr(t, q.Normalize(), tt.want)
 		})
 	}
@@ -184,24 +184,24 @@ func TestEntityFilterValidate(t *testing.T) {
 func TestSearchQueryNormalize(t *testing.T) {
 	tests := []struct {
 		name string
-		q    casegraph.SearchQuery
+		q    casegraph.SearchRequest
 		want string
 	}{
-		{"words", casegraph.SearchQuery{Text: "Geoffrey Nice"}, ""},
-		{"filtered", casegraph.SearchQuery{Text: "Nice", Filter: casegraph.SearchFilter{Kinds: []casegraph.Kind{casegraph.KindPerson}, Datasets: []string{"d"}}}, ""},
-		{"one letter", casegraph.SearchQuery{Text: "a"}, "text: give at least 2 characters"},
-		{"no letters", casegraph.SearchQuery{Text: `"*?~`}, "nothing to search for"},
-		{"too long", casegraph.SearchQuery{Text: strings.Repeat("x", 201)}, "the limit is 200"},
-		{"51 datasets", casegraph.SearchQuery{Text: "Nice", Filter: casegraph.SearchFilter{Datasets: ids(51)}}, "at most 50 kinds and 50 datasets"},
-		{"bad dataset", casegraph.SearchQuery{Text: "Nice", Filter: casegraph.SearchFilter{Datasets: []string{"a b"}}}, "datasets"},
-		{"unknown kind", casegraph.SearchQuery{Text: "Nice", Filter: casegraph.SearchFilter{Kinds: []casegraph.Kind{"X"}}}, "unknown entity kind"},
+		{"words", casegraph.SearchRequest{Text: "Geoffrey Nice"}, ""},
+		{"filtered", casegraph.SearchRequest{Text: "Nice", Filter: casegraph.SearchFilter{Kinds: []casegraph.Kind{casegraph.KindPerson}, Datasets: []string{"d"}}}, ""},
+		{"one letter", casegraph.SearchRequest{Text: "a"}, "text: give at least 2 characters"},
+		{"no letters", casegraph.SearchRequest{Text: `"*?~`}, "nothing to search for"},
+		{"too long", casegraph.SearchRequest{Text: strings.Repeat("x", 201)}, "the limit is 200"},
+		{"51 datasets", casegraph.SearchRequest{Text: "Nice", Filter: casegraph.SearchFilter{Datasets: ids(51)}}, "at most 50 kinds and 50 datasets"},
+		{"bad dataset", casegraph.SearchRequest{Text: "Nice", Filter: casegraph.SearchFilter{Datasets: []string{"a b"}}}, "datasets"},
+		{"unknown kind", casegraph.SearchRequest{Text: "Nice", Filter: casegraph.SearchFilter{Kinds: []casegraph.Kind{"X"}}}, "unknown entity kind"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			checkErr(t, tt.q.Normalize(), tt.want)
 		})
 	}
-	q := casegraph.SearchQuery{Text: "Sir GEOFFREY  Nice"}
+	q := casegraph.SearchRequest{Text: "Sir GEOFFREY  Nice"}
 	if err := q.Normalize(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestSuggestQueryNormalize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := casegraph.SuggestQuery{Prefix: tt.prefix, First: tt.first}
+			q := casegraph.SuggestRequest{Prefix: tt.prefix, First: tt.first}
 			checkErr(t, q.Normalize(), tt.want)
 		})
 	}
@@ -262,18 +262,18 @@ func TestRequestDefaults(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"paths", casegraph.NewPathQuery("a", "b"), casegraph.PathQuery{From: "a", To: "b", K: casegraph.DefaultPaths, Filter: casegraph.DefaultPathFilter()}},
-		{"neighborhood", casegraph.NewNeighborhoodQuery("a"), casegraph.NeighborhoodQuery{ID: "a", Depth: casegraph.DefaultNeighborhoodDepth,
+		{"paths", casegraph.NewPathRequest("a", "b"), casegraph.PathRequest{From: "a", To: "b", K: casegraph.DefaultPaths, Filter: casegraph.DefaultPathFilter()}},
+		{"neighborhood", casegraph.NewNeighborhoodRequest("a"), casegraph.NeighborhoodRequest{ID: "a", Depth: casegraph.DefaultNeighborhoodDepth,
 			Limit: casegraph.DefaultNeighborhoodSize, Filter: casegraph.DefaultPathFilter()}},
-		{"connections", casegraph.NewConnectionsQuery(ids(2)), casegraph.ConnectionsQuery{IDs: ids(2), Filter: casegraph.DefaultPathFilter()}},
-		{"commonNeighbors", casegraph.NewCommonNeighborsQuery(ids(2)), casegraph.CommonNeighborsQuery{IDs: ids(2), Limit: casegraph.DefaultCommonNeighbors,
+		{"connections", casegraph.NewConnectionsRequest(ids(2)), casegraph.ConnectionsRequest{IDs: ids(2), Filter: casegraph.DefaultPathFilter()}},
+		{"commonNeighbors", casegraph.NewCommonNeighborsRequest(ids(2)), casegraph.CommonNeighborsRequest{IDs: ids(2), Limit: casegraph.DefaultCommonNeighbors,
 			Filter: casegraph.DefaultPathFilter()}},
-		{"suggest", casegraph.NewSuggestQuery("Geo"), casegraph.SuggestQuery{Prefix: "Geo", First: casegraph.DefaultSuggest}},
-		{"datasetTimeline", casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to), casegraph.DatasetTimelineQuery{Datasets: []string{"d"},
+		{"suggest", casegraph.NewSuggestRequest("Geo"), casegraph.SuggestRequest{Prefix: "Geo", First: casegraph.DefaultSuggest}},
+		{"datasetTimeline", casegraph.NewDatasetTimelineRequest([]string{"d"}, from, to), casegraph.DatasetTimelineRequest{Datasets: []string{"d"},
 			From: from, To: to, First: casegraph.DefaultDatasetTimeline}},
-		{"entities", casegraph.NewEntitiesQuery(), casegraph.EntitiesQuery{Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
+		{"entities", casegraph.NewEntitiesRequest(), casegraph.EntitiesRequest{Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
 			Page: casegraph.Page{First: casegraph.DefaultPageSize}}},
-		{"savedQueryVersions", casegraph.NewSavedQueryVersionsQuery("q"), casegraph.SavedQueryVersionsQuery{Name: "q", First: casegraph.DefaultSavedQueryVersions}},
+		{"savedQueryVersions", casegraph.NewSavedQueryVersionsRequest("q"), casegraph.SavedQueryVersionsRequest{Name: "q", First: casegraph.DefaultSavedQueryVersions}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -283,14 +283,14 @@ func TestRequestDefaults(t *testing.T) {
 		})
 	}
 	for name, normalize := range map[string]func() error{
-		"paths":              func() error { q := casegraph.NewPathQuery("a", "b"); return q.Normalize() },
-		"neighborhood":       func() error { q := casegraph.NewNeighborhoodQuery("a"); return q.Normalize() },
-		"connections":        func() error { q := casegraph.NewConnectionsQuery(ids(2)); return q.Normalize() },
-		"commonNeighbors":    func() error { q := casegraph.NewCommonNeighborsQuery(ids(2)); return q.Normalize() },
-		"suggest":            func() error { q := casegraph.NewSuggestQuery("Geo"); return q.Normalize() },
-		"datasetTimeline":    func() error { return casegraph.NewDatasetTimelineQuery([]string{"d"}, from, to).Validate() },
-		"entities":           func() error { return casegraph.NewEntitiesQuery().Validate() },
-		"savedQueryVersions": func() error { return casegraph.NewSavedQueryVersionsQuery("q").Validate() },
+		"paths":              func() error { q := casegraph.NewPathRequest("a", "b"); return q.Normalize() },
+		"neighborhood":       func() error { q := casegraph.NewNeighborhoodRequest("a"); return q.Normalize() },
+		"connections":        func() error { q := casegraph.NewConnectionsRequest(ids(2)); return q.Normalize() },
+		"commonNeighbors":    func() error { q := casegraph.NewCommonNeighborsRequest(ids(2)); return q.Normalize() },
+		"suggest":            func() error { q := casegraph.NewSuggestRequest("Geo"); return q.Normalize() },
+		"datasetTimeline":    func() error { return casegraph.NewDatasetTimelineRequest([]string{"d"}, from, to).Validate() },
+		"entities":           func() error { return casegraph.NewEntitiesRequest().Validate() },
+		"savedQueryVersions": func() error { return casegraph.NewSavedQueryVersionsRequest("q").Validate() },
 	} {
 		t.Run(name+" is valid", func(t *testing.T) { checkErr(t, normalize(), "") })
 	}
@@ -299,18 +299,18 @@ func TestRequestDefaults(t *testing.T) {
 func TestCommonNeighborsQueryNormalize(t *testing.T) {
 	tests := []struct {
 		name   string
-		change func(*casegraph.CommonNeighborsQuery)
+		change func(*casegraph.CommonNeighborsRequest)
 		want   string
 	}{
-		{"defaults", func(*casegraph.CommonNeighborsQuery) {}, ""},
-		{"a maxDepth given", func(q *casegraph.CommonNeighborsQuery) { q.MaxDepthGiven = true }, "filter.maxDepth: commonNeighbors looks one hop away"},
-		{"outgoing", func(q *casegraph.CommonNeighborsQuery) { q.Filter.Direction = casegraph.PathOutgoing }, "filter.direction"},
-		{"limit 0", func(q *casegraph.CommonNeighborsQuery) { q.Limit = 0 }, "limit must be between 1 and 1000, not 0"},
-		{"one id", func(q *casegraph.CommonNeighborsQuery) { q.IDs = ids(1) }, "commonNeighbors takes 2 to 10 ids, not 1"},
+		{"defaults", func(*casegraph.CommonNeighborsRequest) {}, ""},
+		{"a maxDepth given", func(q *casegraph.CommonNeighborsRequest) { q.MaxDepthGiven = true }, "filter.maxDepth: commonNeighbors looks one hop away"},
+		{"outgoing", func(q *casegraph.CommonNeighborsRequest) { q.Filter.Direction = casegraph.PathOutgoing }, "filter.direction"},
+		{"limit 0", func(q *casegraph.CommonNeighborsRequest) { q.Limit = 0 }, "limit must be between 1 and 1000, not 0"},
+		{"one id", func(q *casegraph.CommonNeighborsRequest) { q.IDs = ids(1) }, "commonNeighbors takes 2 to 10 ids, not 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := casegraph.NewCommonNeighborsQuery(ids(2))
+			q := casegraph.NewCommonNeighborsRequest(ids(2))
 			tt.change(&q)
 			checkErr(t, q.Normalize(), tt.want)
 		})
@@ -318,7 +318,7 @@ func TestCommonNeighborsQueryNormalize(t *testing.T) {
 }
 
 func TestConnectionsQueryPairs(t *testing.T) {
-	q := casegraph.NewConnectionsQuery([]string{"a", "b", "c"})
+	q := casegraph.NewConnectionsRequest([]string{"a", "b", "c"})
 	if diff := cmp.Diff([][2]string{{"a", "b"}, {"a", "c"}, {"b", "c"}}, q.Pairs()); diff != "" {
 		t.Errorf("pairs (-want +got):\n%s", diff)
 	}
@@ -328,14 +328,14 @@ func TestTimelineQueryValidate(t *testing.T) {
 	d := casegraph.MustPartialDate
 	tests := []struct {
 		name string
-		q    casegraph.TimelineQuery
+		q    casegraph.TimelineRequest
 		want string
 	}{
-		{"open", casegraph.TimelineQuery{ID: "a"}, ""},
-		{"a period", casegraph.TimelineQuery{ID: "a", From: d("2011"), To: d("2011-03")}, ""},
-		{"from only", casegraph.TimelineQuery{ID: "a", From: d("2011")}, ""},
-		{"bad id", casegraph.TimelineQuery{ID: "a b"}, "not a valid id"},
-		{"to before from", casegraph.TimelineQuery{ID: "a", From: d("2012"), To: d("2011-12")}, "to 2011-12 is before from 2012"},
+		{"open", casegraph.TimelineRequest{ID: "a"}, ""},
+		{"a period", casegraph.TimelineRequest{ID: "a", From: d("2011"), To: d("2011-03")}, ""},
+		{"from only", casegraph.TimelineRequest{ID: "a", From: d("2011")}, ""},
+		{"bad id", casegraph.TimelineRequest{ID: "a b"}, "not a valid id"},
+		{"to before from", casegraph.TimelineRequest{ID: "a", From: d("2012"), To: d("2011-12")}, "to 2011-12 is before from 2012"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErr(t, tt.q.Validate(), tt.want) })
@@ -343,19 +343,19 @@ func TestTimelineQueryValidate(t *testing.T) {
 }
 
 func TestEntitiesQueryValidate(t *testing.T) {
-	after := func(field casegraph.EntityOrderField, key string) casegraph.EntitiesQuery {
-		q := casegraph.NewEntitiesQuery()
+	after := func(field casegraph.EntityOrderField, key string) casegraph.EntitiesRequest {
+		q := casegraph.NewEntitiesRequest()
 		q.Order.Field, q.Page.After, q.Page.AfterKey = field, "x", key
 		return q
 	}
 	tests := []struct {
 		name string
-		q    casegraph.EntitiesQuery
+		q    casegraph.EntitiesRequest
 		want string
 	}{
-		{"defaults", casegraph.NewEntitiesQuery(), ""},
-		{"bad filter", casegraph.EntitiesQuery{Filter: casegraph.EntityFilter{Category: "PICNIC"}, Order: casegraph.DefaultEntityOrder}, "filter.category"},
-		{"unknown order", casegraph.EntitiesQuery{Order: casegraph.EntityOrder{Field: "COLOUR"}}, `cannot sort by "COLOUR"`},
+		{"defaults", casegraph.NewEntitiesRequest(), ""},
+		{"bad filter", casegraph.EntitiesRequest{Filter: casegraph.EntityFilter{Category: "PICNIC"}, Order: casegraph.DefaultEntityOrder}, "filter.category"},
+		{"unknown order", casegraph.EntitiesRequest{Order: casegraph.EntityOrder{Field: "COLOUR"}}, `cannot sort by "COLOUR"`},
 		{"a time after a time", after(casegraph.OrderByUpdatedAt, "2024-01-02T03:04:05.123456789Z"), ""},
 		{"a name after a time", after(casegraph.OrderByUpdatedAt, "Nice"), "after: not a cursor of this list"},
 		{"a number after a degree", after(casegraph.OrderByDegree, "12"), ""},
@@ -389,7 +389,7 @@ func TestSearchQueryPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := casegraph.SearchQuery{Text: "Nice", Page: tt.page}
+			q := casegraph.SearchRequest{Text: "Nice", Page: tt.page}
 			offset, err := q.Offset()
 			checkErr(t, err, tt.wantOffsetErrFor)
 			if err != nil {
@@ -401,7 +401,7 @@ func TestSearchQueryPage(t *testing.T) {
 			}
 		})
 	}
-	if got := casegraph.NewSuggestQuery("Geo").Candidates(); got != 4*casegraph.DefaultSuggest {
+	if got := casegraph.NewSuggestRequest("Geo").Candidates(); got != 4*casegraph.DefaultSuggest {
 		t.Errorf("a suggestion's candidates: %d, want %d", got, 4*casegraph.DefaultSuggest)
 	}
 }

@@ -148,21 +148,21 @@ func NormalizeDocument(doc string) string {
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
-// SavedQueryVersionsQuery asks for the latest First versions of the saved
+// SavedQueryVersionsRequest asks for the latest First versions of the saved
 // query called Name, newest first.
-type SavedQueryVersionsQuery struct {
+type SavedQueryVersionsRequest struct {
 	Name  string
 	First int // 1 to MaxSavedQueryVersions
 }
 
-// NewSavedQueryVersionsQuery is the versions of name with the default:
+// NewSavedQueryVersionsRequest is the versions of name with the default:
 // the latest DefaultSavedQueryVersions.
-func NewSavedQueryVersionsQuery(name string) SavedQueryVersionsQuery {
-	return SavedQueryVersionsQuery{Name: name, First: DefaultSavedQueryVersions}
+func NewSavedQueryVersionsRequest(name string) SavedQueryVersionsRequest {
+	return SavedQueryVersionsRequest{Name: name, First: DefaultSavedQueryVersions}
 }
 
 // Validate checks the name and how many versions.
-func (q SavedQueryVersionsQuery) Validate() error {
+func (q SavedQueryVersionsRequest) Validate() error {
 	if err := ValidateSlug("name", q.Name); err != nil {
 		return err
 	}

@@ -281,10 +281,10 @@ func (f SearchFilter) Validate() error {
 	return validateScope("", f.Kinds, f.Datasets)
 }
 
-// SearchQuery asks for the entities whose names, aliases or descriptions
+// SearchRequest asks for the entities whose names, aliases or descriptions
 // match Text, ranked (see Rank): the store returns up to SearchWindow
 // candidates, and Page is the part of them shown.
-type SearchQuery struct {
+type SearchRequest struct {
 	Text   string
 	Filter SearchFilter
 	// Words are the words searched for, set by Normalize.
@@ -294,8 +294,8 @@ type SearchQuery struct {
 	Page Page
 }
 
-// Normalize checks the query and finds its words.
-func (q *SearchQuery) Normalize() error {
+// Normalize checks the request and finds its words.
+func (q *SearchRequest) Normalize() error {
 	words, err := ValidateSearchText("text", q.Text)
 	if err != nil {
 		return err
@@ -311,7 +311,7 @@ func (q *SearchQuery) Normalize() error {
 // offset is the position after its item; a backward page without a cursor
 // ends at the end (SearchWindow+1). An offset beyond the window is not a
 // cursor of this list.
-func (q SearchQuery) Offset() (int, error) {
+func (q SearchRequest) Offset() (int, error) {
 	if q.Page.Backward && q.Page.After == "" {
 		return SearchWindow + 1, nil
 	}
@@ -329,7 +329,7 @@ func (q SearchQuery) Offset() (int, error) {
 // Offset). Forward: First results from the offset; backward: the last
 // First before the cursor's item. more says there are results beyond the
 // page in its direction.
-func (q SearchQuery) Window(offset, n int) (start, end int, more bool) {
+func (q SearchRequest) Window(offset, n int) (start, end int, more bool) {
 	if !q.Page.Backward {
 		end = min(offset+q.Page.First, n)
 		start = min(offset, end)
@@ -340,8 +340,8 @@ func (q SearchQuery) Window(offset, n int) (start, end int, more bool) {
 	return start, end, start > 0
 }
 
-// SuggestQuery asks for up to First type-ahead matches of Prefix.
-type SuggestQuery struct {
+// SuggestRequest asks for up to First type-ahead matches of Prefix.
+type SuggestRequest struct {
 	Prefix string
 	First  int // 1 to MaxSuggest
 	Filter SearchFilter
@@ -349,14 +349,14 @@ type SuggestQuery struct {
 	Words []string
 }
 
-// NewSuggestQuery is the type-ahead of prefix with the default: at most
+// NewSuggestRequest is the type-ahead of prefix with the default: at most
 // DefaultSuggest matches.
-func NewSuggestQuery(prefix string) SuggestQuery {
-	return SuggestQuery{Prefix: prefix, First: DefaultSuggest}
+func NewSuggestRequest(prefix string) SuggestRequest {
+	return SuggestRequest{Prefix: prefix, First: DefaultSuggest}
 }
 
-// Normalize checks the query and finds its words.
-func (q *SuggestQuery) Normalize() error {
+// Normalize checks the request and finds its words.
+func (q *SuggestRequest) Normalize() error {
 	words, err := ValidateSearchText("prefix", q.Prefix)
 	if err != nil {
 		return err
@@ -378,7 +378,7 @@ const suggestCandidates = 4
 
 // Candidates is how many full-text candidates the store returns for the
 // query to rank.
-func (q SuggestQuery) Candidates() int { return suggestCandidates * q.First }
+func (q SuggestRequest) Candidates() int { return suggestCandidates * q.First }
 
 // A search's counts follow the usual faceted-search convention: the total
 // applies every filter; each facet applies the other filters but not its

@@ -91,16 +91,16 @@ func (it TimelineItem) id() string {
 	return it.Relation.ID
 }
 
-// TimelineQuery asks for one entity's dated relations and events, between
+// TimelineRequest asks for one entity's dated relations and events, between
 // From and To (either zero: open at that end).
-type TimelineQuery struct {
+type TimelineRequest struct {
 	ID       string
 	From, To PartialDate
 }
 
 // Validate checks the id and that the period, when it has both ends, is
 // in order.
-func (q TimelineQuery) Validate() error {
+func (q TimelineRequest) Validate() error {
 	if err := ValidateID("id", q.ID); err != nil {
 		return err
 	}
@@ -112,27 +112,27 @@ func (q TimelineQuery) Validate() error {
 
 // Limits and defaults of a dataset timeline.
 const (
-	DefaultDatasetTimeline = 200 // DatasetTimelineQuery.First when a client gives none
+	DefaultDatasetTimeline = 200 // DatasetTimelineRequest.First when a client gives none
 	MaxDatasetTimeline     = 500 // the most items a dataset timeline returns
 )
 
-// DatasetTimelineQuery asks what happened in a period across datasets:
+// DatasetTimelineRequest asks what happened in a period across datasets:
 // their dated events and relations whose days meet [From, To].
-type DatasetTimelineQuery struct {
+type DatasetTimelineRequest struct {
 	Datasets []string // 1 to MaxFilterValues
 	From, To PartialDate
 	First    int // 1 to MaxDatasetTimeline
 }
 
-// NewDatasetTimelineQuery is the timeline of datasets in [from, to] with
+// NewDatasetTimelineRequest is the timeline of datasets in [from, to] with
 // the default: the first DefaultDatasetTimeline items.
-func NewDatasetTimelineQuery(datasets []string, from, to PartialDate) DatasetTimelineQuery {
-	return DatasetTimelineQuery{Datasets: datasets, From: from, To: to, First: DefaultDatasetTimeline}
+func NewDatasetTimelineRequest(datasets []string, from, to PartialDate) DatasetTimelineRequest {
+	return DatasetTimelineRequest{Datasets: datasets, From: from, To: to, First: DefaultDatasetTimeline}
 }
 
 // Validate checks the datasets, that the period is given and in order, and
 // the page size.
-func (q DatasetTimelineQuery) Validate() error {
+func (q DatasetTimelineRequest) Validate() error {
 	if len(q.Datasets) == 0 {
 		return Errorf(CodeBadUserInput, "datasets: name at least one")
 	}

@@ -111,7 +111,7 @@ func (b *bench) comparePeer(ctx context.Context, w workload, in input, cgAnswer,
 		if cmp.Equal(cg, peer, equateEmpty) {
 			return verdictEqual, ""
 		}
-		hits, err := b.raw.store.Search(ctx, casegraph.SearchQuery{Words: casegraph.Words(in.Text)})
+		hits, err := b.raw.store.Search(ctx, casegraph.SearchRequest{Words: casegraph.Words(in.Text)})
 		if err != nil {
 			return verdictError, err.Error()
 		}

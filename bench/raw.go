@@ -146,7 +146,7 @@ func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, erro
 // search is W4: the full-text candidates (the best 200), ranked, the
 // first 20.
 func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
-	q := casegraph.SearchQuery{Text: text}
+	q := casegraph.SearchRequest{Text: text}
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
 
 // shortestPath is W5: the shortest path of at most 4 relations.
 func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer, error) {
-	q := casegraph.PathQuery{From: from, To: to, K: 1, Filter: casegraph.PathFilter{MaxDepth: 4}}
+	q := casegraph.PathRequest{From: from, To: to, K: 1, Filter: casegraph.PathFilter{MaxDepth: 4}}
 	if err := q.Normalize(); err != nil {
 		return w5Answer{}, err
 	}
@@ -192,7 +192,7 @@ type sampleEntity struct {
 // order, a page of 5000 at a time through the store's Entities.
 func drawSample(ctx context.Context, r *rawStore, dataset string) ([]sampleEntity, error) {
 	var out []sampleEntity
-	q := casegraph.EntitiesQuery{Filter: casegraph.EntityFilter{Datasets: []string{dataset}}, Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
+	q := casegraph.EntitiesRequest{Filter: casegraph.EntityFilter{Datasets: []string{dataset}}, Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
 		Page: casegraph.Page{First: 5000}}
 	for {
 		found, keys, more, err := r.store.Entities(ctx, q)

@@ -174,7 +174,7 @@ var workloads = []workload{
 		},
 		peer: func(in input) graphQLRequest {
 			return graphQLRequest{`query W4($q: String!) { searchEntities(phrase: $q, first: 20) { edges { score node { id name } } } }`,
-				map[string]any{"q": cypher.SearchQuery(casegraph.Words(in.Text))}}
+				map[string]any{"q": cypher.LuceneSearch(casegraph.Words(in.Text))}}
 		},
 		raw: func(ctx context.Context, r *rawStore, in input) (any, error) {
 			return r.search(ctx, in.Text)

@@ -40,15 +40,15 @@ func TestHeavySearchesDoNotStarveReads(t *testing.T) {
 	before := s.RoundTrips()
 	heavyCalls := map[string]func() error{
 		"search": func() error {
-			_, err := s.Search(ctx, casegraph.SearchQuery{Words: []string{"admission"}, Filter: casegraph.SearchFilter{Datasets: []string{ds}}})
+			_, err := s.Search(ctx, casegraph.SearchRequest{Words: []string{"admission"}, Filter: casegraph.SearchFilter{Datasets: []string{ds}}})
 			return err
 		},
 		"shortest path": func() error {
-			_, _, err := s.Paths(ctx, casegraph.PathQuery{From: ds + "-a", To: ds + "-b", K: 1, Filter: casegraph.PathFilter{MaxDepth: 4, Direction: casegraph.PathAny}}, casegraph.PathRead{})
+			_, _, err := s.Paths(ctx, casegraph.PathRequest{From: ds + "-a", To: ds + "-b", K: 1, Filter: casegraph.PathFilter{MaxDepth: 4, Direction: casegraph.PathAny}}, casegraph.PathRead{})
 			return err
 		},
 		"neighbourhood": func() error {
-			_, _, err := s.Neighborhood(ctx, casegraph.NeighborhoodQuery{ID: ds + "-a", Depth: 2, Limit: 100, Filter: casegraph.PathFilter{MaxDepth: 2, Direction: casegraph.PathAny}}, casegraph.PathRead{})
+			_, _, err := s.Neighborhood(ctx, casegraph.NeighborhoodRequest{ID: ds + "-a", Depth: 2, Limit: 100, Filter: casegraph.PathFilter{MaxDepth: 2, Direction: casegraph.PathAny}}, casegraph.PathRead{})
 			return err
 		},
 	}

@@ -36,13 +36,13 @@ func duplicateUngated() ungated {
 // DuplicateCandidates returns one page of a dataset's duplicate
 // candidates (duplicate.Finder.Candidates: the store's finder keeps its
 // runs over the methods below).
-func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Query) (duplicate.Page, error) {
+func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (duplicate.Page, error) {
 	return s.duplicates.Candidates(ctx, q)
 }
 
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see.
-func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Query) ([]casegraph.Entity, error) {
+func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
 	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds)})
 	if err != nil {
 		return nil, err

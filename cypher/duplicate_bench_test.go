@@ -53,7 +53,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	}
 	top := max(len(planted), 1000) // the first 1,000 without planted pairs (a dataset generated without them)
 
-	q := duplicate.Query{Dataset: ds, First: top, Limits: duplicate.DefaultLimits()}
+	q := duplicate.Request{Dataset: ds, First: top, Limits: duplicate.DefaultLimits()}
 	candidates := func(b *testing.B, s *cypher.Store) duplicate.Page {
 		ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
 		defer cancel()

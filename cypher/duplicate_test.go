@@ -36,7 +36,7 @@ func TestDuplicateRunKept(t *testing.T) {
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)
 	}
-	q := duplicate.Query{Dataset: ds, First: 1, Limits: duplicate.DefaultLimits()}
+	q := duplicate.Request{Dataset: ds, First: 1, Limits: duplicate.DefaultLimits()}
 	first, err := s.DuplicateCandidates(ctx, q)
 	if err != nil || len(first.Candidates) != 1 || !first.HasNext {
 		t.Fatalf("first page: %+v, %v", first, err)
@@ -115,7 +115,7 @@ func TestDuplicateRunShared(t *testing.T) {
 	if _, err := setup.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)
 	}
-	q := duplicate.Query{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
+	q := duplicate.Request{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if time.Now().After(deadline) {
 			t.Fatal("no moment without a commit for 20 s: the shared run was never checked")
@@ -168,7 +168,7 @@ func TestDuplicateRunsByScope(t *testing.T) {
 	as := func(cleared bool) context.Context {
 		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: fmt.Sprint("test:", cleared), Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
 	}
-	q := duplicate.Query{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
+	q := duplicate.Request{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		if time.Now().After(deadline) {
 			t.Fatal("no moment without a commit for 20 s: the scopes of kept runs were never checked")

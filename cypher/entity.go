@@ -63,10 +63,10 @@ func (s *Store) Entity(ctx context.Context, id string) (casegraph.Entity, error)
 // Entities returns one page of the entities that match q's filter, in its
 // order (ties by id), the sort key of each (for cursors), and whether there
 // are more. q must be valid.
-func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error) {
 	f, order, page := q.Filter, q.Order, q.Page
 	if _, ok := entityOrders[order.Field]; !ok {
-		return nil, nil, false, internalError(stmtEntities, fmt.Errorf("no statement sorts by %q (EntitiesQuery.Validate lets through only the sort keys it knows)", order.Field))
+		return nil, nil, false, internalError(stmtEntities, fmt.Errorf("no statement sorts by %q (EntitiesRequest.Validate lets through only the sort keys it knows)", order.Field))
 	}
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey

@@ -75,9 +75,9 @@ func (s *Store) Statement(name string) string { return s.statement(statement(nam
 func (s *Store) Driver() neo4j.DriverWithContext { return s.driver }
 
 var (
-	SuggestQuery = suggestQuery
-	Scoped       = scoped
-	FacetScoped  = facetScoped
+	SuggestRequest = luceneSuggest
+	Scoped         = scoped
+	FacetScoped    = facetScoped
 )
 
 // Profile runs a named statement with PROFILE and returns its plan with

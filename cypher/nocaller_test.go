@@ -96,24 +96,24 @@ func plausible(t reflect.Type) reflect.Value {
 		return reflect.ValueOf(casegraph.EntityOrder{Field: casegraph.OrderByName})
 	// The requests, as the GraphQL layer passes them: with their defaults,
 	// normalized.
-	case reflect.TypeFor[casegraph.EntitiesQuery]():
-		q := casegraph.NewEntitiesQuery()
+	case reflect.TypeFor[casegraph.EntitiesRequest]():
+		q := casegraph.NewEntitiesRequest()
 		q.Order.Field = casegraph.OrderByName
 		return reflect.ValueOf(q)
-	case reflect.TypeFor[casegraph.PathQuery]():
-		return normalized(casegraph.NewPathQuery("x", "y"))
-	case reflect.TypeFor[casegraph.NeighborhoodQuery]():
-		return normalized(casegraph.NewNeighborhoodQuery("x"))
-	case reflect.TypeFor[casegraph.ConnectionsQuery]():
-		return normalized(casegraph.NewConnectionsQuery([]string{"x", "y"}))
-	case reflect.TypeFor[casegraph.CommonNeighborsQuery]():
-		return normalized(casegraph.NewCommonNeighborsQuery([]string{"x", "y"}))
-	case reflect.TypeFor[casegraph.SearchQuery]():
-		return normalized(casegraph.SearchQuery{Text: "xx"})
-	case reflect.TypeFor[casegraph.SuggestQuery]():
-		return normalized(casegraph.NewSuggestQuery("xx"))
-	case reflect.TypeFor[casegraph.TimelineQuery]():
-		return reflect.ValueOf(casegraph.TimelineQuery{ID: "x"})
+	case reflect.TypeFor[casegraph.PathRequest]():
+		return normalized(casegraph.NewPathRequest("x", "y"))
+	case reflect.TypeFor[casegraph.NeighborhoodRequest]():
+		return normalized(casegraph.NewNeighborhoodRequest("x"))
+	case reflect.TypeFor[casegraph.ConnectionsRequest]():
+		return normalized(casegraph.NewConnectionsRequest([]string{"x", "y"}))
+	case reflect.TypeFor[casegraph.CommonNeighborsRequest]():
+		return normalized(casegraph.NewCommonNeighborsRequest([]string{"x", "y"}))
+	case reflect.TypeFor[casegraph.SearchRequest]():
+		return normalized(casegraph.SearchRequest{Text: "xx"})
+	case reflect.TypeFor[casegraph.SuggestRequest]():
+		return normalized(casegraph.NewSuggestRequest("xx"))
+	case reflect.TypeFor[casegraph.TimelineRequest]():
+		return reflect.ValueOf(casegraph.TimelineRequest{ID: "x"})
 	case reflect.TypeFor[casegraph.Relation]():
 		return reflect.ValueOf(casegraph.Relation{ID: "x", Type: casegraph.RelationTypes()[0], FromID: "x", ToID: "y", Dataset: "x", SourceIDs: []string{"x"}})
 	}

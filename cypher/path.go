@@ -145,9 +145,9 @@ func (s *Store) pathError(err error) error {
 // Paths returns up to q.K shortest simple paths from q.From to q.To that
 // pass the filter, shortest first, and (with read.WithSources) the sources
 // their entities and relations cite. From an entity to itself it returns
-// the path of no relations (see casegraph.PathQuery). Unknown ends are
+// the path of no relations (see casegraph.PathRequest). Unknown ends are
 // NOT_FOUND. q must be normalized.
-func (s *Store) Paths(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
+func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	rendered := pathKs[len(pathKs)-1]
@@ -203,7 +203,7 @@ const relationsPerEntity = 5
 // entity's hops from q.ID (Distances), and (with read.WithSources) their
 // sources. Truncated says that either limit cut the answer. q must be
 // normalized.
-func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
+func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodRequest, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(q.Filter)
@@ -251,7 +251,7 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodQuery,
 // of q.IDs that pass the filter, (with read.WithSources) the sources they
 // cite, and the pairs with no such path. Unknown ids are NOT_FOUND. q must
 // be normalized.
-func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
+func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	var pairs [][]string
@@ -380,7 +380,7 @@ func sourceVariants(stmt statement) func() []variant {
 // with the most relations first, at most q.Limit, and (with
 // read.WithSources) the sources they and the entities of q.IDs cite.
 // Unknown ids are NOT_FOUND. q must be normalized.
-func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighborsQuery, read casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
+func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighborsRequest, read casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
 	var g casegraph.CommonGround
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()

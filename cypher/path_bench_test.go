@@ -229,7 +229,7 @@ func BenchmarkStorePathsVsDriver(b *testing.B) {
 			start := time.Now()
 			ctx, cancel := context.WithTimeout(ctx, 15*time.Second) // as a request has
 			defer cancel()
-			if _, _, err := h.Store.Paths(ctx, casegraph.PathQuery{From: a, To: c, K: 1, Filter: f}, casegraph.PathRead{WithSources: true}); err != nil {
+			if _, _, err := h.Store.Paths(ctx, casegraph.PathRequest{From: a, To: c, K: 1, Filter: f}, casegraph.PathRead{WithSources: true}); err != nil {
 				b.Fatal(err)
 			}
 			store = append(store, time.Since(start))

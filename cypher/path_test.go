@@ -19,7 +19,7 @@ func TestPathsOnTheSeed(t *testing.T) {
 	if err := f.Normalize(); err != nil {
 		t.Fatal(err)
 	}
-	paths, sources, err := s.Paths(ctx, casegraph.PathQuery{From: id("geoffrey-nice"), To: id("qatar-government"), K: 3, Filter: f}, casegraph.PathRead{WithSources: true})
+	paths, sources, err := s.Paths(ctx, casegraph.PathRequest{From: id("geoffrey-nice"), To: id("qatar-government"), K: 3, Filter: f}, casegraph.PathRead{WithSources: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestPathsToItself(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, s)
 	for _, k := range []int{1, 3} {
-		q := casegraph.PathQuery{From: id("geoffrey-nice"), To: id("geoffrey-nice"), K: k,
+		q := casegraph.PathRequest{From: id("geoffrey-nice"), To: id("geoffrey-nice"), K: k,
 			Filter: casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}}
 		if err := q.Normalize(); err != nil {
 			t.Fatal(err)
@@ -61,7 +61,7 @@ func TestPathsToItself(t *testing.T) {
 			t.Errorf("k %d: no sources came with the entity", k)
 		}
 	}
-	q := casegraph.PathQuery{From: id("ghost"), To: id("ghost"), K: 1, Filter: casegraph.DefaultPathFilter()}
+	q := casegraph.PathRequest{From: id("ghost"), To: id("ghost"), K: 1, Filter: casegraph.DefaultPathFilter()}
 	if _, _, err := s.Paths(ctx, q, casegraph.PathRead{}); casegraph.ErrorCode(err) != casegraph.CodeNotFound {
 		t.Errorf("a ghost to itself: got %v, want NOT_FOUND", err)
 	}

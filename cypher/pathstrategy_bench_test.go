@@ -56,7 +56,7 @@ RETURN length(p) AS length`
 		run  func(from, to string) (int, int, error) // length (-1: none), round trips
 	}{
 		{"shortest", func(from, to string) (int, int, error) {
-			paths, _, err := store.Paths(ctx, casegraph.PathQuery{From: from, To: to, K: 1, Filter: filter}, casegraph.PathRead{})
+			paths, _, err := store.Paths(ctx, casegraph.PathRequest{From: from, To: to, K: 1, Filter: filter}, casegraph.PathRead{})
 			if err != nil || len(paths) == 0 {
 				return -1, 1, err
 			}

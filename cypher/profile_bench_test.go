@@ -35,7 +35,7 @@ func BenchmarkProfileSlowestShortestPath(b *testing.B) {
 			p["from"], p["to"], p["k"] = ids[rng.IntN(len(ids))], ids[rng.IntN(len(ids))], int64(1)
 			ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
 			start := time.Now()
-			_, _, err := h.Store.Paths(ctx, casegraph.PathQuery{From: p["from"].(string), To: p["to"].(string), K: 1, Filter: f}, casegraph.PathRead{WithSources: true})
+			_, _, err := h.Store.Paths(ctx, casegraph.PathRequest{From: p["from"].(string), To: p["to"].(string), K: 1, Filter: f}, casegraph.PathRead{WithSources: true})
 			took := time.Since(start)
 			cancel()
 			if err == nil && took > slowest {

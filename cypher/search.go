@@ -24,10 +24,10 @@ const (
 // Lucene syntax, and lower-case words are never operators (Lucene's are
 // upper case).
 
-// SearchQuery matches entities that have every word (ranked first) or some
+// LuceneSearch matches entities that have every word (ranked first) or some
 // of them, as a whole word, the start of a word, or one typo away, in the
 // name, an alias or the description; names weigh most.
-func SearchQuery(words []string) string {
+func LuceneSearch(words []string) string {
 	clauses := make([]string, len(words))
 	for i, w := range words {
 		parts := []string{
@@ -46,9 +46,9 @@ func SearchQuery(words []string) string {
 	return "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
 }
 
-// suggestQuery matches names and aliases with every word, the last one as
+// luceneSuggest matches names and aliases with every word, the last one as
 // a prefix (it is still being typed).
-func suggestQuery(words []string) string {
+func luceneSuggest(words []string) string {
 	clauses := make([]string, len(words))
 	for i, w := range words {
 		if i == len(words)-1 {
@@ -67,14 +67,14 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 // Search returns up to casegraph.SearchWindow candidates for q's words,
 // with their scores and degrees, unranked (q.Page is the part of them the
 // caller shows, after ranking). q must be normalized.
-func (s *Store) Search(ctx context.Context, q casegraph.SearchQuery) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(SearchQuery(q.Words), q.Filter), q.Filter, casegraph.SearchWindow)
+func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow)
 }
 
 // Suggest returns up to q.Candidates() type-ahead candidates for q's
 // words, unranked. q must be normalized.
-func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestQuery) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(suggestQuery(q.Words), q.Filter), q.Filter, q.Candidates())
+func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]casegraph.SearchHit, error) {
+	return s.fullText(ctx, scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates())
 }
 
 // scoped limits a full-text query to the filter's datasets and kinds, by
@@ -124,10 +124,10 @@ func kindTerms(f casegraph.SearchFilter) []string {
 // selection asks for them: not a client's argument), the counts by kind and
 // by dataset (casegraph.TallySearch), in one statement. q must be
 // normalized.
-func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchQuery, facets bool) (casegraph.SearchCounts, error) {
-	query := scoped(SearchQuery(q.Words), q.Filter)
+func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchRequest, facets bool) (casegraph.SearchCounts, error) {
+	query := scoped(LuceneSearch(q.Words), q.Filter)
 	if facets {
-		query = facetScoped(SearchQuery(q.Words), q.Filter)
+		query = facetScoped(LuceneSearch(q.Words), q.Filter)
 	}
 	res, err := s.readHeavy(ctx, stmtSearchCounts, map[string]any{"query": query})
 	if err != nil {

@@ -68,12 +68,12 @@ func BenchmarkSearchQueries(b *testing.B) {
 		counts bool
 	}{
 		{"search", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { edges { score matchedField node { id name } } } }`,
-			searchInput, cypher.SearchQuery, casegraph.SearchWindow, false},
+			searchInput, cypher.LuceneSearch, casegraph.SearchWindow, false},
 		{"search+facets", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { totalCount
 			facets { kinds { kind count } datasets { dataset count } } edges { score matchedField node { id name } } } }`,
-			searchInput, cypher.SearchQuery, casegraph.SearchWindow, true},
+			searchInput, cypher.LuceneSearch, casegraph.SearchWindow, true},
 		{"suggest", `query($t: String!, $ds: [String!]) { suggest(prefix: $t, datasets: $ds) { text entity { id } } }`,
-			suggestInput, cypher.SuggestQuery, 40, false},
+			suggestInput, cypher.SuggestRequest, 40, false},
 	}
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {

@@ -43,8 +43,8 @@ func FuzzSearchQuery(f *testing.F) {
 			t.Fatalf("ValidateSearchText(%q) accepted no words", text)
 		}
 		for name, q := range map[string]string{
-			"search": SearchQuery(words), "suggest": suggestQuery(words),
-			"scoped search": scoped(SearchQuery(words), filter), "scoped suggest": scoped(suggestQuery(words), filter),
+			"search": LuceneSearch(words), "suggest": luceneSuggest(words),
+			"scoped search": scoped(LuceneSearch(words), filter), "scoped suggest": scoped(luceneSuggest(words), filter),
 		} {
 			terms, err := readLucene(q)
 			if err != nil {

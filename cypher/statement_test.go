@@ -210,7 +210,7 @@ func TestStatementVariants(t *testing.T) {
 }
 
 // TestEntityOrdersCoverTheDomain: Entities has a statement for every sort
-// key casegraph.EntitiesQuery lets through, and for no other.
+// key casegraph.EntitiesRequest lets through, and for no other.
 func TestEntityOrdersCoverTheDomain(t *testing.T) {
 	for _, field := range casegraph.EntityOrderFields() {
 		if _, ok := entityOrders[field]; !ok {

@@ -25,7 +25,7 @@ const TimelineLimit = 2000
 // events cite. At most TimelineLimit relations and as many events are read;
 // more is a BAD_USER_INPUT asking for a narrower range. An unknown id is
 // NOT_FOUND. q must be valid.
-func (s *Store) Timeline(ctx context.Context, q casegraph.TimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+func (s *Store) Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error) {
 	id, from, to := q.ID, q.From, q.To
 	res, err := s.read(ctx, stmtTimeline, map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
 	if err != nil {
@@ -75,7 +75,7 @@ func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]ca
 // meet [q.From, q.To], ordered by casegraph.Timeline, at most q.First of
 // them (the earliest), whether there were more, and the sources the events
 // cite. It scans the datasets' relations, so it runs in the heavy pool.
-func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
+func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
 	res, err := s.readHeavy(ctx, stmtDatasetTimeline, map[string]any{
 		"datasets": q.Datasets, "earliest": q.From.Earliest(), "latest": q.To.Latest(),
 		"limit": int64(q.First), "limitPlusOne": int64(q.First + 1),

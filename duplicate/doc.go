@@ -5,6 +5,6 @@
 // names are alike; the graph adds what it knows (shared neighbours, the
 // dismissed pairs) and Score ranks them (score.go). A Finder (run.go)
 // runs all of it over a consumer-owned Graph (the Neo4j store has it) and
-// keeps its runs while the graph does not change; query.go holds the
+// keeps its runs while the graph does not change; request.go holds the
 // request and its page.
 package duplicate

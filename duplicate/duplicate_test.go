@@ -203,14 +203,14 @@ func TestBlockNamesStops(t *testing.T) {
 }
 
 func TestDuplicateQueryNormalize(t *testing.T) {
-	q := duplicate.Query{Dataset: "d", First: 10, Kinds: []casegraph.Kind{casegraph.KindPerson, casegraph.KindEvent, casegraph.KindPerson}}
+	q := duplicate.Request{Dataset: "d", First: 10, Kinds: []casegraph.Kind{casegraph.KindPerson, casegraph.KindEvent, casegraph.KindPerson}}
 	if err := q.Normalize(); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]casegraph.Kind{casegraph.KindEvent, casegraph.KindPerson}, q.Kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
-	for _, bad := range []duplicate.Query{{Dataset: "", First: 10}, {Dataset: "d", First: 0}, {Dataset: "d", First: 101}} {
+	for _, bad := range []duplicate.Request{{Dataset: "", First: 10}, {Dataset: "d", First: 0}, {Dataset: "d", First: 101}} {
 		if err := bad.Normalize(); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
 			t.Errorf("%+v: %v, want BAD_USER_INPUT", bad, err)
 		}

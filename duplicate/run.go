@@ -17,7 +17,7 @@ import (
 // dismissed in it, the neighbours each pair shares, and entities by id.
 type Graph interface {
 	ChangeHead(ctx context.Context) (int64, error)
-	DuplicateSubjects(ctx context.Context, q Query) ([]casegraph.Entity, error)
+	DuplicateSubjects(ctx context.Context, q Request) ([]casegraph.Entity, error)
 	MissingDatasets(ctx context.Context, names []string) ([]string, error)
 	DismissedPairs(ctx context.Context, dataset string) (map[Pair]bool, error)
 	SharedNeighbours(ctx context.Context, pairs []Pair) (map[Pair][]SharedNeighbour, error)
@@ -62,7 +62,7 @@ type run struct {
 // (a merge or a dismissal drops its pairs at once) and paging through an
 // unchanged graph costs one run. A dataset the caller may not read, or
 // that holds nothing, is NOT_FOUND.
-func (f *Finder) Candidates(ctx context.Context, q Query) (Page, error) {
+func (f *Finder) Candidates(ctx context.Context, q Request) (Page, error) {
 	if !casegraph.CanReadIn(ctx, q.Dataset) {
 		return Page{}, casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", q.Dataset)
 	}
@@ -87,7 +87,7 @@ func (f *Finder) Candidates(ctx context.Context, q Query) (Page, error) {
 
 // run returns the run for q in the caller's scope: the one kept, while
 // the graph has not changed since it began, or a new one.
-func (f *Finder) run(ctx context.Context, q Query) (run, error) {
+func (f *Finder) run(ctx context.Context, q Request) (run, error) {
 	head, err := f.graph.ChangeHead(ctx)
 	if err != nil {
 		return run{}, err
@@ -154,7 +154,7 @@ func (f *Finder) keep(head int64, key string, r run) {
 
 // compute computes q's candidates: the dataset's entities the caller may
 // see, blocked and scored, without the dismissed pairs, ranked.
-func (f *Finder) compute(ctx context.Context, q Query) (run, error) {
+func (f *Finder) compute(ctx context.Context, q Request) (run, error) {
 	subjects, err := f.graph.DuplicateSubjects(ctx, q)
 	if err != nil {
 		return run{}, err

@@ -22,8 +22,8 @@ type duplicateFilter struct {
 
 // duplicateQuery checks duplicateCandidates' arguments and decodes its
 // cursor (the last candidate's pair, and its score as the sort key).
-func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after *string) (duplicate.Query, error) {
-	q := duplicate.Query{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: duplicate.DefaultLimits()}
+func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after *string) (duplicate.Request, error) {
+	q := duplicate.Request{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: duplicate.DefaultLimits()}
 	if first != nil {
 		q.First = *first
 	}
@@ -49,7 +49,7 @@ func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after 
 }
 
 // toDuplicateConnection is a page of candidates as a connection.
-func toDuplicateConnection(q duplicate.Query, p duplicate.Page) *model.DuplicateCandidateConnection {
+func toDuplicateConnection(q duplicate.Request, p duplicate.Page) *model.DuplicateCandidateConnection {
 	cs := newCursors(duplicateList, duplicateFilter{q.Dataset, q.Kinds})
 	edges, info := connection(p.Candidates, casegraph.Page{First: q.First}, p.HasNext,
 		func(_ int, c duplicate.Candidate) (string, model.DuplicateCandidateEdge) {

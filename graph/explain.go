@@ -14,8 +14,8 @@ import (
 // without each condition of the filter. A search that runs out of time
 // ends the explanation as incomplete; other errors are returned. From an
 // entity to itself the search finds the path of no relations (the store
-// answers it, see casegraph.PathQuery), which explains itself.
-func explainPaths(ctx context.Context, store PathStore, q casegraph.PathQuery) (casegraph.PathExplanation, error) {
+// answers it, see casegraph.PathRequest), which explains itself.
+func explainPaths(ctx context.Context, store PathStore, q casegraph.PathRequest) (casegraph.PathExplanation, error) {
 	e := casegraph.PathExplanation{MaxDepth: q.Filter.MaxDepth, Complete: true}
 	length := func(f casegraph.PathFilter) (int, bool, error) {
 		try := q

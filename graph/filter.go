@@ -28,9 +28,9 @@ func entityFilterOf(in *model.EntityFilter) casegraph.EntityFilter {
 }
 
 // entitiesQueryOf is the request of entities without its page:
-// casegraph.NewEntitiesQuery's defaults, and what the client gave.
-func entitiesQueryOf(filter *model.EntityFilter, orderBy *model.EntityOrder) casegraph.EntitiesQuery {
-	q := casegraph.NewEntitiesQuery()
+// casegraph.NewEntitiesRequest's defaults, and what the client gave.
+func entitiesQueryOf(filter *model.EntityFilter, orderBy *model.EntityOrder) casegraph.EntitiesRequest {
+	q := casegraph.NewEntitiesRequest()
 	q.Filter = entityFilterOf(filter)
 	if orderBy != nil {
 		q.Order = entityOrderOf(*orderBy)

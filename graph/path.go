@@ -17,13 +17,13 @@ import (
 // entities, relations and sources cost no further round trips.
 
 // The requests of the path fields: each starts from the domain's request
-// with its defaults (casegraph.NewPathQuery, ...) and sets over it what the
+// with its defaults (casegraph.NewPathRequest, ...) and sets over it what the
 // client gave; the request's Normalize checks the whole. The complexity
 // model prices the same requests.
 
 // pathQueryOf is the request of paths.
-func pathQueryOf(from, to string, k *int, filter *model.PathFilter) casegraph.PathQuery {
-	q := casegraph.NewPathQuery(from, to)
+func pathQueryOf(from, to string, k *int, filter *model.PathFilter) casegraph.PathRequest {
+	q := casegraph.NewPathRequest(from, to)
 	given(&q.K, k)
 	q.Filter = pathFilterOf(q.Filter, filter)
 	return q
@@ -31,28 +31,28 @@ func pathQueryOf(from, to string, k *int, filter *model.PathFilter) casegraph.Pa
 
 // shortestPathQueryOf is the request of shortestPath, pathExplanation and
 // watchPath: one path.
-func shortestPathQueryOf(from, to string, filter *model.PathFilter) casegraph.PathQuery {
+func shortestPathQueryOf(from, to string, filter *model.PathFilter) casegraph.PathRequest {
 	q := pathQueryOf(from, to, nil, filter)
 	q.K = 1
 	return q
 }
 
-func neighborhoodQueryOf(id string, depth, limit *int, filter *model.PathFilter) casegraph.NeighborhoodQuery {
-	q := casegraph.NewNeighborhoodQuery(id)
+func neighborhoodQueryOf(id string, depth, limit *int, filter *model.PathFilter) casegraph.NeighborhoodRequest {
+	q := casegraph.NewNeighborhoodRequest(id)
 	given(&q.Depth, depth)
 	given(&q.Limit, limit)
 	q.Filter = pathFilterOf(q.Filter, filter)
 	return q
 }
 
-func connectionsQueryOf(ids []string, filter *model.PathFilter) casegraph.ConnectionsQuery {
-	q := casegraph.NewConnectionsQuery(ids)
+func connectionsQueryOf(ids []string, filter *model.PathFilter) casegraph.ConnectionsRequest {
+	q := casegraph.NewConnectionsRequest(ids)
 	q.Filter = pathFilterOf(q.Filter, filter)
 	return q
 }
 
-func commonNeighborsQueryOf(ids []string, limit *int, filter *model.PathFilter) casegraph.CommonNeighborsQuery {
-	q := casegraph.NewCommonNeighborsQuery(ids)
+func commonNeighborsQueryOf(ids []string, limit *int, filter *model.PathFilter) casegraph.CommonNeighborsRequest {
+	q := casegraph.NewCommonNeighborsRequest(ids)
 	given(&q.Limit, limit)
 	q.Filter = pathFilterOf(q.Filter, filter)
 	q.MaxDepthGiven = filter != nil && filter.MaxDepth != nil

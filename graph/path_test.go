@@ -187,7 +187,7 @@ func TestPathEdgeCases(t *testing.T) {
 		t.Errorf("paths within 1 hop: %v, want []", got)
 	}
 	// From an entity to itself, every search gives the path of no
-	// relations (casegraph.PathQuery), answered by the store in its one
+	// relations (casegraph.PathRequest), answered by the store in its one
 	// statement.
 	same := s.h.MustPost(pathQuery, map[string]any{"from": s.id("caesar"), "to": s.id("caesar")})
 	if p := same.Data["shortestPath"].(map[string]any); p["length"] != float64(0) || len(p["nodes"].([]any)) != 1 {

@@ -41,17 +41,17 @@ func searchSelectionOf(ctx context.Context) searchSelection {
 
 // searchCursorKey is what a search's cursors are bound to: a cursor of
 // another search's words or filter is refused.
-func searchCursorKey(q casegraph.SearchQuery) any {
+func searchCursorKey(q casegraph.SearchRequest) any {
 	return struct {
 		Words []string
 		F     casegraph.SearchFilter
 	}{q.Words, q.Filter}
 }
 
-// suggestQueryOf is the request of suggest: casegraph.NewSuggestQuery's
+// suggestQueryOf is the request of suggest: casegraph.NewSuggestRequest's
 // defaults, and what the client gave.
-func suggestQueryOf(prefix string, kinds []model.EntityKind, datasets []string, first *int) casegraph.SuggestQuery {
-	q := casegraph.NewSuggestQuery(prefix)
+func suggestQueryOf(prefix string, kinds []model.EntityKind, datasets []string, first *int) casegraph.SuggestRequest {
+	q := casegraph.NewSuggestRequest(prefix)
 	given(&q.First, first)
 	q.Filter = searchFilterOf(kinds, datasets)
 	return q

@@ -16,7 +16,7 @@ import (
 
 // Search is the resolver for the search field.
 func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) (*model.SearchConnection, error) {
-	q := casegraph.SearchQuery{Text: text, Filter: searchFilterOf(kinds, datasets)}
+	q := casegraph.SearchRequest{Text: text, Filter: searchFilterOf(kinds, datasets)}
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (r *queryResolver) Suggest(ctx context.Context, prefix string, kinds []mode
 
 // Timeline is the resolver for the timeline field.
 func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.PartialDate, to *model.PartialDate) ([]model.TimelineItem, error) {
-	q := casegraph.TimelineQuery{ID: id, From: partialDateOf(from), To: partialDateOf(to)}
+	q := casegraph.TimelineRequest{ID: id, From: partialDateOf(from), To: partialDateOf(to)}
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}

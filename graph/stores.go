@@ -17,7 +17,7 @@ import (
 
 // EntityStore lists, counts, reads and writes entities.
 type EntityStore interface {
-	Entities(ctx context.Context, q casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error)
+	Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error)
 	CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error)
 	// ReadEntities reads entities and what read asks for under them in one
 	// round trip (see readHere).
@@ -51,25 +51,25 @@ type DatasetStore interface {
 // PathStore runs the path searches; read says what of the answer the
 // selection asks for besides entities and relations.
 type PathStore interface {
-	Paths(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error)
-	Neighborhood(ctx context.Context, q casegraph.NeighborhoodQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error)
-	Connections(ctx context.Context, q casegraph.ConnectionsQuery, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error)
-	CommonNeighbors(ctx context.Context, q casegraph.CommonNeighborsQuery, read casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error)
+	Paths(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error)
+	Neighborhood(ctx context.Context, q casegraph.NeighborhoodRequest, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error)
+	Connections(ctx context.Context, q casegraph.ConnectionsRequest, read casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error)
+	CommonNeighbors(ctx context.Context, q casegraph.CommonNeighborsRequest, read casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error)
 }
 
 // SearchStore runs full-text searches, their counts, and suggestions.
 type SearchStore interface {
-	Search(ctx context.Context, q casegraph.SearchQuery) ([]casegraph.SearchHit, error)
+	Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error)
 	// SearchCounts counts q's matches; facets (the selection asks for
 	// them) adds the counts by kind and dataset.
-	SearchCounts(ctx context.Context, q casegraph.SearchQuery, facets bool) (casegraph.SearchCounts, error)
-	Suggest(ctx context.Context, q casegraph.SuggestQuery) ([]casegraph.SearchHit, error)
+	SearchCounts(ctx context.Context, q casegraph.SearchRequest, facets bool) (casegraph.SearchCounts, error)
+	Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]casegraph.SearchHit, error)
 }
 
 // TimelineStore reads an entity's timeline and datasets' timelines.
 type TimelineStore interface {
-	Timeline(ctx context.Context, q casegraph.TimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, error)
-	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error)
+	Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error)
+	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error)
 }
 
 // SavedQueryStore saves, lists, reads and deletes saved queries.
@@ -85,7 +85,7 @@ type SavedQueryStore interface {
 
 // DuplicateStore suggests duplicate entities and records dismissals.
 type DuplicateStore interface {
-	DuplicateCandidates(ctx context.Context, q duplicate.Query) (duplicate.Page, error)
+	DuplicateCandidates(ctx context.Context, q duplicate.Request) (duplicate.Page, error)
 	DismissDuplicate(ctx context.Context, p duplicate.Pair) (duplicate.Dismissal, error)
 	UndismissDuplicate(ctx context.Context, p duplicate.Pair) (bool, error)
 }

@@ -21,9 +21,9 @@ func partialDateOf(d *model.PartialDate) casegraph.PartialDate {
 }
 
 // datasetTimelineQueryOf is the request of datasetTimeline:
-// casegraph.NewDatasetTimelineQuery's default, and what the client gave.
-func datasetTimelineQueryOf(datasets []string, from, to model.PartialDate, first *int) casegraph.DatasetTimelineQuery {
-	q := casegraph.NewDatasetTimelineQuery(datasets, partialDateOf(&from), partialDateOf(&to))
+// casegraph.NewDatasetTimelineRequest's default, and what the client gave.
+func datasetTimelineQueryOf(datasets []string, from, to model.PartialDate, first *int) casegraph.DatasetTimelineRequest {
+	q := casegraph.NewDatasetTimelineRequest(datasets, partialDateOf(&from), partialDateOf(&to))
 	given(&q.First, first)
 	return q
 }

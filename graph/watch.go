@@ -15,7 +15,7 @@ import (
 // (*watch.Hub has it).
 type Watches interface {
 	Changes(ctx context.Context, datasets []string, after string) (<-chan watch.ChangeEvent, error)
-	Path(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead, after string) (<-chan watch.PathEvent, error)
+	Path(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead, after string) (<-chan watch.PathEvent, error)
 }
 
 // errNoWatches answers a subscription on a schema without watches (a

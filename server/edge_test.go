@@ -127,7 +127,7 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 // panicky makes the store panic, to prove recovery.
 type panicky struct{ server.Store }
 
-func (p panicky) Entities(ctx context.Context, q casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+func (p panicky) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error) {
 	if q.Filter.NameContains == "boom" {
 		panic("boom")
 	}

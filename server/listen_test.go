@@ -158,7 +158,7 @@ type blocking struct {
 	entered, release chan struct{}
 }
 
-func (b blocking) Entities(context.Context, casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+func (b blocking) Entities(context.Context, casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error) {
 	close(b.entered)
 	<-b.release
 	return nil, nil, false, nil

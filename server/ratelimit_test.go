@@ -70,7 +70,7 @@ func TestFailedSignInsAreLimited(t *testing.T) {
 // database's admission pool full, as a flood of path searches would.
 type busyStore struct{ server.Store }
 
-func (busyStore) Search(context.Context, casegraph.SearchQuery) ([]casegraph.SearchHit, error) {
+func (busyStore) Search(context.Context, casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
 	return nil, casegraph.Errorf(casegraph.CodeBusy, "the server is busy: too many database queries at once; retry in a moment")
 }
 

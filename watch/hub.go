@@ -32,7 +32,7 @@ import (
 type Feed interface {
 	ChangeFeed(ctx context.Context, after int64, datasets []string, limit int) ([]casegraph.Change, error)
 	ChangeHead(ctx context.Context) (int64, error)
-	Paths(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error)
+	Paths(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error)
 }
 
 // Options bound and pace a Hub.

@@ -59,12 +59,12 @@ const searchRetries = 5
 // rights: first the path now, then an event each time a change in the
 // caller's scope (and in the filter's datasets) makes a path appear,
 // disappear, or become shorter, longer or another. From an entity to
-// itself the path is that entity alone (see casegraph.PathQuery), which
+// itself the path is that entity alone (see casegraph.PathRequest), which
 // disappears only with it. after ("" for now) is the cursor of the last
 // change the client has seen. An end that is not there (or not readable)
 // is NOT_FOUND at the start; once the watch runs, an end deleted means no
 // path. Any reader may watch a path.
-func (h *Hub) Path(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead, after string) (<-chan PathEvent, error) {
+func (h *Hub) Path(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead, after string) (<-chan PathEvent, error) {
 	q.K = 1
 	if err := q.Normalize(); err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ type found struct {
 // shared by the watches of one search (key) in one scope: they all wake
 // at the same change (cursor), and one search answers them all. An answer
 // found at a later cursor answers too: it has seen every change up to it.
-func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.PathQuery, read casegraph.PathRead) (found, error) {
+func (h *Hub) shared(ctx context.Context, key string, cursor int64, q casegraph.PathRequest, read casegraph.PathRead) (found, error) {
 	h.mu.Lock()
 	last, ok := h.searched[key]
 	h.mu.Unlock()
@@ -181,9 +181,9 @@ const maxSearched = 10000
 
 // searchKey names a search in the caller's scope: watches with the same
 // key get the same answers.
-func searchKey(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) (string, error) {
+func searchKey(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead) (string, error) {
 	b, err := json.Marshal(struct {
-		Q casegraph.PathQuery
+		Q casegraph.PathRequest
 		O casegraph.PathRead
 	}{q, read})
 	if err != nil {
@@ -193,7 +193,7 @@ func searchKey(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRe
 }
 
 // search finds the shortest path now.
-func (h *Hub) search(ctx context.Context, q casegraph.PathQuery, read casegraph.PathRead) (found, error) {
+func (h *Hub) search(ctx context.Context, q casegraph.PathRequest, read casegraph.PathRead) (found, error) {
 	qctx, cancel := context.WithTimeout(ctx, h.opts.Timeout)
 	defer cancel()
 	paths, sources, err := h.feed.Paths(qctx, q, read)

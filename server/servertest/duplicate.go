@@ -8,7 +8,7 @@ import (
 
 // The duplicate suggestions' methods, refused like the others.
 
-func (r *Refusing) DuplicateCandidates(context.Context, duplicate.Query) (duplicate.Page, error) {
+func (r *Refusing) DuplicateCandidates(context.Context, duplicate.Request) (duplicate.Page, error) {
 	return duplicate.Page{}, r.refuse("DuplicateCandidates")
 }
 

@@ -69,7 +69,7 @@ func (r *Refusing) refuse(method string) error {
 // WithRequestSlots is not a call to the database: ctx is returned as it is.
 func (r *Refusing) WithRequestSlots(ctx context.Context) context.Context { return ctx }
 
-func (r *Refusing) Entities(context.Context, casegraph.EntitiesQuery) ([]casegraph.Entity, []string, bool, error) {
+func (r *Refusing) Entities(context.Context, casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error) {
 	return nil, nil, false, r.refuse("Entities")
 }
 
@@ -117,39 +117,39 @@ func (r *Refusing) UpsertSource(context.Context, casegraph.Source) (casegraph.So
 	return casegraph.Source{}, r.refuse("UpsertSource")
 }
 
-func (r *Refusing) Paths(context.Context, casegraph.PathQuery, casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
+func (r *Refusing) Paths(context.Context, casegraph.PathRequest, casegraph.PathRead) ([]casegraph.Path, []casegraph.Source, error) {
 	return nil, nil, r.refuse("Paths")
 }
 
-func (r *Refusing) Neighborhood(context.Context, casegraph.NeighborhoodQuery, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
+func (r *Refusing) Neighborhood(context.Context, casegraph.NeighborhoodRequest, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	return casegraph.Subgraph{}, nil, r.refuse("Neighborhood")
 }
 
-func (r *Refusing) Connections(context.Context, casegraph.ConnectionsQuery, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
+func (r *Refusing) Connections(context.Context, casegraph.ConnectionsRequest, casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
 	return casegraph.Subgraph{}, nil, r.refuse("Connections")
 }
 
-func (r *Refusing) CommonNeighbors(context.Context, casegraph.CommonNeighborsQuery, casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
+func (r *Refusing) CommonNeighbors(context.Context, casegraph.CommonNeighborsRequest, casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
 	return casegraph.CommonGround{}, nil, r.refuse("CommonNeighbors")
 }
 
-func (r *Refusing) Search(context.Context, casegraph.SearchQuery) ([]casegraph.SearchHit, error) {
+func (r *Refusing) Search(context.Context, casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Search")
 }
 
-func (r *Refusing) SearchCounts(context.Context, casegraph.SearchQuery, bool) (casegraph.SearchCounts, error) {
+func (r *Refusing) SearchCounts(context.Context, casegraph.SearchRequest, bool) (casegraph.SearchCounts, error) {
 	return casegraph.SearchCounts{}, r.refuse("SearchCounts")
 }
 
-func (r *Refusing) Suggest(context.Context, casegraph.SuggestQuery) ([]casegraph.SearchHit, error) {
+func (r *Refusing) Suggest(context.Context, casegraph.SuggestRequest) ([]casegraph.SearchHit, error) {
 	return nil, r.refuse("Suggest")
 }
 
-func (r *Refusing) Timeline(context.Context, casegraph.TimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+func (r *Refusing) Timeline(context.Context, casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error) {
 	return nil, nil, r.refuse("Timeline")
 }
 
-func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineQuery) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
+func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
 	return nil, nil, false, r.refuse("DatasetTimeline")
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/casegraph/casegraph"
 )
 
-// Query asks for one page of a dataset's duplicate candidates.
-type Query struct {
+// Request asks for one page of a dataset's duplicate candidates.
+type Request struct {
 	Dataset string
 	Kinds   []casegraph.Kind // none: every kind
 	First   int
@@ -27,7 +27,7 @@ type Cursor struct {
 // Normalize refuses a query the service will not run (BAD_USER_INPUT),
 // and puts its kinds in order, once each: the same list however it was
 // asked for (its kept run and its cursors are the same).
-func (q *Query) Normalize() error {
+func (q *Request) Normalize() error {
 	if err := casegraph.ValidateID("dataset", q.Dataset); err != nil {
 		return err
 	}
