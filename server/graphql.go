@@ -40,7 +40,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.AddTransport(codedTransport{getOrHead{}})
 	// @defer: a POST that accepts multipart/mixed gets the deferred parts
 	// as they come (this transport comes first: POST takes the request
-	// too); elsewhere @defer is refused (defer.go).
+	// too); elsewhere @defer is refused (refuseDefer, negotiate.go).
 	srv.AddTransport(codedTransport{transport.MultipartMixed{}})
 	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(counted(metrics, "documents", lru.New[*ast.QueryDocument](cfg.QueryCacheSize)))

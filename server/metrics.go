@@ -2,9 +2,11 @@ package server
 
 // The Prometheus metrics: requests, errors by code, Cypher round trips,
 // admission, loader batches, and the operation labels they are kept by
-// (bounded).
+// (bounded); the hits and misses of gqlgen's caches; the admission pools'
+// slots in use; and the count of errors by code.
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -12,9 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/casegraph/casegraph/cypher"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // Metrics are the service's Prometheus metrics, on a registry of their own
@@ -212,3 +217,149 @@ func (s *labelSet) label(name string) string {
 	s.seen[name] = true
 	return name
 }
+
+// The hits and misses of gqlgen's caches (parsed documents, automatic
+// persisted queries), counted in the metrics.
+
+// countedCache counts the hits and misses of a gqlgen cache.
+type countedCache[T any] struct {
+	graphql.Cache[T]
+	hit, miss prometheus.Counter
+}
+
+// counted returns cache, its lookups counted as name in
+// casegraph_query_cache_total: a hit of the document cache saves parsing
+// and validating a document; one of the APQ cache, sending it.
+func counted[T any](m *Metrics, name string, cache graphql.Cache[T]) graphql.Cache[T] {
+	return countedCache[T]{Cache: cache, hit: m.cache.WithLabelValues(name, "hit"), miss: m.cache.WithLabelValues(name, "miss")}
+}
+
+func (c countedCache[T]) Get(ctx context.Context, key string) (T, bool) {
+	v, ok := c.Cache.Get(ctx, key)
+	if ok {
+		c.hit.Inc()
+	} else {
+		c.miss.Inc()
+	}
+	return v, ok
+}
+
+// Errors are counted by extensions.code, per request, where answers are
+// written: the GraphQL handler's responses (countedResponses), the
+// saved-query route's (runSaved), and the refusals written before either
+// (writeReasonedErrorCode). observe adds them to
+// casegraph_errors_total when the request ends. A GraphQL error comes with
+// HTTP 200, so the status alone would not show it.
+
+// errorCounts counts the errors of one request's answers by code; the
+// error presenter's callers run on the resolvers' goroutines.
+type errorCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *errorCounts) add(code string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[code] += n
+}
+
+// each calls f with each code and its count.
+func (c *errorCounts) each(f func(code string, n int)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for code, n := range c.n {
+		f(code, n)
+	}
+}
+
+// writerInfo finds the request's info through the writers wrapped around
+// the one observe made: the error writers have no context.
+func writerInfo(w http.ResponseWriter) *requestInfo {
+	for {
+		switch x := w.(type) {
+		case *statusWriter:
+			return x.info
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
+}
+
+// countErrors counts a list of presented errors against the request of
+// ctx.
+func countErrors(ctx context.Context, errs gqlerror.List) {
+	if len(errs) == 0 {
+		return
+	}
+	info := infoFrom(ctx)
+	for _, e := range errs {
+		info.errors.add(errorCode(e), 1)
+	}
+}
+
+// countedResponses is capErrors, counting the errors of the response it
+// returns: what the client is shown.
+func countedResponses(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	res := capErrors(ctx, next)
+	if res != nil {
+		countErrors(ctx, res.Errors)
+	}
+	return res
+}
+
+// The admission pools' slots in use, as metrics.
+
+// Pools is what a store tells of its admission pools (*cypher.Store has
+// it). The Neo4j driver says nothing of its own connection pool; every
+// statement the store admits holds one connection, so the pools' slots in
+// use are the store's connections in use.
+type Pools interface {
+	Pools() []cypher.PoolUsage
+}
+
+// poolCollector reads the store's pools at each scrape: a gauge kept up
+// to date on every statement would cost every statement.
+type poolCollector struct {
+	source atomic.Pointer[Pools]
+	inUse  *prometheus.Desc
+	idle   *prometheus.Desc
+}
+
+func newPoolCollector() *poolCollector {
+	return &poolCollector{
+		inUse: prometheus.NewDesc("casegraph_neo4j_pool_in_use",
+			"Statements running in an admission pool (statements, heavy): the store's Neo4j connections in use.", []string{"pool"}, nil),
+		idle: prometheus.NewDesc("casegraph_neo4j_pool_idle",
+			"Free slots of an admission pool (statements, heavy): statements that could start without waiting.", []string{"pool"}, nil),
+	}
+}
+
+// watch makes the collector read p (the last store given wins).
+func (c *poolCollector) watch(p Pools) { c.source.Store(&p) }
+
+// Describe sends the descriptors.
+func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.inUse
+	ch <- c.idle
+}
+
+// Collect sends the pools' usage, nothing before a store is watched.
+func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
+	p := c.source.Load()
+	if p == nil {
+		return
+	}
+	for _, u := range (*p).Pools() {
+		ch <- prometheus.MustNewConstMetric(c.inUse, prometheus.GaugeValue, float64(u.InUse), u.Pool)
+		ch <- prometheus.MustNewConstMetric(c.idle, prometheus.GaugeValue, float64(u.Idle), u.Pool)
+	}
+}
+
+// WatchPools shows the usage of p's admission pools at /metrics.
+func (m *Metrics) WatchPools(p Pools) { m.pools.watch(p) }

@@ -1,25 +1,31 @@
 package server
 
 // The middleware routes are composed of: what later layers learn of a
-// request, its access log and metrics and deadline (observe), the body
-// limit and the check of a request's shape, and the writers of refusals.
+// request, its id, its access log and metrics and deadline (observe),
+// what is in flight (for the log of a shutdown that cuts some off), the
+// body limit and the check of a request's shape, the writers of
+// refusals, and what logs may hold of a request.
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/trace"
+	"unicode/utf8"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/rs/xid"
+	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // requestInfo is what later layers learn about a request and the access log
@@ -36,7 +42,7 @@ type requestInfo struct {
 	// goroutines.
 	forbidden atomic.Int64 // errors with the code FORBIDDEN in the answer
 	busy      atomic.Bool  // an error with the code BUSY in the answer: 429
-	// errors are the answer's errors by code (errorcount.go).
+	// errors are the answer's errors by code (countedResponses, metrics.go).
 	errors errorCounts
 	// Set before the request is served and never changed, so that the
 	// shutdown can read them: who it cuts off.
@@ -335,4 +341,149 @@ func writeReasonedErrorCode(w http.ResponseWriter, status int, code casegraph.Co
 // writeError writes a GraphQL-shaped error response with a code.
 func writeError(w http.ResponseWriter, status int, code casegraph.Code, format string, args ...any) {
 	writeReasonedErrorCode(w, status, code, "", fmt.Sprintf(format, args...))
+}
+
+// The requests being served, for the log of a shutdown that cuts some off.
+
+// inflight are the requests being served: a shutdown that cannot wait for
+// them all says in the log which ones it cut off.
+type inflight struct {
+	mu   sync.Mutex
+	reqs map[*requestInfo]struct{}
+}
+
+func newInflight() *inflight {
+	return &inflight{reqs: map[*requestInfo]struct{}{}}
+}
+
+func (f *inflight) add(info *requestInfo) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs[info] = struct{}{}
+}
+
+func (f *inflight) remove(info *requestInfo) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.reqs, info)
+}
+
+// logCutOff logs, at warn, each request still in flight (request id,
+// method, route and age), and returns how many there were.
+func (f *inflight) logCutOff(log zerolog.Logger) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for info := range f.reqs {
+		log.Warn().Str("req_id", info.id).Str("method", truncate(info.method, 16)).Str("route", info.route).
+			Dur("age", time.Since(info.start)).Msg("shutdown: request cut off")
+	}
+	return len(f.reqs)
+}
+
+// Logs never hold what a client sent (a body, a query document, variables,
+// a token): a request of 1 MB that fails must not add 1 MB to the log, nor
+// put a caller's data or credentials there. Text that may hold some of it
+// (an error's message, a panic's value) is logged cut to maxLoggedText,
+// with its size and a short hash when cut, so that two log lines about
+// the same text can still be matched.
+
+// maxLoggedText bounds text from a client in a log line or an answer.
+const maxLoggedText = 200
+
+// truncate cuts s to at most n bytes, at a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// shortHash is the first 12 hex digits of text's SHA-256.
+func shortHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:6])
+}
+
+// logText adds text under key, cut to maxLoggedText; a cut text comes
+// with its size (key_bytes) and short hash (key_sha256).
+func logText(e *zerolog.Event, key, text string) *zerolog.Event {
+	if len(text) <= maxLoggedText {
+		return e.Str(key, text)
+	}
+	return logDigest(e.Str(key, truncate(text, maxLoggedText)), key, text)
+}
+
+// logErr is zerolog's Err with the message cut as logText cuts it.
+func logErr(e *zerolog.Event, err error) *zerolog.Event {
+	if err == nil {
+		return e
+	}
+	return logText(e, zerolog.ErrorFieldName, err.Error())
+}
+
+// logPanic adds a recovered panic's value, cut, and the stack.
+func logPanic(e *zerolog.Event, p any, stack []byte) *zerolog.Event {
+	return logText(e, "panic", fmt.Sprint(p)).Bytes("stack", stack)
+}
+
+// logName adds a client's name for something (an operation's) when it is
+// a GraphQL name of at most 64 characters, and otherwise only its size and
+// short hash: a name may be a megabyte long.
+func logName(e *zerolog.Event, key, name string) *zerolog.Event {
+	if name == "" || graphQLName.MatchString(name) {
+		return e.Str(key, name)
+	}
+	return logDigest(e, key, name)
+}
+
+// logPath adds a request's path when it is short enough to be one of the
+// routes', and otherwise only its size and short hash.
+func logPath(e *zerolog.Event, key, path string) *zerolog.Event {
+	if len(path) <= maxLoggedText {
+		return e.Str(key, path)
+	}
+	return logDigest(e, key, path)
+}
+
+func logDigest(e *zerolog.Event, key, text string) *zerolog.Event {
+	return e.Int(key+"_bytes", len(text)).Str(key+"_sha256", shortHash(text))
+}
+
+// Request ids: the X-Request-Id a client sends, when it is well formed, or
+// a new one.
+
+// requestIDHeader carries a request's id, both ways: a client (or a proxy
+// before it) may name its request, and every answer names the id its log
+// lines carry.
+const requestIDHeader = "X-Request-Id"
+
+// maxRequestID is the longest request id taken from a client.
+const maxRequestID = 64
+
+// requestID returns the client's X-Request-Id when it is well-formed (1 to
+// 64 letters, digits, '.', '_' or '-': safe in a log line, a header and a
+// metric exemplar), and otherwise a new one (an xid: 20 characters,
+// sortable by time).
+func requestID(r *http.Request) string {
+	if id := r.Header.Get(requestIDHeader); wellFormedID(id) {
+		return id
+	}
+	return xid.New().String()
+}
+
+func wellFormedID(id string) bool {
+	if len(id) == 0 || len(id) > maxRequestID {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
