@@ -116,6 +116,20 @@ type RelationFilter struct {
 	Direction Direction
 }
 
+// Validate refuses a filter of types outside the vocabulary, or of a
+// direction other than BOTH, OUTGOING or INCOMING (BAD_USER_INPUT).
+func (f RelationFilter) Validate() error {
+	for _, t := range f.Types {
+		if _, err := Spec(t); err != nil {
+			return err
+		}
+	}
+	if !slices.Contains(Directions(), f.Direction) {
+		return Errorf(CodeBadUserInput, "direction %q: want BOTH, OUTGOING or INCOMING", f.Direction)
+	}
+	return nil
+}
+
 // RelationPage is one page of an entity's relations.
 type RelationPage struct {
 	Relations []Relation

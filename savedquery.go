@@ -1,6 +1,7 @@
 package casegraph
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -40,8 +41,8 @@ type SavedQuery struct {
 // Visibility says who may see and run a saved query.
 type Visibility string
 
-// The visibilities. The zero value is resolved when the query is saved:
-// private for a principal's query, public for the operator's (the seed's).
+// The visibilities. The zero value is resolved when the query is saved
+// (DefaultVisibility).
 const (
 	// VisibilityPrivate: its owner and admins.
 	VisibilityPrivate Visibility = "PRIVATE"
@@ -50,6 +51,16 @@ const (
 	// VisibilityPublic: everyone who may call the API.
 	VisibilityPublic Visibility = "PUBLIC"
 )
+
+// DefaultVisibility is the visibility of a query saved without one:
+// private for a principal's query, public for the operator's (the
+// seed's examples, for everyone who may call the API).
+func DefaultVisibility(ctx context.Context) Visibility {
+	if Actor(ctx) == OperatorID {
+		return VisibilityPublic
+	}
+	return VisibilityPrivate
+}
 
 // Visibilities are the visibilities, narrowest first.
 func Visibilities() []Visibility {

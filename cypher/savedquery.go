@@ -54,10 +54,7 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	}
 	visibility := q.Visibility
 	if visibility == "" {
-		visibility = casegraph.VisibilityPrivate
-		if casegraph.Actor(ctx) == casegraph.OperatorID {
-			visibility = casegraph.VisibilityPublic // the operator's (the seed's)
-		}
+		visibility = casegraph.DefaultVisibility(ctx)
 	}
 	datasets := q.Datasets
 	if datasets == nil {

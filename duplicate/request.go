@@ -18,6 +18,13 @@ type Request struct {
 	Limits Limits
 }
 
+// NewRequest is the request for the first page of a dataset's candidates,
+// of every kind, with the defaults a client that gives nothing gets: a
+// page of casegraph.DefaultPageSize and DefaultLimits.
+func NewRequest(dataset string) Request {
+	return Request{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: DefaultLimits()}
+}
+
 // Cursor is a place in the candidates' order.
 type Cursor struct {
 	Score float64

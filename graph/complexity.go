@@ -203,12 +203,13 @@ func WithSpentComplexity(ctx context.Context) context.Context {
 	return ctx
 }
 
-// windowSize is the page size of a connection's first or last: the
-// default page when neither is given; an invalid size is refused when the
-// field runs, so it counts as the largest here.
+// windowSize is the page size of a connection's first or last, as the
+// field will read it (casegraph.PageWindow); an invalid window is refused
+// when the field runs, so it counts as the largest page here.
 func windowSize(first, last *int) int {
-	n := casegraph.DefaultPageSize
-	given(&n, last)
-	given(&n, first)
-	return within(n, casegraph.MaxPageSize)
+	n, _, err := casegraph.PageWindow{First: first, Last: last}.Size()
+	if err != nil {
+		return casegraph.MaxPageSize
+	}
+	return n
 }

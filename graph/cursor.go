@@ -108,34 +108,20 @@ type window struct {
 	after, before *string
 }
 
-// pageOf validates a window and decodes its cursor: first (default
-// DefaultPageSize) items after the after cursor, or the last items before
-// the before cursor (a backward page).
+// pageOf validates a window (casegraph.PageWindow: its size, default and
+// direction) and decodes its cursor: first items after the after cursor,
+// or the last items before the before cursor (a backward page).
 func pageOf(list string, filter any, w window) (casegraph.Page, error) {
-	if w.last == nil && w.before == nil {
-		n := casegraph.DefaultPageSize
-		if w.first != nil {
-			n = *w.first
-		}
-		if err := casegraph.ValidatePage(n); err != nil {
-			return casegraph.Page{}, err
-		}
+	n, backward, err := casegraph.PageWindow{First: w.first, Last: w.last, After: w.after != nil, Before: w.before != nil}.Size()
+	if err != nil {
+		return casegraph.Page{}, err
+	}
+	if !backward {
 		c, err := decodeCursor(list, filter, w.after)
 		if err != nil {
 			return casegraph.Page{}, err
 		}
 		return casegraph.Page{First: n, After: c.After, AfterKey: c.Key}, nil
-	}
-	if w.first != nil || w.after != nil {
-		return casegraph.Page{}, casegraph.Errorf(casegraph.CodeBadUserInput,
-			"page forward with first and after, or backward with last and before, not both ways")
-	}
-	n := casegraph.DefaultPageSize
-	if w.last != nil {
-		n = *w.last
-	}
-	if n < 1 || n > casegraph.MaxPageSize {
-		return casegraph.Page{}, casegraph.Errorf(casegraph.CodeBadUserInput, "last must be between 1 and %d, not %d", casegraph.MaxPageSize, n)
 	}
 	c, err := decodeCursorOf("before", list, filter, w.before)
 	if err != nil {

@@ -23,7 +23,7 @@ type duplicateFilter struct {
 // duplicateQuery checks duplicateCandidates' arguments and decodes its
 // cursor (the last candidate's pair, and its score as the sort key).
 func duplicateQuery(dataset string, kinds []model.EntityKind, first *int, after *string) (duplicate.Request, error) {
-	q := duplicate.Request{Dataset: dataset, First: casegraph.DefaultPageSize, Limits: duplicate.DefaultLimits()}
+	q := duplicate.NewRequest(dataset)
 	if first != nil {
 		q.First = *first
 	}

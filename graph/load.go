@@ -56,17 +56,7 @@ func relationsWindow(types []model.RelationType, direction *model.Direction, w w
 	if err != nil {
 		return f, page, err
 	}
-	for _, t := range f.Types {
-		if _, err := casegraph.Spec(t); err != nil {
-			return f, page, err
-		}
-	}
-	switch f.Direction {
-	case casegraph.DirectionBoth, casegraph.DirectionOutgoing, casegraph.DirectionIncoming:
-	default:
-		return f, page, casegraph.Errorf(casegraph.CodeBadUserInput, "direction %q: want BOTH, OUTGOING or INCOMING", f.Direction)
-	}
-	return f, page, nil
+	return f, page, f.Validate()
 }
 
 // relationsCursorKey is what a relations cursor is bound to: the filter,
