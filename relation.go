@@ -153,7 +153,8 @@ func (r *Relation) Normalize() error {
 type RelationType string
 
 // RelationSpec describes a relation type: how to read it both ways, the
-// kinds of entity it may join, and whether its direction means something.
+// kinds of entity it may join, whether its direction means something, and
+// the FollowTheMoney interval it is exported as.
 type RelationSpec struct {
 	Type         RelationType
 	Label        string // reads from -> to: "authored"
@@ -161,40 +162,102 @@ type RelationSpec struct {
 	FromKinds    []Kind
 	ToKinds      []Kind
 	Directed     bool
+	// FtM is the FtM schema of the interval and the properties that hold
+	// its from and to ends; the zero FtMLink (no schema of FtM's for it)
+	// is exported as an UnknownLink (subject, object) with the type's
+	// label as its role, and read back by that label.
+	FtM FtMLink
+}
+
+// FtMLink is how a relation type becomes an FtM interval: its schema, and
+// the properties that hold its from and to ends. Default marks the one
+// type of each schema that an interval without a Casegraph label (another
+// tool's) is read as.
+type FtMLink struct {
+	Schema, From, To string
+	Default          bool
+}
+
+// byDefault is l as its schema's default type.
+func (l FtMLink) byDefault() FtMLink {
+	l.Default = true
+	return l
 }
 
 var (
 	actors   = []Kind{KindPerson, KindOrganization}
+	people   = []Kind{KindPerson}
 	anyKind  = Kinds()
 	agencies = []Kind{KindOrganization}
+	places   = []Kind{KindPlace}
+	events   = []Kind{KindEvent}
 )
 
-// vocabulary is the fixed relation vocabulary, in a stable order.
+// FtM's intervals, by the ends they hold.
+var (
+	ftmMembership    = FtMLink{Schema: "Membership", From: "member", To: "organization"}
+	ftmEmployment    = FtMLink{Schema: "Employment", From: "employee", To: "employer"}
+	ftmRepresents    = FtMLink{Schema: "Representation", From: "agent", To: "client"}
+	ftmDirectorship  = FtMLink{Schema: "Directorship", From: "director", To: "organization"}
+	ftmOwnership     = FtMLink{Schema: "Ownership", From: "owner", To: "asset"}
+	ftmPayment       = FtMLink{Schema: "Payment", From: "payer", To: "beneficiary"}
+	ftmAssociate     = FtMLink{Schema: "Associate", From: "person", To: "associate"}
+	ftmFamily        = FtMLink{Schema: "Family", From: "person", To: "relative"}
+	ftmDocumentation = FtMLink{Schema: "Documentation", From: "entity", To: "document"}
+	ftmDocumented    = FtMLink{Schema: "Documentation", From: "document", To: "entity"}
+	noFtM            = FtMLink{}
+)
+
+// vocabulary is the fixed relation vocabulary, in a stable order: adding
+// a type is a row here, its value in the schema's RelationType enum (with
+// its description), and its line in the analyst's guide.
 var vocabulary = []RelationSpec{
-	{"AUTHORED", "authored", "authored by", actors, []Kind{KindDocument}, true},
-	{"COMMISSIONED", "commissioned", "commissioned by", actors, []Kind{KindDocument, KindEvent}, true},
-	{"REPRESENTS", "represents", "represented by", actors, actors, true},
-	{"FUNDS", "funds", "funded by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true},
-	{"ARMS", "arms", "armed by", actors, actors, true},
-	{"MEMBER_OF", "member of", "has member", actors, agencies, true},
-	{"EMPLOYED_BY", "employed by", "employs", []Kind{KindPerson}, agencies, true},
-	{"HELD_POSITION", "held a position in", "position held by", []Kind{KindPerson}, agencies, true},
-	{"LEADS", "leads", "led by", actors, []Kind{KindOrganization, KindEvent}, true},
-	{"PART_OF", "part of", "includes", []Kind{KindOrganization, KindEvent}, []Kind{KindOrganization, KindEvent}, true},
-	{"PROSECUTED", "prosecuted", "prosecuted by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true},
-	{"ACCUSED", "accused", "accused by", []Kind{KindPerson, KindOrganization, KindDocument}, actors, true},
-	{"RESPONSIBLE_FOR", "responsible for", "responsibility of", actors, []Kind{KindEvent}, true},
-	{"PARTICIPATED_IN", "participated in", "had participant", actors, []Kind{KindEvent}, true},
-	{"LOCATED_IN", "located in", "location of", anyKind, []Kind{KindPlace}, true},
-	{"PUBLISHED", "published", "published by", actors, []Kind{KindDocument}, true},
-	{"OBTAINED", "obtained", "obtained by", actors, []Kind{KindDocument}, true},
-	{"DEFECTED_FROM", "defected from", "defector", []Kind{KindPerson}, agencies, true},
-	{"SOURCE_OF", "source of", "sourced from", []Kind{KindPerson, KindOrganization, KindDocument}, []Kind{KindDocument, KindEvent}, true},
-	{"DOCUMENTS", "documents", "documented in", []Kind{KindDocument}, []Kind{KindEvent, KindPerson, KindOrganization}, true},
-	{"STATEMENT_ABOUT", "made a statement about", "subject of a statement by", actors, anyKind, true},
-	{"COINCIDES_WITH", "coincides with", "coincides with", []Kind{KindEvent, KindDocument}, []Kind{KindEvent, KindDocument}, false},
-	{"WORKED_WITH", "worked with", "worked with", actors, actors, false},
-	{"RELATED_TO", "related to", "related to", anyKind, anyKind, false},
+	{"AUTHORED", "authored", "authored by", actors, []Kind{KindDocument}, true, ftmDocumentation.byDefault()},
+	{"COMMISSIONED", "commissioned", "commissioned by", actors, []Kind{KindDocument, KindEvent}, true, noFtM},
+	{"REPRESENTS", "represents", "represented by", actors, actors, true, ftmRepresents.byDefault()},
+	{"FUNDS", "funds", "funded by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, ftmPayment},
+	{"ARMS", "arms", "armed by", actors, actors, true, noFtM},
+	{"MEMBER_OF", "member of", "has member", actors, agencies, true, ftmMembership.byDefault()},
+	{"EMPLOYED_BY", "employed by", "employs", people, agencies, true, ftmEmployment.byDefault()},
+	{"HELD_POSITION", "held a position in", "position held by", people, agencies, true, ftmDirectorship},
+	{"LEADS", "leads", "led by", actors, []Kind{KindOrganization, KindEvent}, true, ftmDirectorship},
+	{"PART_OF", "part of", "includes", []Kind{KindOrganization, KindEvent}, []Kind{KindOrganization, KindEvent}, true, noFtM},
+	{"PROSECUTED", "prosecuted", "prosecuted by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, noFtM},
+	{"ACCUSED", "accused", "accused by", []Kind{KindPerson, KindOrganization, KindDocument}, actors, true, noFtM},
+	{"RESPONSIBLE_FOR", "responsible for", "responsibility of", actors, events, true, noFtM},
+	{"PARTICIPATED_IN", "participated in", "had participant", actors, events, true, noFtM},
+	{"LOCATED_IN", "located in", "location of", anyKind, places, true, noFtM},
+	{"PUBLISHED", "published", "published by", actors, []Kind{KindDocument}, true, ftmDocumentation},
+	{"OBTAINED", "obtained", "obtained by", actors, []Kind{KindDocument}, true, noFtM},
+	{"DEFECTED_FROM", "defected from", "defector", people, agencies, true, noFtM},
+	{"SOURCE_OF", "source of", "sourced from", []Kind{KindPerson, KindOrganization, KindDocument}, []Kind{KindDocument, KindEvent}, true, ftmDocumentation},
+	{"DOCUMENTS", "documents", "documented in", []Kind{KindDocument}, []Kind{KindEvent, KindPerson, KindOrganization}, true, ftmDocumented},
+	{"STATEMENT_ABOUT", "made a statement about", "subject of a statement by", actors, anyKind, true, ftmDocumented},
+	// Command and control: who commanded a unit, which unit was under
+	// which, where a unit was based and operated.
+	{"COMMANDS", "commands", "commanded by", people, agencies, true, ftmDirectorship},
+	{"SUBORDINATE_TO", "subordinate to", "has subordinate", agencies, agencies, true, ftmMembership},
+	{"BASED_AT", "based at", "base of", agencies, places, true, noFtM},
+	{"OPERATES_IN", "operates in", "area of operations of", agencies, places, true, noFtM},
+	// Money and control of companies.
+	{"OWNS", "owns", "owned by", actors, agencies, true, ftmOwnership.byDefault()},
+	{"DIRECTOR_OF", "director of", "has director", actors, agencies, true, ftmDirectorship.byDefault()},
+	{"PAID", "paid", "paid by", actors, actors, true, ftmPayment.byDefault()},
+	// People among themselves.
+	{"FAMILY_OF", "family of", "family of", people, people, false, ftmFamily.byDefault()},
+	{"ASSOCIATE_OF", "associate of", "associate of", people, people, false, ftmAssociate.byDefault()},
+	{"MET_WITH", "met with", "met with", actors, actors, false, noFtM},
+	{"COMMUNICATED_WITH", "communicated with", "communicated with", actors, actors, false, noFtM},
+	// Detention and incidents: who was held by whom, who died in whose
+	// custody, who saw an incident, who carried it out (or is alleged to).
+	{"DETAINED_BY", "detained by", "detained", people, agencies, true, noFtM},
+	{"DIED_IN_CUSTODY_OF", "died in the custody of", "had die in custody", people, agencies, true, noFtM},
+	{"WITNESSED", "witnessed", "witnessed by", people, events, true, noFtM},
+	{"PERPETRATED", "perpetrated", "perpetrated by", actors, events, true, noFtM},
+	{"ALLEGEDLY_PERPETRATED", "allegedly perpetrated", "allegedly perpetrated by", actors, events, true, noFtM},
+	{"COINCIDES_WITH", "coincides with", "coincides with", []Kind{KindEvent, KindDocument}, []Kind{KindEvent, KindDocument}, false, noFtM},
+	{"WORKED_WITH", "worked with", "worked with", actors, actors, false, ftmAssociate},
+	{"RELATED_TO", "related to", "related to", anyKind, anyKind, false, noFtM},
 }
 
 // Vocabulary returns the relation vocabulary, in a stable order.

@@ -65,23 +65,38 @@ type ftmLink struct {
 	schema, from, to string
 }
 
-// relationSchemata maps each relation type; a type missing here, or whose
-// ends FtM's schema would not take, is an UnknownLink (subject, object)
-// with the relation's reading label as its role.
-var relationSchemata = map[casegraph.RelationType]ftmLink{
-	"MEMBER_OF":       {"Membership", "member", "organization"},
-	"EMPLOYED_BY":     {"Employment", "employee", "employer"},
-	"REPRESENTS":      {"Representation", "agent", "client"},
-	"LEADS":           {"Directorship", "director", "organization"},
-	"HELD_POSITION":   {"Directorship", "director", "organization"},
-	"FUNDS":           {"Payment", "payer", "beneficiary"},
-	"WORKED_WITH":     {"Associate", "person", "associate"},
-	"AUTHORED":        {"Documentation", "entity", "document"},
-	"PUBLISHED":       {"Documentation", "entity", "document"},
-	"DOCUMENTS":       {"Documentation", "document", "entity"},
-	"SOURCE_OF":       {"Documentation", "entity", "document"},
-	"STATEMENT_ABOUT": {"Documentation", "document", "entity"},
-}
+// relationSchemata maps each relation type that FtM has a schema for (the
+// vocabulary's FtM column); a type missing here, or whose ends FtM's
+// schema would not take, is an UnknownLink (subject, object) with the
+// relation's reading label as its role.
+var relationSchemata = func() map[casegraph.RelationType]ftmLink {
+	out := map[casegraph.RelationType]ftmLink{}
+	for _, spec := range casegraph.Vocabulary() {
+		if spec.FtM.Schema != "" {
+			out[spec.Type] = ftmLink{spec.FtM.Schema, spec.FtM.From, spec.FtM.To}
+		}
+	}
+	return out
+}()
+
+// sharedSchemata are the FtM schemata that stand for more than one
+// relation type (the vocabulary's FtM column), whose role carries the
+// type's label.
+var sharedSchemata = func() map[string]bool {
+	types := map[string]int{}
+	for _, l := range relationSchemata {
+		types[l.schema]++
+	}
+	out := map[string]bool{}
+	for schema, n := range types {
+		out[schema] = n > 1
+	}
+	return out
+}()
+
+// roleProperty is the property that holds a relation's role in the
+// schemata that have no "role" (ftmRelation reads them back).
+var roleProperty = map[string]string{"Payment": "purpose", "Associate": "relationship", "Family": "relationship"}
 
 // linkEnds are the kinds an FtM link schema's ends take: a relation whose
 // ends are of other kinds goes as an UnknownLink.
@@ -92,6 +107,8 @@ var linkEnds = map[string][2][]casegraph.Kind{
 	"Directorship":   {{casegraph.KindPerson, casegraph.KindOrganization}, {casegraph.KindOrganization}},
 	"Payment":        {{casegraph.KindPerson, casegraph.KindOrganization}, {casegraph.KindPerson, casegraph.KindOrganization}},
 	"Associate":      {{casegraph.KindPerson}, {casegraph.KindPerson}},
+	"Family":         {{casegraph.KindPerson}, {casegraph.KindPerson}},
+	"Ownership":      {{casegraph.KindPerson, casegraph.KindOrganization}, {casegraph.KindOrganization}},
 }
 
 // FtMReport counts what the export carried in a property not its own, or
@@ -228,18 +245,15 @@ func (w *FtMWriter) Relation(r casegraph.Relation) error {
 	// Where one schema stands for several types, the role starts with the
 	// type's label, so the import can tell which ("held a position in:
 	// judge").
-	if link.schema == "UnknownLink" || link.schema == "Documentation" || link.schema == "Directorship" {
+	if link.schema == "UnknownLink" || sharedSchemata[link.schema] {
 		role = strings.TrimSpace(spec.Label + ": " + r.Role)
 		role = strings.TrimSuffix(role, ":")
 	}
-	switch link.schema {
-	case "Payment":
-		e.add("purpose", role)
-	case "Associate":
-		e.add("relationship", role)
-	default:
-		e.add("role", role)
+	prop := "role"
+	if p, ok := roleProperty[link.schema]; ok {
+		prop = p
 	}
+	e.add(prop, role)
 	e.add("startDate", r.StartDate)
 	e.add("endDate", r.EndDate)
 	e.add("summary", r.Quote)

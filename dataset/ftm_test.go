@@ -193,8 +193,6 @@ func TestFtMFixture(t *testing.T) {
 	}
 	want := []string{
 		`line 6: skipped: Vessel v-boat: no Casegraph kind or relation type for this schema`,
-		`line 11: mapped: Family f-1 as RELATED_TO (role "family: brother"): Casegraph has no type for it`,
-		`line 12: mapped: Ownership o-1 as RELATED_TO (role "owns"): Casegraph has no type for it`,
 		`line 13: skipped: Ownership o-2: v-boat is not an entity of the file that was read`,
 		`line 14: skipped: Sanction s-1: no Casegraph kind or relation type for this schema`,
 	}
@@ -216,12 +214,96 @@ func TestFtMFixture(t *testing.T) {
 		`"startDate":"2019-05-04","endDate":"2019-05-04"`,
 		`"pageCount":12`,
 		`"id":"u-1","relationType":"EMPLOYED_BY","from":"p-ivan","to":"gov","role":"driver"`,
-		`"id":"x-1","relationType":"FUNDS"`,
+		`"id":"x-1","relationType":"PAID"`, // an FtM Payment without a Casegraph label: its schema's default type
+		`"id":"f-1","relationType":"FAMILY_OF","from":"p-anna","to":"p-ivan","role":"brother"`,
+		`"id":"o-1","relationType":"OWNS"`,
 		`"status":"ALLEGED","confidence":0.4`,
 		`"id":"d-1","relationType":"DOCUMENTS","from":"doc-leak","to":"c-shell"`,
 	} {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, want) }) {
 			t.Errorf("no record with %s in:\n%s", want, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// TestFtMEveryRelationType: a relation of every type of the vocabulary,
+// between entities of kinds it joins, is exported as the FtM schema its
+// row names (an UnknownLink when there is none, or when FtM's schema
+// would not take its ends), followthemoney takes the export, and the
+// reader gives back the same type, ends and role.
+func TestFtMEveryRelationType(t *testing.T) {
+	var out bytes.Buffer
+	w := dataset.NewFtMWriter(&out)
+	const ds = "ftm-types"
+	src := casegraph.Source{ID: "s", Title: "A source", Dataset: ds}
+	if err := w.Source(src); err != nil {
+		t.Fatal(err)
+	}
+	specs := casegraph.Vocabulary()
+	written := map[string]bool{}
+	entity := func(k casegraph.Kind, end string) string {
+		id := strings.ToLower(string(k)) + "-" + end
+		if !written[id] {
+			written[id] = true
+			if err := w.Entity(casegraph.Entity{ID: id, Kind: k, Name: string(k) + " " + end, Dataset: ds, SourceIDs: []string{src.ID}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return id
+	}
+	want := map[string]casegraph.Relation{}
+	for _, spec := range specs {
+		r := casegraph.Relation{ID: "r-" + strings.ToLower(string(spec.Type)), Type: spec.Type,
+			FromID: entity(spec.FromKinds[0], "a"), ToID: entity(spec.ToKinds[0], "b"),
+			Role: "a role", Status: casegraph.DefaultStatus, Dataset: ds, SourceIDs: []string{src.ID}}
+		if err := w.Relation(r); err != nil {
+			t.Fatalf("%s: %v", spec.Type, err)
+		}
+		want[r.ID] = r
+	}
+
+	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
+	cmd.Stdin = bytes.NewReader(out.Bytes())
+	if checked, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("followthemoney refuses the export: %v\n%s", err, checked)
+	}
+	schemata := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e dataset.FtMEntity
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		schemata[e.ID] = e.Schema
+	}
+	for _, spec := range specs {
+		got := schemata[dataset.FtMID("r-"+strings.ToLower(string(spec.Type)))]
+		if spec.FtM.Schema != "" && got != spec.FtM.Schema && got != "UnknownLink" {
+			t.Errorf("%s exported as %s, want %s", spec.Type, got, spec.FtM.Schema)
+		}
+		if spec.FtM.Schema == "" && got != "UnknownLink" {
+			t.Errorf("%s exported as %s, want UnknownLink", spec.Type, got)
+		}
+	}
+
+	b, notes, err := dataset.ReadFtM(&out, dataset.FtMReadOptions{Dataset: ds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		t.Errorf("a note on our own export: %s", n)
+	}
+	for _, r := range b.Relations {
+		w, ok := want[r.ID]
+		if !ok {
+			t.Errorf("read back a relation %s never written", r.ID)
+			continue
+		}
+		delete(want, r.ID)
+		if r.Type != w.Type || r.FromID != w.FromID || r.ToID != w.ToID || r.Role != w.Role {
+			t.Errorf("%s read back as %s %s -> %s (role %q), want %s -> %s (role %q)", w.Type, r.Type, r.FromID, r.ToID, r.Role, w.FromID, w.ToID, w.Role)
+		}
+	}
+	for id := range want {
+		t.Errorf("%s was not read back", id)
 	}
 }

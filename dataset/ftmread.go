@@ -64,8 +64,6 @@ func ftmKind(schema string) (casegraph.Kind, bool) {
 // looseLinks are interval schemata Casegraph has no type for, read as
 // RELATED_TO with the schema's word for it as the role.
 var looseLinks = map[string]ftmLink{
-	"Family":     {"family", "person", "relative"},
-	"Ownership":  {"owns", "owner", "asset"},
 	"Succession": {"succeeded by", "predecessor", "successor"},
 }
 
@@ -206,7 +204,8 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 }
 
 // ftmRelation reads an interval: its type by relationSchemata (the label
-// at the start of its role choosing among several), its ends, dates,
+// at the start of its role choosing among several; without one, the
+// schema's default type), its ends, dates,
 // quote, status and confidence.
 func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) string) (casegraph.Relation, string, bool) {
 	var rel casegraph.Relation
@@ -230,7 +229,7 @@ func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) s
 				typ, fromProp, toProp, role = string(t), l.from, l.to, strings.TrimPrefix(rest, ": ")
 				break
 			}
-			if typ == "" || t < casegraph.RelationType(typ) { // unlabelled: the first type of the schema, by name
+			if spec.FtM.Default && typ == "" { // unlabelled: the schema's default type
 				typ, fromProp, toProp = string(t), l.from, l.to
 			}
 		}

@@ -3422,6 +3422,38 @@ enum RelationType {
   SOURCE_OF
   DOCUMENTS
   STATEMENT_ABOUT
+  "A person commands a unit (the post or rank held in role), for the dates given."
+  COMMANDS
+  "A unit is under another, for the dates given: the chain of command."
+  SUBORDINATE_TO
+  "A unit is based at a place."
+  BASED_AT
+  "A unit operates in a place, for the dates given."
+  OPERATES_IN
+  "A person or organization owns (part of) an organization."
+  OWNS
+  "A person or organization is a director of an organization."
+  DIRECTOR_OF
+  "A person or organization paid another."
+  PAID
+  "Two people are family (the relationship in role)."
+  FAMILY_OF
+  "Two people are associates."
+  ASSOCIATE_OF
+  "Two people or organizations met."
+  MET_WITH
+  "Two people or organizations communicated."
+  COMMUNICATED_WITH
+  "A person was detained by a unit or agency."
+  DETAINED_BY
+  "A person died in the custody of a unit or agency."
+  DIED_IN_CUSTODY_OF
+  "A person witnessed an incident."
+  WITNESSED
+  "A person or unit carried out an incident."
+  PERPETRATED
+  "A person or unit is alleged to have carried out an incident."
+  ALLEGEDLY_PERPETRATED
   COINCIDES_WITH
   WORKED_WITH
   RELATED_TO

@@ -1373,9 +1373,41 @@ const (
 	RelationTypeSourceOf       RelationType = "SOURCE_OF"
 	RelationTypeDocuments      RelationType = "DOCUMENTS"
 	RelationTypeStatementAbout RelationType = "STATEMENT_ABOUT"
-	RelationTypeCoincidesWith  RelationType = "COINCIDES_WITH"
-	RelationTypeWorkedWith     RelationType = "WORKED_WITH"
-	RelationTypeRelatedTo      RelationType = "RELATED_TO"
+	// A person commands a unit (the post or rank held in role), for the dates given.
+	RelationTypeCommands RelationType = "COMMANDS"
+	// A unit is under another, for the dates given: the chain of command.
+	RelationTypeSubordinateTo RelationType = "SUBORDINATE_TO"
+	// A unit is based at a place.
+	RelationTypeBasedAt RelationType = "BASED_AT"
+	// A unit operates in a place, for the dates given.
+	RelationTypeOperatesIn RelationType = "OPERATES_IN"
+	// A person or organization owns (part of) an organization.
+	RelationTypeOwns RelationType = "OWNS"
+	// A person or organization is a director of an organization.
+	RelationTypeDirectorOf RelationType = "DIRECTOR_OF"
+	// A person or organization paid another.
+	RelationTypePaid RelationType = "PAID"
+	// Two people are family (the relationship in role).
+	RelationTypeFamilyOf RelationType = "FAMILY_OF"
+	// Two people are associates.
+	RelationTypeAssociateOf RelationType = "ASSOCIATE_OF"
+	// Two people or organizations met.
+	RelationTypeMetWith RelationType = "MET_WITH"
+	// Two people or organizations communicated.
+	RelationTypeCommunicatedWith RelationType = "COMMUNICATED_WITH"
+	// A person was detained by a unit or agency.
+	RelationTypeDetainedBy RelationType = "DETAINED_BY"
+	// A person died in the custody of a unit or agency.
+	RelationTypeDiedInCustodyOf RelationType = "DIED_IN_CUSTODY_OF"
+	// A person witnessed an incident.
+	RelationTypeWitnessed RelationType = "WITNESSED"
+	// A person or unit carried out an incident.
+	RelationTypePerpetrated RelationType = "PERPETRATED"
+	// A person or unit is alleged to have carried out an incident.
+	RelationTypeAllegedlyPerpetrated RelationType = "ALLEGEDLY_PERPETRATED"
+	RelationTypeCoincidesWith        RelationType = "COINCIDES_WITH"
+	RelationTypeWorkedWith           RelationType = "WORKED_WITH"
+	RelationTypeRelatedTo            RelationType = "RELATED_TO"
 )
 
 var AllRelationType = []RelationType{
@@ -1400,6 +1432,22 @@ var AllRelationType = []RelationType{
 	RelationTypeSourceOf,
 	RelationTypeDocuments,
 	RelationTypeStatementAbout,
+	RelationTypeCommands,
+	RelationTypeSubordinateTo,
+	RelationTypeBasedAt,
+	RelationTypeOperatesIn,
+	RelationTypeOwns,
+	RelationTypeDirectorOf,
+	RelationTypePaid,
+	RelationTypeFamilyOf,
+	RelationTypeAssociateOf,
+	RelationTypeMetWith,
+	RelationTypeCommunicatedWith,
+	RelationTypeDetainedBy,
+	RelationTypeDiedInCustodyOf,
+	RelationTypeWitnessed,
+	RelationTypePerpetrated,
+	RelationTypeAllegedlyPerpetrated,
 	RelationTypeCoincidesWith,
 	RelationTypeWorkedWith,
 	RelationTypeRelatedTo,
@@ -1407,7 +1455,7 @@ var AllRelationType = []RelationType{
 
 func (e RelationType) IsValid() bool {
 	switch e {
-	case RelationTypeAuthored, RelationTypeCommissioned, RelationTypeRepresents, RelationTypeFunds, RelationTypeArms, RelationTypeMemberOf, RelationTypeEmployedBy, RelationTypeHeldPosition, RelationTypeLeads, RelationTypePartOf, RelationTypeProsecuted, RelationTypeAccused, RelationTypeResponsibleFor, RelationTypeParticipatedIn, RelationTypeLocatedIn, RelationTypePublished, RelationTypeObtained, RelationTypeDefectedFrom, RelationTypeSourceOf, RelationTypeDocuments, RelationTypeStatementAbout, RelationTypeCoincidesWith, RelationTypeWorkedWith, RelationTypeRelatedTo:
+	case RelationTypeAuthored, RelationTypeCommissioned, RelationTypeRepresents, RelationTypeFunds, RelationTypeArms, RelationTypeMemberOf, RelationTypeEmployedBy, RelationTypeHeldPosition, RelationTypeLeads, RelationTypePartOf, RelationTypeProsecuted, RelationTypeAccused, RelationTypeResponsibleFor, RelationTypeParticipatedIn, RelationTypeLocatedIn, RelationTypePublished, RelationTypeObtained, RelationTypeDefectedFrom, RelationTypeSourceOf, RelationTypeDocuments, RelationTypeStatementAbout, RelationTypeCommands, RelationTypeSubordinateTo, RelationTypeBasedAt, RelationTypeOperatesIn, RelationTypeOwns, RelationTypeDirectorOf, RelationTypePaid, RelationTypeFamilyOf, RelationTypeAssociateOf, RelationTypeMetWith, RelationTypeCommunicatedWith, RelationTypeDetainedBy, RelationTypeDiedInCustodyOf, RelationTypeWitnessed, RelationTypePerpetrated, RelationTypeAllegedlyPerpetrated, RelationTypeCoincidesWith, RelationTypeWorkedWith, RelationTypeRelatedTo:
 		return true
 	}
 	return false
