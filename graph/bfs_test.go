@@ -109,7 +109,14 @@ func TestPathsOnAGeneratedGraph(t *testing.T) {
 	wg.Wait()
 	for _, res := range heavyResults {
 		if res.Code() != "TIMEOUT" || !strings.Contains(res.Errors[0].Message, "narrow it") {
-			t.Errorf("a search over its budget: %s, want TIMEOUT with advice", truncate(res.Raw))
+			// The server logs the cause of each error of these codes: say it.
+			var causes []string
+			for _, line := range strings.Split(tight.Logs.String(), "\n") {
+				if strings.Contains(line, `"code":"`+res.Code()+`"`) {
+					causes = append(causes, line)
+				}
+			}
+			t.Errorf("a search over its budget: %s, want TIMEOUT with advice; the server logged:\n%s", truncate(res.Raw), strings.Join(causes, "\n"))
 		}
 	}
 }
