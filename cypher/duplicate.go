@@ -40,9 +40,15 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (d
 	return s.duplicates.Candidates(ctx, q)
 }
 
+// duplicateGraph is what a duplicate.Finder reads of the store, kept off
+// the Store's own methods: these reads serve a run that
+// DuplicateCandidates has let through (the dataset the caller may read),
+// and nothing else.
+type duplicateGraph struct{ *Store }
+
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see.
-func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
+func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
 	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds)})
 	if err != nil {
 		return nil, err
@@ -72,7 +78,7 @@ func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]c
 }
 
 // DismissedPairs reads the pairs of the dataset dismissed as not the same.
-func (s *Store) DismissedPairs(ctx context.Context, dataset string) (map[duplicate.Pair]bool, error) {
+func (s duplicateGraph) DismissedPairs(ctx context.Context, dataset string) (map[duplicate.Pair]bool, error) {
 	res, err := s.read(ctx, stmtDuplicateDismissals, map[string]any{"dataset": dataset})
 	if err != nil {
 		return nil, err
@@ -94,7 +100,7 @@ func (s *Store) DismissedPairs(ctx context.Context, dataset string) (map[duplica
 
 // SharedNeighbours reads, for every pair, the neighbours its two entities
 // share (by degree), in one statement.
-func (s *Store) SharedNeighbours(ctx context.Context, ps []duplicate.Pair) (map[duplicate.Pair][]duplicate.SharedNeighbour, error) {
+func (s duplicateGraph) SharedNeighbours(ctx context.Context, ps []duplicate.Pair) (map[duplicate.Pair][]duplicate.SharedNeighbour, error) {
 	out := map[duplicate.Pair][]duplicate.SharedNeighbour{}
 	if len(ps) == 0 {
 		return out, nil

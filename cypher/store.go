@@ -88,7 +88,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),
 	}
-	s.duplicates = duplicate.NewFinder(s)
+	s.duplicates = duplicate.NewFinder(duplicateGraph{s})
 	return s, nil
 }
 
