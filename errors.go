@@ -1,6 +1,7 @@
 package casegraph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -93,4 +94,17 @@ func InField(field string, err error) error {
 		return &Error{Code: e.Code, Reason: e.Reason, Message: field + ": " + e.Message, Cause: e.Cause}
 	}
 	return fmt.Errorf("%s: %w", field, err)
+}
+
+// Ended is the coded error of work cut short because its context ended
+// (err, or the context's own error, says so): TIMEOUT, "ran out of time"
+// or "was cancelled", with cause kept for the log; nil when neither did.
+func Ended(ctx context.Context, err, cause error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &Error{Code: CodeTimeout, Message: "the request ran out of time", Cause: cause}
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		return &Error{Code: CodeTimeout, Message: "the request was cancelled", Cause: cause}
+	}
+	return nil
 }

@@ -23,11 +23,8 @@ func mapError(ctx context.Context, name string, err error) error {
 		return &casegraph.Error{Code: code, Message: msg, Cause: cause}
 	}
 
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return coded(casegraph.CodeTimeout, "the request ran out of time")
-	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
-		return coded(casegraph.CodeTimeout, "the request was cancelled")
+	if ended := casegraph.Ended(ctx, err, cause); ended != nil {
+		return ended
 	}
 
 	// The driver gave up retrying: what counts is the last failure.

@@ -126,16 +126,8 @@ func (f *Finder) run(ctx context.Context, q Request) (run, error) {
 		}
 		return res.Val.(run), nil
 	case <-ctx.Done():
-		return run{}, contextError(ctx)
+		return run{}, casegraph.Ended(ctx, ctx.Err(), ctx.Err())
 	}
-}
-
-// contextError is the coded error of a request whose context ended.
-func contextError(ctx context.Context) error {
-	if ctx.Err() == context.DeadlineExceeded {
-		return &casegraph.Error{Code: casegraph.CodeTimeout, Message: "the request ran out of time", Cause: ctx.Err()}
-	}
-	return &casegraph.Error{Code: casegraph.CodeTimeout, Message: "the request was cancelled", Cause: ctx.Err()}
 }
 
 // keep keeps a run made at head. The head only moves forward: the runs of
@@ -176,7 +168,7 @@ func (f *Finder) compute(ctx context.Context, q Request) (run, error) {
 	blocking, err := BlockNames(ctx, subjects, q.Limits, func(p Pair) bool { return dismissed[p] })
 	if err != nil {
 		if ctx.Err() != nil {
-			return run{}, contextError(ctx)
+			return run{}, casegraph.Ended(ctx, ctx.Err(), ctx.Err())
 		}
 		return run{}, err
 	}
