@@ -1,7 +1,9 @@
 package casegraph
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,11 +40,94 @@ type Attributes struct {
 	// Protected withholds the entity from callers without clearance: they
 	// see it redacted (Entity.Redacted), never its name, aliases or id.
 	Protected bool `json:"protected,omitempty"`
+
+	// What identifies a person: partial dates, a place named as the
+	// records name it, a gender, and documents' numbers.
+	BirthDate  string `json:"birthDate,omitempty"`  // Person, a partial date
+	DeathDate  string `json:"deathDate,omitempty"`  // Person, a partial date
+	BirthPlace string `json:"birthPlace,omitempty"` // Person, free text ("Daraa, Syria")
+	Gender     Gender `json:"gender,omitempty"`     // Person
+	// Identifiers are a person's or an organization's document and
+	// registry numbers.
+	Identifiers []Identifier `json:"identifiers,omitempty"`
+	// Address is where a person lives or an organization sits, as the
+	// records write it.
+	Address string `json:"address,omitempty"` // Person, Organization
+
+	Jurisdiction    string `json:"jurisdiction,omitempty"`    // Organization, an ISO 3166 alpha-2 code
+	FoundingDate    string `json:"foundingDate,omitempty"`    // Organization, a partial date
+	DissolutionDate string `json:"dissolutionDate,omitempty"` // Organization, a partial date
+
+	Coordinates *Coordinates `json:"coordinates,omitempty"` // Place (WGS 84)
+	CountryCode string       `json:"countryCode,omitempty"` // Place, an ISO 3166 alpha-2 code
+
+	Language string `json:"language,omitempty"` // Document, an ISO 639-1 code
+}
+
+// Gender is a person's gender as the records give it.
+type Gender string
+
+// The genders FollowTheMoney knows; the zero value is unknown.
+const (
+	GenderMale   Gender = "MALE"
+	GenderFemale Gender = "FEMALE"
+	GenderOther  Gender = "OTHER"
+)
+
+// Genders lists every gender.
+func Genders() []Gender { return []Gender{GenderMale, GenderFemale, GenderOther} }
+
+// IdentifierType is the kind of number an identifier is.
+type IdentifierType string
+
+// The identifier types.
+const (
+	IdentifierPassport     IdentifierType = "PASSPORT"
+	IdentifierNationalID   IdentifierType = "NATIONAL_ID"
+	IdentifierServiceNo    IdentifierType = "SERVICE_NUMBER"
+	IdentifierRegistration IdentifierType = "REGISTRATION_NUMBER"
+	IdentifierTax          IdentifierType = "TAX_NUMBER"
+	IdentifierOther        IdentifierType = "OTHER"
+)
+
+// IdentifierTypes lists every identifier type.
+func IdentifierTypes() []IdentifierType {
+	return []IdentifierType{IdentifierPassport, IdentifierNationalID, IdentifierServiceNo,
+		IdentifierRegistration, IdentifierTax, IdentifierOther}
+}
+
+// Identifier is a number that identifies a person or an organization: its
+// type, its value as issued, and who issued it (a country's ISO 3166 code
+// or an authority's name; empty when unknown).
+type Identifier struct {
+	Type   IdentifierType `json:"type"`
+	Value  string         `json:"value"`
+	Issuer string         `json:"issuer,omitempty"`
+}
+
+// Limits on identifiers.
+const (
+	MaxIdentifiers       = 20
+	MaxIdentifierLength  = 100
+	maxIdentifierEncoded = 3*MaxIdentifierLength + 32
+)
+
+var identifierRule = TextRule{Max: MaxIdentifierLength, Required: true}
+
+// Coordinates are a point on the earth (WGS 84, degrees), stored as a
+// Neo4j point.
+type Coordinates struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
 }
 
 var (
 	forEvents    = []Kind{KindEvent}
 	forDocuments = []Kind{KindDocument}
+	forPeople    = []Kind{KindPerson}
+	forOrgs      = []Kind{KindOrganization}
+	forActors    = []Kind{KindPerson, KindOrganization}
+	forPlaces    = []Kind{KindPlace}
 )
 
 // entityProperties is the table, in the order every list of properties
@@ -81,6 +166,31 @@ var entityProperties = []EntityProperty{
 	{Name: "nationality", Kinds: []Kind{KindPerson}, AlwaysHashed: true,
 		field: text(func(e *Entity) *string { return &e.Nationality }), check: checkNationality},
 	{Name: "protected", field: flag(func(e *Entity) *bool { return &e.Protected })},
+
+	// Identifying fields (added later: each in the hash only when set).
+	{Name: "birthDate", Kinds: forPeople, field: text(func(e *Entity) *string { return &e.BirthDate }),
+		check: func(e Entity) error { return ValidateDateRange("birthDate", e.BirthDate, "deathDate", e.DeathDate) }},
+	{Name: "deathDate", Kinds: forPeople, field: text(func(e *Entity) *string { return &e.DeathDate })},
+	{Name: "birthPlace", Kinds: forPeople, field: text(func(e *Entity) *string { return &e.BirthPlace }),
+		check: func(e Entity) error { return optionalNameRule.Check("birthPlace", e.BirthPlace) }},
+	{Name: "gender", Kinds: forPeople, field: enum(func(e *Entity) *Gender { return &e.Gender }), check: checkGender},
+	{Name: "identifiers", Kinds: forActors, field: identifiers(func(e *Entity) *[]Identifier { return &e.Identifiers }),
+		check: checkIdentifiers},
+	{Name: "address", Kinds: forActors, field: text(func(e *Entity) *string { return &e.Address }),
+		check: func(e Entity) error { return addressRule.Check("address", e.Address) }},
+	{Name: "jurisdiction", Kinds: forOrgs, field: text(func(e *Entity) *string { return &e.Jurisdiction }),
+		check: func(e Entity) error { return checkCountry("jurisdiction", e.Jurisdiction) }},
+	{Name: "foundingDate", Kinds: forOrgs, field: text(func(e *Entity) *string { return &e.FoundingDate }),
+		check: func(e Entity) error {
+			return ValidateDateRange("foundingDate", e.FoundingDate, "dissolutionDate", e.DissolutionDate)
+		}},
+	{Name: "dissolutionDate", Kinds: forOrgs, field: text(func(e *Entity) *string { return &e.DissolutionDate })},
+	{Name: "coordinates", Kinds: forPlaces, field: point(func(e *Entity) **Coordinates { return &e.Coordinates }),
+		check: func(e Entity) error { return e.Coordinates.Validate() }},
+	{Name: "countryCode", Kinds: forPlaces, field: text(func(e *Entity) *string { return &e.CountryCode }),
+		check: func(e Entity) error { return checkCountry("countryCode", e.CountryCode) }},
+	{Name: "language", Kinds: forDocuments, field: text(func(e *Entity) *string { return &e.Language }),
+		check: checkLanguage},
 }
 
 // systemProperties are stored on every entity by the writes themselves,
@@ -116,6 +226,7 @@ const (
 	PropertyInt                        // int (an integer in Neo4j)
 	PropertyList                       // []string (a list of strings in Neo4j)
 	PropertyBool                       // bool (a boolean in Neo4j; false is stored as absent)
+	PropertyPoint                      // *Coordinates (a WGS 84 point in Neo4j)
 )
 
 // EntityPropertyTable returns the table of the properties an entity
@@ -155,6 +266,8 @@ func (p EntityProperty) IsSet(e Entity) bool {
 		return len(v) > 0
 	case bool:
 		return v
+	case *Coordinates:
+		return v != nil
 	}
 	return false
 }
@@ -166,7 +279,7 @@ type fieldRef struct {
 	set func(*Entity, any) error
 }
 
-func ref[T string | int | bool | []string](typ PropertyType, at func(*Entity) *T) fieldRef {
+func ref[T string | int | bool | []string | *Coordinates](typ PropertyType, at func(*Entity) *T) fieldRef {
 	return fieldRef{
 		typ: typ,
 		get: func(e *Entity) any { return *at(e) },
@@ -188,6 +301,75 @@ func number(at func(*Entity) *int) fieldRef { return ref(PropertyInt, at) }
 func list(at func(*Entity) *[]string) fieldRef { return ref(PropertyList, at) }
 
 func flag(at func(*Entity) *bool) fieldRef { return ref(PropertyBool, at) }
+
+func point(at func(*Entity) **Coordinates) fieldRef { return ref(PropertyPoint, at) }
+
+// enum stores a string type's values as strings.
+func enum[T ~string](at func(*Entity) *T) fieldRef {
+	return fieldRef{
+		typ: PropertyString,
+		get: func(e *Entity) any { return string(*at(e)) },
+		set: func(e *Entity, v any) error {
+			s, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("want string, got %T", v)
+			}
+			*at(e) = T(s)
+			return nil
+		},
+	}
+}
+
+// identifiers stores identifiers as a list of strings, each the JSON of
+// its [type, issuer, value] (EncodeIdentifier).
+func identifiers(at func(*Entity) *[]Identifier) fieldRef {
+	return fieldRef{
+		typ: PropertyList,
+		get: func(e *Entity) any {
+			ids := *at(e)
+			out := make([]string, len(ids))
+			for i, id := range ids {
+				out[i] = EncodeIdentifier(id)
+			}
+			return out
+		},
+		set: func(e *Entity, v any) error {
+			list, ok := v.([]string)
+			if !ok {
+				return fmt.Errorf("want []string, got %T", v)
+			}
+			ids := make([]Identifier, 0, len(list))
+			for _, s := range list {
+				id, err := DecodeIdentifier(s)
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			if len(ids) == 0 {
+				ids = nil
+			}
+			*at(e) = ids
+			return nil
+		},
+	}
+}
+
+// EncodeIdentifier is how an identifier is stored: the JSON of [type,
+// issuer, value].
+func EncodeIdentifier(id Identifier) string {
+	b, _ := json.Marshal([]string{string(id.Type), id.Issuer, id.Value}) // strings always encode
+	return string(b)
+}
+
+// DecodeIdentifier reads what EncodeIdentifier wrote.
+func DecodeIdentifier(s string) (Identifier, error) {
+	var parts []string
+	if len(s) > maxIdentifierEncoded || json.Unmarshal([]byte(s), &parts) != nil || len(parts) != 3 {
+		return Identifier{}, fmt.Errorf("identifier %q is not a stored identifier", truncate(s, 40))
+	}
+	return Identifier{Type: IdentifierType(parts[0]), Issuer: parts[1], Value: parts[2]}, nil
+}
 
 // entityPropertyNames names what a read may return: the table's
 // properties, then the system ones.
@@ -218,11 +400,74 @@ func checkCategory(e Entity) error {
 	return nil
 }
 
-var countryCode = regexp.MustCompile(`^[A-Z]{2}$`)
+var (
+	countryCode  = regexp.MustCompile(`^[A-Z]{2}$`)
+	languageCode = regexp.MustCompile(`^[a-z]{2}$`)
+	addressRule  = TextRule{Max: MaxDescriptionLength, Multiline: true}
+)
 
-func checkNationality(e Entity) error {
-	if e.Nationality != "" && !countryCode.MatchString(e.Nationality) {
-		return Errorf(CodeBadUserInput, "nationality %q is not an ISO 3166-1 alpha-2 code such as GB", truncate(e.Nationality, 10))
+func checkNationality(e Entity) error { return checkCountry("nationality", e.Nationality) }
+
+// checkCountry checks an optional ISO 3166-1 alpha-2 code.
+func checkCountry(field, code string) error {
+	if code != "" && !countryCode.MatchString(code) {
+		return Errorf(CodeBadUserInput, "%s %q is not an ISO 3166-1 alpha-2 code such as GB", field, truncate(code, 10))
+	}
+	return nil
+}
+
+func checkLanguage(e Entity) error {
+	if e.Language != "" && !languageCode.MatchString(e.Language) {
+		return Errorf(CodeBadUserInput, "language %q is not an ISO 639-1 code such as ar or en", truncate(e.Language, 10))
+	}
+	return nil
+}
+
+func checkGender(e Entity) error {
+	if e.Gender != "" && !slices.Contains(Genders(), e.Gender) {
+		return Errorf(CodeBadUserInput, "gender %q is not one of %v", truncate(string(e.Gender), 20), Genders())
+	}
+	return nil
+}
+
+func checkIdentifiers(e Entity) error {
+	if len(e.Identifiers) > MaxIdentifiers {
+		return Errorf(CodeBadUserInput, "%d identifiers; the limit is %d", len(e.Identifiers), MaxIdentifiers)
+	}
+	seen := make(map[Identifier]bool, len(e.Identifiers))
+	for i, id := range e.Identifiers {
+		field := fmt.Sprintf("identifiers[%d]", i)
+		if !slices.Contains(IdentifierTypes(), id.Type) {
+			return Errorf(CodeBadUserInput, "%s.type %q is not one of %v", field, truncate(string(id.Type), 30), IdentifierTypes())
+		}
+		if err := identifierRule.Check(field+".value", id.Value); err != nil {
+			return err
+		}
+		if err := optionalNameRule.Check(field+".issuer", id.Issuer); err != nil {
+			return err
+		}
+		if len(id.Issuer) > MaxIdentifierLength {
+			return Errorf(CodeBadUserInput, "%s.issuer is longer than %d characters", field, MaxIdentifierLength)
+		}
+		if seen[id] {
+			return Errorf(CodeBadUserInput, "%s repeats %s %q", field, id.Type, truncate(id.Value, 40))
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// Validate checks coordinates (nil: none): a latitude in [-90, 90] and a
+// longitude in [-180, 180].
+func (c *Coordinates) Validate() error {
+	if c == nil {
+		return nil
+	}
+	if math.IsNaN(c.Latitude) || c.Latitude < -90 || c.Latitude > 90 {
+		return Errorf(CodeBadUserInput, "coordinates.latitude %v is not between -90 and 90", c.Latitude)
+	}
+	if math.IsNaN(c.Longitude) || c.Longitude < -180 || c.Longitude > 180 {
+		return Errorf(CodeBadUserInput, "coordinates.longitude %v is not between -180 and 180", c.Longitude)
 	}
 	return nil
 }

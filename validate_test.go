@@ -1,6 +1,8 @@
 package casegraph_test
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -54,6 +56,54 @@ func TestEntityValidate(t *testing.T) {
 		{"negative page count", func(e *casegraph.Entity) { e.Kind, e.PageCount = casegraph.KindDocument, -1 }, "not between 0 and 1000000"},
 		{"url not http", func(e *casegraph.Entity) { e.Kind, e.URL = casegraph.KindDocument, "javascript:alert(1)" }, "http"},
 		{"nationality not a code", func(e *casegraph.Entity) { e.Nationality = "British" }, "ISO 3166"},
+		// The identifying fields.
+		{"person with every identifying field", func(e *casegraph.Entity) {
+			e.BirthDate, e.DeathDate, e.BirthPlace, e.Gender, e.Address = "1970-03", "2013", "Daraa, Syria", casegraph.GenderMale, "12 Rue X"
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Value: "N0123", Issuer: "SY"},
+				{Type: casegraph.IdentifierServiceNo, Value: "4471"}}
+		}, ""},
+		{"organization with every identifying field", func(e *casegraph.Entity) {
+			e.Kind, e.Jurisdiction, e.FoundingDate, e.DissolutionDate = casegraph.KindOrganization, "SY", "1971", "2011-05-02"
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierRegistration, Value: "HRB 1", Issuer: "Damascus registry"}}
+		}, ""},
+		{"place with coordinates", func(e *casegraph.Entity) {
+			e.Kind, e.Coordinates, e.CountryCode = casegraph.KindPlace, &casegraph.Coordinates{Latitude: 33.51, Longitude: 36.29}, "SY"
+		}, ""},
+		{"document language", func(e *casegraph.Entity) { e.Kind, e.Language = casegraph.KindDocument, "ar" }, ""},
+		{"death before birth", func(e *casegraph.Entity) { e.BirthDate, e.DeathDate = "1970", "1969" }, "is before"},
+		{"birth date not a date", func(e *casegraph.Entity) { e.BirthDate = "1970-02-30" }, "birthDate"},
+		{"unknown gender", func(e *casegraph.Entity) { e.Gender = "male" }, `gender "male" is not one of`},
+		{"place with a birth date", func(e *casegraph.Entity) { e.Kind, e.BirthDate = casegraph.KindPlace, "1970" }, "a Place has no birthDate"},
+		{"unknown identifier type", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: "DNA", Value: "x"}}
+		}, `identifiers[0].type "DNA" is not one of`},
+		{"identifier without a value", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport}}
+		}, "identifiers[0].value is required"},
+		{"identifier repeated", func(e *casegraph.Entity) {
+			id := casegraph.Identifier{Type: casegraph.IdentifierPassport, Value: "N1"}
+			e.Identifiers = []casegraph.Identifier{id, id}
+		}, "identifiers[1] repeats PASSPORT"},
+		{"too many identifiers", func(e *casegraph.Entity) {
+			for i := range 21 {
+				e.Identifiers = append(e.Identifiers, casegraph.Identifier{Type: casegraph.IdentifierOther, Value: fmt.Sprint(i)})
+			}
+		}, "21 identifiers; the limit is 20"},
+		{"place with identifiers", func(e *casegraph.Entity) {
+			e.Kind, e.Identifiers = casegraph.KindPlace, []casegraph.Identifier{{Type: casegraph.IdentifierOther, Value: "x"}}
+		}, "a Place has no identifiers (a property of Person or Organization)"},
+		{"jurisdiction not a code", func(e *casegraph.Entity) { e.Kind, e.Jurisdiction = casegraph.KindOrganization, "Syria" }, "jurisdiction"},
+		{"dissolved before founded", func(e *casegraph.Entity) {
+			e.Kind, e.FoundingDate, e.DissolutionDate = casegraph.KindOrganization, "2000", "1999"
+		}, "is before"},
+		{"latitude out of range", func(e *casegraph.Entity) {
+			e.Kind, e.Coordinates = casegraph.KindPlace, &casegraph.Coordinates{Latitude: 91}
+		}, "coordinates.latitude 91 is not between -90 and 90"},
+		{"longitude NaN", func(e *casegraph.Entity) {
+			e.Kind, e.Coordinates = casegraph.KindPlace, &casegraph.Coordinates{Longitude: math.NaN()}
+		}, "coordinates.longitude NaN"},
+		{"country code lower case", func(e *casegraph.Entity) { e.Kind, e.CountryCode = casegraph.KindPlace, "sy" }, "countryCode"},
+		{"language not a code", func(e *casegraph.Entity) { e.Kind, e.Language = casegraph.KindDocument, "Arabic" }, "ISO 639-1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

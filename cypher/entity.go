@@ -360,6 +360,8 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 		case casegraph.PropertyBool:
 			b, _ := m[p.Name].(bool) // absent reads as false
 			v = b
+		case casegraph.PropertyPoint:
+			v = coordinatesFromPoint(m[p.Name])
 		}
 		if err == nil {
 			err = p.Set(&e, v)
@@ -409,9 +411,33 @@ func entityParams(e casegraph.Entity) map[string]any {
 			if v {
 				p[prop.Name] = true
 			}
+		case *casegraph.Coordinates:
+			p[prop.Name] = nil
+			if v != nil {
+				p[prop.Name] = pointOf(*v)
+			}
 		}
 	}
 	return p
+}
+
+// wgs84 is the Neo4j spatial reference of 2D WGS 84 points (x longitude,
+// y latitude, in degrees).
+const wgs84 = 4326
+
+// pointOf is coordinates as the point Neo4j stores.
+func pointOf(c casegraph.Coordinates) neo4j.Point2D {
+	return neo4j.Point2D{X: c.Longitude, Y: c.Latitude, SpatialRefId: wgs84}
+}
+
+// coordinatesFromPoint reads a stored point (nil for none, or for a point
+// of another reference system, which Casegraph never writes).
+func coordinatesFromPoint(v any) *casegraph.Coordinates {
+	p, ok := v.(neo4j.Point2D)
+	if !ok || p.SpatialRefId != wgs84 {
+		return nil
+	}
+	return &casegraph.Coordinates{Latitude: p.Y, Longitude: p.X}
 }
 
 // entityHash fingerprints what UpsertEntities writes of an entity. The
