@@ -2,6 +2,7 @@ package casegraph
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -120,6 +121,35 @@ type EntityFilter struct {
 	DateFrom, DateTo string
 	// HasRelation keeps entities with a relation of one of these types.
 	HasRelation []RelationType
+	// Near keeps the places within a distance of a point (nil: any).
+	Near *Near
+}
+
+// Near is a circle on the earth: the places whose coordinates are within
+// Kilometres of the point (great-circle distance, WGS 84), answered from
+// the point index on places' coordinates.
+type Near struct {
+	Coordinates
+	Kilometres float64
+}
+
+// MaxNearKilometres bounds a near filter's radius: a wider circle would
+// read a continent's places, which a listing by name or date does better.
+const MaxNearKilometres = 1000
+
+// Validate checks a near filter (nil: none): its point, and a radius
+// above 0 and at most MaxNearKilometres.
+func (n *Near) Validate() error {
+	if n == nil {
+		return nil
+	}
+	if err := n.check("filter.near"); err != nil {
+		return err
+	}
+	if math.IsNaN(n.Kilometres) || n.Kilometres <= 0 || n.Kilometres > MaxNearKilometres {
+		return Errorf(CodeBadUserInput, "filter.near.kilometres %v is not above 0 and at most %d", n.Kilometres, MaxNearKilometres)
+	}
+	return nil
 }
 
 // EntityOrderField is what a list of entities is sorted by.
@@ -349,6 +379,9 @@ func (f EntityFilter) Validate() error {
 			return err
 		}
 	}
+	if err := f.Near.Validate(); err != nil {
+		return err
+	}
 	return TextRule{Max: MaxNameLength}.Check("filter.nameContains", f.NameContains)
 }
 
@@ -428,12 +461,18 @@ func validateKinds(kinds []Kind) error {
 // text however it was typed. Each Normalize puts a write's text in NFC and
 // then checks it with Validate.
 
-// Normalize puts the entity's name, aliases and description in NFC, then
-// validates it.
+// Normalize puts the entity's free text (name, aliases, description, birth
+// place, address, identifiers) in NFC, then validates it.
 func (e *Entity) Normalize() error {
 	e.Name, e.Description = norm.NFC.String(e.Name), norm.NFC.String(e.Description)
 	for i, a := range e.Aliases {
 		e.Aliases[i] = norm.NFC.String(a)
+	}
+	// The free text of the identifying fields too: a birth place or an
+	// identifier typed decomposed must equal the same one typed composed.
+	e.BirthPlace, e.Address = norm.NFC.String(e.BirthPlace), norm.NFC.String(e.Address)
+	for i, id := range e.Identifiers {
+		e.Identifiers[i].Value, e.Identifiers[i].Issuer = norm.NFC.String(id.Value), norm.NFC.String(id.Issuer)
 	}
 	return e.Validate()
 }

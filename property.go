@@ -463,11 +463,16 @@ func (c *Coordinates) Validate() error {
 	if c == nil {
 		return nil
 	}
+	return c.check("coordinates")
+}
+
+// check checks coordinates that field names in errors.
+func (c Coordinates) check(field string) error {
 	if math.IsNaN(c.Latitude) || c.Latitude < -90 || c.Latitude > 90 {
-		return Errorf(CodeBadUserInput, "coordinates.latitude %v is not between -90 and 90", c.Latitude)
+		return Errorf(CodeBadUserInput, "%s.latitude %v is not between -90 and 90", field, c.Latitude)
 	}
 	if math.IsNaN(c.Longitude) || c.Longitude < -180 || c.Longitude > 180 {
-		return Errorf(CodeBadUserInput, "coordinates.longitude %v is not between -180 and 180", c.Longitude)
+		return Errorf(CodeBadUserInput, "%s.longitude %v is not between -180 and 180", field, c.Longitude)
 	}
 	return nil
 }

@@ -56,27 +56,32 @@ type MatchField string
 const (
 	MatchName        MatchField = "NAME"
 	MatchAlias       MatchField = "ALIAS"
+	MatchIdentifier  MatchField = "IDENTIFIER"
 	MatchDescription MatchField = "DESCRIPTION"
 )
 
 // MatchFields are the fields a search matches, in the order Rank prefers
 // them.
-func MatchFields() []MatchField { return []MatchField{MatchName, MatchAlias, MatchDescription} }
+func MatchFields() []MatchField {
+	return []MatchField{MatchName, MatchAlias, MatchIdentifier, MatchDescription}
+}
 
 // SearchResult is a ranked hit.
 type SearchResult struct {
 	SearchHit
 	Field MatchField
-	// Tier orders results: 0 exact name, 1 exact alias, 2 every word in
-	// the name, 3 every word in an alias, 4 words beginning the name's or
-	// an alias's words, 5 a word one typo from the name or an alias, 6 the
-	// rest (the description).
+	// Tier orders results: 0 exact name, 1 exact alias or identifier
+	// (a passport or registry number's value), 2 every word in the name, 3
+	// every word in an alias or identifier, 4 words beginning the name's,
+	// an alias's or an identifier's words, 5 a word one typo from the name
+	// or an alias, 6 the rest (the description).
 	Tier int
 }
 
 // Rank orders search hits for the words searched: exact names first, then
-// exact aliases, then names and aliases that hold every word, then words
-// that begin them, then misspellings, then matches in descriptions. Within a
+// exact aliases and identifiers, then names, aliases and identifiers that
+// hold every word, then words that begin them, then misspellings (of names
+// and aliases: a number one digit off is another number), then matches in descriptions. Within a
 // tier the better-connected entity comes first, then the full-text score,
 // then the id.
 func Rank(words []string, hits []SearchHit) []SearchResult {
@@ -99,9 +104,17 @@ func Rank(words []string, hits []SearchHit) []SearchResult {
 func classify(words []string, phrase string, h SearchHit) SearchResult {
 	r := SearchResult{SearchHit: h, Tier: 6, Field: MatchDescription}
 	name := Words(h.Entity.Name)
-	aliases := make([][]string, len(h.Entity.Aliases))
-	for i, a := range h.Entity.Aliases {
-		aliases[i] = Words(a)
+	// The aliases, then the identifiers' values, each with its field.
+	type text struct {
+		words []string
+		field MatchField
+	}
+	others := make([]text, 0, len(h.Entity.Aliases)+len(h.Entity.Identifiers))
+	for _, a := range h.Entity.Aliases {
+		others = append(others, text{Words(a), MatchAlias})
+	}
+	for _, id := range h.Entity.Identifiers {
+		others = append(others, text{Words(id.Value), MatchIdentifier})
 	}
 	set := func(tier int, f MatchField) {
 		if tier < r.Tier {
@@ -111,26 +124,30 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 	if strings.Join(name, " ") == phrase {
 		set(0, MatchName)
 	}
-	for _, a := range aliases {
-		if strings.Join(a, " ") == phrase {
-			set(1, MatchAlias)
+	for _, o := range others {
+		if strings.Join(o.words, " ") == phrase {
+			set(1, o.field)
 		}
 	}
 	if containsAll(name, words, equalWord) {
 		set(2, MatchName)
 	}
-	for _, a := range aliases {
-		if containsAll(a, words, equalWord) {
-			set(3, MatchAlias)
+	for _, o := range others {
+		if containsAll(o.words, words, equalWord) {
+			set(3, o.field)
 		}
 	}
 	if containsAll(name, words, strings.HasPrefix) {
 		set(4, MatchName)
 	}
-	for _, a := range aliases {
-		if containsAll(a, words, strings.HasPrefix) {
-			set(4, MatchAlias)
+	for _, o := range others {
+		if containsAll(o.words, words, strings.HasPrefix) {
+			set(4, o.field)
 		}
+	}
+	aliases := make([][]string, len(h.Entity.Aliases))
+	for i, a := range h.Entity.Aliases {
+		aliases[i] = Words(a)
 	}
 	if containsAny(name, words) {
 		set(5, MatchName)

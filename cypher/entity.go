@@ -71,7 +71,7 @@ func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]ca
 	params := entityFilterParams(f)
 	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
 	params["limit"] = pageLimit(page)
-	name := entityOrderName(order, f.Datasets, page.Backward)
+	name := entityOrderName(order, f, page.Backward)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, false, err
@@ -96,7 +96,7 @@ func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]ca
 
 // CountEntities counts the entities that match the filter.
 func (s *Store) CountEntities(ctx context.Context, f casegraph.EntityFilter) (int64, error) {
-	res, err := s.read(ctx, stmtCountEntities.byDatasets(f.Datasets), entityFilterParams(f))
+	res, err := s.read(ctx, stmtCountEntities.byFilter(f), entityFilterParams(f))
 	if err != nil {
 		return 0, err
 	}
@@ -119,7 +119,34 @@ func entityFilterParams(f casegraph.EntityFilter) map[string]any {
 	if f.DateTo != "" {
 		p["dateTo"] = casegraph.MustPartialDate(f.DateTo).Latest()
 	}
+	if f.Near != nil { // only the near variants read them
+		p["near"], p["nearMetres"] = pointOf(f.Near.Coordinates), f.Near.Kilometres*1000
+	}
 	return p
+}
+
+// byFilter names the variant of Entities or CountEntities that answers a
+// filter from an index: the places near a point from the point index on
+// their coordinates (a near filter is the narrower; its datasets are
+// tested after), else the entities of its datasets from the dataset index
+// (byDatasets).
+func (name statement) byFilter(f casegraph.EntityFilter) statement {
+	if f.Near != nil {
+		return name + "/near"
+	}
+	return name.byDatasets(f.Datasets)
+}
+
+// filterVariants renders a statement of a filter of entities for each of
+// byFilter's variants.
+func filterVariants(name statement) func() []variant {
+	return func() []variant {
+		var out []variant
+		for _, f := range entityFilterScopes {
+			out = append(out, variant{Name: name.byFilter(f), Data: map[string]any{"Datasets": f.Datasets != nil, "Near": f.Near != nil}})
+		}
+		return out
+	}
 }
 
 func entitiesByKey(stmt string, recs []*neo4j.Record) (map[string]casegraph.Entity, error) {
@@ -156,32 +183,35 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 
 // entityOrderName names the variant of Entities for a sort order, read
 // forward or backward.
-func entityOrderName(o casegraph.EntityOrder, datasets []string, backward bool) statement {
+func entityOrderName(o casegraph.EntityOrder, f casegraph.EntityFilter, backward bool) statement {
 	name := stmtEntities + statement(fmt.Sprintf("/%s/%s", strings.ToLower(string(o.Field)), strings.ToLower(o.Direction())))
 	if backward {
 		name += "/backward"
 	}
-	return name.byDatasets(datasets)
+	return name.byFilter(f)
 }
+
+// entityFilterScopes are a filter of each of byFilter's variants.
+var entityFilterScopes = []casegraph.EntityFilter{{}, {Datasets: []string{"any"}}, {Near: &casegraph.Near{}}}
 
 func entityOrderVariants() []variant {
 	var out []variant
 	for field, o := range entityOrders {
 		for _, desc := range []bool{false, true} {
 			for _, back := range []bool{false, true} {
-				for _, ds := range [][]string{nil, {"any"}} {
+				for _, f := range entityFilterScopes {
 					ord := casegraph.EntityOrder{Field: field, Desc: desc}
 					// Backward reads the order reversed, ties by id too.
 					read := casegraph.EntityOrder{Field: field, Desc: desc != back}
 					data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": read.Direction(), "Cmp": ">",
-						"IDCmp": ">", "IDDir": "ASC", "Datasets": ds != nil}
+						"IDCmp": ">", "IDDir": "ASC", "Datasets": f.Datasets != nil, "Near": f.Near != nil}
 					if read.Desc {
 						data["Cmp"] = "<"
 					}
 					if back {
 						data["IDCmp"], data["IDDir"] = "<", "DESC"
 					}
-					out = append(out, variant{Name: entityOrderName(ord, ds, back), Data: data})
+					out = append(out, variant{Name: entityOrderName(ord, f, back), Data: data})
 				}
 			}
 		}
@@ -296,7 +326,7 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		}
 		for _, id := range fromIDs {
 			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
-				"searchAliases": searchAliases(plan.Aliases), "sourceIds": plan.SourceIDs}); err != nil {
+				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers), "sourceIds": plan.SourceIDs}); err != nil {
 				return change{}, err
 			}
 		}
@@ -390,7 +420,7 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 func entityParams(e casegraph.Entity) map[string]any {
 	p := map[string]any{
 		"hash":       entityHash(e),
-		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(e.Aliases),
+		"searchName": casegraph.Fold(e.Name), "searchAliases": searchAliases(e.Aliases, e.Identifiers),
 		"searchDescription": nullable(casegraph.Fold(e.Description)),
 		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
 		"id":                e.ID, "kind": string(e.Kind),

@@ -26,8 +26,20 @@ var (
 	PathStatementName = func(stmt string, depth int, d casegraph.PathDirection, k int) string {
 		return string(pathStatementName(statement(stmt), depth, d, k))
 	}
-	MapError  = mapError
-	PathError = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
+	// EntitiesParams are the parameters of Entities and CountEntities for
+	// a filter, with the full scope, and EntitiesStatementName the variant
+	// that answers it.
+	EntitiesParams = func(f casegraph.EntityFilter) map[string]any {
+		p := scopeParams(casegraph.FullScope, entityFilterParams(f))
+		p["afterId"], p["afterKey"], p["limit"] = nil, "", int64(10)
+		return p
+	}
+	EntitiesStatementName = func(f casegraph.EntityFilter) string {
+		return string(entityOrderName(casegraph.DefaultEntityOrder, f, false))
+	}
+	CountEntitiesStatementName = func(f casegraph.EntityFilter) string { return string(stmtCountEntities.byFilter(f)) }
+	MapError                   = mapError
+	PathError                  = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
 )
 
 // Explain returns the plan of a named statement, one operator a line.

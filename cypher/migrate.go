@@ -199,6 +199,16 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 			if err != nil {
 				return total, internalError("EntitiesWithoutSearch", err)
 			}
+			encoded, err := getStrings(rec, "identifiers")
+			if err != nil {
+				return total, internalError("EntitiesWithoutSearch", err)
+			}
+			ids := make([]casegraph.Identifier, len(encoded))
+			for i, v := range encoded {
+				if ids[i], err = casegraph.DecodeIdentifier(v); err != nil {
+					return total, internalError("EntitiesWithoutSearch", err)
+				}
+			}
 			desc, err := getString(rec, "description")
 			if err != nil {
 				return total, internalError("EntitiesWithoutSearch", err)
@@ -213,7 +223,7 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 			}
 			after = id
 			rows = append(rows, map[string]any{"id": id, "searchName": casegraph.Fold(name),
-				"searchAliases": searchAliases(aliases), "searchDescription": nullable(casegraph.Fold(desc)),
+				"searchAliases": searchAliases(aliases, ids), "searchDescription": nullable(casegraph.Fold(desc)),
 				"searchScope": casegraph.SearchScope(dataset, casegraph.Kind(kind))})
 		}
 		if _, err := s.write(ctx, stmtSetSearchFields, map[string]any{"rows": rows}); err != nil {

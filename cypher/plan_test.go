@@ -118,6 +118,23 @@ func TestWritePlans(t *testing.T) {
 
 // checkPlan fails the test when the plan of a statement lacks an operator
 // of want or has one of notWant.
+// TestNearPlan: the near filter's places come from a seek of the point
+// index on their coordinates by the distance, not from a scan of the index,
+// of every place or of every entity; with datasets and kinds too.
+func TestNearPlan(t *testing.T) {
+	s := cyphertest.Store(t, cypher.Options{})
+	near := &casegraph.Near{Coordinates: casegraph.Coordinates{Latitude: 46.2, Longitude: 6.1}, Kilometres: 50}
+	for _, f := range []casegraph.EntityFilter{{Near: near}, {Near: near, Datasets: []string{"d"}, Kinds: []casegraph.Kind{casegraph.KindPlace}}} {
+		params := cypher.EntitiesParams(f)
+		for _, name := range []string{cypher.EntitiesStatementName(f), cypher.CountEntitiesStatementName(f)} {
+			t.Run(name, func(t *testing.T) {
+				checkPlan(t, s, name, params, []string{"NodeIndexSeekByRange@neo4j POINT INDEX e:Place(coordinates) WHERE point.distance"},
+					[]string{"AllNodesScan", "NodeByLabelScan", "NodeIndexScan"})
+			})
+		}
+	}
+}
+
 func checkPlan(t *testing.T, s *cypher.Store, name string, params map[string]any, want, notWant []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)

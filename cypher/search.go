@@ -183,15 +183,22 @@ func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFi
 	return hits, nil
 }
 
-// searchVersion tags how the search fields are derived (see Fold).
-const searchVersion = "search-2"
+// searchVersion tags how the search fields are derived (see Fold):
+// search-3 added the identifiers' values to searchAliases.
+const searchVersion = "search-3"
 
-// searchAliases is the folded aliases, one a line, as the full-text index
-// sees them.
-func searchAliases(aliases []string) string {
-	folded := make([]string, len(aliases))
-	for i, a := range aliases {
-		folded[i] = casegraph.Fold(a)
+// searchAliases is the folded aliases and then the identifiers' values,
+// one a line, as the full-text index sees them: a passport or registry
+// number finds its entity as an alias would (casegraph.Rank tells them
+// apart), without a field of its own, which would mean a new full-text
+// index over every entity.
+func searchAliases(aliases []string, ids []casegraph.Identifier) string {
+	folded := make([]string, 0, len(aliases)+len(ids))
+	for _, a := range aliases {
+		folded = append(folded, casegraph.Fold(a))
+	}
+	for _, id := range ids {
+		folded = append(folded, casegraph.Fold(id.Value))
 	}
 	return strings.Join(folded, "\n")
 }

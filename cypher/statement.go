@@ -167,7 +167,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtSavedQueries:        directionVariants(stmtSavedQueries),
 	stmtChanges:             directionVariants(stmtChanges),
 	stmtRelationsOf:         directionVariants(stmtRelationsOf),
-	stmtCountEntities:       datasetVariants(stmtCountEntities),
+	stmtCountEntities:       filterVariants(stmtCountEntities),
 	stmtExportSources:       datasetVariants(stmtExportSources),
 	stmtExportEntities:      datasetVariants(stmtExportEntities),
 	stmtExportRelations:     datasetVariants(stmtExportRelations),

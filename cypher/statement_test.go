@@ -151,6 +151,7 @@ func TestStatementVariants(t *testing.T) {
 			built[stmt] = true // rendered once, under its own name
 		}
 	}
+	built[stmtCountEntities.byFilter(casegraph.EntityFilter{Near: &casegraph.Near{}})] = true
 	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}
@@ -158,7 +159,9 @@ func TestStatementVariants(t *testing.T) {
 		for _, desc := range []bool{false, true} {
 			o := casegraph.EntityOrder{Field: field, Desc: desc}
 			for _, back := range []bool{false, true} {
-				built[entityOrderName(o, nil, back)], built[entityOrderName(o, []string{"d"}, back)] = true, true
+				for _, f := range entityFilterScopes {
+					built[entityOrderName(o, f, back)] = true
+				}
 			}
 		}
 	}

@@ -29,9 +29,15 @@ func toEntity(e casegraph.Entity) model.Entity {
 		Version: int(e.Version), SourceIDs: e.SourceIDs, Protected: e.Protected || e.Redacted, Redacted: e.Redacted}
 	switch e.Kind {
 	case casegraph.KindPerson:
-		return &model.Person{EntityFields: common, Nationality: optional(e.Nationality)}
+		return &model.Person{EntityFields: common, Nationality: optional(e.Nationality),
+			BirthDate: datePtr(e.BirthDate), DeathDate: datePtr(e.DeathDate), BirthPlace: optional(e.BirthPlace),
+			Gender: enumPtr[model.Gender](string(e.Gender)), Identifiers: identifiersToModel(e.Identifiers),
+			Address: optional(e.Address)}
 	case casegraph.KindOrganization:
-		return &model.Organization{EntityFields: common, Category: enumPtr[model.Category](e.Category)}
+		return &model.Organization{EntityFields: common, Category: enumPtr[model.Category](e.Category),
+			Jurisdiction: optional(e.Jurisdiction), FoundingDate: datePtr(e.FoundingDate),
+			DissolutionDate: datePtr(e.DissolutionDate), Identifiers: identifiersToModel(e.Identifiers),
+			Address: optional(e.Address)}
 	case casegraph.KindEvent:
 		return &model.Event{EntityFields: common, Category: enumPtr[model.Category](e.Category),
 			StartDate: datePtr(e.StartDate), EndDate: datePtr(e.EndDate)}
@@ -41,10 +47,47 @@ func toEntity(e casegraph.Entity) model.Entity {
 			pages = &e.PageCount
 		}
 		return &model.Document{EntityFields: common, Category: enumPtr[model.Category](e.Category),
-			PublishedAt: datePtr(e.PublishedAt), PageCount: pages, URL: optional(e.URL)}
+			PublishedAt: datePtr(e.PublishedAt), PageCount: pages, URL: optional(e.URL), Language: optional(e.Language)}
 	default: // casegraph.KindPlace; the store only returns known kinds.
-		return &model.Place{EntityFields: common}
+		var at *model.Coordinates
+		if c := e.Coordinates; c != nil {
+			at = &model.Coordinates{Latitude: c.Latitude, Longitude: c.Longitude}
+		}
+		return &model.Place{EntityFields: common, Coordinates: at, CountryCode: optional(e.CountryCode)}
 	}
+}
+
+// identifiersToModel is never nil: the field is a list that is never
+// null (empty for an entity without identifiers, or redacted).
+func identifiersToModel(ids []casegraph.Identifier) []model.Identifier {
+	out := make([]model.Identifier, len(ids))
+	for i, id := range ids {
+		out[i] = model.Identifier{Type: model.IdentifierType(id.Type), Value: id.Value, Issuer: optional(id.Issuer)}
+	}
+	return out
+}
+
+// attributesFromInput is the kind-specific part of an entity input; the
+// entity's Validate checks which kinds may carry each.
+func attributesFromInput(in model.EntityInput) casegraph.Attributes {
+	a := casegraph.Attributes{Category: deref(in.Category),
+		StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
+		URL: deref(in.URL), Nationality: deref(in.Nationality), Protected: in.Protected != nil && *in.Protected,
+		BirthDate: dateString(in.BirthDate), DeathDate: dateString(in.DeathDate), BirthPlace: deref(in.BirthPlace),
+		Gender: casegraph.Gender(deref(in.Gender)), Address: deref(in.Address), Jurisdiction: deref(in.Jurisdiction),
+		FoundingDate: dateString(in.FoundingDate), DissolutionDate: dateString(in.DissolutionDate),
+		CountryCode: deref(in.CountryCode), Language: deref(in.Language)}
+	if in.PageCount != nil {
+		a.PageCount = *in.PageCount
+	}
+	for _, id := range in.Identifiers {
+		a.Identifiers = append(a.Identifiers, casegraph.Identifier{Type: casegraph.IdentifierType(id.Type),
+			Value: id.Value, Issuer: deref(id.Issuer)})
+	}
+	if c := in.Coordinates; c != nil {
+		a.Coordinates = &casegraph.Coordinates{Latitude: c.Latitude, Longitude: c.Longitude}
+	}
+	return a
 }
 
 // timeOf is t, or nil for the zero time: a redacted entity's, which has
@@ -66,12 +109,7 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	}
 	e := casegraph.Entity{
 		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
-		Dataset: in.Dataset, SourceIDs: sourceIDs, Attributes: casegraph.Attributes{Category: deref(in.Category),
-			StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate), PublishedAt: dateString(in.PublishedAt),
-			URL: deref(in.URL), Nationality: deref(in.Nationality), Protected: in.Protected != nil && *in.Protected},
-	}
-	if in.PageCount != nil {
-		e.PageCount = *in.PageCount
+		Dataset: in.Dataset, SourceIDs: sourceIDs, Attributes: attributesFromInput(in),
 	}
 	e.KeepProtection = in.Protected == nil
 	if e.ID == "" {

@@ -24,6 +24,10 @@ func entityFilterOf(in *model.EntityFilter) casegraph.EntityFilter {
 		f.HasRelation = append(f.HasRelation, casegraph.RelationType(t))
 	}
 	f.NameContains = deref(in.NameContains)
+	if n := in.Near; n != nil {
+		f.Near = &casegraph.Near{Coordinates: casegraph.Coordinates{Latitude: n.Latitude, Longitude: n.Longitude},
+			Kilometres: n.Kilometres}
+	}
 	return f
 }
 

@@ -30,10 +30,14 @@ func newProtectedFixture(t *testing.T) protectedFixture {
 	t.Helper()
 	f := newBareFixture(t)
 	p := protectedFixture{fixture: f, witness: f.id("qx7-witness-zulu")}
-	p.secrets = []string{"qx7-witness-zulu", "Zephyrine Okonkwo-Vale", "Nightjar Qx7", "whispered-quote-qx7", "informant-role-qx7", "Witness biography qx7"}
+	p.secrets = []string{"qx7-witness-zulu", "Zephyrine Okonkwo-Vale", "Nightjar Qx7", "whispered-quote-qx7", "informant-role-qx7", "Witness biography qx7",
+		// The identifying fields: none shows redacted, nor finds her in a search.
+		"1971-02-03", "2019-11", "Birthplace-qx7", "FEMALE", "QX7PASS44", "Issuer-qx7", "Address-qx7"}
 	for _, in := range []map[string]any{
 		{"id": p.witness, "kind": "PERSON", "name": "Zephyrine Okonkwo-Vale", "aliases": []string{"Nightjar Qx7"},
-			"description": "Witness biography qx7", "nationality": "SY", "protected": true},
+			"description": "Witness biography qx7", "nationality": "SY", "protected": true,
+			"birthDate": "1971-02-03", "deathDate": "2019-11", "birthPlace": "Birthplace-qx7", "gender": "FEMALE",
+			"identifiers": []map[string]any{{"type": "PASSPORT", "value": "QX7PASS44", "issuer": "Issuer-qx7"}}, "address": "Address-qx7"},
 		{"id": f.id("handler"), "kind": "PERSON", "name": "Handler"},
 		{"id": f.id("agency"), "kind": "ORGANIZATION", "name": "Agency"},
 		{"id": f.id("camp"), "kind": "EVENT", "name": "Camp", "startDate": "2012", "endDate": "2013"},
@@ -56,7 +60,8 @@ func newProtectedFixture(t *testing.T) protectedFixture {
 	return p
 }
 
-const protectedEntityFields = `id name aliases description redacted protected ... on Person { nationality }
+const protectedEntityFields = `id name aliases description redacted protected
+  ... on Person { nationality birthDate deathDate birthPlace gender identifiers { type value issuer } address }
   sources { id }`
 
 const protectedRelationFields = `id type from { id name aliases } to { id name aliases } role quote startDate`
@@ -126,6 +131,8 @@ func TestProtectedPeople(t *testing.T) {
 		{"search by name", `query($ds: String!) { search(text: "Zephyrine", datasets: [$ds]) { edges { cursor node { id name aliases } } } }`,
 			func(string) map[string]any { return map[string]any{"ds": f.ds} }},
 		{"search by alias", `query($ds: String!) { search(text: "Nightjar", datasets: [$ds]) { edges { cursor node { id name aliases } } } }`,
+			func(string) map[string]any { return map[string]any{"ds": f.ds} }},
+		{"search by identifier", `query($ds: String!) { search(text: "QX7PASS44", datasets: [$ds]) { edges { cursor matchedField node { ` + protectedEntityFields + ` } } } }`,
 			func(string) map[string]any { return map[string]any{"ds": f.ds} }},
 		{"suggest", `query($ds: String!) { suggest(prefix: "Zephyr", datasets: [$ds]) { text entity { id name } } }`,
 			func(string) map[string]any { return map[string]any{"ds": f.ds} }},

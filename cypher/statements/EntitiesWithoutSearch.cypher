@@ -4,6 +4,7 @@
 // so each batch reads on from where the last one stopped.
 MATCH (e:Entity)
 WHERE e.id > $after AND e.searchScope IS NULL
-RETURN e.id AS id, [l IN labels(e) WHERE l <> 'Entity'][0] AS kind, e.dataset AS dataset, e.name AS name, coalesce(e.aliases, []) AS aliases, e.description AS description
+RETURN e.id AS id, [l IN labels(e) WHERE l <> 'Entity'][0] AS kind, e.dataset AS dataset, e.name AS name, coalesce(e.aliases, []) AS aliases, e.description AS description,
+       coalesce(e.identifiers, []) AS identifiers
 ORDER BY e.id
 LIMIT $limit

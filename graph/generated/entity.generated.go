@@ -325,6 +325,52 @@ func (ec *executionContext) field_Place_relations_args(ctx context.Context, rawA
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _Coordinates_latitude(ctx context.Context, field graphql.CollectedField, obj *model.Coordinates) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coordinates_latitude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Latitude, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coordinates_latitude(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coordinates", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Coordinates_longitude(ctx context.Context, field graphql.CollectedField, obj *model.Coordinates) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coordinates_longitude(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Longitude, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coordinates_longitude(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coordinates", field, false, false, "Float")
+}
+
 func (ec *executionContext) _DeleteEntityPayload_id(ctx context.Context, field graphql.CollectedField, obj *model.DeleteEntityPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -789,6 +835,29 @@ func (ec *executionContext) _Document_url(ctx context.Context, field graphql.Col
 	)
 }
 func (ec *executionContext) fieldContext_Document_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, "String")
+}
+
+func (ec *executionContext) _Document_language(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Document_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Document", field, false, false, "String")
 }
 
@@ -1332,6 +1401,75 @@ func (ec *executionContext) fieldContext_Event_endDate(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Event", field, false, false, "PartialDate")
 }
 
+func (ec *executionContext) _Identifier_type(ctx context.Context, field graphql.CollectedField, obj *model.Identifier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identifier_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.IdentifierType) graphql.Marshaler {
+			return ec.marshalNIdentifierType2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identifier_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identifier", field, false, false, "IdentifierType")
+}
+
+func (ec *executionContext) _Identifier_value(ctx context.Context, field graphql.CollectedField, obj *model.Identifier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identifier_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Identifier_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identifier", field, false, false, "String")
+}
+
+func (ec *executionContext) _Identifier_issuer(ctx context.Context, field graphql.CollectedField, obj *model.Identifier) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Identifier_issuer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Issuer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Identifier_issuer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Identifier", field, false, false, "String")
+}
+
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1682,6 +1820,130 @@ func (ec *executionContext) _Organization_category(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Organization_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Organization", field, false, false, "Category")
+}
+
+func (ec *executionContext) _Organization_jurisdiction(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_jurisdiction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jurisdiction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_jurisdiction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "String")
+}
+
+func (ec *executionContext) _Organization_foundingDate(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_foundingDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FoundingDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PartialDate) graphql.Marshaler {
+			return ec.marshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_foundingDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "PartialDate")
+}
+
+func (ec *executionContext) _Organization_dissolutionDate(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_dissolutionDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DissolutionDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PartialDate) graphql.Marshaler {
+			return ec.marshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_dissolutionDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "PartialDate")
+}
+
+func (ec *executionContext) _Organization_identifiers(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_identifiers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Identifiers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Identifier) graphql.Marshaler {
+			return ec.marshalNIdentifier2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_identifiers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Identifier(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_address(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "String")
 }
 
 func (ec *executionContext) _Person_id(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
@@ -2036,6 +2298,153 @@ func (ec *executionContext) fieldContext_Person_nationality(_ context.Context, f
 	return graphql.NewScalarFieldContext("Person", field, false, false, "String")
 }
 
+func (ec *executionContext) _Person_birthDate(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_birthDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BirthDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PartialDate) graphql.Marshaler {
+			return ec.marshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Person_birthDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Person", field, false, false, "PartialDate")
+}
+
+func (ec *executionContext) _Person_deathDate(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_deathDate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeathDate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PartialDate) graphql.Marshaler {
+			return ec.marshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Person_deathDate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Person", field, false, false, "PartialDate")
+}
+
+func (ec *executionContext) _Person_birthPlace(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_birthPlace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BirthPlace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Person_birthPlace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Person", field, false, false, "String")
+}
+
+func (ec *executionContext) _Person_gender(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_gender(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Gender, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Gender) graphql.Marshaler {
+			return ec.marshalOGender2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐGender(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Person_gender(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Person", field, false, false, "Gender")
+}
+
+func (ec *executionContext) _Person_identifiers(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_identifiers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Identifiers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Identifier) graphql.Marshaler {
+			return ec.marshalNIdentifier2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Person_identifiers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Person",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Identifier(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Person_address(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_address(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Address, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Person_address(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Person", field, false, false, "String")
+}
+
 func (ec *executionContext) _Place_id(ctx context.Context, field graphql.CollectedField, obj *model.Place) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2365,9 +2774,113 @@ func (ec *executionContext) fieldContext_Place_relations(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Place_coordinates(ctx context.Context, field graphql.CollectedField, obj *model.Place) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Place_coordinates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Coordinates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Coordinates) graphql.Marshaler {
+			return ec.marshalOCoordinates2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCoordinates(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Place_coordinates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Place",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Coordinates(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Place_countryCode(ctx context.Context, field graphql.CollectedField, obj *model.Place) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Place_countryCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountryCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Place_countryCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Place", field, false, false, "String")
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputCoordinatesInput(ctx context.Context, obj any) (model.CoordinatesInput, error) {
+	var it model.CoordinatesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"latitude", "longitude"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "latitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latitude"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Latitude = data
+		case "longitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("longitude"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Longitude = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCoordinatesInput unmarshals raw into the CoordinatesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCoordinatesInput(ctx context.Context, raw any) (model.CoordinatesInput, error) {
+	var out model.CoordinatesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CoordinatesInput", raw, &out)
+	return out, err
+}
 
 func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj any) (model.EntityFilter, error) {
 	var it model.EntityFilter
@@ -2380,7 +2893,7 @@ func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"kinds", "datasets", "category", "nameContains", "dateFrom", "dateTo", "hasRelation"}
+	fieldsInOrder := [...]string{"kinds", "datasets", "category", "nameContains", "dateFrom", "dateTo", "hasRelation", "near"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2436,6 +2949,13 @@ func (ec *executionContext) unmarshalInputEntityFilter(ctx context.Context, obj 
 				return it, err
 			}
 			it.HasRelation = data
+		case "near":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("near"))
+			data, err := ec.unmarshalONearInput2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNearInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Near = data
 		}
 	}
 	return it, nil
@@ -2464,7 +2984,7 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "kind", "name", "aliases", "description", "dataset", "sourceIds", "version", "category", "startDate", "endDate", "publishedAt", "pageCount", "url", "nationality", "protected"}
+	fieldsInOrder := [...]string{"id", "kind", "name", "aliases", "description", "dataset", "sourceIds", "version", "category", "startDate", "endDate", "publishedAt", "pageCount", "url", "nationality", "birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate", "coordinates", "countryCode", "language", "protected"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2576,6 +3096,90 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 				return it, err
 			}
 			it.Nationality = data
+		case "birthDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("birthDate"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BirthDate = data
+		case "deathDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deathDate"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeathDate = data
+		case "birthPlace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("birthPlace"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BirthPlace = data
+		case "gender":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("gender"))
+			data, err := ec.unmarshalOGender2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐGender(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Gender = data
+		case "identifiers":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("identifiers"))
+			data, err := ec.unmarshalOIdentifierInput2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Identifiers = data
+		case "address":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("address"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Address = data
+		case "jurisdiction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jurisdiction"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Jurisdiction = data
+		case "foundingDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("foundingDate"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FoundingDate = data
+		case "dissolutionDate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dissolutionDate"))
+			data, err := ec.unmarshalOPartialDate2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPartialDate(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DissolutionDate = data
+		case "coordinates":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("coordinates"))
+			data, err := ec.unmarshalOCoordinatesInput2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCoordinatesInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Coordinates = data
+		case "countryCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("countryCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CountryCode = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
 		case "protected":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("protected"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -2656,6 +3260,118 @@ func UnmarshalEntityOrder(ctx context.Context, raw any) (model.EntityOrder, erro
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputIdentifierInput(ctx context.Context, obj any) (model.IdentifierInput, error) {
+	var it model.IdentifierInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "value", "issuer"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNIdentifierType2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = data
+		case "issuer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("issuer"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Issuer = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalIdentifierInput unmarshals raw into the IdentifierInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalIdentifierInput(ctx context.Context, raw any) (model.IdentifierInput, error) {
+	var out model.IdentifierInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "IdentifierInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputNearInput(ctx context.Context, obj any) (model.NearInput, error) {
+	var it model.NearInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"latitude", "longitude", "kilometres"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "latitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("latitude"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Latitude = data
+		case "longitude":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("longitude"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Longitude = data
+		case "kilometres":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kilometres"))
+			data, err := ec.unmarshalNFloat2float64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kilometres = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalNearInput unmarshals raw into the NearInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalNearInput(ctx context.Context, raw any) (model.NearInput, error) {
+	var out model.NearInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "NearInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -2711,6 +3427,44 @@ func (ec *executionContext) _Entity(ctx context.Context, sel ast.SelectionSet, o
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var coordinatesImplementors = []string{"Coordinates"}
+
+func (ec *executionContext) _Coordinates(ctx context.Context, sel ast.SelectionSet, obj *model.Coordinates) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, coordinatesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Coordinates")
+		case "latitude":
+			out.Values[i] = ec._Coordinates_latitude(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "longitude":
+			out.Values[i] = ec._Coordinates_longitude(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
 
 var deleteEntityPayloadImplementors = []string{"DeleteEntityPayload"}
 
@@ -2845,6 +3599,11 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "url":
 			out.Values[i] = ec._Document_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "language":
+			out.Values[i] = ec._Document_language(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -3057,6 +3816,49 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
+var identifierImplementors = []string{"Identifier"}
+
+func (ec *executionContext) _Identifier(ctx context.Context, sel ast.SelectionSet, obj *model.Identifier) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, identifierImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Identifier")
+		case "type":
+			out.Values[i] = ec._Identifier_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._Identifier_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "issuer":
+			out.Values[i] = ec._Identifier_issuer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var organizationImplementors = []string{"Organization", "Entity", "Node"}
 
 func (ec *executionContext) _Organization(ctx context.Context, sel ast.SelectionSet, obj *model.Organization) graphql.Marshaler {
@@ -3137,6 +3939,31 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				})
 		case "category":
 			out.Values[i] = ec._Organization_category(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "jurisdiction":
+			out.Values[i] = ec._Organization_jurisdiction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "foundingDate":
+			out.Values[i] = ec._Organization_foundingDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dissolutionDate":
+			out.Values[i] = ec._Organization_dissolutionDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "identifiers":
+			out.Values[i] = ec._Organization_identifiers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "address":
+			out.Values[i] = ec._Organization_address(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -3240,6 +4067,36 @@ func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "birthDate":
+			out.Values[i] = ec._Person_birthDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deathDate":
+			out.Values[i] = ec._Person_deathDate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "birthPlace":
+			out.Values[i] = ec._Person_birthPlace(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "gender":
+			out.Values[i] = ec._Person_gender(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "identifiers":
+			out.Values[i] = ec._Person_identifiers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "address":
+			out.Values[i] = ec._Person_address(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -3335,6 +4192,16 @@ func (ec *executionContext) _Place(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Place_relations(ctx, field, obj)
 				})
+		case "coordinates":
+			out.Values[i] = ec._Place_coordinates(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "countryCode":
+			out.Values[i] = ec._Place_countryCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -3471,6 +4338,41 @@ func (ec *executionContext) marshalNEntityOrderField2githubᚗcomᚋcasegraphᚋ
 	return v
 }
 
+func (ec *executionContext) marshalNIdentifier2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifier(ctx context.Context, sel ast.SelectionSet, v model.Identifier) graphql.Marshaler {
+	return ec._Identifier(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNIdentifier2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Identifier) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNIdentifier2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifier(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNIdentifierInput2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierInput(ctx context.Context, v any) (model.IdentifierInput, error) {
+	res, err := ec.unmarshalInputIdentifierInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNIdentifierType2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierType(ctx context.Context, v any) (model.IdentifierType, error) {
+	var res model.IdentifierType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNIdentifierType2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierType(ctx context.Context, sel ast.SelectionSet, v model.IdentifierType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNOrderDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐOrderDirection(ctx context.Context, v any) (model.OrderDirection, error) {
 	var res model.OrderDirection
 	err := res.UnmarshalGQL(v)
@@ -3495,6 +4397,21 @@ func (ec *executionContext) marshalOCategory2ᚖgithubᚗcomᚋcasegraphᚋcaseg
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOCoordinates2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCoordinates(ctx context.Context, sel ast.SelectionSet, v *model.Coordinates) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Coordinates(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCoordinatesInput2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCoordinatesInput(ctx context.Context, v any) (*model.CoordinatesInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCoordinatesInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOEntity2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntity(ctx context.Context, sel ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -3561,6 +4478,47 @@ func (ec *executionContext) marshalOEvent2ᚖgithubᚗcomᚋcasegraphᚋcasegrap
 		return graphql.Null
 	}
 	return ec._Event(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGender2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐGender(ctx context.Context, v any) (*model.Gender, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Gender)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGender2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐGender(ctx context.Context, sel ast.SelectionSet, v *model.Gender) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOIdentifierInput2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierInputᚄ(ctx context.Context, v any) ([]model.IdentifierInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.IdentifierInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNIdentifierInput2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalONearInput2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNearInput(ctx context.Context, v any) (*model.NearInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputNearInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 // endregion ***************************** type.gotpl *****************************

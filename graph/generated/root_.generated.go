@@ -87,6 +87,11 @@ type ComplexityRoot struct {
 		Relations func(childComplexity int) int
 	}
 
+	Coordinates struct {
+		Latitude  func(childComplexity int) int
+		Longitude func(childComplexity int) int
+	}
+
 	CreatedApiKey struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
@@ -135,6 +140,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Kind        func(childComplexity int) int
+		Language    func(childComplexity int) int
 		Name        func(childComplexity int) int
 		PageCount   func(childComplexity int) int
 		Protected   func(childComplexity int) int
@@ -222,6 +228,12 @@ type ComplexityRoot struct {
 		Old   func(childComplexity int) int
 	}
 
+	Identifier struct {
+		Issuer func(childComplexity int) int
+		Type   func(childComplexity int) int
+		Value  func(childComplexity int) int
+	}
+
 	KindCount struct {
 		Count func(childComplexity int) int
 		Kind  func(childComplexity int) int
@@ -250,20 +262,25 @@ type ComplexityRoot struct {
 	}
 
 	Organization struct {
-		Aliases     func(childComplexity int) int
-		Category    func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		Dataset     func(childComplexity int) int
-		Description func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Kind        func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Protected   func(childComplexity int) int
-		Redacted    func(childComplexity int) int
-		Relations   func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
-		Sources     func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Version     func(childComplexity int) int
+		Address         func(childComplexity int) int
+		Aliases         func(childComplexity int) int
+		Category        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Dataset         func(childComplexity int) int
+		Description     func(childComplexity int) int
+		DissolutionDate func(childComplexity int) int
+		FoundingDate    func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Identifiers     func(childComplexity int) int
+		Jurisdiction    func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Protected       func(childComplexity int) int
+		Redacted        func(childComplexity int) int
+		Relations       func(childComplexity int, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) int
+		Sources         func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Version         func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -303,11 +320,17 @@ type ComplexityRoot struct {
 	}
 
 	Person struct {
+		Address     func(childComplexity int) int
 		Aliases     func(childComplexity int) int
+		BirthDate   func(childComplexity int) int
+		BirthPlace  func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
+		DeathDate   func(childComplexity int) int
 		Description func(childComplexity int) int
+		Gender      func(childComplexity int) int
 		ID          func(childComplexity int) int
+		Identifiers func(childComplexity int) int
 		Kind        func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Nationality func(childComplexity int) int
@@ -321,6 +344,8 @@ type ComplexityRoot struct {
 
 	Place struct {
 		Aliases     func(childComplexity int) int
+		Coordinates func(childComplexity int) int
+		CountryCode func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -675,6 +700,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommonNeighbor.Relations(childComplexity), true
 
+	case "Coordinates.latitude":
+		if e.ComplexityRoot.Coordinates.Latitude == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coordinates.Latitude(childComplexity), true
+	case "Coordinates.longitude":
+		if e.ComplexityRoot.Coordinates.Longitude == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coordinates.Longitude(childComplexity), true
+
 	case "CreatedApiKey.key":
 		if e.ComplexityRoot.CreatedApiKey.Key == nil {
 			break
@@ -838,6 +876,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.Kind(childComplexity), true
+	case "Document.language":
+		if e.ComplexityRoot.Document.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Language(childComplexity), true
 	case "Document.name":
 		if e.ComplexityRoot.Document.Name == nil {
 			break
@@ -1189,6 +1233,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FieldChange.Old(childComplexity), true
 
+	case "Identifier.issuer":
+		if e.ComplexityRoot.Identifier.Issuer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identifier.Issuer(childComplexity), true
+	case "Identifier.type":
+		if e.ComplexityRoot.Identifier.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identifier.Type(childComplexity), true
+	case "Identifier.value":
+		if e.ComplexityRoot.Identifier.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Identifier.Value(childComplexity), true
+
 	case "KindCount.count":
 		if e.ComplexityRoot.KindCount.Count == nil {
 			break
@@ -1370,6 +1433,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.NodeDistance.ID(childComplexity), true
 
+	case "Organization.address":
+		if e.ComplexityRoot.Organization.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Address(childComplexity), true
 	case "Organization.aliases":
 		if e.ComplexityRoot.Organization.Aliases == nil {
 			break
@@ -1400,12 +1469,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Description(childComplexity), true
+	case "Organization.dissolutionDate":
+		if e.ComplexityRoot.Organization.DissolutionDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.DissolutionDate(childComplexity), true
+	case "Organization.foundingDate":
+		if e.ComplexityRoot.Organization.FoundingDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.FoundingDate(childComplexity), true
 	case "Organization.id":
 		if e.ComplexityRoot.Organization.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Organization.ID(childComplexity), true
+	case "Organization.identifiers":
+		if e.ComplexityRoot.Organization.Identifiers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Identifiers(childComplexity), true
+	case "Organization.jurisdiction":
+		if e.ComplexityRoot.Organization.Jurisdiction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Jurisdiction(childComplexity), true
 	case "Organization.kind":
 		if e.ComplexityRoot.Organization.Kind == nil {
 			break
@@ -1591,12 +1684,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PathWatchEvent.Path(childComplexity), true
 
+	case "Person.address":
+		if e.ComplexityRoot.Person.Address == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Address(childComplexity), true
 	case "Person.aliases":
 		if e.ComplexityRoot.Person.Aliases == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Person.Aliases(childComplexity), true
+	case "Person.birthDate":
+		if e.ComplexityRoot.Person.BirthDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.BirthDate(childComplexity), true
+	case "Person.birthPlace":
+		if e.ComplexityRoot.Person.BirthPlace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.BirthPlace(childComplexity), true
 	case "Person.createdAt":
 		if e.ComplexityRoot.Person.CreatedAt == nil {
 			break
@@ -1609,18 +1720,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Person.Dataset(childComplexity), true
+	case "Person.deathDate":
+		if e.ComplexityRoot.Person.DeathDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.DeathDate(childComplexity), true
 	case "Person.description":
 		if e.ComplexityRoot.Person.Description == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Person.Description(childComplexity), true
+	case "Person.gender":
+		if e.ComplexityRoot.Person.Gender == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Gender(childComplexity), true
 	case "Person.id":
 		if e.ComplexityRoot.Person.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Person.ID(childComplexity), true
+	case "Person.identifiers":
+		if e.ComplexityRoot.Person.Identifiers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Identifiers(childComplexity), true
 	case "Person.kind":
 		if e.ComplexityRoot.Person.Kind == nil {
 			break
@@ -1687,6 +1816,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Place.Aliases(childComplexity), true
+	case "Place.coordinates":
+		if e.ComplexityRoot.Place.Coordinates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Coordinates(childComplexity), true
+	case "Place.countryCode":
+		if e.ComplexityRoot.Place.CountryCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.CountryCode(childComplexity), true
 	case "Place.createdAt":
 		if e.ComplexityRoot.Place.CreatedAt == nil {
 			break
@@ -2576,10 +2717,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("ApiKeyInput", ec.unmarshalInputApiKeyInput),
 			graphql.NewInputUnmarshaler("ChangeFilter", ec.unmarshalInputChangeFilter),
+			graphql.NewInputUnmarshaler("CoordinatesInput", ec.unmarshalInputCoordinatesInput),
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
 			graphql.NewInputUnmarshaler("EntityOrder", ec.unmarshalInputEntityOrder),
+			graphql.NewInputUnmarshaler("IdentifierInput", ec.unmarshalInputIdentifierInput),
 			graphql.NewInputUnmarshaler("LinkInput", ec.unmarshalInputLinkInput),
+			graphql.NewInputUnmarshaler("NearInput", ec.unmarshalInputNearInput),
 			graphql.NewInputUnmarshaler("PathFilter", ec.unmarshalInputPathFilter),
 			graphql.NewInputUnmarshaler("SaveQueryInput", ec.unmarshalInputSaveQueryInput),
 			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
@@ -2981,6 +3125,17 @@ type Person implements Entity & Node {
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   "ISO 3166-1 alpha-2 country code."
   nationality: String
+  "A partial date (2011, 2011-03, 2011-03-15)."
+  birthDate: PartialDate
+  "A partial date, not before birthDate."
+  deathDate: PartialDate
+  "Where the person was born, as the records name it (\"Daraa, Syria\")."
+  birthPlace: String
+  gender: Gender
+  "Passport, national id, service and registry numbers; empty when redacted."
+  identifiers: [Identifier!]!
+  "Where the person lives, as the records write it."
+  address: String
 }
 
 type Organization implements Entity & Node {
@@ -3008,6 +3163,16 @@ type Organization implements Entity & Node {
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
   category: Category
+  "Where it is registered: an ISO 3166-1 alpha-2 country code."
+  jurisdiction: String
+  "A partial date."
+  foundingDate: PartialDate
+  "A partial date, not before foundingDate."
+  dissolutionDate: PartialDate
+  "Registration and tax numbers and the like."
+  identifiers: [Identifier!]!
+  "Where it sits, as the records write it."
+  address: String
 }
 
 type Event implements Entity & Node {
@@ -3067,6 +3232,8 @@ type Document implements Entity & Node {
   publishedAt: PartialDate
   pageCount: Int
   url: String
+  "ISO 639-1 code of the document's language (ar, en)."
+  language: String
 }
 
 type Place implements Entity & Node {
@@ -3093,6 +3260,58 @@ type Place implements Entity & Node {
   updatedAt: DateTime
   version: Int!
   relations(types: [RelationType!], direction: Direction = BOTH, first: Int, after: String, last: Int, before: String): RelationConnection!
+  "Where the place is on the earth (WGS 84)."
+  coordinates: Coordinates
+  "ISO 3166-1 alpha-2 code of the country it is in."
+  countryCode: String
+}
+
+"A person's gender as the records give it (FollowTheMoney's values); null when unknown."
+enum Gender {
+  MALE
+  FEMALE
+  OTHER
+}
+
+"What kind of number an identifier is."
+enum IdentifierType {
+  PASSPORT
+  NATIONAL_ID
+  SERVICE_NUMBER
+  REGISTRATION_NUMBER
+  TAX_NUMBER
+  OTHER
+}
+
+"A number that identifies a person or an organization."
+type Identifier {
+  type: IdentifierType!
+  "The number as issued."
+  value: String!
+  "Who issued it: a country's ISO 3166 code or an authority's name; null when unknown."
+  issuer: String
+}
+
+"""
+An identifier to store: its value (at most 100 characters, one line) and
+issuer (at most 100 characters); an entity holds at most 20, none repeated.
+"""
+input IdentifierInput {
+  type: IdentifierType!
+  value: String!
+  issuer: String
+}
+
+"A point on the earth, in degrees (WGS 84)."
+type Coordinates {
+  latitude: Float!
+  longitude: Float!
+}
+
+"A point on the earth: latitude in [-90, 90], longitude in [-180, 180] degrees (WGS 84)."
+input CoordinatesInput {
+  latitude: Float!
+  longitude: Float!
 }
 
 type EntityConnection {
@@ -3118,6 +3337,18 @@ input EntityFilter {
   dateTo: PartialDate
   "Entities with at least one relation of one of these types."
   hasRelation: [RelationType!]
+  "Places within a distance of a point (only places have coordinates), found by the point index."
+  near: NearInput
+}
+
+"""
+A circle on the earth: the point (WGS 84 degrees) and a radius above 0 and
+at most 1000 kilometres (great-circle distance).
+"""
+input NearInput {
+  latitude: Float!
+  longitude: Float!
+  kilometres: Float!
 }
 
 enum EntityOrderField {
@@ -3168,6 +3399,30 @@ input EntityInput {
   url: String
   "Person only; ISO 3166-1 alpha-2."
   nationality: String
+  "Person only; a partial date."
+  birthDate: PartialDate
+  "Person only; a partial date, not before birthDate."
+  deathDate: PartialDate
+  "Person only."
+  birthPlace: String
+  "Person only."
+  gender: Gender
+  "Person or organization only."
+  identifiers: [IdentifierInput!]
+  "Person or organization only; may hold line breaks."
+  address: String
+  "Organization only; ISO 3166-1 alpha-2."
+  jurisdiction: String
+  "Organization only; a partial date."
+  foundingDate: PartialDate
+  "Organization only; a partial date, not before foundingDate."
+  dissolutionDate: PartialDate
+  "Place only."
+  coordinates: CoordinatesInput
+  "Place only; ISO 3166-1 alpha-2."
+  countryCode: String
+  "Document only; ISO 639-1 (ar, en)."
+  language: String
   "Withhold the entity from callers without clearance; only a cleared caller may set or clear it."
   protected: Boolean
 }
@@ -3764,6 +4019,8 @@ type PageInfo {
 enum MatchField {
   NAME
   ALIAS
+  "A passport, national id, service or registry number's value."
+  IDENTIFIER
   DESCRIPTION
 }
 
@@ -4066,6 +4323,16 @@ func (ec *executionContext) childFields_CommonNeighbor(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CommonNeighbor", field.Name)
 }
 
+func (ec *executionContext) childFields_Coordinates(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "latitude":
+		return ec.fieldContext_Coordinates_latitude(ctx, field)
+	case "longitude":
+		return ec.fieldContext_Coordinates_longitude(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Coordinates", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "key":
@@ -4294,6 +4561,18 @@ func (ec *executionContext) childFields_FieldChange(ctx context.Context, field g
 		return ec.fieldContext_FieldChange_new(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FieldChange", field.Name)
+}
+
+func (ec *executionContext) childFields_Identifier(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Identifier_type(ctx, field)
+	case "value":
+		return ec.fieldContext_Identifier_value(ctx, field)
+	case "issuer":
+		return ec.fieldContext_Identifier_issuer(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Identifier", field.Name)
 }
 
 func (ec *executionContext) childFields_KindCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

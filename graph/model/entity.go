@@ -30,13 +30,24 @@ type EntityFields struct {
 type Person struct {
 	EntityFields
 	// Nationality is an ISO 3166-1 alpha-2 country code.
-	Nationality *string `json:"nationality,omitempty"`
+	Nationality *string      `json:"nationality,omitempty"`
+	BirthDate   *PartialDate `json:"birthDate,omitempty"`
+	DeathDate   *PartialDate `json:"deathDate,omitempty"`
+	BirthPlace  *string      `json:"birthPlace,omitempty"`
+	Gender      *Gender      `json:"gender,omitempty"`
+	Identifiers []Identifier `json:"identifiers"`
+	Address     *string      `json:"address,omitempty"`
 }
 
 // Organization is an organization.
 type Organization struct {
 	EntityFields
-	Category *Category `json:"category,omitempty"`
+	Category        *Category    `json:"category,omitempty"`
+	Jurisdiction    *string      `json:"jurisdiction,omitempty"`
+	FoundingDate    *PartialDate `json:"foundingDate,omitempty"`
+	DissolutionDate *PartialDate `json:"dissolutionDate,omitempty"`
+	Identifiers     []Identifier `json:"identifiers"`
+	Address         *string      `json:"address,omitempty"`
 }
 
 // Event is an event.
@@ -54,11 +65,14 @@ type Document struct {
 	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
 	PageCount   *int         `json:"pageCount,omitempty"`
 	URL         *string      `json:"url,omitempty"`
+	Language    *string      `json:"language,omitempty"`
 }
 
 // Place is a place.
 type Place struct {
 	EntityFields
+	Coordinates *Coordinates `json:"coordinates,omitempty"`
+	CountryCode *string      `json:"countryCode,omitempty"`
 }
 
 // IsEntity marks Person as an Entity.

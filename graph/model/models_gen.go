@@ -104,6 +104,18 @@ type CommonNeighbor struct {
 	Relations []Relation `json:"relations"`
 }
 
+// A point on the earth, in degrees (WGS 84).
+type Coordinates struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
+// A point on the earth: latitude in [-90, 90], longitude in [-180, 180] degrees (WGS 84).
+type CoordinatesInput struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
 // A new key and its token: shown this once, never again.
 type CreatedAPIKey struct {
 	Key   *APIKey `json:"key"`
@@ -221,6 +233,8 @@ type EntityFilter struct {
 	DateTo   *PartialDate `json:"dateTo,omitempty"`
 	// Entities with at least one relation of one of these types.
 	HasRelation []RelationType `json:"hasRelation,omitempty"`
+	// Places within a distance of a point (only places have coordinates), found by the point index.
+	Near *NearInput `json:"near,omitempty"`
 }
 
 // An entity to create or update. Without an id, a new one is made up from the
@@ -250,6 +264,30 @@ type EntityInput struct {
 	URL *string `json:"url,omitempty"`
 	// Person only; ISO 3166-1 alpha-2.
 	Nationality *string `json:"nationality,omitempty"`
+	// Person only; a partial date.
+	BirthDate *PartialDate `json:"birthDate,omitempty"`
+	// Person only; a partial date, not before birthDate.
+	DeathDate *PartialDate `json:"deathDate,omitempty"`
+	// Person only.
+	BirthPlace *string `json:"birthPlace,omitempty"`
+	// Person only.
+	Gender *Gender `json:"gender,omitempty"`
+	// Person or organization only.
+	Identifiers []IdentifierInput `json:"identifiers,omitempty"`
+	// Person or organization only; may hold line breaks.
+	Address *string `json:"address,omitempty"`
+	// Organization only; ISO 3166-1 alpha-2.
+	Jurisdiction *string `json:"jurisdiction,omitempty"`
+	// Organization only; a partial date.
+	FoundingDate *PartialDate `json:"foundingDate,omitempty"`
+	// Organization only; a partial date, not before foundingDate.
+	DissolutionDate *PartialDate `json:"dissolutionDate,omitempty"`
+	// Place only.
+	Coordinates *CoordinatesInput `json:"coordinates,omitempty"`
+	// Place only; ISO 3166-1 alpha-2.
+	CountryCode *string `json:"countryCode,omitempty"`
+	// Document only; ISO 639-1 (ar, en).
+	Language *string `json:"language,omitempty"`
 	// Withhold the entity from callers without clearance; only a cleared caller may set or clear it.
 	Protected *bool `json:"protected,omitempty"`
 }
@@ -270,6 +308,23 @@ type FieldChange struct {
 	Field string  `json:"field"`
 	Old   *string `json:"old,omitempty"`
 	New   *string `json:"new,omitempty"`
+}
+
+// A number that identifies a person or an organization.
+type Identifier struct {
+	Type IdentifierType `json:"type"`
+	// The number as issued.
+	Value string `json:"value"`
+	// Who issued it: a country's ISO 3166 code or an authority's name; null when unknown.
+	Issuer *string `json:"issuer,omitempty"`
+}
+
+// An identifier to store: its value (at most 100 characters, one line) and
+// issuer (at most 100 characters); an entity holds at most 20, none repeated.
+type IdentifierInput struct {
+	Type   IdentifierType `json:"type"`
+	Value  string         `json:"value"`
+	Issuer *string        `json:"issuer,omitempty"`
 }
 
 // How many matches are of a kind.
@@ -300,6 +355,14 @@ type LinkInput struct {
 }
 
 type Mutation struct {
+}
+
+// A circle on the earth: the point (WGS 84 degrees) and a radius above 0 and
+// at most 1000 kilometres (great-circle distance).
+type NearInput struct {
+	Latitude   float64 `json:"latitude"`
+	Longitude  float64 `json:"longitude"`
+	Kilometres float64 `json:"kilometres"`
 }
 
 // How far a node of a neighbourhood is from its centre.
@@ -992,20 +1055,23 @@ func (e EntityOrderField) MarshalJSON() ([]byte, error) {
 type MatchField string
 
 const (
-	MatchFieldName        MatchField = "NAME"
-	MatchFieldAlias       MatchField = "ALIAS"
+	MatchFieldName  MatchField = "NAME"
+	MatchFieldAlias MatchField = "ALIAS"
+	// A passport, national id, service or registry number's value.
+	MatchFieldIdentifier  MatchField = "IDENTIFIER"
 	MatchFieldDescription MatchField = "DESCRIPTION"
 )
 
 var AllMatchField = []MatchField{
 	MatchFieldName,
 	MatchFieldAlias,
+	MatchFieldIdentifier,
 	MatchFieldDescription,
 }
 
 func (e MatchField) IsValid() bool {
 	switch e {
-	case MatchFieldName, MatchFieldAlias, MatchFieldDescription:
+	case MatchFieldName, MatchFieldAlias, MatchFieldIdentifier, MatchFieldDescription:
 		return true
 	}
 	return false
