@@ -1,6 +1,7 @@
 package casegraph
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -454,6 +455,26 @@ func checkIdentifiers(e Entity) error {
 		}
 		seen[id] = true
 	}
+	return nil
+}
+
+// UnmarshalJSON reads {"latitude": ..., "longitude": ...}, both required:
+// a point without one is not on the equator or the meridian, it is a
+// mistake (a data file's line is refused, not read as 0).
+func (c *Coordinates) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Latitude  *float64 `json:"latitude"`
+		Longitude *float64 `json:"longitude"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return Errorf(CodeBadUserInput, "coordinates: want {\"latitude\": degrees, \"longitude\": degrees}: %v", err)
+	}
+	if raw.Latitude == nil || raw.Longitude == nil {
+		return Errorf(CodeBadUserInput, "coordinates: want both latitude and longitude")
+	}
+	c.Latitude, c.Longitude = *raw.Latitude, *raw.Longitude
 	return nil
 }
 
