@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -128,6 +130,12 @@ type FtMReport struct {
 	// Protected counts protected people exported (with their names: an
 	// operator's export holds everything).
 	Protected int
+	// Identifications counts the identifiers written as Identification
+	// entities (each also as its holder's property of its type).
+	Identifications int
+	// LanguagesDropped counts documents whose language FtM has no code
+	// for (an ISO 639-1 code without an ISO 639-3 one), written without it.
+	LanguagesDropped int
 }
 
 // FtMWriter writes a graph as FtM entities: sources as Documents (the
@@ -205,11 +213,34 @@ func (w *FtMWriter) Entity(en casegraph.Entity) error {
 			e.add("notes", fmt.Sprintf("%d pages", en.PageCount)) // FtM has no page count
 			w.Report.PagesInNotes++
 		}
+		if en.Language != "" {
+			if code, ok := ftmLanguage(en.Language); ok {
+				e.add("language", code)
+			} else {
+				w.Report.LanguagesDropped++
+			}
+		}
 	case casegraph.KindPlace:
 		e.add("full", en.Name)
 		e.add("name", en.Name)
+		if c := en.Coordinates; c != nil {
+			e.add("latitude", strconv.FormatFloat(c.Latitude, 'f', -1, 64))
+			e.add("longitude", strconv.FormatFloat(c.Longitude, 'f', -1, 64))
+		}
+		e.add("country", strings.ToLower(en.CountryCode))
 	default:
 		e.add("name", en.Name)
+	}
+	e.add("birthDate", en.BirthDate)
+	e.add("deathDate", en.DeathDate)
+	e.add("birthPlace", en.BirthPlace)
+	e.add("gender", strings.ToLower(string(en.Gender)))
+	e.add("address", en.Address)
+	e.add("jurisdiction", strings.ToLower(en.Jurisdiction))
+	e.add("incorporationDate", en.FoundingDate)
+	e.add("dissolutionDate", en.DissolutionDate)
+	for _, id := range en.Identifiers {
+		e.add(identifierProperty(en.Kind, id.Type), id.Value)
 	}
 	e.add("alias", en.Aliases...)
 	e.add("description", en.Description)
@@ -231,7 +262,76 @@ func (w *FtMWriter) Entity(en casegraph.Entity) error {
 	}
 	w.kinds[en.ID] = en.Kind
 	w.Report.Entities++
-	return w.enc.Encode(e)
+	if err := w.enc.Encode(e); err != nil {
+		return err
+	}
+	return w.identifications(en)
+}
+
+// identifierProperties are the holder's FtM property of each identifier
+// type that has one (a person's passport number; every LegalEntity's
+// registration, tax and id numbers); the others go as idNumber.
+var identifierProperties = map[casegraph.IdentifierType]string{
+	casegraph.IdentifierPassport:     "passportNumber",
+	casegraph.IdentifierRegistration: "registrationNumber",
+	casegraph.IdentifierTax:          "taxNumber",
+}
+
+func identifierProperty(k casegraph.Kind, t casegraph.IdentifierType) string {
+	if p, ok := identifierProperties[t]; ok && (k == casegraph.KindPerson || t != casegraph.IdentifierPassport) {
+		return p
+	}
+	return "idNumber"
+}
+
+// identifications writes each of an entity's identifiers as an FtM
+// Identification (holder, number, type, and its issuer as country or
+// authority): its holder's property says only the number, and for a
+// service number or another, not even its type.
+func (w *FtMWriter) identifications(en casegraph.Entity) error {
+	for i, id := range en.Identifiers {
+		e := newFtM(identificationFtMID(en.ID, i), "Identification", en.Dataset)
+		e.add("holder", FtMID(en.ID))
+		e.add("number", id.Value)
+		e.add("type", identificationType(id.Type))
+		if countryCode.MatchString(id.Issuer) {
+			e.add("country", strings.ToLower(id.Issuer))
+		} else {
+			e.add("authority", id.Issuer)
+		}
+		for _, src := range en.SourceIDs {
+			e.add("proof", SourceFtMID(src))
+		}
+		w.Report.Identifications++
+		if err := w.enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// identificationFtMID is the FtM id of an entity's i-th identifier: like
+// SourceFtMID, under a prefix no entity's FtM id has.
+func identificationFtMID(entityID string, i int) string {
+	return "cg-i" + strconv.Itoa(i+1) + "-" + FtMID(entityID)
+}
+
+// identificationType is an identifier type as an Identification's type
+// ("service number"); parseIdentificationType reads it back.
+func identificationType(t casegraph.IdentifierType) string {
+	return strings.ToLower(strings.ReplaceAll(string(t), "_", " "))
+}
+
+var countryCode = regexp.MustCompile(`^[A-Z]{2}$`)
+
+// ftmLanguage is an ISO 639-1 code as FtM's language type holds it: the
+// ISO 639-3 code ("ar" is "ara").
+func ftmLanguage(code string) (string, bool) {
+	base, err := language.ParseBase(code)
+	if err != nil || base.ISO3() == "und" {
+		return "", false
+	}
+	return base.ISO3(), true
 }
 
 // Relation writes a relation as an interval.
@@ -333,6 +433,12 @@ func (r FtMReport) String() string {
 	}
 	if r.Protected > 0 {
 		fmt.Fprintf(&b, "ftm: %d protected people are in the export with their names\n", r.Protected)
+	}
+	if r.Identifications > 0 {
+		fmt.Fprintf(&b, "ftm: %d identifiers as Identification entities (and their holders' numbers)\n", r.Identifications)
+	}
+	if r.LanguagesDropped > 0 {
+		fmt.Fprintf(&b, "ftm: the language of %d documents has no ISO 639-3 code: left out\n", r.LanguagesDropped)
 	}
 	return b.String()
 }

@@ -88,7 +88,7 @@ func TestFtMExportValidates(t *testing.T) {
 	}
 	for _, e := range byID {
 		for _, prop := range []string{"entity", "document", "subject", "object", "member", "organization", "employee", "employer",
-			"agent", "client", "director", "payer", "beneficiary", "person", "associate", "proof"} {
+			"agent", "client", "director", "payer", "beneficiary", "person", "associate", "proof", "holder"} {
 			for _, ref := range e.Properties[prop] {
 				if _, ok := byID[ref]; !ok {
 					t.Errorf("%s %s.%s points at %s, which the export lacks", e.ID, e.Schema, prop, ref)

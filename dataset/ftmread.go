@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -74,8 +76,9 @@ type ftmLine struct {
 
 // ReadFtM reads FtM entities (JSON lines) into a batch for opts.Dataset:
 // the entities of the schemata in kindSchemata and organizationSchemata,
-// Documents that are Casegraph sources (ids cg-s-...), and the links of
-// relationSchemata (and looseLinks, as RELATED_TO), every id read back by
+// Documents that are Casegraph sources (ids cg-s-...), the links of
+// relationSchemata (and looseLinks, as RELATED_TO), and Identifications
+// and Passports as their holders' identifiers, every id read back by
 // ParseFtMID and prefixed. What it cannot take is in the notes, by line;
 // a line that is not an FtM entity at all is an error.
 func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
@@ -150,12 +153,27 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 					en.PageCount, _ = strconv.Atoi(pages)
 				}
 			}
+			en.Language = languageOfFtM(first(e, "language"))
 		case casegraph.KindPlace:
 			names = append(slices.Clone(e.Properties["full"]), names...)
+			en.Coordinates = coordinatesOfFtM(e)
+			en.CountryCode = strings.ToUpper(first(e, "country"))
 		case casegraph.KindEvent:
 			en.StartDate, en.EndDate = ftmDate(first(e, "startDate")), ftmDate(first(e, "endDate"))
 		case casegraph.KindPerson:
 			en.Nationality = strings.ToUpper(first(e, "nationality"))
+			en.BirthDate, en.DeathDate = ftmDate(first(e, "birthDate")), ftmDate(first(e, "deathDate"))
+			en.BirthPlace = first(e, "birthPlace")
+			if g := casegraph.Gender(strings.ToUpper(first(e, "gender"))); slices.Contains(casegraph.Genders(), g) {
+				en.Gender = g
+			}
+		case casegraph.KindOrganization:
+			en.Jurisdiction = strings.ToUpper(first(e, "jurisdiction"))
+			en.FoundingDate, en.DissolutionDate = ftmDate(first(e, "incorporationDate")), ftmDate(first(e, "dissolutionDate"))
+		}
+		if kind == casegraph.KindPerson || kind == casegraph.KindOrganization {
+			en.Address = first(e, "address")
+			en.Identifiers = identifiersOfFtM(e)
 		}
 		if len(names) == 0 {
 			notes = append(notes, FtMNote{t.line, true, fmt.Sprintf("%s %s has no name", e.Schema, e.ID)})
@@ -184,7 +202,27 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 		b.Entities = append(b.Entities, en)
 		b.EntityLines = append(b.EntityLines, t.line)
 	}
+	entityAt := make(map[string]int, len(b.Entities))
+	for i, en := range b.Entities {
+		entityAt[en.ID] = i
+	}
+	identified := map[string]int{} // how many of an entity's identifiers its Identifications gave
 	for _, l := range links {
+		if l.e.Schema == "Identification" || l.e.Schema == "Passport" {
+			holder, ok := entityAt[id(first(l.e, "holder"))]
+			if !ok {
+				notes = append(notes, FtMNote{l.line, true, fmt.Sprintf("%s %s: its holder %q is not a person or organization of the file", l.e.Schema, l.e.ID, first(l.e, "holder"))})
+				continue
+			}
+			if first(l.e, "number") == "" {
+				notes = append(notes, FtMNote{l.line, true, fmt.Sprintf("%s %s has no number", l.e.Schema, l.e.ID)})
+				continue
+			}
+			en := &b.Entities[holder]
+			en.Identifiers = identification(en.Identifiers, identified[en.ID], l.e)
+			identified[en.ID]++
+			continue
+		}
 		rel, note, ok := ftmRelation(l.e, kinds, id)
 		if note != "" {
 			notes = append(notes, FtMNote{l.line, !ok, note})
@@ -281,6 +319,87 @@ func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) s
 		rel.Status = casegraph.DefaultStatus // none, or one Casegraph does not know
 	}
 	return rel, note, true
+}
+
+// identifierTypeOfProperty is the identifier type of each FtM property
+// that holds one (the writer's identifierProperties read back): idNumber,
+// "ID of any kind", is OTHER.
+var identifierTypeOfProperty = []struct {
+	prop string
+	typ  casegraph.IdentifierType
+}{
+	{"passportNumber", casegraph.IdentifierPassport},
+	{"idNumber", casegraph.IdentifierOther},
+	{"registrationNumber", casegraph.IdentifierRegistration},
+	{"taxNumber", casegraph.IdentifierTax},
+}
+
+// identifiersOfFtM are a person's or organization's numbers as its
+// properties give them (no issuer); an Identification of the same number
+// replaces one with what it says (identification).
+func identifiersOfFtM(e FtMEntity) []casegraph.Identifier {
+	var out []casegraph.Identifier
+	for _, p := range identifierTypeOfProperty {
+		for _, v := range e.Properties[p.prop] {
+			id := casegraph.Identifier{Type: p.typ, Value: v}
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// identification adds an FtM Identification (or Passport) to its
+// holder's identifiers: its type (Casegraph's, written as the writer's
+// identificationType, else OTHER; a Passport is a passport), number and
+// issuer (its authority, else its country). The first done of the
+// holder's identifiers came from Identifications; a later one with the
+// Identification's number came from a property, and is replaced by it.
+func identification(ids []casegraph.Identifier, done int, e FtMEntity) []casegraph.Identifier {
+	typ := casegraph.IdentifierType(strings.ToUpper(strings.ReplaceAll(first(e, "type"), " ", "_")))
+	if e.Schema == "Passport" {
+		typ = casegraph.IdentifierPassport
+	}
+	if !slices.Contains(casegraph.IdentifierTypes(), typ) {
+		typ = casegraph.IdentifierOther
+	}
+	issuer := first(e, "authority")
+	if issuer == "" {
+		issuer = strings.ToUpper(first(e, "country"))
+	}
+	id := casegraph.Identifier{Type: typ, Value: first(e, "number"), Issuer: issuer}
+	for i := done; i < len(ids); i++ {
+		if ids[i].Value == id.Value {
+			ids = slices.Delete(ids, i, i+1)
+			break
+		}
+	}
+	return slices.Insert(ids, done, id)
+}
+
+// coordinatesOfFtM are an Address's latitude and longitude (nil without
+// both as numbers).
+func coordinatesOfFtM(e FtMEntity) *casegraph.Coordinates {
+	lat, errLat := strconv.ParseFloat(first(e, "latitude"), 64)
+	lon, errLon := strconv.ParseFloat(first(e, "longitude"), 64)
+	if errLat != nil || errLon != nil {
+		return nil
+	}
+	return &casegraph.Coordinates{Latitude: lat, Longitude: lon}
+}
+
+// languageOfFtM is an FtM language (ISO 639-3, "ara") as Casegraph's ISO
+// 639-1 code ("ar"), or "" for a language without one.
+func languageOfFtM(code string) string {
+	if code == "" {
+		return ""
+	}
+	base, err := language.ParseBase(code)
+	if s := base.String(); err == nil && len(s) == 2 {
+		return s
+	}
+	return ""
 }
 
 // ParseFtMID reads an FtM id back: "cg-x" and hex is the id it encodes;

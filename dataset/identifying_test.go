@@ -1,7 +1,11 @@
 package dataset_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -99,6 +103,122 @@ func TestIdentifyingFieldsBadLines(t *testing.T) {
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestFtMIdentifyingFields: a dataset with every identifying field,
+// exported as FtM, is valid for followthemoney (each identifier its
+// holder's property and an Identification; a place's latitude, longitude
+// and country; a document's language in ISO 639-3), and read back into
+// another dataset it exports as the same NDJSON: nothing is lost.
+func TestFtMIdentifyingFields(t *testing.T) {
+	store := cyphertest.Store(t, cypher.Options{})
+	ds := cyphertest.Dataset(t)
+	b, err := dataset.Read(strings.NewReader(strings.Join(identifyingLines(ds), "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, b, store, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := dataset.NewFtMWriter(&out)
+	if err := store.Export(ctx, []string{ds}, cypher.Exporter{Source: w.Source, Entity: w.Entity, Relation: w.Relation}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
+	cmd.Stdin = bytes.NewReader(out.Bytes())
+	if checked, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("followthemoney refuses the export: %v\n%s\n%s", err, checked, out.String())
+	}
+	if w.Report.Identifications != 6 {
+		t.Errorf("%d Identifications, want 6", w.Report.Identifications)
+	}
+	byID := map[string]dataset.FtMEntity{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e dataset.FtMEntity
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		byID[e.ID] = e
+	}
+	for id, want := range map[string]map[string][]string{
+		ds + "-person": {"birthDate": {"1970-03"}, "deathDate": {"2013-08-21"}, "birthPlace": {"Daraa, Syria"}, "gender": {"male"},
+			"passportNumber": {"N0123456"}, "idNumber": {"010-99", "4471", "X-1"}, "address": {"12 Rue X\nDamascus"}},
+		ds + "-org": {"jurisdiction": {"gb"}, "incorporationDate": {"1981"}, "dissolutionDate": {"2016-05"},
+			"registrationNumber": {"01234567"}, "taxNumber": {"GB123"}, "address": {"1 Strand, London"}},
+		ds + "-place": {"latitude": {"33.513807"}, "longitude": {"36.276528"}, "country": {"sy"}},
+		ds + "-doc":   {"language": {"ara"}},
+	} {
+		e := byID[dataset.FtMID(id)]
+		for prop, values := range want {
+			if diff := cmp.Diff(values, e.Properties[prop]); diff != "" {
+				t.Errorf("%s.%s (-want +got):\n%s", id, prop, diff)
+			}
+		}
+	}
+
+	back := cyphertest.Dataset(t)
+	rb, notes, err := dataset.ReadFtM(&out, dataset.FtMReadOptions{Dataset: back, IDPrefix: "rt-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notes {
+		t.Errorf("a note on our own export: %s", n)
+	}
+	if _, err := dataset.Import(ctx, rb, store, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(records(t, store, ds, "", ds), records(t, store, back, "rt-", ds)); diff != "" {
+		t.Errorf("the graph read back differs (-exported +read back):\n%s", diff)
+	}
+}
+
+// TestFtMIdentifyingFieldsOfOthers: FtM from another tool, with numbers as
+// properties only, an Identification of another type and a Passport, a
+// language in ISO 639-3 and one Casegraph has no code for.
+func TestFtMIdentifyingFieldsOfOthers(t *testing.T) {
+	in := strings.Join([]string{
+		`{"id":"p1","schema":"Person","properties":{"name":["Anna Novak"],"gender":["female"],"birthDate":["1970-03-04T00:00:00"],"idNumber":["HR-1"],"passportNumber":["P1","P2"],"taxNumber":["T1"]}}`,
+		`{"id":"i1","schema":"Identification","properties":{"holder":["p1"],"number":["D-9"],"type":["Driving licence"],"country":["hr"]}}`,
+		`{"id":"i2","schema":"Passport","properties":{"holder":["p1"],"number":["P2"],"authority":["Ministry of the Interior"]}}`,
+		`{"id":"i3","schema":"Identification","properties":{"holder":["nobody"],"number":["X"]}}`,
+		`{"id":"d1","schema":"Document","properties":{"title":["Zapisnik"],"language":["hrv"]}}`,
+		`{"id":"d2","schema":"Document","properties":{"title":["Old text"],"language":["ang"]}}`,
+		`{"id":"a1","schema":"Address","properties":{"full":["Zagreb"],"latitude":["45.815"],"longitude":["15.9819"],"country":["hr"]}}`,
+	}, "\n")
+	b, notes, err := dataset.ReadFtM(strings.NewReader(in), dataset.FtMReadOptions{Dataset: "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0].String(), `line 4: skipped: Identification i3: its holder "nobody"`) {
+		t.Errorf("notes %v, want one for i3", notes)
+	}
+	got := map[string]casegraph.Attributes{}
+	for _, e := range b.Entities {
+		got[e.ID] = e.Attributes
+	}
+	want := map[string]casegraph.Attributes{
+		"p1": {Gender: casegraph.GenderFemale, BirthDate: "1970-03-04", Identifiers: []casegraph.Identifier{
+			{Type: casegraph.IdentifierOther, Value: "D-9", Issuer: "HR"},
+			{Type: casegraph.IdentifierPassport, Value: "P2", Issuer: "Ministry of the Interior"},
+			{Type: casegraph.IdentifierPassport, Value: "P1"},
+			{Type: casegraph.IdentifierOther, Value: "HR-1"},
+			{Type: casegraph.IdentifierTax, Value: "T1"},
+		}},
+		"d1": {Language: "hr"},
+		"d2": {},
+		"a1": {Coordinates: &casegraph.Coordinates{Latitude: 45.815, Longitude: 15.9819}, CountryCode: "HR"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("attributes read (-want +got):\n%s", diff)
+	}
+	for _, e := range b.Entities {
+		if err := e.Validate(); err != nil {
+			t.Errorf("%s: %v", e.ID, err)
 		}
 	}
 }
