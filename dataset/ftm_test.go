@@ -37,6 +37,19 @@ func ftmPython(t *testing.T) string {
 	return p
 }
 
+// checkWithFtM has the followthemoney package check every entity of an
+// FtM export (schema, properties, values), and returns what it checked.
+func checkWithFtM(t *testing.T, export []byte) string {
+	t.Helper()
+	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
+	cmd.Stdin = bytes.NewReader(export)
+	checked, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("followthemoney refuses the export: %v\n%s", err, checked)
+	}
+	return string(bytes.TrimSpace(checked))
+}
+
 // TestFtMExportValidates exports a copy of the seed as FtM and has the
 // followthemoney package check every entity: schema, properties, values.
 // The copy's ids hold ':' (the test dataset's prefix), which FtM ids may
@@ -59,13 +72,7 @@ func TestFtMExportValidates(t *testing.T) {
 		t.Errorf("report %+v, want the seed's %d entities, %d relations, %d sources", w.Report, len(seed.Entities), len(seed.Relations), len(seed.Sources))
 	}
 
-	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
-	cmd.Stdin = bytes.NewReader(out.Bytes())
-	checked, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("followthemoney refuses the export: %v\n%s", err, checked)
-	}
-	t.Logf("followthemoney checked: %s", bytes.TrimSpace(checked))
+	t.Logf("followthemoney checked: %s", checkWithFtM(t, out.Bytes()))
 
 	// Every entity and relation is there under its FtM id, and the links
 	// point at entities of the export.
@@ -119,6 +126,13 @@ func TestFtMID(t *testing.T) {
 func TestFtMRoundTrip(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
+	out, _ := exportFtM(t, store, ds)
+	checkFtMRoundTrip(t, store, ds, out)
+}
+
+// exportFtM exports a dataset as FtM.
+func exportFtM(t *testing.T, store *cypher.Store, ds string) (*bytes.Buffer, *dataset.FtMWriter) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
 	var out bytes.Buffer
@@ -126,19 +140,34 @@ func TestFtMRoundTrip(t *testing.T) {
 	if err := store.Export(ctx, []string{ds}, cypher.Exporter{Source: w.Source, Entity: w.Entity, Relation: w.Relation}); err != nil {
 		t.Fatal(err)
 	}
+	return &out, w
+}
+
+// checkFtMRoundTrip reads an FtM export of ds back into a new dataset
+// (ids prefixed) and checks that it is the same graph: every source,
+// entity and relation with every field, as NDJSON records.
+func checkFtMRoundTrip(t *testing.T, store *cypher.Store, ds string, out *bytes.Buffer) {
+	t.Helper()
 	back := cyphertest.Dataset(t)
-	b, notes, err := dataset.ReadFtM(&out, dataset.FtMReadOptions{Dataset: back, IDPrefix: "rt-"})
+	b, notes, err := dataset.ReadFtM(out, dataset.FtMReadOptions{Dataset: back, IDPrefix: "rt-"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range notes {
 		t.Errorf("a note on our own export: %s", n)
 	}
+	importBatch(t, store, b)
+	if diff := cmp.Diff(records(t, store, ds, "", ds), records(t, store, back, "rt-", ds)); diff != "" {
+		t.Errorf("the graph read back differs (-exported +read back):\n%s", diff)
+	}
+}
+
+func importBatch(t *testing.T, store *cypher.Store, b dataset.Batch) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	defer cancel()
 	if _, err := dataset.Import(ctx, b, store, dataset.Options{}); err != nil {
 		t.Fatal(err)
-	}
-	if diff := cmp.Diff(records(t, store, ds, "", ds), records(t, store, back, "rt-", ds)); diff != "" {
-		t.Errorf("the graph read back differs (-seed +read back):\n%s", diff)
 	}
 }
 
@@ -262,11 +291,7 @@ func TestFtMEveryRelationType(t *testing.T) {
 		want[r.ID] = r
 	}
 
-	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
-	cmd.Stdin = bytes.NewReader(out.Bytes())
-	if checked, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("followthemoney refuses the export: %v\n%s", err, checked)
-	}
+	checkWithFtM(t, out.Bytes())
 	schemata := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var e dataset.FtMEntity

@@ -1,15 +1,10 @@
 package dataset_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -35,22 +30,25 @@ func identifyingLines(ds string) []string {
 	return lines
 }
 
+// importIdentifying imports identifyingLines into ds, and returns them.
+func importIdentifying(t *testing.T, store *cypher.Store, ds string) []string {
+	t.Helper()
+	lines := identifyingLines(ds)
+	b, err := dataset.Read(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	importBatch(t, store, b)
+	return lines
+}
+
 // TestIdentifyingFieldsNDJSON: a file with every identifying field
 // imports and exports as it was written (identifiers as objects,
 // coordinates as {latitude, longitude}).
 func TestIdentifyingFieldsNDJSON(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
-	want := identifyingLines(ds)
-	b, err := dataset.Read(strings.NewReader(strings.Join(want, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
-	defer cancel()
-	if _, err := dataset.Import(ctx, b, store, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	want := importIdentifying(t, store, ds)
 	slices.Sort(want) // as records sorts them
 	if diff := cmp.Diff(want, records(t, store, ds, "", ds)); diff != "" {
 		t.Errorf("exported (-imported +exported):\n%s", diff)
@@ -115,25 +113,9 @@ func TestIdentifyingFieldsBadLines(t *testing.T) {
 func TestFtMIdentifyingFields(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
-	b, err := dataset.Read(strings.NewReader(strings.Join(identifyingLines(ds), "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
-	defer cancel()
-	if _, err := dataset.Import(ctx, b, store, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	w := dataset.NewFtMWriter(&out)
-	if err := store.Export(ctx, []string{ds}, cypher.Exporter{Source: w.Source, Entity: w.Entity, Relation: w.Relation}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(ftmPython(t), filepath.Join("testdata", "ftm_check.py"))
-	cmd.Stdin = bytes.NewReader(out.Bytes())
-	if checked, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("followthemoney refuses the export: %v\n%s\n%s", err, checked, out.String())
-	}
+	importIdentifying(t, store, ds)
+	out, w := exportFtM(t, store, ds)
+	checkWithFtM(t, out.Bytes())
 	if w.Report.Identifications != 6 {
 		t.Errorf("%d Identifications, want 6", w.Report.Identifications)
 	}
@@ -161,20 +143,7 @@ func TestFtMIdentifyingFields(t *testing.T) {
 		}
 	}
 
-	back := cyphertest.Dataset(t)
-	rb, notes, err := dataset.ReadFtM(&out, dataset.FtMReadOptions{Dataset: back, IDPrefix: "rt-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range notes {
-		t.Errorf("a note on our own export: %s", n)
-	}
-	if _, err := dataset.Import(ctx, rb, store, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(records(t, store, ds, "", ds), records(t, store, back, "rt-", ds)); diff != "" {
-		t.Errorf("the graph read back differs (-exported +read back):\n%s", diff)
-	}
+	checkFtMRoundTrip(t, store, ds, out)
 }
 
 // TestFtMIdentifyingFieldsOfOthers: FtM from another tool, with numbers as
