@@ -1,6 +1,7 @@
 package casegraph_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,32 @@ func TestRank(t *testing.T) {
 	}
 	if fields["alias"] != casegraph.MatchAlias || fields["exact"] != casegraph.MatchName || fields["fuzzy"] != casegraph.MatchName || fields["desc"] != casegraph.MatchDescription {
 		t.Errorf("fields %v", fields)
+	}
+}
+
+// TestRankIdentifier: an identifier's value ranks with exact aliases,
+// before a better-connected entity whose name holds the words or whose
+// description mentions them, and says it matched the identifier; a number
+// one digit off is another number, not a typo of it.
+func TestRankIdentifier(t *testing.T) {
+	holder := casegraph.Entity{ID: "holder", Name: "Samir Haddad", Attributes: casegraph.Attributes{
+		Identifiers: []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Value: "N0123456"}}}}
+	hits := []casegraph.SearchHit{
+		{Entity: casegraph.Entity{ID: "mention", Name: "Passports"}, Degree: 99, Score: 9},
+		{Entity: casegraph.Entity{ID: "named", Name: "Unit N0123456"}, Degree: 50, Score: 8},
+		{Entity: holder, Degree: 0, Score: 1},
+	}
+	ranked := casegraph.Rank([]string{"n0123456"}, hits)
+	var got []string
+	for _, r := range ranked {
+		got = append(got, fmt.Sprintf("%s %s %d", r.Entity.ID, r.Field, r.Tier))
+	}
+	want := []string{"holder IDENTIFIER 1", "named NAME 2", "mention DESCRIPTION 6"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ranked %v, want %v", got, want)
+	}
+	if r := casegraph.Rank([]string{"n0123457"}, []casegraph.SearchHit{{Entity: holder}}); r[0].Field != casegraph.MatchDescription {
+		t.Errorf("a number one digit off matched %s (tier %d)", r[0].Field, r[0].Tier)
 	}
 }
 
