@@ -381,10 +381,11 @@ func entityPropertyNames() []string {
 	return append(names, systemProperties...)
 }
 
-// kindList writes kinds as "Person", "Event or Document", ...
-func kindList(kinds []Kind) string {
-	s := make([]string, len(kinds))
-	for i, k := range kinds {
+// orList writes kinds or types as "Person", "Event or Document", "OWNS",
+// "HELD_POSITION, COMMANDS or DIRECTOR_OF".
+func orList[T ~string](items []T) string {
+	s := make([]string, len(items))
+	for i, k := range items {
 		s[i] = string(k)
 	}
 	if len(s) < 2 {
