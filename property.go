@@ -227,6 +227,7 @@ const (
 	PropertyList                       // []string (a list of strings in Neo4j)
 	PropertyBool                       // bool (a boolean in Neo4j; false is stored as absent)
 	PropertyPoint                      // *Coordinates (a WGS 84 point in Neo4j)
+	PropertyFloat                      // float64 (a float in Neo4j; relations' type-specific properties only)
 )
 
 // EntityPropertyTable returns the table of the properties an entity

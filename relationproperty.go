@@ -112,30 +112,31 @@ type RelationProperty struct {
 	// Name is the property's name everywhere: the Neo4j property, the
 	// GraphQL field and the data files' key.
 	Name string
-	// get is the property's value on a relation as stored (a string or a
-	// float64), nil when it is not set; set puts a stored value back.
-	get func(*RelationAttributes) any
-	set func(*RelationAttributes, any) error
+
+	field relationField
 	// check is the rule of a value that is set.
 	check func(RelationAttributes) error
+}
+
+// relationField reads and writes one field of RelationAttributes as it is
+// stored: a string or a float64, nil when it is not set.
+type relationField struct {
+	typ PropertyType
+	get func(*RelationAttributes) any
+	set func(*RelationAttributes, any) error
 }
 
 // relationProperties is the table, in the order every list of them follows
 // (and the content hash: append new rows at the end).
 var relationProperties = []RelationProperty{
-	{Name: "share", get: numberOf(func(a *RelationAttributes) **float64 { return &a.Share }),
-		set: setNumber(func(a *RelationAttributes) **float64 { return &a.Share }), check: checkShare},
-	{Name: "amount", get: numberOf(func(a *RelationAttributes) **float64 { return &a.Amount }),
-		set: setNumber(func(a *RelationAttributes) **float64 { return &a.Amount }), check: checkAmount},
-	{Name: "currency", get: textOf(func(a *RelationAttributes) *string { return &a.Currency }),
-		set: setText(func(a *RelationAttributes) *string { return &a.Currency }), check: checkCurrency},
-	{Name: "relationship", get: textOf(func(a *RelationAttributes) *string { return (*string)(&a.Relationship) }),
-		set: setText(func(a *RelationAttributes) *string { return (*string)(&a.Relationship) }), check: checkRelationship},
-	{Name: "post", get: textOf(func(a *RelationAttributes) *string { return &a.Post }),
-		set:   setText(func(a *RelationAttributes) *string { return &a.Post }),
+	{Name: "share", field: relNumber(func(a *RelationAttributes) **float64 { return &a.Share }), check: checkShare},
+	{Name: "amount", field: relNumber(func(a *RelationAttributes) **float64 { return &a.Amount }), check: checkAmount},
+	{Name: "currency", field: relText(func(a *RelationAttributes) *string { return &a.Currency }), check: checkCurrency},
+	{Name: "relationship", field: relText(func(a *RelationAttributes) *string { return (*string)(&a.Relationship) }),
+		check: checkRelationship},
+	{Name: "post", field: relText(func(a *RelationAttributes) *string { return &a.Post }),
 		check: func(a RelationAttributes) error { return postRule.Check("post", a.Post) }},
-	{Name: "rank", get: textOf(func(a *RelationAttributes) *string { return &a.Rank }),
-		set:   setText(func(a *RelationAttributes) *string { return &a.Rank }),
+	{Name: "rank", field: relText(func(a *RelationAttributes) *string { return &a.Rank }),
 		check: func(a RelationAttributes) error { return rankRule.Check("rank", a.Rank) }},
 }
 
@@ -154,15 +155,21 @@ func RelationPropertyNames() []string {
 	return names
 }
 
+// Type is the type of the property's values: PropertyString or
+// PropertyFloat.
+func (p RelationProperty) Type() PropertyType {
+	return p.field.typ
+}
+
 // Value is the property's value on a as stored: a string or a float64, or
 // nil when it is not set.
 func (p RelationProperty) Value(a RelationAttributes) any {
-	return p.get(&a)
+	return p.field.get(&a)
 }
 
 // Set puts a stored value (nil: not set) into a.
 func (p RelationProperty) Set(a *RelationAttributes, v any) error {
-	if err := p.set(a, v); err != nil {
+	if err := p.field.set(a, v); err != nil {
 		return fmt.Errorf("%s: %w", p.Name, err)
 	}
 	return nil
@@ -180,52 +187,54 @@ func (p RelationProperty) Types() []RelationType {
 	return out
 }
 
-func numberOf(at func(*RelationAttributes) **float64) func(*RelationAttributes) any {
-	return func(a *RelationAttributes) any {
-		if v := *at(a); v != nil {
-			return *v
-		}
-		return nil
+// relNumber is an optional number.
+func relNumber(at func(*RelationAttributes) **float64) relationField {
+	return relationField{
+		typ: PropertyFloat,
+		get: func(a *RelationAttributes) any {
+			if v := *at(a); v != nil {
+				return *v
+			}
+			return nil
+		},
+		set: func(a *RelationAttributes, v any) error {
+			switch n := v.(type) {
+			case nil:
+				*at(a) = nil
+			case float64:
+				*at(a) = &n
+			case int64: // a whole number stored by another writer
+				f := float64(n)
+				*at(a) = &f
+			default:
+				return fmt.Errorf("want a number, got %T", v)
+			}
+			return nil
+		},
 	}
 }
 
-func setNumber(at func(*RelationAttributes) **float64) func(*RelationAttributes, any) error {
-	return func(a *RelationAttributes, v any) error {
-		switch n := v.(type) {
-		case nil:
-			*at(a) = nil
-		case float64:
-			*at(a) = &n
-		case int64: // a whole number stored by another writer
-			f := float64(n)
-			*at(a) = &f
-		default:
-			return fmt.Errorf("want a number, got %T", v)
-		}
-		return nil
-	}
-}
-
-func textOf(at func(*RelationAttributes) *string) func(*RelationAttributes) any {
-	return func(a *RelationAttributes) any {
-		if v := *at(a); v != "" {
-			return v
-		}
-		return nil
-	}
-}
-
-func setText(at func(*RelationAttributes) *string) func(*RelationAttributes, any) error {
-	return func(a *RelationAttributes, v any) error {
-		switch s := v.(type) {
-		case nil:
-			*at(a) = ""
-		case string:
-			*at(a) = s
-		default:
-			return fmt.Errorf("want a string, got %T", v)
-		}
-		return nil
+// relText is a text, or an enum's value; empty is not set.
+func relText(at func(*RelationAttributes) *string) relationField {
+	return relationField{
+		typ: PropertyString,
+		get: func(a *RelationAttributes) any {
+			if v := *at(a); v != "" {
+				return v
+			}
+			return nil
+		},
+		set: func(a *RelationAttributes, v any) error {
+			switch s := v.(type) {
+			case nil:
+				*at(a) = ""
+			case string:
+				*at(a) = s
+			default:
+				return fmt.Errorf("want a string, got %T", v)
+			}
+			return nil
+		},
 	}
 }
 
