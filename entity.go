@@ -96,7 +96,7 @@ func Categories(k Kind) []string {
 func (e Entity) validateKindFields() error {
 	for _, p := range entityProperties {
 		if p.Kinds != nil && !slices.Contains(p.Kinds, e.Kind) && p.IsSet(e) {
-			return Errorf(CodeBadUserInput, "a %s has no %s (a property of %s)", e.Kind, p.Name, kindList(p.Kinds))
+			return Errorf(CodeBadUserInput, "a %s has no %s (a property of %s)", e.Kind, p.Name, orList(p.Kinds))
 		}
 	}
 	for _, p := range entityProperties {
@@ -345,10 +345,12 @@ type Properties struct {
 
 // EntityProperties and RelationProperties are the properties a read may
 // return besides those that always come: for entities, the table's
-// (property.go) and the system ones.
+// (property.go) and the system ones; for relations, those every relation
+// has, then the type-specific ones (relationproperty.go).
 var (
 	EntityProperties   = entityPropertyNames()
-	RelationProperties = []string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"}
+	RelationProperties = append([]string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"},
+		RelationPropertyNames()...)
 )
 
 // MaxFilterValues is the most values a filter's list may hold.

@@ -228,6 +228,7 @@ const (
 	PropertyList                       // []string (a list of strings in Neo4j)
 	PropertyBool                       // bool (a boolean in Neo4j; false is stored as absent)
 	PropertyPoint                      // *Coordinates (a WGS 84 point in Neo4j)
+	PropertyFloat                      // float64 (a float in Neo4j; relations' type-specific properties only)
 )
 
 // EntityPropertyTable returns the table of the properties an entity
@@ -382,10 +383,11 @@ func entityPropertyNames() []string {
 	return append(names, systemProperties...)
 }
 
-// kindList writes kinds as "Person", "Event or Document", ...
-func kindList(kinds []Kind) string {
-	s := make([]string, len(kinds))
-	for i, k := range kinds {
+// orList writes kinds or types as "Person", "Event or Document", "OWNS",
+// "HELD_POSITION, COMMANDS or DIRECTOR_OF".
+func orList[T ~string](items []T) string {
+	s := make([]string, len(items))
+	for i, k := range items {
 		s[i] = string(k)
 	}
 	if len(s) < 2 {

@@ -46,6 +46,8 @@ type Relation struct {
 	Quote      string
 	SourceIDs  []string
 	Dataset    string
+	// RelationAttributes are the properties only some types carry.
+	RelationAttributes
 }
 
 // Limits on relation text.
@@ -66,7 +68,8 @@ func (r Relation) Validate() error {
 	if err := ValidateID("id", r.ID); err != nil {
 		return err
 	}
-	if _, err := Spec(r.Type); err != nil {
+	spec, err := Spec(r.Type)
+	if err != nil {
 		return err
 	}
 	if err := ValidateID("from", r.FromID); err != nil {
@@ -94,6 +97,9 @@ func (r Relation) Validate() error {
 		return err
 	}
 	if err := ValidateID("dataset", r.Dataset); err != nil {
+		return err
+	}
+	if err := spec.checkProperties(r.RelationAttributes); err != nil {
 		return err
 	}
 	return validateSourceIDs(r.SourceIDs)
@@ -144,6 +150,7 @@ func (r *Relation) Normalize() error {
 		r.Status = DefaultStatus
 	}
 	r.Role, r.Quote = norm.NFC.String(r.Role), norm.NFC.String(r.Quote)
+	r.RelationAttributes.normalize()
 	return r.Validate()
 }
 
@@ -167,6 +174,10 @@ type RelationSpec struct {
 	// is exported as an UnknownLink (subject, object) with the type's
 	// label as its role, and read back by that label.
 	FtM FtMLink
+	// Properties name the type-specific properties (relationproperty.go)
+	// a relation of the type may carry; a relation of another type that
+	// has one is refused.
+	Properties []string
 }
 
 // FtMLink is how a relation type becomes an FtM interval: its schema, and
@@ -193,7 +204,9 @@ var (
 	events   = []Kind{KindEvent}
 )
 
-// FtM's intervals, by the ends they hold.
+// FtM's intervals, by the ends they hold. FtM's Family reads "relative is
+// person's relationship" (the relative is the person's mother), as
+// FAMILY_OF's relationship reads "from is to's": from is the relative.
 var (
 	ftmMembership    = FtMLink{Schema: "Membership", From: "member", To: "organization"}
 	ftmEmployment    = FtMLink{Schema: "Employment", From: "employee", To: "employer"}
@@ -202,62 +215,77 @@ var (
 	ftmOwnership     = FtMLink{Schema: "Ownership", From: "owner", To: "asset"}
 	ftmPayment       = FtMLink{Schema: "Payment", From: "payer", To: "beneficiary"}
 	ftmAssociate     = FtMLink{Schema: "Associate", From: "person", To: "associate"}
-	ftmFamily        = FtMLink{Schema: "Family", From: "person", To: "relative"}
+	ftmFamily        = FtMLink{Schema: "Family", From: "relative", To: "person"}
 	ftmDocumentation = FtMLink{Schema: "Documentation", From: "entity", To: "document"}
 	ftmDocumented    = FtMLink{Schema: "Documentation", From: "document", To: "entity"}
 	noFtM            = FtMLink{}
 )
 
+// The type-specific properties the vocabulary's types carry (the table of
+// relationproperty.go).
+var (
+	none     []string
+	shares   = []string{"share"}
+	payments = []string{"amount", "currency"}
+	family   = []string{"relationship"}
+	postRank = []string{"post", "rank"}
+	posts    = []string{"post"}
+)
+
 // vocabulary is the fixed relation vocabulary, in a stable order: adding
 // a type is a row here, its value in the schema's RelationType enum (with
-// its description), and its line in the analyst's guide.
+// its description), and its line in the analyst's guide. Its columns: the
+// type, its labels, the kinds of its from and to ends, whether it is
+// directed, its FtM interval, its type-specific properties.
 var vocabulary = []RelationSpec{
-	{"AUTHORED", "authored", "authored by", actors, []Kind{KindDocument}, true, ftmDocumentation.byDefault()},
-	{"COMMISSIONED", "commissioned", "commissioned by", actors, []Kind{KindDocument, KindEvent}, true, noFtM},
-	{"REPRESENTS", "represents", "represented by", actors, actors, true, ftmRepresents.byDefault()},
-	{"FUNDS", "funds", "funded by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, ftmPayment},
-	{"ARMS", "arms", "armed by", actors, actors, true, noFtM},
-	{"MEMBER_OF", "member of", "has member", actors, agencies, true, ftmMembership.byDefault()},
-	{"EMPLOYED_BY", "employed by", "employs", people, agencies, true, ftmEmployment.byDefault()},
-	{"HELD_POSITION", "held a position in", "position held by", people, agencies, true, ftmDirectorship},
-	{"LEADS", "leads", "led by", actors, []Kind{KindOrganization, KindEvent}, true, ftmDirectorship},
-	{"PART_OF", "part of", "includes", []Kind{KindOrganization, KindEvent}, []Kind{KindOrganization, KindEvent}, true, noFtM},
-	{"PROSECUTED", "prosecuted", "prosecuted by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, noFtM},
-	{"ACCUSED", "accused", "accused by", []Kind{KindPerson, KindOrganization, KindDocument}, actors, true, noFtM},
-	{"RESPONSIBLE_FOR", "responsible for", "responsibility of", actors, events, true, noFtM},
-	{"PARTICIPATED_IN", "participated in", "had participant", actors, events, true, noFtM},
-	{"LOCATED_IN", "located in", "location of", anyKind, places, true, noFtM},
-	{"PUBLISHED", "published", "published by", actors, []Kind{KindDocument}, true, ftmDocumentation},
-	{"OBTAINED", "obtained", "obtained by", actors, []Kind{KindDocument}, true, noFtM},
-	{"DEFECTED_FROM", "defected from", "defector", people, agencies, true, noFtM},
-	{"SOURCE_OF", "source of", "sourced from", []Kind{KindPerson, KindOrganization, KindDocument}, []Kind{KindDocument, KindEvent}, true, ftmDocumentation},
-	{"DOCUMENTS", "documents", "documented in", []Kind{KindDocument}, []Kind{KindEvent, KindPerson, KindOrganization}, true, ftmDocumented},
-	{"STATEMENT_ABOUT", "made a statement about", "subject of a statement by", actors, anyKind, true, ftmDocumented},
+	{"AUTHORED", "authored", "authored by", actors, []Kind{KindDocument}, true, ftmDocumentation.byDefault(), none},
+	{"COMMISSIONED", "commissioned", "commissioned by", actors, []Kind{KindDocument, KindEvent}, true, noFtM, none},
+	{"REPRESENTS", "represents", "represented by", actors, actors, true, ftmRepresents.byDefault(), none},
+	{"FUNDS", "funds", "funded by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, ftmPayment, payments},
+	{"ARMS", "arms", "armed by", actors, actors, true, noFtM, none},
+	{"MEMBER_OF", "member of", "has member", actors, agencies, true, ftmMembership.byDefault(), none},
+	{"EMPLOYED_BY", "employed by", "employs", people, agencies, true, ftmEmployment.byDefault(), none},
+	{"HELD_POSITION", "held a position in", "position held by", people, agencies, true, ftmDirectorship, postRank},
+	{"LEADS", "leads", "led by", actors, []Kind{KindOrganization, KindEvent}, true, ftmDirectorship, none},
+	{"PART_OF", "part of", "includes", []Kind{KindOrganization, KindEvent}, []Kind{KindOrganization, KindEvent}, true, noFtM, none},
+	{"PROSECUTED", "prosecuted", "prosecuted by", actors, []Kind{KindPerson, KindOrganization, KindEvent}, true, noFtM, none},
+	{"ACCUSED", "accused", "accused by", []Kind{KindPerson, KindOrganization, KindDocument}, actors, true, noFtM, none},
+	{"RESPONSIBLE_FOR", "responsible for", "responsibility of", actors, events, true, noFtM, none},
+	{"PARTICIPATED_IN", "participated in", "had participant", actors, events, true, noFtM, none},
+	{"LOCATED_IN", "located in", "location of", anyKind, places, true, noFtM, none},
+	{"PUBLISHED", "published", "published by", actors, []Kind{KindDocument}, true, ftmDocumentation, none},
+	{"OBTAINED", "obtained", "obtained by", actors, []Kind{KindDocument}, true, noFtM, none},
+	{"DEFECTED_FROM", "defected from", "defector", people, agencies, true, noFtM, none},
+	{"SOURCE_OF", "source of", "sourced from", []Kind{KindPerson, KindOrganization, KindDocument}, []Kind{KindDocument, KindEvent}, true, ftmDocumentation, none},
+	{"DOCUMENTS", "documents", "documented in", []Kind{KindDocument}, []Kind{KindEvent, KindPerson, KindOrganization}, true, ftmDocumented, none},
+	{"STATEMENT_ABOUT", "made a statement about", "subject of a statement by", actors, anyKind, true, ftmDocumented, none},
 	// Command and control: who commanded a unit, which unit was under
 	// which, where a unit was based and operated.
-	{"COMMANDS", "commands", "commanded by", people, agencies, true, ftmDirectorship},
-	{"SUBORDINATE_TO", "subordinate to", "has subordinate", agencies, agencies, true, ftmMembership},
-	{"BASED_AT", "based at", "base of", agencies, places, true, noFtM},
-	{"OPERATES_IN", "operates in", "area of operations of", agencies, places, true, noFtM},
+	{"COMMANDS", "commands", "commanded by", people, agencies, true, ftmDirectorship, postRank},
+	{"SUBORDINATE_TO", "subordinate to", "has subordinate", agencies, agencies, true, ftmMembership, none},
+	{"BASED_AT", "based at", "base of", agencies, places, true, noFtM, none},
+	{"OPERATES_IN", "operates in", "area of operations of", agencies, places, true, noFtM, none},
 	// Money and control of companies.
-	{"OWNS", "owns", "owned by", actors, agencies, true, ftmOwnership.byDefault()},
-	{"DIRECTOR_OF", "director of", "has director", actors, agencies, true, ftmDirectorship.byDefault()},
-	{"PAID", "paid", "paid by", actors, actors, true, ftmPayment.byDefault()},
-	// People among themselves.
-	{"FAMILY_OF", "family of", "family of", people, people, false, ftmFamily.byDefault()},
-	{"ASSOCIATE_OF", "associate of", "associate of", people, people, false, ftmAssociate.byDefault()},
-	{"MET_WITH", "met with", "met with", actors, actors, false, noFtM},
-	{"COMMUNICATED_WITH", "communicated with", "communicated with", actors, actors, false, noFtM},
+	{"OWNS", "owns", "owned by", actors, agencies, true, ftmOwnership.byDefault(), shares},
+	{"DIRECTOR_OF", "director of", "has director", actors, agencies, true, ftmDirectorship.byDefault(), posts},
+	{"PAID", "paid", "paid by", actors, actors, true, ftmPayment.byDefault(), payments},
+	// People among themselves. FAMILY_OF is undirected (either may be
+	// stored as from), but its relationship reads from → to: from is to's
+	// PARENT.
+	{"FAMILY_OF", "family of", "family of", people, people, false, ftmFamily.byDefault(), family},
+	{"ASSOCIATE_OF", "associate of", "associate of", people, people, false, ftmAssociate.byDefault(), none},
+	{"MET_WITH", "met with", "met with", actors, actors, false, noFtM, none},
+	{"COMMUNICATED_WITH", "communicated with", "communicated with", actors, actors, false, noFtM, none},
 	// Detention and incidents: who was held by whom, who died in whose
 	// custody, who saw an incident, who carried it out (or is alleged to).
-	{"DETAINED_BY", "detained by", "detained", people, agencies, true, noFtM},
-	{"DIED_IN_CUSTODY_OF", "died in the custody of", "had die in custody", people, agencies, true, noFtM},
-	{"WITNESSED", "witnessed", "witnessed by", people, events, true, noFtM},
-	{"PERPETRATED", "perpetrated", "perpetrated by", actors, events, true, noFtM},
-	{"ALLEGEDLY_PERPETRATED", "allegedly perpetrated", "allegedly perpetrated by", actors, events, true, noFtM},
-	{"COINCIDES_WITH", "coincides with", "coincides with", []Kind{KindEvent, KindDocument}, []Kind{KindEvent, KindDocument}, false, noFtM},
-	{"WORKED_WITH", "worked with", "worked with", actors, actors, false, ftmAssociate},
-	{"RELATED_TO", "related to", "related to", anyKind, anyKind, false, noFtM},
+	{"DETAINED_BY", "detained by", "detained", people, agencies, true, noFtM, none},
+	{"DIED_IN_CUSTODY_OF", "died in the custody of", "had die in custody", people, agencies, true, noFtM, none},
+	{"WITNESSED", "witnessed", "witnessed by", people, events, true, noFtM, none},
+	{"PERPETRATED", "perpetrated", "perpetrated by", actors, events, true, noFtM, none},
+	{"ALLEGEDLY_PERPETRATED", "allegedly perpetrated", "allegedly perpetrated by", actors, events, true, noFtM, none},
+	{"COINCIDES_WITH", "coincides with", "coincides with", []Kind{KindEvent, KindDocument}, []Kind{KindEvent, KindDocument}, false, noFtM, none},
+	{"WORKED_WITH", "worked with", "worked with", actors, actors, false, ftmAssociate, none},
+	{"RELATED_TO", "related to", "related to", anyKind, anyKind, false, noFtM, none},
 }
 
 // Vocabulary returns the relation vocabulary, in a stable order.

@@ -205,9 +205,22 @@ func relationRow(r casegraph.Relation) map[string]any {
 	for _, k := range []string{"id", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"} {
 		props[k] = p[k]
 	}
+	for _, rp := range casegraph.RelationPropertyTable() {
+		props[rp.Name] = p[rp.Name]
+	}
 	return map[string]any{"id": r.ID, "type": string(r.Type), "from": r.FromID, "to": r.ToID, "properties": props}
 }
 
+// relationHash fingerprints what a relation write sets. A type-specific
+// property (added later) enters it only when set, with its name, so that
+// no relation stored before has another hash now and importing it again
+// still changes nothing.
 func relationHash(r casegraph.Relation) string {
-	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset)
+	fields := []any{r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset}
+	for _, p := range casegraph.RelationPropertyTable() {
+		if v := p.Value(r.RelationAttributes); v != nil {
+			fields = append(fields, p.Name, v)
+		}
+	}
+	return contentHash(fields...)
 }

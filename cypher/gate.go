@@ -1,6 +1,7 @@
 package cypher
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/casegraph/casegraph"
@@ -113,7 +114,8 @@ func entityProjection(v string, props []string) string {
 // its id, the properties (of casegraph.RelationProperties), its type and
 // its ends' ids. A relation with a protected end, read by a caller without
 // clearance, shows its opaque id and its ends' ids as the caller sees
-// them (a protected end's opaque id), and neither its quote nor its role.
+// them (a protected end's opaque id), and neither its quote, its role nor
+// its type-specific properties (redactedRelationProperty).
 func relationProjection(r string, props []string) string {
 	return relationProjectionOf(r, props, relationHidden(r), relationKey(r))
 }
@@ -127,10 +129,9 @@ func relationProjectionOf(r string, props []string, redact, key string) string {
 	// Null for no relation (an optional match's), as a map projection is.
 	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", ")
 	for _, p := range props {
-		switch p {
-		case "quote", "role":
+		if redactedRelationProperty(p) {
 			b.WriteString(p + ": CASE WHEN " + redact + " THEN null ELSE " + r + "." + p + " END, ")
-		default:
+		} else {
 			b.WriteString(p + ": " + r + "." + p + ", ")
 		}
 	}
@@ -139,6 +140,17 @@ func relationProjectionOf(r string, props []string, redact, key string) string {
 		"from: CASE WHEN " + redact + " THEN " + endID(from) + " ELSE " + from + ".id END, " +
 		"to: CASE WHEN " + redact + " THEN " + endID(to) + " ELSE " + to + ".id END} END")
 	return b.String()
+}
+
+// redactedRelationProperty reports whether a relation with an end hidden
+// from the caller shows the property as null: its quote and role, and
+// every type-specific property (a post, a rank, a family relationship, an
+// amount or a share can say who the hidden end is).
+func redactedRelationProperty(p string) bool {
+	if p == "quote" || p == "role" {
+		return true
+	}
+	return slices.ContainsFunc(casegraph.RelationPropertyTable(), func(rp casegraph.RelationProperty) bool { return rp.Name == p })
 }
 
 // relationHidden is the test that a relation has an end hidden from the

@@ -112,6 +112,11 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 	if r.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
 		return r, err
 	}
+	for _, p := range casegraph.RelationPropertyTable() {
+		if err := p.Set(&r.RelationAttributes, m[p.Name]); err != nil {
+			return r, err
+		}
+	}
 	return r, nil
 }
 
@@ -120,12 +125,16 @@ func relationParams(r casegraph.Relation) map[string]any {
 	if r.Confidence != nil {
 		confidence = *r.Confidence
 	}
-	return map[string]any{
+	params := map[string]any{
 		"id": r.ID, "type": string(r.Type), "from": r.FromID, "to": r.ToID,
 		"role": nullable(r.Role), "startDate": nullable(r.StartDate), "endDate": nullable(r.EndDate),
 		"status": string(r.Status), "confidence": confidence, "quote": nullable(r.Quote),
 		"sourceIds": r.SourceIDs, "dataset": r.Dataset,
 	}
+	for _, p := range casegraph.RelationPropertyTable() { // absent: nil, stored as no property
+		params[p.Name] = p.Value(r.RelationAttributes)
+	}
+	return params
 }
 
 // Link creates a relation, or updates the one with its id when that one has

@@ -65,6 +65,9 @@ var templateFuncs = template.FuncMap{
 	// args makes a list of the arguments of a definition that takes more
 	// than one (endChanged).
 	"args": func(v ...string) []string { return v },
+	// relationAttributes names the type-specific relation properties
+	// (casegraph.RelationPropertyTable), in table order.
+	"relationAttributes": casegraph.RelationPropertyNames,
 	// entityProperties names the properties a write sets, in table order.
 	"entityProperties": func() []string {
 		var names []string

@@ -80,6 +80,9 @@ type Record struct {
 	Status       string   `json:"status,omitempty"`
 	Confidence   *float64 `json:"confidence,omitempty"`
 	Quote        string   `json:"quote,omitempty"`
+	// A relation's type-specific properties, each under its name (the
+	// table of casegraph/relationproperty.go).
+	casegraph.RelationAttributes
 
 	Title       string `json:"title,omitempty"`
 	Publisher   string `json:"publisher,omitempty"`
@@ -210,6 +213,10 @@ func (b *Batch) add(raw []byte, line int) error {
 }
 
 func (b *Batch) addRecord(rec Record, line int) error {
+	if (rec.Type == "source" || rec.Type == "entity") && rec.RelationAttributes != (casegraph.RelationAttributes{}) {
+		return casegraph.Errorf(casegraph.CodeBadUserInput, "%s has none of a relation's properties (%v)", map[string]string{"source": "a source", "entity": "an entity"}[rec.Type],
+			casegraph.RelationPropertyNames())
+	}
 	switch rec.Type {
 	case "source":
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,
@@ -230,7 +237,8 @@ func (b *Batch) addRecord(rec Record, line int) error {
 	case "relation":
 		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
 			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
-			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Dataset: rec.Dataset}
+			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Dataset: rec.Dataset,
+			RelationAttributes: rec.RelationAttributes}
 		if err := r.Normalize(); err != nil { // no status: casegraph.DefaultStatus
 			return err
 		}
@@ -262,7 +270,7 @@ func EntityRecord(e casegraph.Entity) Record {
 func RelationRecord(r casegraph.Relation) Record {
 	return Record{Type: "relation", ID: r.ID, RelationType: string(r.Type), From: r.FromID, To: r.ToID,
 		Role: r.Role, Attributes: casegraph.Attributes{StartDate: r.StartDate, EndDate: r.EndDate}, Status: string(r.Status),
-		Confidence: r.Confidence, Quote: r.Quote, Dataset: r.Dataset, SourceIDs: r.SourceIDs}
+		Confidence: r.Confidence, Quote: r.Quote, RelationAttributes: r.RelationAttributes, Dataset: r.Dataset, SourceIDs: r.SourceIDs}
 }
 
 // Encoder writes records one a line.

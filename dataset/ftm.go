@@ -100,6 +100,31 @@ var sharedSchemata = func() map[string]bool {
 // schemata that have no "role" (ftmRelation reads them back).
 var roleProperty = map[string]string{"Payment": "purpose", "Associate": "relationship", "Family": "relationship"}
 
+// relationPropertyFtM is the FtM property that holds a type-specific
+// relation property (casegraph.RelationPropertyTable), by schema; in any
+// other schema it goes among the role's values as "post: brigade
+// commander" (FtM's properties are lists), which ftmRelation reads back.
+var relationPropertyFtM = map[string]map[string]string{
+	"Ownership": {"share": "percentage"},
+	"Payment":   {"amount": "amount", "currency": "currency"},
+	"Family":    {"relationship": "relationship"},
+}
+
+// ftmValue is a type-specific relation property's value as FtM writes it:
+// a number in decimal, a family relationship as a word ("uncle or aunt").
+func ftmValue(name string, v any) string {
+	switch v := v.(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		if name == "relationship" {
+			return strings.ToLower(strings.ReplaceAll(v, "_", " "))
+		}
+		return v
+	}
+	return fmt.Sprint(v)
+}
+
 // linkEnds are the kinds an FtM link schema's ends take: a relation whose
 // ends are of other kinds goes as an UnknownLink.
 var linkEnds = map[string][2][]casegraph.Kind{
@@ -127,6 +152,10 @@ type FtMReport struct {
 	CategoriesAsKeywords int
 	// PagesInNotes counts documents whose page count went into notes.
 	PagesInNotes int
+	// PropertiesInRole counts relations with a type-specific property
+	// that their schema has no property for, written among the role's
+	// values ("post: ...").
+	PropertiesInRole int
 	// Protected counts protected people exported (with their names: an
 	// operator's export holds everything).
 	Protected int
@@ -353,7 +382,24 @@ func (w *FtMWriter) Relation(r casegraph.Relation) error {
 	if p, ok := roleProperty[link.schema]; ok {
 		prop = p
 	}
+	// The type-specific properties the schema has go first (a Family's
+	// relationship before the role it shares the property with); the
+	// others among the role's values, after it.
+	var inRole []string
+	for _, p := range casegraph.RelationPropertyTable() {
+		if v := p.Value(r.RelationAttributes); v == nil {
+			continue
+		} else if native, ok := relationPropertyFtM[link.schema][p.Name]; ok {
+			e.add(native, ftmValue(p.Name, v))
+		} else {
+			inRole = append(inRole, p.Name+": "+ftmValue(p.Name, v))
+		}
+	}
 	e.add(prop, role)
+	e.add(prop, inRole...)
+	if len(inRole) > 0 {
+		w.Report.PropertiesInRole++
+	}
 	e.add("startDate", r.StartDate)
 	e.add("endDate", r.EndDate)
 	e.add("summary", r.Quote)
@@ -416,6 +462,9 @@ func (r FtMReport) String() string {
 	fmt.Fprintf(&b, "ftm: %d sources (as Document), %d entities, %d relations\n", r.Sources, r.Entities, r.Relations)
 	if r.InDescription > 0 {
 		fmt.Fprintf(&b, "ftm: the confidence (or, where the schema has no status, the status) of %d relations is in their description: FtM has no property for it\n", r.InDescription)
+	}
+	if r.PropertiesInRole > 0 {
+		fmt.Fprintf(&b, "ftm: %d relations have a post, rank, share or amount among their role's values (\"post: ...\"): their schema has no property for it\n", r.PropertiesInRole)
 	}
 	if r.PagesInNotes > 0 {
 		fmt.Fprintf(&b, "ftm: the page count of %d documents is in their notes\n", r.PagesInNotes)

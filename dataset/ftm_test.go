@@ -122,12 +122,25 @@ func TestFtMID(t *testing.T) {
 
 // TestFtMRoundTrip: the seed exported as FtM and read back into a new
 // dataset (ids prefixed) is the same graph: every source, entity and
-// relation with every field, protection included.
+// relation with every field, protection included (ftmRoundTrip).
 func TestFtMRoundTrip(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
 	out, _ := exportFtM(t, store, ds)
 	checkFtMRoundTrip(t, store, ds, out)
+}
+
+// ftmRoundTrip exports a dataset as FtM, has followthemoney check it,
+// reads it back into a new dataset (ids prefixed) and fails the test
+// unless that is the same graph, every field of every record; it returns
+// the FtM it wrote.
+func ftmRoundTrip(t *testing.T, store *cypher.Store, ds string) string {
+	t.Helper()
+	out, _ := exportFtM(t, store, ds)
+	exported := out.String()
+	checkWithFtM(t, out.Bytes())
+	checkFtMRoundTrip(t, store, ds, out)
+	return exported
 }
 
 // exportFtM exports a dataset as FtM.
@@ -244,8 +257,10 @@ func TestFtMFixture(t *testing.T) {
 		`"pageCount":12`,
 		`"id":"u-1","relationType":"EMPLOYED_BY","from":"p-ivan","to":"gov","role":"driver"`,
 		`"id":"x-1","relationType":"PAID"`, // an FtM Payment without a Casegraph label: its schema's default type
-		`"id":"f-1","relationType":"FAMILY_OF","from":"p-anna","to":"p-ivan","role":"brother"`,
-		`"id":"o-1","relationType":"OWNS"`,
+		// Ivan is Anna's brother: from is to's SIBLING, the word kept as the role.
+		`"id":"f-1","relationType":"FAMILY_OF","from":"p-ivan","to":"p-anna","role":"brother","status":"REPORTED","relationship":"SIBLING"`,
+		`"id":"o-1","relationType":"OWNS","from":"c-parent","to":"c-shell","status":"REPORTED","share":100`,
+		`"status":"ALLEGED","confidence":0.4,"amount":5000000,`,
 		`"status":"ALLEGED","confidence":0.4`,
 		`"id":"d-1","relationType":"DOCUMENTS","from":"doc-leak","to":"c-shell"`,
 	} {
@@ -256,10 +271,13 @@ func TestFtMFixture(t *testing.T) {
 }
 
 // TestFtMEveryRelationType: a relation of every type of the vocabulary,
-// between entities of kinds it joins, is exported as the FtM schema its
-// row names (an UnknownLink when there is none, or when FtM's schema
-// would not take its ends), followthemoney takes the export, and the
-// reader gives back the same type, ends and role.
+// between entities of kinds it joins, with every type-specific property
+// it carries, is exported as the FtM schema its row names (an UnknownLink
+// when there is none, or when FtM's schema would not take its ends),
+// followthemoney takes the export, and the reader gives back the same
+// type, ends, role and properties. FUNDS is written twice, to an
+// organization (a Payment) and to an event (an UnknownLink, its amount
+// among the role's values).
 func TestFtMEveryRelationType(t *testing.T) {
 	var out bytes.Buffer
 	w := dataset.NewFtMWriter(&out)
@@ -280,15 +298,36 @@ func TestFtMEveryRelationType(t *testing.T) {
 		}
 		return id
 	}
+	share, amount := 12.5, 1234567.89
+	all := casegraph.RelationAttributes{Share: &share, Amount: &amount, Currency: "EUR",
+		Relationship: casegraph.FamilyUncleOrAunt, Post: "commander: 4th Division", Rank: "brigadier general"}
 	want := map[string]casegraph.Relation{}
+	write := func(r casegraph.Relation) {
+		t.Helper()
+		if err := r.Normalize(); err != nil {
+			t.Fatalf("%s: %v", r.Type, err)
+		}
+		if err := w.Relation(r); err != nil {
+			t.Fatalf("%s: %v", r.Type, err)
+		}
+		want[r.ID] = r
+	}
 	for _, spec := range specs {
 		r := casegraph.Relation{ID: "r-" + strings.ToLower(string(spec.Type)), Type: spec.Type,
 			FromID: entity(spec.FromKinds[0], "a"), ToID: entity(spec.ToKinds[0], "b"),
 			Role: "a role", Status: casegraph.DefaultStatus, Dataset: ds, SourceIDs: []string{src.ID}}
-		if err := w.Relation(r); err != nil {
-			t.Fatalf("%s: %v", spec.Type, err)
+		for _, p := range casegraph.RelationPropertyTable() { // those of all that the type carries
+			if slices.Contains(spec.Properties, p.Name) {
+				if err := p.Set(&r.RelationAttributes, p.Value(all)); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		want[r.ID] = r
+		write(r)
+		if spec.Type == "FUNDS" {
+			r.ID, r.ToID = "r-funds-event", entity(casegraph.KindEvent, "b")
+			write(r)
+		}
 	}
 
 	checkWithFtM(t, out.Bytes())
@@ -326,6 +365,9 @@ func TestFtMEveryRelationType(t *testing.T) {
 		delete(want, r.ID)
 		if r.Type != w.Type || r.FromID != w.FromID || r.ToID != w.ToID || r.Role != w.Role {
 			t.Errorf("%s read back as %s %s -> %s (role %q), want %s -> %s (role %q)", w.Type, r.Type, r.FromID, r.ToID, r.Role, w.FromID, w.ToID, w.Role)
+		}
+		if diff := cmp.Diff(w.RelationAttributes, r.RelationAttributes); diff != "" {
+			t.Errorf("%s's properties read back (-want +got):\n%s", r.ID, diff)
 		}
 	}
 	for id := range want {

@@ -247,15 +247,16 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 // quote, status and confidence.
 func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) string) (casegraph.Relation, string, bool) {
 	var rel casegraph.Relation
-	role := first(e, "role")
-	if role == "" {
-		role = first(e, "purpose") + first(e, "relationship")
+	attrs, roles, note := ftmRelationAttributes(e)
+	role := ""
+	if len(roles) > 0 {
+		role = roles[0]
 	}
-	typ, fromProp, toProp, note := "", "", "", ""
+	typ, fromProp, toProp := "", "", ""
 	if loose, ok := looseLinks[e.Schema]; ok {
 		typ, fromProp, toProp = "RELATED_TO", loose.from, loose.to
 		role = strings.TrimSuffix(strings.TrimSpace(loose.schema+": "+role), ":")
-		note = fmt.Sprintf("%s %s as RELATED_TO (role %q): Casegraph has no type for it", e.Schema, e.ID, role)
+		note = joinNotes(note, fmt.Sprintf("%s %s as RELATED_TO (role %q): Casegraph has no type for it", e.Schema, e.ID, role))
 	} else {
 		for t, l := range relationSchemata {
 			if l.schema != e.Schema {
@@ -302,6 +303,7 @@ func ftmRelation(e FtMEntity, kinds map[string]casegraph.Kind, id func(string) s
 		}
 	}
 	rel.Type, rel.FromID, rel.ToID, rel.Role = casegraph.RelationType(typ), id(from), id(to), role
+	rel.RelationAttributes = attrs
 	rel.StartDate, rel.EndDate, rel.Quote = ftmDate(first(e, "startDate")), ftmDate(first(e, "endDate")), first(e, "summary")
 	rel.Status = casegraph.Status(strings.ToUpper(first(e, "status")))
 	for _, fact := range strings.Split(first(e, "description"), "; ") {
@@ -400,6 +402,101 @@ func languageOfFtM(code string) string {
 		return s
 	}
 	return ""
+}
+
+// ftmRelationAttributes reads an interval's type-specific properties (in
+// their schema's own property, relationPropertyFtM, or among the role's
+// values as "post: ..."), and the role's other values: a Family's
+// relationship that is one of Casegraph's (or a word for one: "mother" is
+// PARENT, kept as the role too) is its relationship. A value that is not
+// a number where one is wanted is left out, said in the note.
+func ftmRelationAttributes(e FtMEntity) (casegraph.RelationAttributes, []string, string) {
+	var a casegraph.RelationAttributes
+	var roles, bad []string
+	native := relationPropertyFtM[e.Schema]
+	table := casegraph.RelationPropertyTable()
+	set := func(p casegraph.RelationProperty, v string) {
+		var value any = v
+		switch {
+		case p.Type() == casegraph.PropertyFloat:
+			f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(v, "%")), 64)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("%s %q", p.Name, v))
+				return
+			}
+			value = f
+		case p.Name == "currency":
+			value = strings.ToUpper(v)
+		}
+		_ = p.Set(&a, value) // a float64 or a string, as the row takes
+	}
+	for _, prop := range []string{"role", "purpose", "relationship"} {
+	values:
+		for _, v := range e.Properties[prop] {
+			for _, p := range table {
+				if rest, ok := strings.CutPrefix(v, p.Name+": "); ok {
+					set(p, rest)
+					continue values
+				}
+			}
+			if native["relationship"] == prop && a.Relationship == "" {
+				if f, word := familyRelationship(v); f != "" {
+					a.Relationship = f
+					if word {
+						roles = append(roles, v)
+					}
+					continue
+				}
+			}
+			roles = append(roles, v)
+		}
+	}
+	for _, p := range table {
+		if prop, ok := native[p.Name]; ok && p.Name != "relationship" && first(e, prop) != "" {
+			set(p, first(e, prop))
+		}
+	}
+	note := ""
+	if len(bad) > 0 {
+		note = fmt.Sprintf("%s %s: left out %s, not a number", e.Schema, e.ID, strings.Join(bad, ", "))
+	}
+	return a, roles, note
+}
+
+// familyWords are words other tools write in a Family's relationship, and
+// what they are in Casegraph's list; word says the word says more than
+// the list (mother, not only parent), so it is kept as the role.
+var familyWords = map[string]casegraph.FamilyRelationship{
+	"mother": casegraph.FamilyParent, "father": casegraph.FamilyParent,
+	"son": casegraph.FamilyChild, "daughter": casegraph.FamilyChild,
+	"brother": casegraph.FamilySibling, "sister": casegraph.FamilySibling,
+	"husband": casegraph.FamilySpouse, "wife": casegraph.FamilySpouse,
+	"grandmother": casegraph.FamilyGrandparent, "grandfather": casegraph.FamilyGrandparent,
+	"grandson": casegraph.FamilyGrandchild, "granddaughter": casegraph.FamilyGrandchild,
+	"uncle": casegraph.FamilyUncleOrAunt, "aunt": casegraph.FamilyUncleOrAunt,
+	"nephew": casegraph.FamilyNephewOrNiece, "niece": casegraph.FamilyNephewOrNiece,
+}
+
+// familyRelationship reads a Family's relationship: one of Casegraph's as
+// the export writes it ("uncle or aunt"), or a word for one (word true);
+// "" when it is neither.
+func familyRelationship(v string) (f casegraph.FamilyRelationship, word bool) {
+	norm := strings.ToLower(strings.TrimSpace(v))
+	if f, ok := familyWords[norm]; ok {
+		return f, true
+	}
+	f = casegraph.FamilyRelationship(strings.ToUpper(strings.NewReplacer(" ", "_", "-", "_").Replace(norm)))
+	if slices.Contains(casegraph.FamilyRelationships(), f) {
+		return f, false
+	}
+	return "", false
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // ParseFtMID reads an FtM id back: "cg-x" and hex is the id it encodes;

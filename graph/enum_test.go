@@ -39,6 +39,7 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"Category":            {categories, false},
 		"RelationType":        {names(casegraph.RelationTypes()), true},
 		"RelationStatus":      {names(casegraph.Statuses()), true},
+		"FamilyRelationship":  {names(casegraph.FamilyRelationships()), true},
 		"Direction":           {names(casegraph.Directions()), true},
 		"PathDirection":       {names(casegraph.PathDirections()), true},
 		"EntityOrderField":    {names(casegraph.EntityOrderFields()), true},

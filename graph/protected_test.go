@@ -19,7 +19,8 @@ import (
 
 // protectedFixture is a dataset of its own around a protected witness
 // whose name, alias, id, quote and role are found nowhere else:
-// handler -MEMBER_OF-> agency <-EMPLOYED_BY- witness -PARTICIPATED_IN-> camp.
+// handler -MEMBER_OF-> agency <-EMPLOYED_BY- witness -PARTICIPATED_IN-> camp,
+// and witness -HELD_POSITION-> agency with a post and a rank.
 type protectedFixture struct {
 	fixture
 	witness string
@@ -32,7 +33,8 @@ func newProtectedFixture(t *testing.T) protectedFixture {
 	p := protectedFixture{fixture: f, witness: f.id("qx7-witness-zulu")}
 	p.secrets = []string{"qx7-witness-zulu", "Zephyrine Okonkwo-Vale", "Nightjar Qx7", "whispered-quote-qx7", "informant-role-qx7", "Witness biography qx7",
 		// The identifying fields: none shows redacted, nor finds her in a search.
-		"1971-02-03", "2019-11", "Birthplace-qx7", "FEMALE", "QX7PASS44", "Issuer-qx7", "Address-qx7"}
+		"1971-02-03", "2019-11", "Birthplace-qx7", "FEMALE", "QX7PASS44", "Issuer-qx7", "Address-qx7",
+		"handler-post-qx7", "field-rank-qx7"}
 	for _, in := range []map[string]any{
 		{"id": p.witness, "kind": "PERSON", "name": "Zephyrine Okonkwo-Vale", "aliases": []string{"Nightjar Qx7"},
 			"description": "Witness biography qx7", "nationality": "SY", "protected": true,
@@ -52,6 +54,8 @@ func newProtectedFixture(t *testing.T) protectedFixture {
 			"role": "informant-role-qx7", "quote": "whispered-quote-qx7", "startDate": "2011"},
 		{"id": f.id("r3-qx7-witness-zulu"), "type": "PARTICIPATED_IN", "from": p.witness, "to": f.id("camp"), "dataset": f.ds,
 			"role": "informant-role-qx7", "startDate": "2012"},
+		{"id": f.id("r4-qx7-witness-zulu"), "type": "HELD_POSITION", "from": p.witness, "to": f.id("agency"), "dataset": f.ds,
+			"post": "handler-post-qx7", "rank": "field-rank-qx7", "startDate": "2010"},
 	} {
 		if res := f.link(t, in); len(res.Errors) > 0 {
 			t.Fatal(res.Raw)
@@ -64,12 +68,12 @@ const protectedEntityFields = `id name aliases description redacted protected
   ... on Person { nationality birthDate deathDate birthPlace gender identifiers { type value issuer } address }
   sources { id }`
 
-const protectedRelationFields = `id type from { id name aliases } to { id name aliases } role quote startDate`
+const protectedRelationFields = `id type from { id name aliases } to { id name aliases } role quote startDate post rank`
 
 // TestProtectedPeople: for every query kind, over POST /graphql, the saved
 // query runner and GET /queries/{name} (JSON and CSV), a caller without
 // clearance never sees a protected person's name, aliases, description,
-// id, or the quote and role of its relations (nor in a cursor), while a
+// id, or the quote, role, post and rank of its relations (nor in a cursor), while a
 // cleared reader and an admin see them.
 func TestProtectedPeople(t *testing.T) {
 	t.Parallel()
@@ -109,8 +113,9 @@ func TestProtectedPeople(t *testing.T) {
 		}
 		after = info["endCursor"]
 	}
-	if len(ids) != 2 || !strings.HasPrefix(ids[0], "relation~protected-") || ids[1] != "relation~"+f.id("r1") {
-		t.Errorf("the reader's pages of the agency's relations: %v, want an opaque id, then %s", ids, f.id("r1"))
+	if len(ids) != 3 || !strings.HasPrefix(ids[0], "relation~protected-") || !strings.HasPrefix(ids[1], "relation~protected-") ||
+		ids[2] != "relation~"+f.id("r1") {
+		t.Errorf("the reader's pages of the agency's relations: %v, want two opaque ids, then %s", ids, f.id("r1"))
 	}
 
 	type query struct {

@@ -13,6 +13,8 @@ func toRelation(r casegraph.Relation) *model.Relation {
 		Role: optional(r.Role), StartDate: datePtr(r.StartDate), EndDate: datePtr(r.EndDate),
 		Status: model.RelationStatus(r.Status), Confidence: r.Confidence, Quote: optional(r.Quote),
 		SourceIDs: r.SourceIDs, Dataset: r.Dataset,
+		Share: r.Share, Amount: r.Amount, Currency: optional(r.Currency),
+		Relationship: enumPtr[model.FamilyRelationship](string(r.Relationship)), Post: optional(r.Post), Rank: optional(r.Rank),
 	}
 }
 
@@ -34,6 +36,8 @@ func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, 
 		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
 		Confidence: in.Confidence, Quote: deref(in.Quote),
 		SourceIDs: sourceIDs, Dataset: deref(in.Dataset),
+		RelationAttributes: casegraph.RelationAttributes{Share: in.Share, Amount: in.Amount, Currency: deref(in.Currency),
+			Relationship: casegraph.FamilyRelationship(deref(in.Relationship)), Post: deref(in.Post), Rank: deref(in.Rank)},
 	}
 	if in.Status != nil {
 		r.Status = casegraph.Status(*in.Status)
@@ -58,6 +62,7 @@ func toRelationTypeInfo(s casegraph.RelationSpec) model.RelationTypeInfo {
 	return model.RelationTypeInfo{
 		Type: model.RelationType(s.Type), Label: s.Label, InverseLabel: s.InverseLabel,
 		FromKinds: kinds(s.FromKinds), ToKinds: kinds(s.ToKinds), Directed: s.Directed,
+		Properties: append([]string{}, s.Properties...),
 	}
 }
 

@@ -58,10 +58,16 @@ func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
 // (relations, from, to, kind, id, ...) need none beyond those every read
 // returns. An entity field shows the property of its name
 // (casegraph.EntityProperties), sources shows sourceIds.
-var relationFieldProperty = map[string]string{
-	"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
-	"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
-}
+var relationFieldProperty = func() map[string]string {
+	m := map[string]string{
+		"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
+		"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
+	}
+	for _, p := range casegraph.RelationPropertyNames() { // the type-specific ones: the field is the property
+		m[p] = p
+	}
+	return m
+}()
 
 func entityFieldProperty(field string) (string, bool) {
 	if field == "sources" {

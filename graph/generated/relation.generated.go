@@ -403,6 +403,144 @@ func (ec *executionContext) fieldContext_Relation_dataset(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
 }
 
+func (ec *executionContext) _Relation_share(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_share(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Share, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_share(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Relation_amount(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Relation_currency(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Relation_relationship(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_relationship(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Relationship, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FamilyRelationship) graphql.Marshaler {
+			return ec.marshalOFamilyRelationship2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFamilyRelationship(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_relationship(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "FamilyRelationship")
+}
+
+func (ec *executionContext) _Relation_post(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_post(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Post, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_post(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
+func (ec *executionContext) _Relation_rank(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Relation", field, false, false, "String")
+}
+
 func (ec *executionContext) _RelationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RelationConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -683,6 +821,29 @@ func (ec *executionContext) fieldContext_RelationTypeInfo_directed(_ context.Con
 	return graphql.NewScalarFieldContext("RelationTypeInfo", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _RelationTypeInfo_properties(ctx context.Context, field graphql.CollectedField, obj *model.RelationTypeInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RelationTypeInfo_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RelationTypeInfo_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RelationTypeInfo", field, false, false, "String")
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -702,7 +863,7 @@ func (ec *executionContext) unmarshalInputLinkInput(ctx context.Context, obj any
 		asMap["status"] = "REPORTED"
 	}
 
-	fieldsInOrder := [...]string{"id", "type", "from", "to", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"}
+	fieldsInOrder := [...]string{"id", "type", "from", "to", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset", "share", "amount", "currency", "relationship", "post", "rank"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -793,6 +954,48 @@ func (ec *executionContext) unmarshalInputLinkInput(ctx context.Context, obj any
 				return it, err
 			}
 			it.Dataset = data
+		case "share":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("share"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Share = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "relationship":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("relationship"))
+			data, err := ec.unmarshalOFamilyRelationship2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFamilyRelationship(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Relationship = data
+		case "post":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("post"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Post = data
+		case "rank":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rank"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rank = data
 		}
 	}
 	return it, nil
@@ -890,6 +1093,36 @@ func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet,
 		case "dataset":
 			out.Values[i] = ec._Relation_dataset(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "share":
+			out.Values[i] = ec._Relation_share(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._Relation_amount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Relation_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "relationship":
+			out.Values[i] = ec._Relation_relationship(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "post":
+			out.Values[i] = ec._Relation_post(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rank":
+			out.Values[i] = ec._Relation_rank(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -1031,6 +1264,11 @@ func (ec *executionContext) _RelationTypeInfo(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "properties":
+			out.Values[i] = ec._RelationTypeInfo_properties(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1164,6 +1402,22 @@ func (ec *executionContext) unmarshalODirection2ᚖgithubᚗcomᚋcasegraphᚋca
 }
 
 func (ec *executionContext) marshalODirection2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDirection(ctx context.Context, sel ast.SelectionSet, v *model.Direction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOFamilyRelationship2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFamilyRelationship(ctx context.Context, v any) (*model.FamilyRelationship, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.FamilyRelationship)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFamilyRelationship2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFamilyRelationship(ctx context.Context, sel ast.SelectionSet, v *model.FamilyRelationship) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -390,18 +390,24 @@ type ComplexityRoot struct {
 	}
 
 	Relation struct {
-		Confidence func(childComplexity int) int
-		Dataset    func(childComplexity int) int
-		EndDate    func(childComplexity int) int
-		From       func(childComplexity int) int
-		ID         func(childComplexity int) int
-		Quote      func(childComplexity int) int
-		Role       func(childComplexity int) int
-		Sources    func(childComplexity int) int
-		StartDate  func(childComplexity int) int
-		Status     func(childComplexity int) int
-		To         func(childComplexity int) int
-		Type       func(childComplexity int) int
+		Amount       func(childComplexity int) int
+		Confidence   func(childComplexity int) int
+		Currency     func(childComplexity int) int
+		Dataset      func(childComplexity int) int
+		EndDate      func(childComplexity int) int
+		From         func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Post         func(childComplexity int) int
+		Quote        func(childComplexity int) int
+		Rank         func(childComplexity int) int
+		Relationship func(childComplexity int) int
+		Role         func(childComplexity int) int
+		Share        func(childComplexity int) int
+		Sources      func(childComplexity int) int
+		StartDate    func(childComplexity int) int
+		Status       func(childComplexity int) int
+		To           func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	RelationConnection struct {
@@ -420,6 +426,7 @@ type ComplexityRoot struct {
 		FromKinds    func(childComplexity int) int
 		InverseLabel func(childComplexity int) int
 		Label        func(childComplexity int) int
+		Properties   func(childComplexity int) int
 		ToKinds      func(childComplexity int) int
 		Type         func(childComplexity int) int
 	}
@@ -2179,12 +2186,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Timeline(childComplexity, args["id"].(string), args["from"].(*model.PartialDate), args["to"].(*model.PartialDate)), true
 
+	case "Relation.amount":
+		if e.ComplexityRoot.Relation.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Amount(childComplexity), true
 	case "Relation.confidence":
 		if e.ComplexityRoot.Relation.Confidence == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Relation.Confidence(childComplexity), true
+	case "Relation.currency":
+		if e.ComplexityRoot.Relation.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Currency(childComplexity), true
 	case "Relation.dataset":
 		if e.ComplexityRoot.Relation.Dataset == nil {
 			break
@@ -2209,18 +2228,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Relation.ID(childComplexity), true
+	case "Relation.post":
+		if e.ComplexityRoot.Relation.Post == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Post(childComplexity), true
 	case "Relation.quote":
 		if e.ComplexityRoot.Relation.Quote == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Relation.Quote(childComplexity), true
+	case "Relation.rank":
+		if e.ComplexityRoot.Relation.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Rank(childComplexity), true
+	case "Relation.relationship":
+		if e.ComplexityRoot.Relation.Relationship == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Relationship(childComplexity), true
 	case "Relation.role":
 		if e.ComplexityRoot.Relation.Role == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Relation.Role(childComplexity), true
+	case "Relation.share":
+		if e.ComplexityRoot.Relation.Share == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Share(childComplexity), true
 	case "Relation.sources":
 		if e.ComplexityRoot.Relation.Sources == nil {
 			break
@@ -2308,6 +2351,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RelationTypeInfo.Label(childComplexity), true
+	case "RelationTypeInfo.properties":
+		if e.ComplexityRoot.RelationTypeInfo.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationTypeInfo.Properties(childComplexity), true
 	case "RelationTypeInfo.toKinds":
 		if e.ComplexityRoot.RelationTypeInfo.ToKinds == nil {
 			break
@@ -3677,7 +3726,7 @@ enum RelationType {
   SOURCE_OF
   DOCUMENTS
   STATEMENT_ABOUT
-  "A person commands a unit (the post or rank held in role), for the dates given."
+  "A person commands a unit (with the post and rank held), for the dates given."
   COMMANDS
   "A unit is under another, for the dates given: the chain of command."
   SUBORDINATE_TO
@@ -3685,13 +3734,13 @@ enum RelationType {
   BASED_AT
   "A unit operates in a place, for the dates given."
   OPERATES_IN
-  "A person or organization owns (part of) an organization."
+  "A person or organization owns (a share of) an organization."
   OWNS
   "A person or organization is a director of an organization."
   DIRECTOR_OF
-  "A person or organization paid another."
+  "A person or organization paid another (an amount, in a currency)."
   PAID
-  "Two people are family (the relationship in role)."
+  "Two people are family: the relationship says what from is to to."
   FAMILY_OF
   "Two people are associates."
   ASSOCIATE_OF
@@ -3729,6 +3778,26 @@ enum RelationStatus {
   DISPUTED
 }
 
+"""
+What one person is to another in a FAMILY_OF relation, read from -> to: PARENT
+says from is to's parent (and so to is from's CHILD). SIBLING, SPOUSE,
+PARTNER, COUSIN, IN_LAW and OTHER read the same both ways.
+"""
+enum FamilyRelationship {
+  PARENT
+  CHILD
+  SIBLING
+  SPOUSE
+  PARTNER
+  GRANDPARENT
+  GRANDCHILD
+  UNCLE_OR_AUNT
+  NEPHEW_OR_NIECE
+  COUSIN
+  IN_LAW
+  OTHER
+}
+
 "A relation between two entities, with its evidence."
 type Relation implements Node {
   "relation~ and the relation's own id (see Node); arguments take either."
@@ -3747,6 +3816,18 @@ type Relation implements Node {
   "The evidence for the relation."
   sources: [Source!]!
   dataset: String!
+  "OWNS: the percentage of the asset owned, above 0 and at most 100."
+  share: Float
+  "PAID, FUNDS: the sum paid, at least 0, in currency where the record names it."
+  amount: Float
+  "PAID, FUNDS: the amount's ISO 4217 code, such as USD."
+  currency: String
+  "FAMILY_OF: what from is to to (PARENT: from is to's parent)."
+  relationship: FamilyRelationship
+  "COMMANDS, HELD_POSITION, DIRECTOR_OF: the post held, as the record names it."
+  post: String
+  "COMMANDS, HELD_POSITION: the military or police rank held."
+  rank: String
 }
 
 type RelationConnection {
@@ -3771,6 +3852,8 @@ type RelationTypeInfo {
   toKinds: [EntityKind!]!
   "Whether from and to mean something; an undirected relation may be stored either way."
   directed: Boolean!
+  "The type-specific properties a relation of the type may carry (fields of Relation and LinkInput): share for OWNS."
+  properties: [String!]!
 }
 
 """
@@ -3794,6 +3877,22 @@ input LinkInput {
   sourceIds: [ID!]!
   "Defaults to the dataset of the from entity."
   dataset: String
+  """
+  The type-specific properties (relationTypes says which type carries which;
+  one the type does not carry is refused). OWNS: the percentage owned, above
+  0 and at most 100.
+  """
+  share: Float
+  "PAID, FUNDS: the sum paid, at least 0."
+  amount: Float
+  "PAID, FUNDS: the amount's ISO 4217 code (three capital letters, such as USD); only with an amount."
+  currency: String
+  "FAMILY_OF: what from is to to (PARENT: from is to's parent)."
+  relationship: FamilyRelationship
+  "COMMANDS, HELD_POSITION, DIRECTOR_OF: the post held, up to 200 characters."
+  post: String
+  "COMMANDS, HELD_POSITION: the rank held, up to 100 characters."
+  rank: String
 }
 
 extend type Query {
@@ -4693,6 +4792,18 @@ func (ec *executionContext) childFields_Relation(ctx context.Context, field grap
 		return ec.fieldContext_Relation_sources(ctx, field)
 	case "dataset":
 		return ec.fieldContext_Relation_dataset(ctx, field)
+	case "share":
+		return ec.fieldContext_Relation_share(ctx, field)
+	case "amount":
+		return ec.fieldContext_Relation_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Relation_currency(ctx, field)
+	case "relationship":
+		return ec.fieldContext_Relation_relationship(ctx, field)
+	case "post":
+		return ec.fieldContext_Relation_post(ctx, field)
+	case "rank":
+		return ec.fieldContext_Relation_rank(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Relation", field.Name)
 }
@@ -4733,6 +4844,8 @@ func (ec *executionContext) childFields_RelationTypeInfo(ctx context.Context, fi
 		return ec.fieldContext_RelationTypeInfo_toKinds(ctx, field)
 	case "directed":
 		return ec.fieldContext_RelationTypeInfo_directed(ctx, field)
+	case "properties":
+		return ec.fieldContext_RelationTypeInfo_properties(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RelationTypeInfo", field.Name)
 }

@@ -352,6 +352,20 @@ type LinkInput struct {
 	SourceIds []string `json:"sourceIds"`
 	// Defaults to the dataset of the from entity.
 	Dataset *string `json:"dataset,omitempty"`
+	// The type-specific properties (relationTypes says which type carries which;
+	// one the type does not carry is refused). OWNS: the percentage owned, above
+	// 0 and at most 100.
+	Share *float64 `json:"share,omitempty"`
+	// PAID, FUNDS: the sum paid, at least 0.
+	Amount *float64 `json:"amount,omitempty"`
+	// PAID, FUNDS: the amount's ISO 4217 code (three capital letters, such as USD); only with an amount.
+	Currency *string `json:"currency,omitempty"`
+	// FAMILY_OF: what from is to to (PARENT: from is to's parent).
+	Relationship *FamilyRelationship `json:"relationship,omitempty"`
+	// COMMANDS, HELD_POSITION, DIRECTOR_OF: the post held, up to 200 characters.
+	Post *string `json:"post,omitempty"`
+	// COMMANDS, HELD_POSITION: the rank held, up to 100 characters.
+	Rank *string `json:"rank,omitempty"`
 }
 
 type Mutation struct {
@@ -472,8 +486,20 @@ type Relation struct {
 	// 0 to 1.
 	Confidence *float64 `json:"confidence,omitempty"`
 	// The words of the source, where it has them.
-	Quote     *string  `json:"quote,omitempty"`
-	Dataset   string   `json:"dataset"`
+	Quote   *string `json:"quote,omitempty"`
+	Dataset string  `json:"dataset"`
+	// OWNS: the percentage of the asset owned, above 0 and at most 100.
+	Share *float64 `json:"share,omitempty"`
+	// PAID, FUNDS: the sum paid, at least 0, in currency where the record names it.
+	Amount *float64 `json:"amount,omitempty"`
+	// PAID, FUNDS: the amount's ISO 4217 code, such as USD.
+	Currency *string `json:"currency,omitempty"`
+	// FAMILY_OF: what from is to to (PARENT: from is to's parent).
+	Relationship *FamilyRelationship `json:"relationship,omitempty"`
+	// COMMANDS, HELD_POSITION, DIRECTOR_OF: the post held, as the record names it.
+	Post *string `json:"post,omitempty"`
+	// COMMANDS, HELD_POSITION: the military or police rank held.
+	Rank      *string  `json:"rank,omitempty"`
 	FromID    string   `json:"-"`
 	SourceIDs []string `json:"-"`
 	ToID      string   `json:"-"`
@@ -503,6 +529,8 @@ type RelationTypeInfo struct {
 	ToKinds      []EntityKind `json:"toKinds"`
 	// Whether from and to mean something; an undirected relation may be stored either way.
 	Directed bool `json:"directed"`
+	// The type-specific properties a relation of the type may carry (fields of Relation and LinkInput): share for OWNS.
+	Properties []string `json:"properties"`
 }
 
 type SaveQueryInput struct {
@@ -1051,6 +1079,84 @@ func (e EntityOrderField) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// What one person is to another in a FAMILY_OF relation, read from -> to: PARENT
+// says from is to's parent (and so to is from's CHILD). SIBLING, SPOUSE,
+// PARTNER, COUSIN, IN_LAW and OTHER read the same both ways.
+type FamilyRelationship string
+
+const (
+	FamilyRelationshipParent        FamilyRelationship = "PARENT"
+	FamilyRelationshipChild         FamilyRelationship = "CHILD"
+	FamilyRelationshipSibling       FamilyRelationship = "SIBLING"
+	FamilyRelationshipSpouse        FamilyRelationship = "SPOUSE"
+	FamilyRelationshipPartner       FamilyRelationship = "PARTNER"
+	FamilyRelationshipGrandparent   FamilyRelationship = "GRANDPARENT"
+	FamilyRelationshipGrandchild    FamilyRelationship = "GRANDCHILD"
+	FamilyRelationshipUncleOrAunt   FamilyRelationship = "UNCLE_OR_AUNT"
+	FamilyRelationshipNephewOrNiece FamilyRelationship = "NEPHEW_OR_NIECE"
+	FamilyRelationshipCousin        FamilyRelationship = "COUSIN"
+	FamilyRelationshipInLaw         FamilyRelationship = "IN_LAW"
+	FamilyRelationshipOther         FamilyRelationship = "OTHER"
+)
+
+var AllFamilyRelationship = []FamilyRelationship{
+	FamilyRelationshipParent,
+	FamilyRelationshipChild,
+	FamilyRelationshipSibling,
+	FamilyRelationshipSpouse,
+	FamilyRelationshipPartner,
+	FamilyRelationshipGrandparent,
+	FamilyRelationshipGrandchild,
+	FamilyRelationshipUncleOrAunt,
+	FamilyRelationshipNephewOrNiece,
+	FamilyRelationshipCousin,
+	FamilyRelationshipInLaw,
+	FamilyRelationshipOther,
+}
+
+func (e FamilyRelationship) IsValid() bool {
+	switch e {
+	case FamilyRelationshipParent, FamilyRelationshipChild, FamilyRelationshipSibling, FamilyRelationshipSpouse, FamilyRelationshipPartner, FamilyRelationshipGrandparent, FamilyRelationshipGrandchild, FamilyRelationshipUncleOrAunt, FamilyRelationshipNephewOrNiece, FamilyRelationshipCousin, FamilyRelationshipInLaw, FamilyRelationshipOther:
+		return true
+	}
+	return false
+}
+
+func (e FamilyRelationship) String() string {
+	return string(e)
+}
+
+func (e *FamilyRelationship) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = FamilyRelationship(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid FamilyRelationship", str)
+	}
+	return nil
+}
+
+func (e FamilyRelationship) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *FamilyRelationship) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e FamilyRelationship) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Where a search matched an entity.
 type MatchField string
 
@@ -1439,7 +1545,7 @@ const (
 	RelationTypeSourceOf       RelationType = "SOURCE_OF"
 	RelationTypeDocuments      RelationType = "DOCUMENTS"
 	RelationTypeStatementAbout RelationType = "STATEMENT_ABOUT"
-	// A person commands a unit (the post or rank held in role), for the dates given.
+	// A person commands a unit (with the post and rank held), for the dates given.
 	RelationTypeCommands RelationType = "COMMANDS"
 	// A unit is under another, for the dates given: the chain of command.
 	RelationTypeSubordinateTo RelationType = "SUBORDINATE_TO"
@@ -1447,13 +1553,13 @@ const (
 	RelationTypeBasedAt RelationType = "BASED_AT"
 	// A unit operates in a place, for the dates given.
 	RelationTypeOperatesIn RelationType = "OPERATES_IN"
-	// A person or organization owns (part of) an organization.
+	// A person or organization owns (a share of) an organization.
 	RelationTypeOwns RelationType = "OWNS"
 	// A person or organization is a director of an organization.
 	RelationTypeDirectorOf RelationType = "DIRECTOR_OF"
-	// A person or organization paid another.
+	// A person or organization paid another (an amount, in a currency).
 	RelationTypePaid RelationType = "PAID"
-	// Two people are family (the relationship in role).
+	// Two people are family: the relationship says what from is to to.
 	RelationTypeFamilyOf RelationType = "FAMILY_OF"
 	// Two people are associates.
 	RelationTypeAssociateOf RelationType = "ASSOCIATE_OF"
