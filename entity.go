@@ -57,7 +57,11 @@ type Entity struct {
 	Aliases     []string
 	Description string
 	Dataset     string
-	SourceIDs   []string
+	// Citations are the entity's evidence, each source cited with its own
+	// quote, locator and credibility; SourceIDs the sources they cite, each
+	// once (a write may give SourceIDs alone: each is cited, CitationsOf).
+	Citations []Citation
+	SourceIDs []string
 
 	// Attributes are the kind-specific properties (see property.go);
 	// empty where the kind has none.
@@ -318,7 +322,11 @@ type Properties struct {
 // (property.go) and the system ones.
 var (
 	EntityProperties   = entityPropertyNames()
-	RelationProperties = []string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"}
+	RelationProperties = append([]string{"role", "startDate", "endDate", "status", "confidence", "sourceIds"},
+		append(CitationProperties, "dataset")...)
+	// CitationProperties are the parallel lists that hold a claim's
+	// citations beside its sourceIds (entities' and relations' alike).
+	CitationProperties = []string{"citationQuotes", "citationLocators", "citationCredibility", "citationGrades"}
 )
 
 // MaxFilterValues is the most values a filter's list may hold.
@@ -435,7 +443,12 @@ func (e *Entity) Normalize() error {
 	for i, a := range e.Aliases {
 		e.Aliases[i] = norm.NFC.String(a)
 	}
-	return e.Validate()
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	e.Citations, _ = normalizeCitations(e.Citations, e.SourceIDs, "")
+	e.SourceIDs = CitedSourceIDs(e.Citations)
+	return nil
 }
 
 // Validate checks an entity before it is written.
@@ -466,5 +479,15 @@ func (e Entity) Validate() error {
 	if err := e.validateKindFields(); err != nil {
 		return err
 	}
-	return validateSourceIDs(e.SourceIDs)
+	_, err := normalizeCitations(e.Citations, e.SourceIDs, "")
+	return err
+}
+
+// Cited returns the entity's citations: Citations, or, for an entity
+// given the old way, one for each of SourceIDs (CitationsOf).
+func (e Entity) Cited() []Citation {
+	if len(e.Citations) > 0 {
+		return e.Citations
+	}
+	return CitationsOf(e.SourceIDs, "")
 }

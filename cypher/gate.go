@@ -43,7 +43,7 @@ type ungated map[statement]string
 func ungatedStatements() []ungated {
 	return []ungated{batchUngated(), changeUngated(), datasetUngated(), degreeUngated(),
 		duplicateUngated(), entityUngated(), keyUngated(), migrateUngated(), relationUngated(), savedQueryUngated(),
-		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated()}
+		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated(), citationUngated()}
 }
 
 // readable is the gate's test that the caller may read the dataset of a
@@ -97,7 +97,8 @@ func entityProjection(v string, props []string) string {
 		switch p {
 		case "name":
 			b.WriteString("name: '" + casegraph.RedactedName + "', ")
-		case "dataset", "sourceIds":
+		case "dataset", "sourceIds", "citationCredibility", "citationGrades":
+			// What it cites and how well, never the words.
 			b.WriteString(p + ": " + v + "." + p + ", ")
 		default:
 			b.WriteString(p + ": null, ")
@@ -113,7 +114,8 @@ func entityProjection(v string, props []string) string {
 // its id, the properties (of casegraph.RelationProperties), its type and
 // its ends' ids. A relation with a protected end, read by a caller without
 // clearance, shows its opaque id and its ends' ids as the caller sees
-// them (a protected end's opaque id), and neither its quote nor its role.
+// them (a protected end's opaque id), and neither its quotes, their
+// locators, nor its role.
 func relationProjection(r string, props []string) string {
 	return relationProjectionOf(r, props, relationHidden(r), relationKey(r))
 }
@@ -128,7 +130,7 @@ func relationProjectionOf(r string, props []string, redact, key string) string {
 	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", ")
 	for _, p := range props {
 		switch p {
-		case "quote", "role":
+		case "citationQuotes", "citationLocators", "role":
 			b.WriteString(p + ": CASE WHEN " + redact + " THEN null ELSE " + r + "." + p + " END, ")
 		default:
 			b.WriteString(p + ": " + r + "." + p + ", ")

@@ -125,6 +125,25 @@ func mapStrings(m map[string]any, key string) ([]string, error) {
 	}
 }
 
+func mapInts(m map[string]any, key string) ([]int, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		out := make([]int, len(v))
+		for i, x := range v {
+			n, ok := x.(int64)
+			if !ok {
+				return nil, fmt.Errorf("%s[%d]: want an integer, got %T", key, i, x)
+			}
+			out[i] = int(n)
+		}
+		return out, nil
+	default:
+		return nil, fmt.Errorf("%s: want a list, got %T", key, v)
+	}
+}
+
 func mapFloat(m map[string]any, key string) (*float64, error) {
 	switch v := m[key].(type) {
 	case nil:
