@@ -3,6 +3,7 @@ package casegraph
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -179,8 +180,35 @@ func LegacyQuote(cs []Citation) string {
 	return ""
 }
 
+// OldShape says a claim's citations as the shape before citations did
+// (sources, and at most one quote), when they say nothing more: each
+// source cited once, in order, with the quote (if any) on the first, no
+// locator and the default credibility, as CitationsOf makes them. ok is
+// false when they say more (a quote on another source, a locator, a
+// credibility given). Grades are not compared: they are derived.
+func OldShape(cs []Citation) (sourceIDs []string, quote string, ok bool) {
+	sourceIDs, quote = CitedSourceIDs(cs), LegacyQuote(cs)
+	old := CitationsOf(sourceIDs, quote)
+	if len(old) != len(cs) {
+		return sourceIDs, quote, false
+	}
+	for i, c := range cs {
+		c.Grade = ""
+		if c.Credibility == 0 {
+			c.Credibility = DefaultCredibility
+		}
+		if c != old[i] {
+			return sourceIDs, quote, false
+		}
+	}
+	return sourceIDs, quote, true
+}
+
 // CitedSourceIDs are the sources cited, each once, in order.
 func CitedSourceIDs(cs []Citation) []string {
+	if len(cs) == 0 {
+		return nil
+	}
 	ids := make([]string, len(cs))
 	for i, c := range cs {
 		ids[i] = c.SourceID
@@ -253,14 +281,18 @@ func validateCitations(cs []Citation) error {
 
 // Independent reports whether two sources are independent of each other
 // for corroboration: different sources whose publishers are both known and
-// differ (compared as search compares names: case, accents and spacing
-// aside). Two articles of one newspaper, or a source of unknown publisher,
-// confirm nothing.
+// differ (PublisherKey: as search compares names, case, accents, spacing
+// and punctuation aside). Two articles of one newspaper, or a source of
+// unknown publisher, confirm nothing.
 func Independent(a, b Source) bool {
-	if a.ID == b.ID || a.Publisher == "" || b.Publisher == "" {
-		return false
-	}
-	return Fold(a.Publisher) != Fold(b.Publisher)
+	ka, kb := PublisherKey(a.Publisher), PublisherKey(b.Publisher)
+	return a.ID != b.ID && ka != "" && kb != "" && ka != kb
+}
+
+// PublisherKey is a publisher as independence compares it: its words,
+// folded ("The Guardian", "the guardian." are one publisher).
+func PublisherKey(publisher string) string {
+	return strings.Join(Words(publisher), " ")
 }
 
 // GradeCitations sets the effective grade of each of a claim's citations,
@@ -313,8 +345,26 @@ type GradeFilter struct {
 	MinCredibility Credibility // 0 for no minimum
 }
 
-// Set reports whether the filter asks for anything.
-func (f GradeFilter) Set() bool { return f.MinReliability != "" || f.MinCredibility != 0 }
+// DefaultGradeFilter is the grade filter of a request that gives none:
+// the weakest grades, F and 6, which every citation meets (the schema's
+// defaults for PathFilter.minReliability and minCredibility spell them).
+func DefaultGradeFilter() GradeFilter {
+	return GradeFilter{MinReliability: ReliabilityF, MinCredibility: CredibilityUnknown}
+}
+
+// Set reports whether the filter asks for more than every citation meets
+// (a minimum of F, or of 6, or none, asks for nothing).
+func (f GradeFilter) Set() bool {
+	return f.reliabilitySet() || f.credibilitySet()
+}
+
+func (f GradeFilter) reliabilitySet() bool {
+	return f.MinReliability != "" && f.MinReliability != ReliabilityF
+}
+
+func (f GradeFilter) credibilitySet() bool {
+	return f.MinCredibility != 0 && f.MinCredibility != CredibilityUnknown
+}
 
 // Validate checks the filter's minimums: A to F, 1 to 6.
 func (f GradeFilter) Validate() error {

@@ -97,8 +97,8 @@ func (f PathFilter) Relaxations() []Relaxation {
 	add("datasets", len(f.Datasets) > 0, func(g *PathFilter) { g.Datasets = nil })
 	add("validAt", f.ValidAt != "", func(g *PathFilter) { g.ValidAt = "" })
 	add("minConfidence", f.MinConfidence != nil, func(g *PathFilter) { g.MinConfidence = nil })
-	add("minReliability", f.MinReliability != "", func(g *PathFilter) { g.MinReliability = "" })
-	add("minCredibility", f.MinCredibility != 0, func(g *PathFilter) { g.MinCredibility = 0 })
+	add("minReliability", f.reliabilitySet(), func(g *PathFilter) { g.MinReliability = DefaultGradeFilter().MinReliability })
+	add("minCredibility", f.credibilitySet(), func(g *PathFilter) { g.MinCredibility = DefaultGradeFilter().MinCredibility })
 	add("statuses", len(f.Statuses) > 0, func(g *PathFilter) { g.Statuses = nil })
 	add("direction", f.Direction == PathOutgoing, func(g *PathFilter) { g.Direction = PathAny })
 	add("maxDegree", f.MaxDegree != nil, func(g *PathFilter) { g.MaxDegree = nil })
@@ -213,9 +213,9 @@ type PathFilter struct {
 }
 
 // DefaultPathFilter is the filter of a search that gives none: paths of
-// up to DefaultMaxDepth relations, followed either way.
+// up to DefaultMaxDepth relations, followed either way, of any grade.
 func DefaultPathFilter() PathFilter {
-	return PathFilter{MaxDepth: DefaultMaxDepth, Direction: PathAny}
+	return PathFilter{MaxDepth: DefaultMaxDepth, Direction: PathAny, GradeFilter: DefaultGradeFilter()}
 }
 
 // Normalize checks the filter and fills in the direction when it has none.

@@ -219,18 +219,12 @@ func relationRow(r casegraph.Relation) map[string]any {
 // for having been migrated.
 func relationHash(r casegraph.Relation) string {
 	cs := r.Cited()
-	ids, quote := casegraph.CitedSourceIDs(cs), casegraph.LegacyQuote(cs)
-	if slices.Equal(ungraded(cs), casegraph.CitationsOf(ids, quote)) {
+	if ids, quote, old := casegraph.OldShape(cs); old {
 		return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, quote, ids, r.Dataset)
 	}
-	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, ungraded(cs), r.Dataset)
-}
-
-// ungraded is cs without their grades.
-func ungraded(cs []casegraph.Citation) []casegraph.Citation {
-	out := slices.Clone(cs)
-	for i := range out {
-		out[i].Grade = ""
+	ungraded := slices.Clone(cs)
+	for i := range ungraded {
+		ungraded[i].Grade = ""
 	}
-	return out
+	return contentHash(r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, ungraded, r.Dataset)
 }

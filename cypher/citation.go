@@ -77,7 +77,7 @@ func regradesFor(g *gate, written []casegraph.Source) []string {
 	var ids []string
 	for _, src := range written {
 		old, ok := g.sources[src.ID]
-		if ok && (reliabilityOf(old) != reliabilityOf(src) || casegraph.Fold(old.Publisher) != casegraph.Fold(src.Publisher)) {
+		if ok && (reliabilityOf(old) != reliabilityOf(src) || casegraph.PublisherKey(old.Publisher) != casegraph.PublisherKey(src.Publisher)) {
 			ids = append(ids, src.ID)
 		}
 	}

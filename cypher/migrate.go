@@ -309,26 +309,32 @@ type CitationMigration struct {
 }
 
 // MigrateCitations turns the evidence of data written before citations
-// into citations (MigrateRelationCitations, MigrateEntityCitations),
+// into citations (MigrateRelationCitations, MigrateEntityCitations) for the
+// datasets' entities and their relations (all when datasets is empty),
 // nothing lost: every source stays cited, every quote kept. When it has
-// run to its end it says so in the graph, and later runs cost one read.
-func (s *Store) MigrateCitations(ctx context.Context) (CitationMigration, error) {
+// run to its end over all the data it says so in the graph, and later
+// runs cost one read.
+func (s *Store) MigrateCitations(ctx context.Context, datasets []string) (CitationMigration, error) {
 	const migration = "citations"
 	var out CitationMigration
-	if done, err := s.dataMigrationDone(ctx, migration); err != nil || done {
-		return out, err
+	if len(datasets) == 0 {
+		if done, err := s.dataMigrationDone(ctx, migration); err != nil || done {
+			return out, err
+		}
 	}
-	params := map[string]any{"credibility": int64(casegraph.DefaultCredibility), "reliability": string(casegraph.DefaultReliability)}
-	rec, err := s.autoCommit(ctx, stmtMigrateRelationCitations, params)
+	params := map[string]any{"credibility": int64(casegraph.DefaultCredibility), "reliability": string(casegraph.DefaultReliability),
+		"datasets": listParam(datasets)}
+	stmt := stmtMigrateRelationCitations.byDatasets(datasets)
+	rec, err := s.autoCommit(ctx, stmt, params)
 	if err != nil {
 		return out, err
 	}
 	for col, dst := range map[string]*int64{"relations": &out.Relations, "quoted": &out.Quoted, "quotedOfSeveral": &out.QuotedOfSeveral} {
 		if *dst, err = getInt(rec, col); err != nil {
-			return out, internalError(stmtMigrateRelationCitations, err)
+			return out, internalError(stmt, err)
 		}
 	}
-	if out.Entities, err = s.inBatches(ctx, stmtMigrateEntityCitations, "entities", params); err != nil {
+	if out.Entities, err = s.inBatches(ctx, stmtMigrateEntityCitations.byDatasets(datasets), "entities", params); err != nil || len(datasets) > 0 {
 		return out, err
 	}
 	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})

@@ -151,7 +151,8 @@ func TestStatementVariants(t *testing.T) {
 			built[stmt] = true // rendered once, under its own name
 		}
 	}
-	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs} {
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs,
+		stmtMigrateRelationCitations, stmtMigrateEntityCitations} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}
 	for field := range entityOrders {

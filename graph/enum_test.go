@@ -48,6 +48,8 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"QueryVisibility":     {names(casegraph.Visibilities()), true},
 		"DuplicateReasonKind": {names(duplicate.ReasonKinds()), true},
 		"PathWatchKind":       {names(watch.PathKinds()), true},
+		"SourceKind":          {names(casegraph.SourceKinds()), true},
+		"Reliability":         {names(casegraph.Reliabilities()), true},
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
 	for name, def := range schema.Types {

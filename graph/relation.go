@@ -12,7 +12,7 @@ func toRelation(r casegraph.Relation) *model.Relation {
 		ID: casegraph.NodeID(casegraph.NodeRelation, r.ID), Type: model.RelationType(r.Type), FromID: r.FromID, ToID: r.ToID,
 		Role: optional(r.Role), StartDate: datePtr(r.StartDate), EndDate: datePtr(r.EndDate),
 		Status: model.RelationStatus(r.Status), Confidence: r.Confidence, Quote: optional(r.Quote),
-		SourceIDs: r.SourceIDs, Dataset: r.Dataset,
+		SourceIDs: r.SourceIDs, Cited: r.Citations, Dataset: r.Dataset,
 	}
 }
 
@@ -29,11 +29,15 @@ func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, 
 	if err != nil {
 		return casegraph.Relation{}, err
 	}
+	cited, err := citationsFromInput(in.Citations)
+	if err != nil {
+		return casegraph.Relation{}, err
+	}
 	r := casegraph.Relation{
 		ID: id, Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
 		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
 		Confidence: in.Confidence, Quote: deref(in.Quote),
-		SourceIDs: sourceIDs, Dataset: deref(in.Dataset),
+		SourceIDs: sourceIDs, Citations: cited, Dataset: deref(in.Dataset),
 	}
 	if in.Status != nil {
 		r.Status = casegraph.Status(*in.Status)

@@ -57,17 +57,27 @@ func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
 // Entity and relation fields and the properties they show; the others
 // (relations, from, to, kind, id, ...) need none beyond those every read
 // returns. An entity field shows the property of its name
-// (casegraph.EntityProperties), sources shows sourceIds.
-var relationFieldProperty = map[string]string{
-	"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
-	"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
+// (casegraph.EntityProperties), sources shows sourceIds, and citations
+// (and a relation's quote, its first citation's) the parallel lists of
+// citations.
+var relationFieldProperties = map[string][]string{
+	"role": {"role"}, "startDate": {"startDate"}, "endDate": {"endDate"}, "status": {"status"}, "confidence": {"confidence"},
+	"quote": citedProperties, "sources": {"sourceIds"}, "citations": citedProperties, "dataset": {"dataset"},
 }
 
-func entityFieldProperty(field string) (string, bool) {
-	if field == "sources" {
-		return "sourceIds", true
+var citedProperties = append([]string{"sourceIds"}, casegraph.CitationProperties...)
+
+func entityFieldProperties(field string) []string {
+	switch field {
+	case "sources":
+		return []string{"sourceIds"}
+	case "citations":
+		return citedProperties
 	}
-	return field, slices.Contains(casegraph.EntityProperties, field)
+	if slices.Contains(casegraph.EntityProperties, field) {
+		return []string{field}
+	}
+	return nil
 }
 
 // operationProperties is what the whole operation shows of any entity and
@@ -84,11 +94,11 @@ func operationProperties(op *graphql.OperationContext) *casegraph.Properties {
 			case *ast.Field:
 				if s.ObjectDefinition != nil {
 					if slices.Contains(entityTypes, s.ObjectDefinition.Name) {
-						if p, ok := entityFieldProperty(s.Name); ok {
+						for _, p := range entityFieldProperties(s.Name) {
 							entity[p] = true
 						}
 					} else if s.ObjectDefinition.Name == "Relation" {
-						if p, ok := relationFieldProperty[s.Name]; ok {
+						for _, p := range relationFieldProperties[s.Name] {
 							relation[p] = true
 						}
 					}
@@ -140,7 +150,7 @@ func entityRead(op *graphql.OperationContext, sets []ast.SelectionSet, level int
 	for _, set := range sets {
 		for _, f := range graphql.CollectFields(op, set, entityTypes) {
 			switch f.Name {
-			case "sources":
+			case "sources", "citations":
 				read.Sources = true
 			case "relations":
 				if level >= maxReadLevels {
@@ -207,7 +217,7 @@ func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level
 	for _, set := range relations {
 		for _, rf := range graphql.CollectFields(op, set, []string{"Relation"}) {
 			switch rf.Name {
-			case "sources":
+			case "sources", "citations":
 				p.Sources = true
 			case "from", "to":
 				endSets = append(endSets, rf.Selections)

@@ -164,7 +164,7 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if registered > 0 {
 			fmt.Fprintf(e.stdout, "registered the ids of %d relations\n", registered)
 		}
-		cited, err := store.MigrateCitations(ctx)
+		cited, err := store.MigrateCitations(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("migrate: citations: %w", describe(err))
 		}
