@@ -84,8 +84,8 @@ type Record struct {
 	Title       string `json:"title,omitempty"`
 	Publisher   string `json:"publisher,omitempty"`
 	RetrievedAt string `json:"retrievedAt,omitempty"`
-	// A source's kind is Kind; these are a source's too.
-	Language    string `json:"language,omitempty"`
+	// A source's kind is Kind and its language Attributes' (a document's
+	// field of the same name); these are a source's too.
 	ArchivedURL string `json:"archivedUrl,omitempty"`
 	SHA256      string `json:"sha256,omitempty"`
 	Reliability string `json:"reliability,omitempty"`
@@ -225,7 +225,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 	case "source":
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,
 			PublishedAt: rec.PublishedAt, RetrievedAt: rec.RetrievedAt, Dataset: rec.Dataset,
-			Kind: casegraph.SourceKind(rec.Kind), Language: rec.Language, ArchivedURL: rec.ArchivedURL, SHA256: rec.SHA256,
+			Kind: casegraph.SourceKind(rec.Kind), Language: rec.Attributes.Language, ArchivedURL: rec.ArchivedURL, SHA256: rec.SHA256,
 			Reliability: casegraph.Reliability(rec.Reliability)}
 		if err := s.Normalize(); err != nil {
 			return err
@@ -257,8 +257,8 @@ func (b *Batch) addRecord(rec Record, line int) error {
 // SourceRecord is a source as a line of a data file.
 func SourceRecord(s casegraph.Source) Record {
 	r := Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher, Kind: string(s.Kind),
-		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt}, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset,
-		Language: s.Language, ArchivedURL: s.ArchivedURL, SHA256: s.SHA256}
+		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt, Language: s.Language}, RetrievedAt: s.RetrievedAt,
+		Dataset: s.Dataset, ArchivedURL: s.ArchivedURL, SHA256: s.SHA256}
 	if s.Reliability != casegraph.DefaultReliability {
 		r.Reliability = string(s.Reliability) // the default goes without saying, as before reliabilities
 	}
