@@ -48,11 +48,15 @@ func getInts(rec *neo4j.Record, key string) ([]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", key, err)
 	}
+	return toInts("record "+key, raw)
+}
+
+func toInts(key string, raw []any) ([]int, error) {
 	out := make([]int, len(raw))
 	for i, v := range raw {
 		n, ok := v.(int64)
 		if !ok {
-			return nil, fmt.Errorf("record %s[%d]: %T, want an integer", key, i, v)
+			return nil, fmt.Errorf("%s[%d]: %T, want an integer", key, i, v)
 		}
 		out[i] = int(n)
 	}
@@ -130,15 +134,7 @@ func mapInts(m map[string]any, key string) ([]int, error) {
 	case nil:
 		return nil, nil
 	case []any:
-		out := make([]int, len(v))
-		for i, x := range v {
-			n, ok := x.(int64)
-			if !ok {
-				return nil, fmt.Errorf("%s[%d]: want an integer, got %T", key, i, x)
-			}
-			out[i] = int(n)
-		}
-		return out, nil
+		return toInts(key, v)
 	default:
 		return nil, fmt.Errorf("%s: want a list, got %T", key, v)
 	}
