@@ -229,6 +229,7 @@ func TestIdentifyingFieldsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Entity(%s): %v", w.ID, err)
 		}
+		w.Citations = casegraph.GradeCitations(casegraph.CitationsOf(w.SourceIDs, ""), nil) // cited the old way: F6
 		if diff := cmp.Diff(w, got, cmpopts.IgnoreFields(casegraph.Entity{}, "Version", "CreatedAt", "UpdatedAt"),
 			cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("Entity(%s) (-want +got):\n%s", w.ID, diff)
