@@ -58,7 +58,11 @@ type Entity struct {
 	Aliases     []string
 	Description string
 	Dataset     string
-	SourceIDs   []string
+	// Citations are the entity's evidence, each source cited with its own
+	// quote, locator and credibility; SourceIDs the sources they cite, each
+	// once (a write may give SourceIDs alone: each is cited, CitationsOf).
+	Citations []Citation
+	SourceIDs []string
 
 	// Attributes are the kind-specific properties (see property.go);
 	// empty where the kind has none.
@@ -349,8 +353,11 @@ type Properties struct {
 // has, then the type-specific ones (relationproperty.go).
 var (
 	EntityProperties   = entityPropertyNames()
-	RelationProperties = append([]string{"role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"},
-		RelationPropertyNames()...)
+	RelationProperties = append(append([]string{"role", "startDate", "endDate", "status", "confidence", "sourceIds"},
+		append(CitationProperties, "dataset")...), RelationPropertyNames()...)
+	// CitationProperties are the parallel lists that hold a claim's
+	// citations beside its sourceIds (entities' and relations' alike).
+	CitationProperties = []string{"citationQuotes", "citationLocators", "citationCredibility", "citationGrades"}
 )
 
 // MaxFilterValues is the most values a filter's list may hold.
@@ -476,7 +483,12 @@ func (e *Entity) Normalize() error {
 	for i, id := range e.Identifiers {
 		e.Identifiers[i].Value, e.Identifiers[i].Issuer = norm.NFC.String(id.Value), norm.NFC.String(id.Issuer)
 	}
-	return e.Validate()
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	e.Citations, _ = normalizeCitations(e.Citations, e.SourceIDs, "")
+	e.SourceIDs = CitedSourceIDs(e.Citations)
+	return nil
 }
 
 // Validate checks an entity before it is written.
@@ -507,5 +519,15 @@ func (e Entity) Validate() error {
 	if err := e.validateKindFields(); err != nil {
 		return err
 	}
-	return validateSourceIDs(e.SourceIDs)
+	_, err := normalizeCitations(e.Citations, e.SourceIDs, "")
+	return err
+}
+
+// Cited returns the entity's citations: Citations, or, for an entity
+// given the old way, one for each of SourceIDs (CitationsOf).
+func (e Entity) Cited() []Citation {
+	if len(e.Citations) > 0 {
+		return e.Citations
+	}
+	return CitationsOf(e.SourceIDs, "")
 }

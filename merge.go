@@ -1,5 +1,7 @@
 package casegraph
 
+import "slices"
+
 // MergePlan is what the survivor of a merge becomes. It keeps its id, kind
 // and name; the names and aliases of the entities folded into it become its
 // aliases, and their sources its sources.
@@ -8,8 +10,11 @@ type MergePlan struct {
 	// and aliases, in the order the merge names them, each once and none
 	// equal to the survivor's name.
 	Aliases []string
-	// SourceIDs are the survivor's sources, then the merged entities', each
+	// Citations are the survivor's citations, then the merged entities',
+	// each once (a source cited by both with other words is cited twice:
+	// no quote is lost), ungraded; SourceIDs the sources they cite, each
 	// once.
+	Citations []Citation
 	SourceIDs []string
 }
 
@@ -19,7 +24,7 @@ type MergePlan struct {
 // survivor that would have more than MaxAliases aliases.
 func PlanMerge(survivor Entity, merged []Entity) (MergePlan, error) {
 	aliases := append([]string(nil), survivor.Aliases...)
-	sources := append([]string(nil), survivor.SourceIDs...)
+	citations := slices.Clone(survivor.Cited())
 	for _, m := range merged {
 		if m.Kind != survivor.Kind {
 			return MergePlan{}, Errorf(CodeBadUserInput, "cannot merge %s %q into %s %q: entities of different kinds", m.Kind, m.ID, survivor.Kind, survivor.ID)
@@ -31,13 +36,20 @@ func PlanMerge(survivor Entity, merged []Entity) (MergePlan, error) {
 		}
 		aliases = append(aliases, m.Name)
 		aliases = append(aliases, m.Aliases...)
-		sources = append(sources, m.SourceIDs...)
+		citations = append(citations, m.Cited()...)
 	}
 	aliases = uniqueExcept(aliases, survivor.Name)
 	if len(aliases) > MaxAliases {
 		return MergePlan{}, Errorf(CodeBadUserInput, "the merged entity would have %d aliases; the limit is %d", len(aliases), MaxAliases)
 	}
-	return MergePlan{Aliases: aliases, SourceIDs: uniqueExcept(sources, "")}, nil
+	var cited []Citation
+	for _, c := range citations {
+		c.Grade = ""
+		if !slices.Contains(cited, c) {
+			cited = append(cited, c)
+		}
+	}
+	return MergePlan{Aliases: aliases, Citations: cited, SourceIDs: CitedSourceIDs(cited)}, nil
 }
 
 // uniqueExcept keeps the first of each value, in order, and drops skip.

@@ -97,6 +97,8 @@ func (f PathFilter) Relaxations() []Relaxation {
 	add("datasets", len(f.Datasets) > 0, func(g *PathFilter) { g.Datasets = nil })
 	add("validAt", f.ValidAt != "", func(g *PathFilter) { g.ValidAt = "" })
 	add("minConfidence", f.MinConfidence != nil, func(g *PathFilter) { g.MinConfidence = nil })
+	add("minReliability", f.reliabilitySet(), func(g *PathFilter) { g.MinReliability = DefaultGradeFilter().MinReliability })
+	add("minCredibility", f.credibilitySet(), func(g *PathFilter) { g.MinCredibility = DefaultGradeFilter().MinCredibility })
 	add("statuses", len(f.Statuses) > 0, func(g *PathFilter) { g.Statuses = nil })
 	add("direction", f.Direction == PathOutgoing, func(g *PathFilter) { g.Direction = PathAny })
 	add("maxDegree", f.MaxDegree != nil, func(g *PathFilter) { g.MaxDegree = nil })
@@ -200,17 +202,20 @@ type PathFilter struct {
 	// not ended.
 	ValidAt       string
 	MinConfidence *float64
-	Statuses      []Status
-	Direction     PathDirection // "" is PathAny
+	// GradeFilter keeps the hops (relations) one of whose citations is
+	// graded at least MinReliability and MinCredibility.
+	GradeFilter
+	Statuses  []Status
+	Direction PathDirection // "" is PathAny
 	// MaxDegree, when set, keeps paths out of entities with more relations
 	// than this (hubs): it bounds the work of a search on a dense graph.
 	MaxDegree *int
 }
 
 // DefaultPathFilter is the filter of a search that gives none: paths of
-// up to DefaultMaxDepth relations, followed either way.
+// up to DefaultMaxDepth relations, followed either way, of any grade.
 func DefaultPathFilter() PathFilter {
-	return PathFilter{MaxDepth: DefaultMaxDepth, Direction: PathAny}
+	return PathFilter{MaxDepth: DefaultMaxDepth, Direction: PathAny, GradeFilter: DefaultGradeFilter()}
 }
 
 // Normalize checks the filter and fills in the direction when it has none.
@@ -258,6 +263,9 @@ func (f *PathFilter) Normalize() error {
 		return Errorf(CodeBadUserInput, "maxDegree must be between 1 and %d", MaxMaxDegree)
 	}
 	if err := ValidateDate("validAt", f.ValidAt); err != nil {
+		return err
+	}
+	if err := f.GradeFilter.Validate(); err != nil {
 		return err
 	}
 	return ValidateConfidence(f.MinConfidence)

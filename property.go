@@ -2,6 +2,7 @@ package casegraph
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -139,7 +140,7 @@ var entityProperties = []EntityProperty{
 	{Name: "aliases", AlwaysHashed: true, field: list(func(e *Entity) *[]string { return &e.Aliases })},
 	{Name: "description", AlwaysHashed: true, field: text(func(e *Entity) *string { return &e.Description })},
 	{Name: "dataset", AlwaysHashed: true, field: text(func(e *Entity) *string { return &e.Dataset })},
-	{Name: "sourceIds", AlwaysHashed: true, field: list(func(e *Entity) *[]string { return &e.SourceIDs })},
+	{Name: "sourceIds", AlwaysHashed: true, field: citedIDs()},
 
 	// Attributes.
 	{Name: "category", Kinds: []Kind{KindOrganization, KindEvent, KindDocument}, AlwaysHashed: true,
@@ -192,6 +193,14 @@ var entityProperties = []EntityProperty{
 		check: func(e Entity) error { return checkCountry("countryCode", e.CountryCode) }},
 	{Name: "language", Kinds: forDocuments, field: text(func(e *Entity) *string { return &e.Language }),
 		check: checkLanguage},
+	// The entity's citations, beside sourceIds (one item each, in its
+	// order: see citedIDs); Entity.Validate checks them.
+	{Name: "citationQuotes", field: citationStrings(
+		func(c Citation) string { return c.Quote }, func(c *Citation, s string) { c.Quote = s })},
+	{Name: "citationLocators", field: citationStrings(
+		func(c Citation) string { return c.Locator }, func(c *Citation, s string) { c.Locator = s })},
+	{Name: "citationCredibility", field: citationCredibility()},
+	{Name: "citationGrades", Derived: true, field: citationGrades()},
 }
 
 // systemProperties are stored on every entity by the writes themselves,
@@ -210,6 +219,10 @@ type EntityProperty struct {
 	// name, so adding it changes no stored entity's hash and the next
 	// import does not rewrite every entity.
 	AlwaysHashed bool
+	// Derived marks a property the store computes from others when it
+	// writes (the citations' grades, from the sources they cite): never
+	// in the content hash, as it changes when something else does.
+	Derived bool
 
 	field fieldRef
 	// check is the rule of the property's value (nil: none, or, for the
@@ -223,12 +236,13 @@ type PropertyType int
 // The property types. The zero value of each ("", 0, an empty list) means
 // the property is not set; it is stored as absent (a list as empty).
 const (
-	PropertyString PropertyType = iota // string
-	PropertyInt                        // int (an integer in Neo4j)
-	PropertyList                       // []string (a list of strings in Neo4j)
-	PropertyBool                       // bool (a boolean in Neo4j; false is stored as absent)
-	PropertyPoint                      // *Coordinates (a WGS 84 point in Neo4j)
-	PropertyFloat                      // float64 (a float in Neo4j; relations' type-specific properties only)
+	PropertyString  PropertyType = iota // string
+	PropertyInt                         // int (an integer in Neo4j)
+	PropertyList                        // []string (a list of strings in Neo4j)
+	PropertyBool                        // bool (a boolean in Neo4j; false is stored as absent)
+	PropertyPoint                       // *Coordinates (a WGS 84 point in Neo4j)
+	PropertyFloat                       // float64 (a float in Neo4j; relations' type-specific properties only)
+	PropertyIntList                     // []int (a list of integers in Neo4j)
 )
 
 // EntityPropertyTable returns the table of the properties an entity
@@ -270,6 +284,8 @@ func (p EntityProperty) IsSet(e Entity) bool {
 		return v
 	case *Coordinates:
 		return v != nil
+	case []int:
+		return len(v) > 0
 	}
 	return false
 }
@@ -373,6 +389,107 @@ func DecodeIdentifier(s string) (Identifier, error) {
 	return Identifier{Type: IdentifierType(parts[0]), Issuer: parts[1], Value: parts[2]}, nil
 }
 
+// An entity's citations are stored as parallel lists, one item per
+// citation in their order: sourceIds (which the old shape had alone),
+// citationQuotes, citationLocators, citationCredibility (typed) and
+// citationGrades (effective), as a relation's are (see
+// docs/architecture.md, "Citations"). Each row reads and writes its part
+// of Entity.Citations; a part no citation sets (every quote empty, every
+// credibility DefaultCredibility) reads as nil, so that it is not set and
+// enters no content hash: an entity cited the old way keeps its hash.
+
+// citedIDs is the sourceIds row: the cited source of each citation (or
+// SourceIDs, for an entity given the old way); set, it cites each and
+// keeps them, each once, as SourceIDs.
+func citedIDs() fieldRef {
+	return citationPart(PropertyList, func(e *Entity) any {
+		if len(e.Citations) == 0 {
+			return e.SourceIDs
+		}
+		ids := make([]string, len(e.Citations))
+		for i, c := range e.Citations {
+			ids[i] = c.SourceID
+		}
+		return ids
+	}, func(e *Entity, ids []string) {
+		e.SourceIDs = uniqueExcept(ids, "")
+		growCitations(e, len(ids))
+		for i, id := range ids {
+			e.Citations[i].SourceID = id
+		}
+	})
+}
+
+func citationStrings(get func(Citation) string, set func(*Citation, string)) fieldRef {
+	return citationPart(PropertyList, func(e *Entity) any {
+		out := make([]string, len(e.Citations))
+		some := false
+		for i, c := range e.Citations {
+			out[i] = get(c)
+			some = some || out[i] != ""
+		}
+		if !some {
+			return []string(nil)
+		}
+		return out
+	}, func(e *Entity, v []string) {
+		growCitations(e, len(v))
+		for i, s := range v {
+			set(&e.Citations[i], s)
+		}
+	})
+}
+
+func citationCredibility() fieldRef {
+	return citationPart(PropertyIntList, func(e *Entity) any {
+		out := make([]int, len(e.Citations))
+		some := false
+		for i, c := range e.Citations {
+			out[i] = int(cmp.Or(c.Credibility, DefaultCredibility))
+			some = some || c.Credibility != DefaultCredibility && c.Credibility != 0
+		}
+		if !some {
+			return []int(nil)
+		}
+		return out
+	}, func(e *Entity, v []int) {
+		growCitations(e, len(v))
+		for i, n := range v {
+			e.Citations[i].Credibility = Credibility(n)
+		}
+	})
+}
+
+func citationGrades() fieldRef {
+	return citationPart(PropertyList, func(e *Entity) any { return Grades(e.Cited()) }, func(e *Entity, v []string) {
+		growCitations(e, len(v))
+		for i, g := range v {
+			e.Citations[i].Grade = Grade(g)
+		}
+	})
+}
+
+// citationPart is a row over Entity.Citations (T: []string or []int).
+func citationPart[T []string | []int](typ PropertyType, get func(*Entity) any, set func(*Entity, T)) fieldRef {
+	return fieldRef{typ: typ, get: get, set: func(e *Entity, v any) error {
+		t, ok := v.(T)
+		if !ok {
+			return fmt.Errorf("want %T, got %T", t, v)
+		}
+		set(e, t)
+		return nil
+	}}
+}
+
+// growCitations makes e cite at least n (a later part read may be longer
+// than an earlier one); a citation added has DefaultCredibility until its
+// credibility is read.
+func growCitations(e *Entity, n int) {
+	for len(e.Citations) < n {
+		e.Citations = append(e.Citations, Citation{Credibility: DefaultCredibility})
+	}
+}
+
 // entityPropertyNames names what a read may return: the table's
 // properties, then the system ones.
 func entityPropertyNames() []string {
@@ -419,12 +536,7 @@ func checkCountry(field, code string) error {
 	return nil
 }
 
-func checkLanguage(e Entity) error {
-	if e.Language != "" && !languageCode.MatchString(e.Language) {
-		return Errorf(CodeBadUserInput, "language %q is not an ISO 639-1 code such as ar or en", truncate(e.Language, 10))
-	}
-	return nil
-}
+func checkLanguage(e Entity) error { return ValidateLanguage("language", e.Language) }
 
 func checkGender(e Entity) error {
 	if e.Gender != "" && !slices.Contains(Genders(), e.Gender) {

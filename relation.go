@@ -43,9 +43,16 @@ type Relation struct {
 	Status    Status
 	// Confidence is in [0, 1]; nil when not given.
 	Confidence *float64
-	Quote      string
-	SourceIDs  []string
-	Dataset    string
+	// Citations are the relation's evidence: each source cited with its
+	// own quote, locator and credibility.
+	Citations []Citation
+	// SourceIDs and Quote are the relation's evidence the old way: a
+	// write may give them instead of Citations (CitationsOf); Normalize
+	// and the store's reads set them from Citations (the sources cited,
+	// each once, and the first quote).
+	Quote     string
+	SourceIDs []string
+	Dataset   string
 	// RelationAttributes are the properties only some types carry.
 	RelationAttributes
 }
@@ -102,7 +109,8 @@ func (r Relation) Validate() error {
 	if err := spec.checkProperties(r.RelationAttributes); err != nil {
 		return err
 	}
-	return validateSourceIDs(r.SourceIDs)
+	_, err = normalizeCitations(r.Citations, r.SourceIDs, r.Quote)
+	return err
 }
 
 // ValidateConfidence checks an optional confidence: a number in [0, 1].
@@ -144,14 +152,30 @@ type RelationPage struct {
 }
 
 // Normalize gives a relation without a status DefaultStatus, puts its role
-// and quote in NFC, then validates it.
+// and quote in NFC, settles its citations (normalizeCitations: from
+// sourceIds and quote when it has none) and sets SourceIDs and Quote from
+// them, then validates it.
 func (r *Relation) Normalize() error {
 	if r.Status == "" {
 		r.Status = DefaultStatus
 	}
 	r.Role, r.Quote = norm.NFC.String(r.Role), norm.NFC.String(r.Quote)
 	r.RelationAttributes.normalize()
-	return r.Validate()
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	r.Citations, _ = normalizeCitations(r.Citations, r.SourceIDs, r.Quote)
+	r.SourceIDs, r.Quote = CitedSourceIDs(r.Citations), LegacyQuote(r.Citations)
+	return nil
+}
+
+// Cited returns the relation's citations: Citations, or, for a relation
+// given the old way, one citation per source (CitationsOf).
+func (r Relation) Cited() []Citation {
+	if len(r.Citations) > 0 {
+		return r.Citations
+	}
+	return CitationsOf(r.SourceIDs, r.Quote)
 }
 
 // RelationType is a kind of relation. Each is also a Neo4j relationship

@@ -3,7 +3,10 @@ package casegraph
 import (
 	"fmt"
 	"net/url"
+	"regexp"
+	"slices"
 
+	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -17,11 +20,47 @@ type Source struct {
 	RetrievedAt string
 	// Dataset is the investigation that brought the source in.
 	Dataset string
+
+	// Kind is what the source is; "" when not said.
+	Kind SourceKind
+	// Language is the source's language, an ISO 639-1 code ("en").
+	Language string
+	// ArchivedURL is where a preserved copy is (an archive's URL).
+	ArchivedURL string
+	// SHA256 is the hash of the preserved file, 64 lowercase hex digits
+	// (the Berkeley Protocol's integrity check).
+	SHA256 string
+	// Reliability is the source's reliability, A to F; Normalize gives
+	// DefaultReliability to a source without one.
+	Reliability Reliability
 }
 
-// Normalize puts the source's title and publisher in NFC, then validates it.
+// SourceKind is what a source is.
+type SourceKind string
+
+// The kinds of source.
+const (
+	SourceArticle          SourceKind = "ARTICLE"
+	SourceReport           SourceKind = "REPORT"
+	SourceTestimony        SourceKind = "TESTIMONY"
+	SourceOfficialDocument SourceKind = "OFFICIAL_DOCUMENT"
+	SourcePhoto            SourceKind = "PHOTO"
+	SourceVideo            SourceKind = "VIDEO"
+	SourceDataset          SourceKind = "DATASET"
+)
+
+// SourceKinds lists the kinds of source.
+func SourceKinds() []SourceKind {
+	return []SourceKind{SourceArticle, SourceReport, SourceTestimony, SourceOfficialDocument, SourcePhoto, SourceVideo, SourceDataset}
+}
+
+// Normalize puts the source's title and publisher in NFC, gives it
+// DefaultReliability when it has none, then validates it.
 func (s *Source) Normalize() error {
 	s.Title, s.Publisher = norm.NFC.String(s.Title), norm.NFC.String(s.Publisher)
+	if s.Reliability == "" {
+		s.Reliability = DefaultReliability
+	}
 	return s.Validate()
 }
 
@@ -45,7 +84,41 @@ func (s Source) Validate() error {
 	if err := ValidateDate("publishedAt", s.PublishedAt); err != nil {
 		return err
 	}
-	return ValidateDate("retrievedAt", s.RetrievedAt)
+	if err := ValidateDate("retrievedAt", s.RetrievedAt); err != nil {
+		return err
+	}
+	if s.Kind != "" && !slices.Contains(SourceKinds(), s.Kind) {
+		return Errorf(CodeBadUserInput, "kind %q is not one of %v", truncate(string(s.Kind), 40), SourceKinds())
+	}
+	if err := ValidateLanguage("language", s.Language); err != nil {
+		return err
+	}
+	if err := ValidateURL("archivedUrl", s.ArchivedURL); err != nil {
+		return err
+	}
+	if s.SHA256 != "" && !sha256Hex.MatchString(s.SHA256) {
+		return Errorf(CodeBadUserInput, "sha256 %q is not 64 lowercase hexadecimal digits", truncate(s.SHA256, 70))
+	}
+	if s.Reliability != "" {
+		return ValidateReliability("reliability", s.Reliability)
+	}
+	return nil
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// ValidateLanguage checks an optional ISO 639-1 code: two lowercase
+// letters that name a language ("en", "ar"; not "eng", "EN" or "zz").
+func ValidateLanguage(field, code string) error {
+	if code == "" {
+		return nil
+	}
+	if languageCode.MatchString(code) {
+		if base, err := language.ParseBase(code); err == nil && base.String() == code {
+			return nil
+		}
+	}
+	return Errorf(CodeBadUserInput, "%s %q is not an ISO 639-1 language code such as en or ar", field, truncate(code, 10))
 }
 
 // ValidateURL checks an optional absolute http or https URL.

@@ -5,6 +5,7 @@ package cypher
 
 import (
 	"context"
+	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -73,7 +74,7 @@ func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed in
 			}
 			changed += n
 		}
-		return nil
+		return regrade(run, g, p.Sources)
 	})
 	return changed, err
 }
@@ -85,6 +86,7 @@ func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed in
 func upsertEntities(run txRunner, g *gate, entities []casegraph.Entity) (changed int, err error) {
 	rows := make([]map[string]any, len(entities))
 	for i, e := range entities {
+		e.Citations = g.graded(e.Cited())
 		rows[i] = entityParams(e)
 		rows[i]["stored"] = g.entities[e.ID].entity != nil
 	}
@@ -145,6 +147,7 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 		} else {
 			ids = append(ids, r.ID)
 		}
+		r.Citations = g.graded(r.Cited())
 		rows[r.ID] = relationRow(r)
 		rows[r.ID]["fromSeen"], rows[r.ID]["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
 	}
@@ -202,21 +205,36 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 func relationRow(r casegraph.Relation) map[string]any {
 	p := relationParams(r)
 	props := map[string]any{"contentHash": relationHash(r)}
-	for _, k := range []string{"id", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset"} {
+	for _, k := range append([]string{"id", "role", "startDate", "endDate", "status", "confidence", "sourceIds", "dataset"}, casegraph.CitationProperties...) {
 		props[k] = p[k]
 	}
 	for _, rp := range casegraph.RelationPropertyTable() {
 		props[rp.Name] = p[rp.Name]
 	}
+	props["quote"] = nil // the shape before citations (see UpsertRelation)
 	return map[string]any{"id": r.ID, "type": string(r.Type), "from": r.FromID, "to": r.ToID, "properties": props}
 }
 
-// relationHash fingerprints what a relation write sets. A type-specific
-// property (added later) enters it only when set, with its name, so that
-// no relation stored before has another hash now and importing it again
-// still changes nothing.
+// relationHash fingerprints what a relation's write sets, but for its
+// grades (derived from its sources: kept current by regrade). A relation
+// cited as the old shape could say (casegraph.CitationsOf) hashes as it
+// did then, so that no stored relation is rewritten by the next import
+// for having been migrated. A type-specific property (added later)
+// enters it only when set, with its name, so that no relation stored
+// before has another hash now and importing it again still changes
+// nothing.
 func relationHash(r casegraph.Relation) string {
-	fields := []any{r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, r.Quote, r.SourceIDs, r.Dataset}
+	var fields []any
+	cs := r.Cited()
+	if ids, quote, old := casegraph.OldShape(cs); old {
+		fields = []any{r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, quote, ids, r.Dataset}
+	} else {
+		ungraded := slices.Clone(cs)
+		for i := range ungraded {
+			ungraded[i].Grade = ""
+		}
+		fields = []any{r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, ungraded, r.Dataset}
+	}
 	for _, p := range casegraph.RelationPropertyTable() {
 		if v := p.Value(r.RelationAttributes); v != nil {
 			fields = append(fields, p.Name, v)

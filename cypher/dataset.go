@@ -53,9 +53,23 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 // TRANSACTIONS, which runs only in an auto-commit transaction, so neither
 // retried nor all-or-nothing) and returns the column of its one row.
 func (s *Store) inBatches(ctx context.Context, name statement, column string, params map[string]any) (int64, error) {
-	session, err := s.session(ctx, neo4j.AccessModeWrite)
+	rec, err := s.autoCommit(ctx, name, params)
 	if err != nil {
 		return 0, err
+	}
+	n, err := getInt(rec, column)
+	if err != nil {
+		return 0, internalError(string(name), err)
+	}
+	return n, nil
+}
+
+// autoCommit runs a statement that commits its own transactions (CALL
+// ... IN TRANSACTIONS) and returns its one record.
+func (s *Store) autoCommit(ctx context.Context, name statement, params map[string]any) (*neo4j.Record, error) {
+	session, err := s.session(ctx, neo4j.AccessModeWrite)
+	if err != nil {
+		return nil, err
 	}
 	defer session.Close(ctx)
 	done := s.roundTrip(ctx, string(name))
@@ -66,13 +80,9 @@ func (s *Store) inBatches(ctx context.Context, name statement, column string, pa
 	}
 	done(err)
 	if err != nil {
-		return 0, mapError(ctx, string(name), err)
+		return nil, mapError(ctx, string(name), err)
 	}
-	n, err := getInt(rec, column)
-	if err != nil {
-		return 0, internalError(string(name), err)
-	}
-	return n, nil
+	return rec, nil
 }
 
 // MissingDatasets returns the names among datasets that nothing in the

@@ -324,9 +324,13 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		if err != nil {
 			return change{}, err
 		}
+		graded, err := gradeStored(run, plan.Citations, nil)
+		if err != nil {
+			return change{}, err
+		}
 		for _, id := range fromIDs {
 			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
-				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers), "sourceIds": plan.SourceIDs}); err != nil {
+				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers), "citations": citationParams(graded)}); err != nil {
 				return change{}, err
 			}
 		}
@@ -384,6 +388,8 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 			v, err = mapString(m, p.Name)
 		case casegraph.PropertyList:
 			v, err = mapStrings(m, p.Name)
+		case casegraph.PropertyIntList:
+			v, err = mapInts(m, p.Name)
 		case casegraph.PropertyInt:
 			n, _ := m[p.Name].(int64) // absent (or not an integer) reads as 0
 			v = int(n)
@@ -436,6 +442,12 @@ func entityParams(e casegraph.Entity) map[string]any {
 			}
 		case []string:
 			p[prop.Name] = nonNilStrings(v)
+		case []int:
+			ints := make([]int64, len(v))
+			for i, n := range v {
+				ints[i] = int64(n)
+			}
+			p[prop.Name] = ints
 		case bool:
 			p[prop.Name] = nil
 			if v {
@@ -484,6 +496,7 @@ func entityHash(e casegraph.Entity) string {
 			v = nonNilStrings(list)
 		}
 		switch {
+		case p.Derived:
 		case p.AlwaysHashed:
 			fields = append(fields, v)
 		case p.IsSet(e):

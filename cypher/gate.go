@@ -44,7 +44,7 @@ type ungated map[statement]string
 func ungatedStatements() []ungated {
 	return []ungated{batchUngated(), changeUngated(), datasetUngated(), degreeUngated(),
 		duplicateUngated(), entityUngated(), keyUngated(), migrateUngated(), relationUngated(), savedQueryUngated(),
-		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated()}
+		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated(), citationUngated()}
 }
 
 // readable is the gate's test that the caller may read the dataset of a
@@ -98,7 +98,8 @@ func entityProjection(v string, props []string) string {
 		switch p {
 		case "name":
 			b.WriteString("name: '" + casegraph.RedactedName + "', ")
-		case "dataset", "sourceIds":
+		case "dataset", "sourceIds", "citationCredibility", "citationGrades":
+			// What it cites and how well, never the words.
 			b.WriteString(p + ": " + v + "." + p + ", ")
 		default:
 			b.WriteString(p + ": null, ")
@@ -114,8 +115,9 @@ func entityProjection(v string, props []string) string {
 // its id, the properties (of casegraph.RelationProperties), its type and
 // its ends' ids. A relation with a protected end, read by a caller without
 // clearance, shows its opaque id and its ends' ids as the caller sees
-// them (a protected end's opaque id), and neither its quote, its role nor
-// its type-specific properties (redactedRelationProperty).
+// them (a protected end's opaque id), and neither its quotes, their
+// locators, its role nor its type-specific properties
+// (redactedRelationProperty).
 func relationProjection(r string, props []string) string {
 	return relationProjectionOf(r, props, relationHidden(r), relationKey(r))
 }
@@ -147,7 +149,8 @@ func relationProjectionOf(r string, props []string, redact, key string) string {
 // every type-specific property (a post, a rank, a family relationship, an
 // amount or a share can say who the hidden end is).
 func redactedRelationProperty(p string) bool {
-	if p == "quote" || p == "role" {
+	switch p {
+	case "quote", "citationQuotes", "citationLocators", "role":
 		return true
 	}
 	return slices.ContainsFunc(casegraph.RelationPropertyTable(), func(rp casegraph.RelationProperty) bool { return rp.Name == p })

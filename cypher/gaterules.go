@@ -169,7 +169,7 @@ func (g *gate) upsertEntity(e *casegraph.Entity, expected *int64) error {
 			return err
 		}
 	}
-	return g.cites(e.SourceIDs)
+	return g.cites(casegraph.CitedSourceIDs(e.Cited()))
 }
 
 // link: both ends must exist for the caller (the write's own entities,
@@ -197,7 +197,7 @@ func (g *gate) link(r *casegraph.Relation) error {
 	if err := spec.CheckKinds(fromKind, toKind); err != nil {
 		return err
 	}
-	if err := g.cites(r.SourceIDs); err != nil {
+	if err := g.cites(casegraph.CitedSourceIDs(r.Cited())); err != nil {
 		return err
 	}
 	old, ok := g.relations[r.ID]

@@ -93,6 +93,9 @@ const (
 	stmtSetSearchFields       statement = "SetSearchFields"
 	stmtDataMigrationDone     statement = "DataMigrationDone"
 	stmtMarkDataMigration     statement = "MarkDataMigration"
+
+	stmtMigrateRelationCitations statement = "MigrateRelationCitations"
+	stmtMigrateEntityCitations   statement = "MigrateEntityCitations"
 )
 
 // migrateUngated: the statements of this file that return no graph data to a
@@ -105,6 +108,9 @@ func migrateUngated() ungated {
 		stmtSharedRelationIDs:     "migrate's report (the operator's) of relation ids that more than one relation holds",
 		stmtBackfillRelationIDs:   "a migration's write (the operator's): the relation id registry",
 		stmtMarkDataMigration:     "a migration's mark that it ran to its end (the operator's): returns its name",
+
+		stmtMigrateRelationCitations: "a migration's write (the operator's): relations' quote and sourceIds become citations; returns counts",
+		stmtMigrateEntityCitations:   "a migration's write (the operator's): entities' sourceIds become citations; returns a count",
 	}
 }
 
@@ -278,16 +284,8 @@ func (s *Store) idsReport(ctx context.Context, stmt statement, params map[string
 func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int64, error) {
 	const migration = "relation-id-registry"
 	if len(datasets) == 0 {
-		res, err := s.read(ctx, stmtDataMigrationDone, map[string]any{"name": migration})
-		if err != nil {
+		if done, err := s.dataMigrationDone(ctx, migration); err != nil || done {
 			return 0, err
-		}
-		done, _, err := neo4j.GetRecordValue[bool](res.Records[0], "done")
-		if err != nil {
-			return 0, internalError(string(stmtDataMigrationDone), err)
-		}
-		if done {
-			return 0, nil
 		}
 	}
 	n, err := s.inBatches(ctx, stmtBackfillRelationIDs.byDatasets(datasets), "registered", map[string]any{"datasets": listParam(datasets)})
@@ -296,4 +294,59 @@ func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int
 	}
 	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})
 	return n, err
+}
+
+// dataMigrationDone reports whether the data migration of that name ran
+// to its end over all the data (MarkDataMigration).
+func (s *Store) dataMigrationDone(ctx context.Context, name string) (bool, error) {
+	res, err := s.read(ctx, stmtDataMigrationDone, map[string]any{"name": name})
+	if err != nil {
+		return false, err
+	}
+	done, _, err := neo4j.GetRecordValue[bool](res.Records[0], "done")
+	if err != nil {
+		return false, internalError(string(stmtDataMigrationDone), err)
+	}
+	return done, nil
+}
+
+// CitationMigration is what MigrateCitations did: how many relations and
+// entities it gave citations, how many of those relations had a quote,
+// and how many of those cited more than one source (whose quote went to
+// the first source's citation only: casegraph.CitationsOf).
+type CitationMigration struct {
+	Relations, Quoted, QuotedOfSeveral, Entities int64
+}
+
+// MigrateCitations turns the evidence of data written before citations
+// into citations (MigrateRelationCitations, MigrateEntityCitations) for the
+// datasets' entities and their relations (all when datasets is empty),
+// nothing lost: every source stays cited, every quote kept. When it has
+// run to its end over all the data it says so in the graph, and later
+// runs cost one read.
+func (s *Store) MigrateCitations(ctx context.Context, datasets []string) (CitationMigration, error) {
+	const migration = "citations"
+	var out CitationMigration
+	if len(datasets) == 0 {
+		if done, err := s.dataMigrationDone(ctx, migration); err != nil || done {
+			return out, err
+		}
+	}
+	params := map[string]any{"credibility": int64(casegraph.DefaultCredibility), "reliability": string(casegraph.DefaultReliability),
+		"datasets": listParam(datasets)}
+	stmt := stmtMigrateRelationCitations.byDatasets(datasets)
+	rec, err := s.autoCommit(ctx, stmt, params)
+	if err != nil {
+		return out, err
+	}
+	for col, dst := range map[string]*int64{"relations": &out.Relations, "quoted": &out.Quoted, "quotedOfSeveral": &out.QuotedOfSeveral} {
+		if *dst, err = getInt(rec, col); err != nil {
+			return out, internalError(stmt, err)
+		}
+	}
+	if out.Entities, err = s.inBatches(ctx, stmtMigrateEntityCitations.byDatasets(datasets), "entities", params); err != nil || len(datasets) > 0 {
+		return out, err
+	}
+	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})
+	return out, err
 }

@@ -100,6 +100,7 @@ func pathParams(f casegraph.PathFilter) map[string]any {
 		"datasets":      listParam(f.Datasets),
 		"statuses":      listParam(f.Statuses),
 		"minConfidence": nil,
+		"minGrade":      gradeParam(f.GradeFilter),
 		"maxDegree":     nil,
 		"validEarliest": nil,
 		"validLatest":   nil,
@@ -115,6 +116,24 @@ func pathParams(f casegraph.PathFilter) map[string]any {
 		p["validEarliest"], p["validLatest"] = d.Earliest(), d.Latest()
 	}
 	return p
+}
+
+// gradeParam is the parameter of the shared "gradeFilter" ($minGrade):
+// null for a filter that asks for no minimum, else the least reliability
+// and credibility as two strings ("F" and "6" where one is not asked
+// for), which compare as the grades' letters and digits do.
+func gradeParam(f casegraph.GradeFilter) any {
+	if !f.Set() {
+		return nil
+	}
+	reliability, credibility := f.MinReliability, f.MinCredibility
+	if reliability == "" {
+		reliability = casegraph.ReliabilityF
+	}
+	if credibility == 0 {
+		credibility = casegraph.CredibilityUnknown
+	}
+	return []string{string(reliability), fmt.Sprint(int(credibility))}
 }
 
 // withPathBudget bounds a path search by the store's path timeout (or the

@@ -48,11 +48,15 @@ func getInts(rec *neo4j.Record, key string) ([]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", key, err)
 	}
+	return toInts("record "+key, raw)
+}
+
+func toInts(key string, raw []any) ([]int, error) {
 	out := make([]int, len(raw))
 	for i, v := range raw {
 		n, ok := v.(int64)
 		if !ok {
-			return nil, fmt.Errorf("record %s[%d]: %T, want an integer", key, i, v)
+			return nil, fmt.Errorf("%s[%d]: %T, want an integer", key, i, v)
 		}
 		out[i] = int(n)
 	}
@@ -120,6 +124,17 @@ func mapStrings(m map[string]any, key string) ([]string, error) {
 		return nil, nil
 	case []any:
 		return toStrings(key, v)
+	default:
+		return nil, fmt.Errorf("%s: want a list, got %T", key, v)
+	}
+}
+
+func mapInts(m map[string]any, key string) ([]int, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return toInts(key, v)
 	default:
 		return nil, fmt.Errorf("%s: want a list, got %T", key, v)
 	}

@@ -6,6 +6,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -96,7 +97,7 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 	var err error
 	for key, dst := range map[string]*string{
 		"id": &r.ID, "type": &typ, "from": &r.FromID, "to": &r.ToID, "role": &r.Role,
-		"startDate": &r.StartDate, "endDate": &r.EndDate, "status": &status, "quote": &r.Quote, "dataset": &r.Dataset,
+		"startDate": &r.StartDate, "endDate": &r.EndDate, "status": &status, "dataset": &r.Dataset,
 	} {
 		if *dst, err = mapString(m, key); err != nil {
 			return r, err
@@ -109,7 +110,7 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 	if r.Confidence, err = mapFloat(m, "confidence"); err != nil {
 		return r, err
 	}
-	if r.SourceIDs, err = mapStrings(m, "sourceIds"); err != nil {
+	if r.Citations, err = citationsFromMap(m); err != nil {
 		return r, err
 	}
 	for _, p := range casegraph.RelationPropertyTable() {
@@ -117,9 +118,68 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 			return r, err
 		}
 	}
+	r.SourceIDs, r.Quote = casegraph.CitedSourceIDs(r.Citations), casegraph.LegacyQuote(r.Citations)
 	return r, nil
 }
 
+// citationsFromMap reads a claim's citations from its parallel lists
+// (sourceIds and casegraph.CitationProperties) in a projection; a list
+// shorter than sourceIds (empty: no citation has a quote, say) leaves the
+// rest at their defaults.
+func citationsFromMap(m map[string]any) ([]casegraph.Citation, error) {
+	ids, err := mapStrings(m, "sourceIds")
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	quotes, err := mapStrings(m, "citationQuotes")
+	if err != nil {
+		return nil, err
+	}
+	locators, err := mapStrings(m, "citationLocators")
+	if err != nil {
+		return nil, err
+	}
+	grades, err := mapStrings(m, "citationGrades")
+	if err != nil {
+		return nil, err
+	}
+	credibility, err := mapInts(m, "citationCredibility")
+	if err != nil {
+		return nil, err
+	}
+	at := func(list []string, i int) string {
+		if i < len(list) {
+			return list[i]
+		}
+		return ""
+	}
+	out := make([]casegraph.Citation, len(ids))
+	for i, id := range ids {
+		out[i] = casegraph.Citation{SourceID: id, Quote: at(quotes, i), Locator: at(locators, i),
+			Grade: casegraph.Grade(at(grades, i)), Credibility: casegraph.DefaultCredibility}
+		if i < len(credibility) {
+			out[i].Credibility = casegraph.Credibility(credibility[i])
+		}
+	}
+	return out, nil
+}
+
+// citationParams are a claim's citations as their parallel lists (the
+// parameters, and properties, sourceIds and casegraph.CitationProperties);
+// cs must be graded.
+func citationParams(cs []casegraph.Citation) map[string]any {
+	ids, quotes, locators, grades := make([]string, len(cs)), make([]string, len(cs)), make([]string, len(cs)), make([]string, len(cs))
+	credibility := make([]int64, len(cs))
+	for i, c := range cs {
+		ids[i], quotes[i], locators[i], grades[i] = c.SourceID, c.Quote, c.Locator, string(c.Grade)
+		credibility[i] = int64(c.Credibility)
+	}
+	return map[string]any{"sourceIds": ids, "citationQuotes": quotes, "citationLocators": locators,
+		"citationCredibility": credibility, "citationGrades": grades}
+}
+
+// relationParams are the parameters of a relation's write; its citations
+// must be graded (gate.graded).
 func relationParams(r casegraph.Relation) map[string]any {
 	var confidence any
 	if r.Confidence != nil {
@@ -128,12 +188,12 @@ func relationParams(r casegraph.Relation) map[string]any {
 	params := map[string]any{
 		"id": r.ID, "type": string(r.Type), "from": r.FromID, "to": r.ToID,
 		"role": nullable(r.Role), "startDate": nullable(r.StartDate), "endDate": nullable(r.EndDate),
-		"status": string(r.Status), "confidence": confidence, "quote": nullable(r.Quote),
-		"sourceIds": r.SourceIDs, "dataset": r.Dataset,
+		"status": string(r.Status), "confidence": confidence, "dataset": r.Dataset,
 	}
 	for _, p := range casegraph.RelationPropertyTable() { // absent: nil, stored as no property
 		params[p.Name] = p.Value(r.RelationAttributes)
 	}
+	maps.Copy(params, citationParams(r.Cited()))
 	return params
 }
 
@@ -159,6 +219,7 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 			before = &old.Relation
 		}
 		upsert := stmtUpsertRelation.ofType(r.Type)
+		r.Citations = g.graded(r.Cited())
 		params := relationParams(r)
 		params["fromSeen"], params["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
 		recs, err := run(upsert, params)

@@ -105,6 +105,9 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 		if _, err := upsertSources(run, g, p.Sources); err != nil {
 			return change{}, err
 		}
+		if err := regrade(run, g, p.Sources); err != nil {
+			return change{}, err
+		}
 		recs, err := run(stmtSourcesByID, map[string]any{"ids": []string{src.ID}})
 		if err != nil {
 			return change{}, err
@@ -124,11 +127,30 @@ func (s *Store) UpsertSource(ctx context.Context, src casegraph.Source) (casegra
 
 func sourceParams(src casegraph.Source) map[string]any {
 	return map[string]any{
-		"hash": contentHash(src.Title, src.Publisher, src.URL, src.PublishedAt, src.RetrievedAt, src.Dataset),
+		"hash": sourceHash(src),
 		"id":   src.ID, "title": src.Title, "publisher": nullable(src.Publisher), "url": nullable(src.URL),
 		"publishedAt": nullable(src.PublishedAt), "retrievedAt": nullable(src.RetrievedAt),
-		"dataset": src.Dataset,
+		"dataset": src.Dataset, "kind": nullable(string(src.Kind)), "language": nullable(src.Language),
+		"archivedUrl": nullable(src.ArchivedURL), "sha256": nullable(src.SHA256),
+		"reliability": string(reliabilityOf(src)),
 	}
+}
+
+// sourceHash fingerprints what UpsertSources writes of a source. The
+// fields added with citations (kind, language, archivedUrl, sha256, a
+// reliability other than the default) enter it only when set, with their
+// names, so that no source stored before them is rewritten.
+func sourceHash(src casegraph.Source) string {
+	fields := []any{src.Title, src.Publisher, src.URL, src.PublishedAt, src.RetrievedAt, src.Dataset}
+	for _, f := range []struct{ name, value string }{
+		{"kind", string(src.Kind)}, {"language", src.Language}, {"archivedUrl", src.ArchivedURL}, {"sha256", src.SHA256},
+		{"reliability", string(src.Reliability)},
+	} {
+		if f.value != "" && !(f.name == "reliability" && f.value == string(casegraph.DefaultReliability)) {
+			fields = append(fields, f.name, f.value)
+		}
+	}
+	return contentHash(fields...)
 }
 
 // sourceFrom reads the "source" column, a projection by the shared
@@ -143,9 +165,12 @@ func sourceFrom(rec *neo4j.Record) (casegraph.Source, error) {
 
 func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 	var src casegraph.Source
+	var kind, reliability string
 	for key, dst := range map[string]*string{
 		"id": &src.ID, "title": &src.Title, "publisher": &src.Publisher, "url": &src.URL,
 		"publishedAt": &src.PublishedAt, "retrievedAt": &src.RetrievedAt, "dataset": &src.Dataset,
+		"kind": &kind, "language": &src.Language, "archivedUrl": &src.ArchivedURL, "sha256": &src.SHA256,
+		"reliability": &reliability,
 	} {
 		v, err := mapString(m, key)
 		if err != nil {
@@ -153,6 +178,8 @@ func sourceFromMap(m map[string]any) (casegraph.Source, error) {
 		}
 		*dst = v
 	}
+	// A source stored before reliabilities has none: it cannot be judged.
+	src.Kind, src.Reliability = casegraph.SourceKind(kind), reliabilityOf(casegraph.Source{Reliability: casegraph.Reliability(reliability)})
 	return src, nil
 }
 

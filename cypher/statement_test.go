@@ -152,7 +152,8 @@ func TestStatementVariants(t *testing.T) {
 		}
 	}
 	built[stmtCountEntities.byFilter(casegraph.EntityFilter{Near: &casegraph.Near{}})] = true
-	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs} {
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtSharedRelationIDs,
+		stmtMigrateRelationCitations, stmtMigrateEntityCitations} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}
 	for field := range entityOrders {

@@ -51,7 +51,9 @@ func TestWriteBatchAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Entity: %v", err)
 	}
-	if diff := cmp.Diff(person, got, cmpopts.IgnoreFields(casegraph.Entity{}, "Version", "CreatedAt", "UpdatedAt")); diff != "" {
+	want := person // cited the old way: each source, graded F6 (no reliability, no credibility given)
+	want.Citations = []casegraph.Citation{{SourceID: src.ID, Credibility: casegraph.DefaultCredibility, Grade: "F6"}}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(casegraph.Entity{}, "Version", "CreatedAt", "UpdatedAt")); diff != "" {
 		t.Errorf("Entity (-want +got):\n%s", diff)
 	}
 	if got.Version != 1 || got.CreatedAt.IsZero() || got.UpdatedAt.IsZero() {
@@ -178,7 +180,11 @@ func TestWriteBatchRelations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got[first.ID]); diff != "" {
+			want := tt.want // cited the old way: each source, graded F6
+			if want.ID != "" {
+				want.Citations = casegraph.GradeCitations(casegraph.CitationsOf(want.SourceIDs, want.Quote), nil)
+			}
+			if diff := cmp.Diff(want, got[first.ID]); diff != "" {
 				t.Errorf("relation (-want +got):\n%s", diff)
 			}
 			cyphertest.CheckDegrees(t, s, g.ds, g.other)
@@ -223,6 +229,7 @@ func TestIdentifyingFieldsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Entity(%s): %v", w.ID, err)
 		}
+		w.Citations = casegraph.GradeCitations(casegraph.CitationsOf(w.SourceIDs, ""), nil) // cited the old way: F6
 		if diff := cmp.Diff(w, got, cmpopts.IgnoreFields(casegraph.Entity{}, "Version", "CreatedAt", "UpdatedAt"),
 			cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("Entity(%s) (-want +got):\n%s", w.ID, diff)

@@ -100,6 +100,12 @@ type gate struct {
 	// its sources (an end or a citation that the write creates).
 	planned        map[string]casegraph.Kind
 	plannedSources map[string]bool
+	// written are the sources the write itself holds, as it writes them
+	// (what its citations are graded by, over what is stored).
+	written map[string]casegraph.Source
+	// citable is every source the write's citations are graded by
+	// (graded): written over sources, made on first use.
+	citable map[string]casegraph.Source
 }
 
 // entityState is what is stored under an id: the entity of that id, or
@@ -126,7 +132,7 @@ func newGate(ctx context.Context, p *gatePlan) (*gate, error) {
 	}
 	g := &gate{ctx: ctx, caller: caller, into: p.Dataset, entities: map[string]entityState{},
 		relations: map[string]storedRelation{}, sources: map[string]casegraph.Source{}, ends: map[string]casegraph.Entity{},
-		planned: map[string]casegraph.Kind{}, plannedSources: map[string]bool{}}
+		planned: map[string]casegraph.Kind{}, plannedSources: map[string]bool{}, written: map[string]casegraph.Source{}}
 	for _, e := range p.Entities {
 		if _, twice := g.planned[e.ID]; !twice { // the first holds; judge refuses another kind
 			g.planned[e.ID] = e.Kind
@@ -134,6 +140,7 @@ func newGate(ctx context.Context, p *gatePlan) (*gate, error) {
 	}
 	for _, src := range p.Sources {
 		g.plannedSources[src.ID] = true
+		g.written[src.ID] = src
 	}
 	return g, nil
 }
@@ -248,14 +255,14 @@ func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
 	}
 	for _, e := range p.Entities {
 		written = append(written, e.ID)
-		sourceIDs = append(sourceIDs, e.SourceIDs...)
+		sourceIDs = append(sourceIDs, casegraph.CitedSourceIDs(e.Cited())...)
 	}
 	written = append(written, p.entityIDs...)
 	relations := make([]map[string]any, 0, len(p.Relations)+len(p.relationIDs))
 	for _, r := range p.Relations {
 		ends = append(ends, r.FromID, r.ToID)
 		relations = append(relations, map[string]any{"id": r.ID, "type": string(r.Type)})
-		sourceIDs = append(sourceIDs, r.SourceIDs...)
+		sourceIDs = append(sourceIDs, casegraph.CitedSourceIDs(r.Cited())...)
 	}
 	for _, id := range p.relationIDs {
 		relations = append(relations, map[string]any{"id": id, "type": nil}) // of any type

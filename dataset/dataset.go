@@ -87,9 +87,20 @@ type Record struct {
 	Title       string `json:"title,omitempty"`
 	Publisher   string `json:"publisher,omitempty"`
 	RetrievedAt string `json:"retrievedAt,omitempty"`
+	// A source's kind is Kind and its language Attributes' (a document's
+	// field of the same name); these are a source's too.
+	ArchivedURL string `json:"archivedUrl,omitempty"`
+	SHA256      string `json:"sha256,omitempty"`
+	Reliability string `json:"reliability,omitempty"`
 
-	Dataset   string   `json:"dataset"`
-	SourceIDs []string `json:"sourceIds,omitempty"`
+	Dataset string `json:"dataset"`
+	// An entity's or a relation's evidence: sourceIds (and a relation's
+	// quote), the old way, when its citations say nothing more
+	// (casegraph.OldShape), else citations (each with its source, quote,
+	// locator, typed credibility and, written out, its grade, which a
+	// reader ignores: it is derived from the sources).
+	SourceIDs []string             `json:"sourceIds,omitempty"`
+	Citations []casegraph.Citation `json:"citations,omitempty"`
 
 	// Protected is an entity's protection, when the line says it (it
 	// stands in for Attributes' field of the name): left out, a stored
@@ -220,15 +231,17 @@ func (b *Batch) addRecord(rec Record, line int) error {
 	switch rec.Type {
 	case "source":
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,
-			PublishedAt: rec.PublishedAt, RetrievedAt: rec.RetrievedAt, Dataset: rec.Dataset}
+			PublishedAt: rec.PublishedAt, RetrievedAt: rec.RetrievedAt, Dataset: rec.Dataset,
+			Kind: casegraph.SourceKind(rec.Kind), Language: rec.Attributes.Language, ArchivedURL: rec.ArchivedURL, SHA256: rec.SHA256,
+			Reliability: casegraph.Reliability(rec.Reliability)}
 		if err := s.Normalize(); err != nil {
 			return err
 		}
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
-			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Attributes: rec.Attributes,
-			KeepProtection: rec.Protected == nil}
+			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Citations: rec.Citations,
+			Attributes: rec.Attributes, KeepProtection: rec.Protected == nil}
 		e.Protected = rec.Protected != nil && *rec.Protected
 		if err := e.Normalize(); err != nil {
 			return err
@@ -237,7 +250,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 	case "relation":
 		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
 			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
-			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Dataset: rec.Dataset,
+			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Citations: rec.Citations, Dataset: rec.Dataset,
 			RelationAttributes: rec.RelationAttributes}
 		if err := r.Normalize(); err != nil { // no status: casegraph.DefaultStatus
 			return err
@@ -251,15 +264,30 @@ func (b *Batch) addRecord(rec Record, line int) error {
 
 // SourceRecord is a source as a line of a data file.
 func SourceRecord(s casegraph.Source) Record {
-	return Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher,
-		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt}, RetrievedAt: s.RetrievedAt, Dataset: s.Dataset}
+	r := Record{Type: "source", ID: s.ID, Title: s.Title, Publisher: s.Publisher, Kind: string(s.Kind),
+		Attributes: casegraph.Attributes{URL: s.URL, PublishedAt: s.PublishedAt, Language: s.Language}, RetrievedAt: s.RetrievedAt,
+		Dataset: s.Dataset, ArchivedURL: s.ArchivedURL, SHA256: s.SHA256}
+	if s.Reliability != casegraph.DefaultReliability {
+		r.Reliability = string(s.Reliability) // the default goes without saying, as before reliabilities
+	}
+	return r
+}
+
+// evidence is a claim's citations as a line says them: the old way
+// (sourceIds, and a quote) when they say nothing more, else citations.
+func evidence(cs []casegraph.Citation) (ids []string, quote string, citations []casegraph.Citation) {
+	if ids, quote, old := casegraph.OldShape(cs); old {
+		return ids, quote, nil
+	}
+	return nil, "", cs
 }
 
 // EntityRecord is an entity as a line of a data file. An entity that is
 // not protected says nothing of it (read back, it keeps what is stored).
 func EntityRecord(e casegraph.Entity) Record {
+	ids, _, citations := evidence(e.Cited())
 	r := Record{Type: "entity", ID: e.ID, Kind: string(e.Kind), Name: e.Name, Aliases: e.Aliases,
-		Description: e.Description, Attributes: e.Attributes, Dataset: e.Dataset, SourceIDs: e.SourceIDs}
+		Description: e.Description, Attributes: e.Attributes, Dataset: e.Dataset, SourceIDs: ids, Citations: citations}
 	if e.Protected {
 		r.Protected = &e.Protected
 	}
@@ -268,9 +296,10 @@ func EntityRecord(e casegraph.Entity) Record {
 
 // RelationRecord is a relation as a line of a data file.
 func RelationRecord(r casegraph.Relation) Record {
+	ids, quote, citations := evidence(r.Cited())
 	return Record{Type: "relation", ID: r.ID, RelationType: string(r.Type), From: r.FromID, To: r.ToID,
 		Role: r.Role, Attributes: casegraph.Attributes{StartDate: r.StartDate, EndDate: r.EndDate}, Status: string(r.Status),
-		Confidence: r.Confidence, Quote: r.Quote, RelationAttributes: r.RelationAttributes, Dataset: r.Dataset, SourceIDs: r.SourceIDs}
+		Confidence: r.Confidence, Quote: quote, RelationAttributes: r.RelationAttributes, Dataset: r.Dataset, SourceIDs: ids, Citations: citations}
 }
 
 // Encoder writes records one a line.

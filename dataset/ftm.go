@@ -156,6 +156,13 @@ type FtMReport struct {
 	// that their schema has no property for, written among the role's
 	// values ("post: ...").
 	PropertiesInRole int
+	// SourceFieldsNotInFtM counts sources with a kind, archived URL,
+	// SHA-256 or reliability that FtM has no property for (left out).
+	SourceFieldsNotInFtM int
+	// CitationsNotInFtM counts entities and relations whose citations say
+	// more than FtM's proof (the sources) and summary (a relation's first
+	// quote) hold: other quotes, locators, credibility.
+	CitationsNotInFtM int
 	// Protected counts protected people exported (with their names: an
 	// operator's export holds everything).
 	Protected int
@@ -214,14 +221,46 @@ func newFtM(id, schema, dataset string) FtMEntity {
 	return FtMEntity{ID: id, Schema: schema, Properties: map[string][]string{}, Datasets: []string{dataset}}
 }
 
-// Source writes a source as a Document.
+// sourceSchemata are the FtM schemata (each a Document) of the kinds of
+// source FtM has one for; a source of another kind, or none, is a
+// Document.
+var sourceSchemata = map[casegraph.SourceKind]string{
+	casegraph.SourceArticle: "Article", casegraph.SourcePhoto: "Image", casegraph.SourceVideo: "Video",
+}
+
+// ftmSourceKind is the kind of source an FtM schema says (none for a
+// Document), and whether the schema is one a source is written as.
+func ftmSourceKind(schema string) (casegraph.SourceKind, bool) {
+	for k, s := range sourceSchemata {
+		if s == schema {
+			return k, true
+		}
+	}
+	return "", schema == "Document"
+}
+
+// Source writes a source as a Document (an Article, Image or Video for
+// those kinds: sourceSchemata), with its language. FtM has no property
+// for its archived URL, hash (contentHash is FtM's SHA-1 of a file it
+// holds), reliability, or a kind other than those: Casegraph's NDJSON keeps
+// them (the report counts the sources that had one).
 func (w *FtMWriter) Source(s casegraph.Source) error {
-	e := newFtM(SourceFtMID(s.ID), "Document", s.Dataset)
+	schema, ok := sourceSchemata[s.Kind]
+	if !ok {
+		schema = "Document"
+	}
+	e := newFtM(SourceFtMID(s.ID), schema, s.Dataset)
 	e.add("title", s.Title)
 	e.add("publisher", s.Publisher)
 	e.add("sourceUrl", s.URL)
 	e.add("publishedAt", s.PublishedAt)
 	e.add("retrievedAt", s.RetrievedAt)
+	if code, ok := ftmLanguage(s.Language); ok {
+		e.add("language", code)
+	}
+	if (s.Kind != "" && !ok) || s.ArchivedURL != "" || s.SHA256 != "" || (s.Reliability != "" && s.Reliability != casegraph.DefaultReliability) {
+		w.Report.SourceFieldsNotInFtM++
+	}
 	w.Report.Sources++
 	return w.enc.Encode(e)
 }
@@ -282,6 +321,9 @@ func (w *FtMWriter) Entity(en casegraph.Entity) error {
 	}
 	for _, id := range en.SourceIDs {
 		e.add("proof", SourceFtMID(id))
+	}
+	if _, _, old := casegraph.OldShape(en.Cited()); !old {
+		w.Report.CitationsNotInFtM++
 	}
 	if en.Protected {
 		// FtM has no such flag: a keyword keeps it, so that an import of
@@ -418,6 +460,9 @@ func (w *FtMWriter) Relation(r casegraph.Relation) error {
 	}
 	for _, id := range r.SourceIDs {
 		e.add("proof", SourceFtMID(id))
+	}
+	if _, _, old := casegraph.OldShape(r.Cited()); !old {
+		w.Report.CitationsNotInFtM++
 	}
 	w.Report.Relations++
 	return w.enc.Encode(e)

@@ -46,6 +46,16 @@ func (n FtMNote) String() string {
 
 // ftmKind is kindSchemata read back, with the FtM schemata that are
 // organizations too.
+// casegraphLanguage is an FtM language (ISO 639-3, "eng") as an ISO
+// 639-1 code; "" for one that has none.
+func casegraphLanguage(code string) string {
+	base, err := language.ParseBase(code)
+	if code == "" || err != nil || len(base.String()) != 2 {
+		return ""
+	}
+	return base.String()
+}
+
 func ftmKind(schema string) (casegraph.Kind, bool) {
 	for k, s := range kindSchemata {
 		if s == schema {
@@ -98,7 +108,8 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.ID == "" || e.Schema == "" {
 			return b, nil, fmt.Errorf("line %d: not an FtM entity (want {\"id\", \"schema\", \"properties\"}): %v", n, err)
 		}
-		if _, ok := ftmKind(e.Schema); ok || e.Schema == "Document" {
+		_, source := ftmSourceKind(e.Schema)
+		if _, ok := ftmKind(e.Schema); ok || source {
 			things = append(things, ftmLine{n, e})
 		} else {
 			links = append(links, ftmLine{n, e})
@@ -130,10 +141,12 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 	kinds := map[string]casegraph.Kind{}
 	for _, t := range things {
 		e := t.e
-		if src, ok := strings.CutPrefix(e.ID, "cg-s-"); ok && e.Schema == "Document" {
+		if src, ok := strings.CutPrefix(e.ID, "cg-s-"); ok {
+			kind, _ := ftmSourceKind(e.Schema)
 			b.Sources = append(b.Sources, casegraph.Source{ID: opts.IDPrefix + ParseFtMID(src), Title: first(e, "title"),
 				Publisher: first(e, "publisher"), URL: first(e, "sourceUrl"), PublishedAt: ftmDate(first(e, "publishedAt")),
-				RetrievedAt: ftmDate(first(e, "retrievedAt")), Dataset: opts.Dataset})
+				RetrievedAt: ftmDate(first(e, "retrievedAt")), Dataset: opts.Dataset, Kind: kind,
+				Language: casegraphLanguage(first(e, "language")), Reliability: casegraph.DefaultReliability})
 			b.SourceLines = append(b.SourceLines, t.line)
 			continue
 		}

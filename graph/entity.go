@@ -26,7 +26,7 @@ func kindFromModel(k model.EntityKind) casegraph.Kind {
 func toEntity(e casegraph.Entity) model.Entity {
 	common := model.EntityFields{ID: e.ID, Kind: kindToModel(e.Kind), Name: e.Name, Aliases: nonNil(e.Aliases),
 		Description: optional(e.Description), Dataset: e.Dataset, CreatedAt: timeOf(e.CreatedAt), UpdatedAt: timeOf(e.UpdatedAt),
-		Version: int(e.Version), SourceIDs: e.SourceIDs, Protected: e.Protected || e.Redacted, Redacted: e.Redacted}
+		Version: int(e.Version), SourceIDs: e.SourceIDs, Cited: e.Citations, Protected: e.Protected || e.Redacted, Redacted: e.Redacted}
 	switch e.Kind {
 	case casegraph.KindPerson:
 		return &model.Person{EntityFields: common, Nationality: optional(e.Nationality),
@@ -107,9 +107,13 @@ func entityFromInput(in model.EntityInput) (casegraph.Entity, *int64, error) {
 	if err != nil {
 		return casegraph.Entity{}, nil, err
 	}
+	cited, err := citationsFromInput(in.Citations)
+	if err != nil {
+		return casegraph.Entity{}, nil, err
+	}
 	e := casegraph.Entity{
 		ID: deref(in.ID), Kind: kind, Name: in.Name, Aliases: in.Aliases, Description: deref(in.Description),
-		Dataset: in.Dataset, SourceIDs: sourceIDs, Attributes: attributesFromInput(in),
+		Dataset: in.Dataset, SourceIDs: sourceIDs, Citations: cited, Attributes: attributesFromInput(in),
 	}
 	e.KeepProtection = in.Protected == nil
 	if e.ID == "" {

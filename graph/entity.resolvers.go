@@ -18,6 +18,11 @@ func (r *documentResolver) Sources(ctx context.Context, obj *model.Document) ([]
 	return sources(ctx, obj.SourceIDs)
 }
 
+// Citations is the resolver for the citations field.
+func (r *documentResolver) Citations(ctx context.Context, obj *model.Document) ([]model.Citation, error) {
+	return citations(ctx, obj.Cited)
+}
+
 // Relations is the resolver for the relations field.
 func (r *documentResolver) Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
 	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
@@ -32,6 +37,11 @@ func (r *entityConnectionResolver) TotalCount(ctx context.Context, obj *model.En
 // Sources is the resolver for the sources field.
 func (r *eventResolver) Sources(ctx context.Context, obj *model.Event) ([]model.Source, error) {
 	return sources(ctx, obj.SourceIDs)
+}
+
+// Citations is the resolver for the citations field.
+func (r *eventResolver) Citations(ctx context.Context, obj *model.Event) ([]model.Citation, error) {
+	return citations(ctx, obj.Cited)
 }
 
 // Relations is the resolver for the relations field.
@@ -82,6 +92,11 @@ func (r *organizationResolver) Sources(ctx context.Context, obj *model.Organizat
 	return sources(ctx, obj.SourceIDs)
 }
 
+// Citations is the resolver for the citations field.
+func (r *organizationResolver) Citations(ctx context.Context, obj *model.Organization) ([]model.Citation, error) {
+	return citations(ctx, obj.Cited)
+}
+
 // Relations is the resolver for the relations field.
 func (r *organizationResolver) Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
 	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
@@ -92,6 +107,11 @@ func (r *personResolver) Sources(ctx context.Context, obj *model.Person) ([]mode
 	return sources(ctx, obj.SourceIDs)
 }
 
+// Citations is the resolver for the citations field.
+func (r *personResolver) Citations(ctx context.Context, obj *model.Person) ([]model.Citation, error) {
+	return citations(ctx, obj.Cited)
+}
+
 // Relations is the resolver for the relations field.
 func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error) {
 	return relations(ctx, obj.ID, types, direction, window{first: first, after: after, last: last, before: before})
@@ -100,6 +120,11 @@ func (r *personResolver) Relations(ctx context.Context, obj *model.Person, types
 // Sources is the resolver for the sources field.
 func (r *placeResolver) Sources(ctx context.Context, obj *model.Place) ([]model.Source, error) {
 	return sources(ctx, obj.SourceIDs)
+}
+
+// Citations is the resolver for the citations field.
+func (r *placeResolver) Citations(ctx context.Context, obj *model.Place) ([]model.Citation, error) {
+	return citations(ctx, obj.Cited)
 }
 
 // Relations is the resolver for the relations field.

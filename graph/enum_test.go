@@ -51,6 +51,8 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"PathWatchKind":       {names(watch.PathKinds()), true},
 		"Gender":              {names(casegraph.Genders()), true},
 		"IdentifierType":      {names(casegraph.IdentifierTypes()), true},
+		"SourceKind":          {names(casegraph.SourceKinds()), true},
+		"Reliability":         {names(casegraph.Reliabilities()), true},
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
 	for name, def := range schema.Types {

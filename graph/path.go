@@ -79,6 +79,10 @@ func pathFilterOf(f casegraph.PathFilter, in *model.PathFilter) casegraph.PathFi
 	f.Datasets = in.Datasets
 	f.ValidAt = dateString(in.ValidAt)
 	f.MinConfidence = in.MinConfidence
+	if in.MinReliability != nil {
+		f.MinReliability = casegraph.Reliability(*in.MinReliability)
+	}
+	given((*int)(&f.MinCredibility), in.MinCredibility)
 	for _, s := range in.Statuses {
 		f.Statuses = append(f.Statuses, casegraph.Status(s))
 	}
@@ -99,7 +103,7 @@ func given(field *int, arg *int) {
 
 // pathRead says what the path search of the root field being resolved
 // must read for its selection: the sources its entities and relations cite
-// only when a field named sources is selected somewhere under it (in any
+// only when a field named sources or citations is selected somewhere under it (in any
 // fragment, whatever its type condition: reading them when not needed
 // costs time, not reading them when needed costs round trips).
 func pathRead(ctx context.Context) casegraph.PathRead {
@@ -107,13 +111,14 @@ func pathRead(ctx context.Context) casegraph.PathRead {
 	if fc == nil || !graphql.HasOperationContext(ctx) {
 		return casegraph.PathRead{WithSources: true}
 	}
-	return casegraph.PathRead{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources")}
+	return casegraph.PathRead{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources", "citations")}
 }
 
-// selects reports whether a field called name is selected in set or below.
-func selects(op *graphql.OperationContext, set ast.SelectionSet, name string) bool {
+// selects reports whether a field called one of names is selected in set
+// or below.
+func selects(op *graphql.OperationContext, set ast.SelectionSet, names ...string) bool {
 	for _, f := range graphql.CollectFields(op, set, nil) {
-		if f.Name == name || selects(op, f.Selections, name) {
+		if slices.Contains(names, f.Name) || selects(op, f.Selections, names...) {
 			return true
 		}
 	}

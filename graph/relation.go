@@ -12,7 +12,7 @@ func toRelation(r casegraph.Relation) *model.Relation {
 		ID: casegraph.NodeID(casegraph.NodeRelation, r.ID), Type: model.RelationType(r.Type), FromID: r.FromID, ToID: r.ToID,
 		Role: optional(r.Role), StartDate: datePtr(r.StartDate), EndDate: datePtr(r.EndDate),
 		Status: model.RelationStatus(r.Status), Confidence: r.Confidence, Quote: optional(r.Quote),
-		SourceIDs: r.SourceIDs, Dataset: r.Dataset,
+		SourceIDs: r.SourceIDs, Cited: r.Citations, Dataset: r.Dataset,
 		Share: r.Share, Amount: r.Amount, Currency: optional(r.Currency),
 		Relationship: enumPtr[model.FamilyRelationship](string(r.Relationship)), Post: optional(r.Post), Rank: optional(r.Rank),
 	}
@@ -31,11 +31,15 @@ func relationFromInput(in model.LinkInput, dataset string) (casegraph.Relation, 
 	if err != nil {
 		return casegraph.Relation{}, err
 	}
+	cited, err := citationsFromInput(in.Citations)
+	if err != nil {
+		return casegraph.Relation{}, err
+	}
 	r := casegraph.Relation{
 		ID: id, Type: casegraph.RelationType(in.Type), FromID: in.From, ToID: in.To,
 		Role: deref(in.Role), StartDate: dateString(in.StartDate), EndDate: dateString(in.EndDate),
 		Confidence: in.Confidence, Quote: deref(in.Quote),
-		SourceIDs: sourceIDs, Dataset: deref(in.Dataset),
+		SourceIDs: sourceIDs, Citations: cited, Dataset: deref(in.Dataset),
 		RelationAttributes: casegraph.RelationAttributes{Share: in.Share, Amount: in.Amount, Currency: deref(in.Currency),
 			Relationship: casegraph.FamilyRelationship(deref(in.Relationship)), Post: deref(in.Post), Rank: deref(in.Rank)},
 	}

@@ -108,6 +108,15 @@ func (r *relationResolver) Sources(ctx context.Context, objs []*model.Relation) 
 	return sourceLists(ctx, lists)
 }
 
+// Citations is the batch resolver for the citations field.
+func (r *relationResolver) Citations(ctx context.Context, objs []*model.Relation) ([][]model.Citation, error) {
+	lists := make([][]casegraph.Citation, len(objs))
+	for i, o := range objs {
+		lists[i] = o.Cited
+	}
+	return citationLists(ctx, lists)
+}
+
 // Relation returns generated.RelationResolver implementation.
 func (r *Resolver) Relation() generated.RelationResolver { return &relationResolver{r} }
 

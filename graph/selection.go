@@ -57,23 +57,34 @@ func readHere(ctx context.Context, path ...string) *casegraph.EntityRead {
 // Entity and relation fields and the properties they show; the others
 // (relations, from, to, kind, id, ...) need none beyond those every read
 // returns. An entity field shows the property of its name
-// (casegraph.EntityProperties), sources shows sourceIds.
-var relationFieldProperty = func() map[string]string {
-	m := map[string]string{
-		"role": "role", "startDate": "startDate", "endDate": "endDate", "status": "status", "confidence": "confidence",
-		"quote": "quote", "sources": "sourceIds", "dataset": "dataset",
+// (casegraph.EntityProperties), sources shows sourceIds, citations (and
+// a relation's quote, its first citation's) the parallel lists of
+// citations, and a type-specific relation property the property of its
+// name.
+var relationFieldProperties = func() map[string][]string {
+	m := map[string][]string{
+		"role": {"role"}, "startDate": {"startDate"}, "endDate": {"endDate"}, "status": {"status"}, "confidence": {"confidence"},
+		"quote": citedProperties, "sources": {"sourceIds"}, "citations": citedProperties, "dataset": {"dataset"},
 	}
-	for _, p := range casegraph.RelationPropertyNames() { // the type-specific ones: the field is the property
-		m[p] = p
+	for _, p := range casegraph.RelationPropertyNames() {
+		m[p] = []string{p}
 	}
 	return m
 }()
 
-func entityFieldProperty(field string) (string, bool) {
-	if field == "sources" {
-		return "sourceIds", true
+var citedProperties = append([]string{"sourceIds"}, casegraph.CitationProperties...)
+
+func entityFieldProperties(field string) []string {
+	switch field {
+	case "sources":
+		return []string{"sourceIds"}
+	case "citations":
+		return citedProperties
 	}
-	return field, slices.Contains(casegraph.EntityProperties, field)
+	if slices.Contains(casegraph.EntityProperties, field) {
+		return []string{field}
+	}
+	return nil
 }
 
 // operationProperties is what the whole operation shows of any entity and
@@ -90,11 +101,11 @@ func operationProperties(op *graphql.OperationContext) *casegraph.Properties {
 			case *ast.Field:
 				if s.ObjectDefinition != nil {
 					if slices.Contains(entityTypes, s.ObjectDefinition.Name) {
-						if p, ok := entityFieldProperty(s.Name); ok {
+						for _, p := range entityFieldProperties(s.Name) {
 							entity[p] = true
 						}
 					} else if s.ObjectDefinition.Name == "Relation" {
-						if p, ok := relationFieldProperty[s.Name]; ok {
+						for _, p := range relationFieldProperties[s.Name] {
 							relation[p] = true
 						}
 					}
@@ -146,7 +157,7 @@ func entityRead(op *graphql.OperationContext, sets []ast.SelectionSet, level int
 	for _, set := range sets {
 		for _, f := range graphql.CollectFields(op, set, entityTypes) {
 			switch f.Name {
-			case "sources":
+			case "sources", "citations":
 				read.Sources = true
 			case "relations":
 				if level >= maxReadLevels {
@@ -213,7 +224,7 @@ func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level
 	for _, set := range relations {
 		for _, rf := range graphql.CollectFields(op, set, []string{"Relation"}) {
 			switch rf.Name {
-			case "sources":
+			case "sources", "citations":
 				p.Sources = true
 			case "from", "to":
 				endSets = append(endSets, rf.Selections)

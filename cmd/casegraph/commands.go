@@ -164,6 +164,15 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if registered > 0 {
 			fmt.Fprintf(e.stdout, "registered the ids of %d relations\n", registered)
 		}
+		cited, err := store.MigrateCitations(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: citations: %w", describe(err))
+		}
+		if cited.Relations > 0 || cited.Entities > 0 {
+			fmt.Fprintf(e.stdout, "citations: %d relations and %d entities now cite each of their sources; "+
+				"%d relations kept their quote (on the first source's citation; %d of them cite more than one source, whose others have none)\n",
+				cited.Relations, cited.Entities, cited.Quoted, cited.QuotedOfSeveral)
+		}
 		// Ids that no write creates any more may be held by data written
 		// before: said, not fixed (renaming an id is the data's owner's
 		// call), and no reason to fail.

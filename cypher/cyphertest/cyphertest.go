@@ -167,13 +167,20 @@ func LoadSeed(t testing.TB, s *cypher.Store) (string, func(string) string) {
 	for i := range b.Sources {
 		b.Sources[i].ID, b.Sources[i].Dataset = id(b.Sources[i].ID), ds
 	}
+	cited := func(cs []casegraph.Citation) {
+		for i := range cs {
+			cs[i].SourceID = id(cs[i].SourceID)
+		}
+	}
 	for i := range b.Entities {
 		e := &b.Entities[i]
 		e.ID, e.Dataset, e.SourceIDs = id(e.ID), ds, ids(e.SourceIDs)
+		cited(e.Citations)
 	}
 	for i := range b.Relations {
 		r := &b.Relations[i]
 		r.ID, r.FromID, r.ToID, r.Dataset, r.SourceIDs = id(r.ID), id(r.FromID), id(r.ToID), ds, ids(r.SourceIDs)
+		cited(r.Citations)
 	}
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()

@@ -1,7 +1,8 @@
 // MergeEntity: folds entity $from into entity $into: moves every relation
 // of $from to $into (relations between the two are dropped, they would
 // join $into to itself, and their ids leave the :RelationId registry),
-// sets the aliases and sources the caller computed, leaves a tombstone so
+// sets the aliases and citations the caller computed ($citations: sourceIds
+// and the other parallel lists of citations, graded), leaves a tombstone so
 // the old id resolves to $into (and repoints older tombstones), then
 // deletes $from. The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
@@ -40,7 +41,7 @@ CREATE (:MergedEntity {id: f.id, name: f.name, mergedAt: datetime()})-[:MERGED_I
 REMOVE into.contentHash
 SET into.aliases = $aliases,
     into.searchAliases = $searchAliases,
-    into.sourceIds = $sourceIds,
+    into += $citations,
     into.version = coalesce(into.version, 0) + 1,
     into.updatedAt = datetime(),
     into.degree = COUNT { (into)--(:Entity) }

@@ -20,7 +20,12 @@ CALL (s, row, changes) {
       s.url = row.url,
       s.publishedAt = row.publishedAt,
       s.retrievedAt = row.retrievedAt,
-      s.dataset = row.dataset
+      s.dataset = row.dataset,
+      s.kind = row.kind,
+      s.language = row.language,
+      s.archivedUrl = row.archivedUrl,
+      s.sha256 = row.sha256,
+      s.reliability = row.reliability
 }
 RETURN count(CASE WHEN changes THEN 1 END) AS changed,
        [x IN collect(CASE WHEN raced THEN row.id END) WHERE x IS NOT NULL] AS raced

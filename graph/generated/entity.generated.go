@@ -20,6 +20,7 @@ import (
 
 type DocumentResolver interface {
 	Sources(ctx context.Context, obj *model.Document) ([]model.Source, error)
+	Citations(ctx context.Context, obj *model.Document) ([]model.Citation, error)
 
 	Relations(ctx context.Context, obj *model.Document, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
@@ -28,21 +29,25 @@ type EntityConnectionResolver interface {
 }
 type EventResolver interface {
 	Sources(ctx context.Context, obj *model.Event) ([]model.Source, error)
+	Citations(ctx context.Context, obj *model.Event) ([]model.Citation, error)
 
 	Relations(ctx context.Context, obj *model.Event, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type OrganizationResolver interface {
 	Sources(ctx context.Context, obj *model.Organization) ([]model.Source, error)
+	Citations(ctx context.Context, obj *model.Organization) ([]model.Citation, error)
 
 	Relations(ctx context.Context, obj *model.Organization, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type PersonResolver interface {
 	Sources(ctx context.Context, obj *model.Person) ([]model.Source, error)
+	Citations(ctx context.Context, obj *model.Person) ([]model.Citation, error)
 
 	Relations(ctx context.Context, obj *model.Person, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
 type PlaceResolver interface {
 	Sources(ctx context.Context, obj *model.Place) ([]model.Source, error)
+	Citations(ctx context.Context, obj *model.Place) ([]model.Citation, error)
 
 	Relations(ctx context.Context, obj *model.Place, types []model.RelationType, direction *model.Direction, first *int, after *string, last *int, before *string) (*model.RelationConnection, error)
 }
@@ -628,6 +633,38 @@ func (ec *executionContext) fieldContext_Document_sources(_ context.Context, fie
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Document_citations(ctx context.Context, field graphql.CollectedField, obj *model.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().Citations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
 		},
 	}
 	return fc, nil
@@ -1219,6 +1256,38 @@ func (ec *executionContext) fieldContext_Event_sources(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Event_citations(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Event_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Event().Citations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Event_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Event",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1681,6 +1750,38 @@ func (ec *executionContext) fieldContext_Organization_sources(_ context.Context,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_citations(ctx context.Context, field graphql.CollectedField, obj *model.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().Citations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
 		},
 	}
 	return fc, nil
@@ -2157,6 +2258,38 @@ func (ec *executionContext) fieldContext_Person_sources(_ context.Context, field
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Person_citations(ctx context.Context, field graphql.CollectedField, obj *model.Person) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Person_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Person().Citations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Person_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Person",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
 		},
 	}
 	return fc, nil
@@ -2661,6 +2794,38 @@ func (ec *executionContext) fieldContext_Place_sources(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Place_citations(ctx context.Context, field graphql.CollectedField, obj *model.Place) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Place_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Place().Citations(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Place_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Place",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Place_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Place) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2984,7 +3149,7 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "kind", "name", "aliases", "description", "dataset", "sourceIds", "version", "category", "startDate", "endDate", "publishedAt", "pageCount", "url", "nationality", "birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate", "coordinates", "countryCode", "language", "protected"}
+	fieldsInOrder := [...]string{"id", "kind", "name", "aliases", "description", "dataset", "sourceIds", "citations", "version", "category", "startDate", "endDate", "publishedAt", "pageCount", "url", "nationality", "birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate", "coordinates", "countryCode", "language", "protected"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -3035,11 +3200,18 @@ func (ec *executionContext) unmarshalInputEntityInput(ctx context.Context, obj a
 			it.Dataset = data
 		case "sourceIds":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIds"))
-			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SourceIds = data
+		case "citations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("citations"))
+			data, err := ec.unmarshalOCitationInput2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Citations = data
 		case "version":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("version"))
 			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
@@ -3561,6 +3733,12 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Document_sources(ctx, field, obj)
 				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Document_citations(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._Document_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -3763,6 +3941,12 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Event_sources(ctx, field, obj)
 				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Event_citations(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._Event_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -3916,6 +4100,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_sources(ctx, field, obj)
 				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_citations(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._Organization_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -4040,6 +4230,12 @@ func (ec *executionContext) _Person(ctx context.Context, sel ast.SelectionSet, o
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Person_sources(ctx, field, obj)
+				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Person_citations(ctx, field, obj)
 				})
 		case "createdAt":
 			out.Values[i] = ec._Person_createdAt(ctx, field, obj)
@@ -4170,6 +4366,12 @@ func (ec *executionContext) _Place(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Place_sources(ctx, field, obj)
+				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Place_citations(ctx, field, obj)
 				})
 		case "createdAt":
 			out.Values[i] = ec._Place_createdAt(ctx, field, obj)

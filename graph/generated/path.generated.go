@@ -648,11 +648,17 @@ func (ec *executionContext) unmarshalInputPathFilter(ctx context.Context, obj an
 		asMap[k] = v
 	}
 
+	if _, present := asMap["minReliability"]; !present {
+		asMap["minReliability"] = "F"
+	}
+	if _, present := asMap["minCredibility"]; !present {
+		asMap["minCredibility"] = 6
+	}
 	if _, present := asMap["direction"]; !present {
 		asMap["direction"] = "ANY"
 	}
 
-	fieldsInOrder := [...]string{"maxDepth", "relationTypes", "excludeRelationTypes", "excludeIds", "kinds", "datasets", "validAt", "minConfidence", "statuses", "direction", "maxDegree"}
+	fieldsInOrder := [...]string{"maxDepth", "relationTypes", "excludeRelationTypes", "excludeIds", "kinds", "datasets", "validAt", "minConfidence", "minReliability", "minCredibility", "statuses", "direction", "maxDegree"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -715,6 +721,20 @@ func (ec *executionContext) unmarshalInputPathFilter(ctx context.Context, obj an
 				return it, err
 			}
 			it.MinConfidence = data
+		case "minReliability":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minReliability"))
+			data, err := ec.unmarshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinReliability = data
+		case "minCredibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minCredibility"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinCredibility = data
 		case "statuses":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
 			data, err := ec.unmarshalORelationStatus2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatusᚄ(ctx, v)

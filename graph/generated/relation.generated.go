@@ -21,6 +21,7 @@ type RelationResolver interface {
 	To(ctx context.Context, objs []*model.Relation) ([]model.Entity, error)
 
 	Sources(ctx context.Context, objs []*model.Relation) ([][]model.Source, error)
+	Citations(ctx context.Context, objs []*model.Relation) ([][]model.Citation, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -377,6 +378,61 @@ func (ec *executionContext) resolveBatch_Relation_sources(ctx context.Context, f
 		results,
 		err,
 		"Relation.sources",
+	)
+}
+
+func (ec *executionContext) _Relation_citations(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Relation_citations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.resolveBatch_Relation_citations(ctx, field, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Citation) graphql.Marshaler {
+			return ec.marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Relation_citations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Relation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Citation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+func (ec *executionContext) resolveBatch_Relation_citations(ctx context.Context, field graphql.CollectedField, obj *model.Relation) (any, error) {
+	resolver := ec.Resolvers.Relation()
+	if batch, ok := graphql.BatchParentsFor[*model.Relation](ctx, "Relation"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Citations(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[[]model.Citation](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"Relation.citations",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Citations(ctx, []*model.Relation{obj})
+	return graphql.ResolveBatchSingleResult[[]model.Citation](
+		ctx,
+		results,
+		err,
+		"Relation.citations",
 	)
 }
 
@@ -863,7 +919,7 @@ func (ec *executionContext) unmarshalInputLinkInput(ctx context.Context, obj any
 		asMap["status"] = "REPORTED"
 	}
 
-	fieldsInOrder := [...]string{"id", "type", "from", "to", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "dataset", "share", "amount", "currency", "relationship", "post", "rank"}
+	fieldsInOrder := [...]string{"id", "type", "from", "to", "role", "startDate", "endDate", "status", "confidence", "quote", "sourceIds", "citations", "dataset", "share", "amount", "currency", "relationship", "post", "rank"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -942,11 +998,18 @@ func (ec *executionContext) unmarshalInputLinkInput(ctx context.Context, obj any
 			it.Quote = data
 		case "sourceIds":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIds"))
-			data, err := ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.SourceIds = data
+		case "citations":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("citations"))
+			data, err := ec.unmarshalOCitationInput2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Citations = data
 		case "dataset":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dataset"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -1089,6 +1152,12 @@ func (ec *executionContext) _Relation(ctx context.Context, sel ast.SelectionSet,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Relation_sources(ctx, field, obj)
+				})
+		case "citations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Relation_citations(ctx, field, obj)
 				})
 		case "dataset":
 			out.Values[i] = ec._Relation_dataset(ctx, field, obj)

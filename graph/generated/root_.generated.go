@@ -82,6 +82,15 @@ type ComplexityRoot struct {
 		Cursor func(childComplexity int) int
 	}
 
+	Citation struct {
+		Credibility      func(childComplexity int) int
+		Grade            func(childComplexity int) int
+		Locator          func(childComplexity int) int
+		Quote            func(childComplexity int) int
+		Source           func(childComplexity int) int
+		TypedCredibility func(childComplexity int) int
+	}
+
 	CommonNeighbor struct {
 		Entity    func(childComplexity int) int
 		Relations func(childComplexity int) int
@@ -135,6 +144,7 @@ type ComplexityRoot struct {
 	Document struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
+		Citations   func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -206,6 +216,7 @@ type ComplexityRoot struct {
 	Event struct {
 		Aliases     func(childComplexity int) int
 		Category    func(childComplexity int) int
+		Citations   func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -265,6 +276,7 @@ type ComplexityRoot struct {
 		Address         func(childComplexity int) int
 		Aliases         func(childComplexity int) int
 		Category        func(childComplexity int) int
+		Citations       func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Dataset         func(childComplexity int) int
 		Description     func(childComplexity int) int
@@ -324,6 +336,7 @@ type ComplexityRoot struct {
 		Aliases     func(childComplexity int) int
 		BirthDate   func(childComplexity int) int
 		BirthPlace  func(childComplexity int) int
+		Citations   func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		DeathDate   func(childComplexity int) int
@@ -344,6 +357,7 @@ type ComplexityRoot struct {
 
 	Place struct {
 		Aliases     func(childComplexity int) int
+		Citations   func(childComplexity int) int
 		Coordinates func(childComplexity int) int
 		CountryCode func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -391,6 +405,7 @@ type ComplexityRoot struct {
 
 	Relation struct {
 		Amount       func(childComplexity int) int
+		Citations    func(childComplexity int) int
 		Confidence   func(childComplexity int) int
 		Currency     func(childComplexity int) int
 		Dataset      func(childComplexity int) int
@@ -491,11 +506,16 @@ type ComplexityRoot struct {
 	}
 
 	Source struct {
+		ArchivedURL func(childComplexity int) int
 		Dataset     func(childComplexity int) int
 		ID          func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Language    func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Publisher   func(childComplexity int) int
+		Reliability func(childComplexity int) int
 		RetrievedAt func(childComplexity int) int
+		Sha256      func(childComplexity int) int
 		Title       func(childComplexity int) int
 		URL         func(childComplexity int) int
 	}
@@ -694,6 +714,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeEvent.Cursor(childComplexity), true
 
+	case "Citation.credibility":
+		if e.ComplexityRoot.Citation.Credibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.Credibility(childComplexity), true
+	case "Citation.grade":
+		if e.ComplexityRoot.Citation.Grade == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.Grade(childComplexity), true
+	case "Citation.locator":
+		if e.ComplexityRoot.Citation.Locator == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.Locator(childComplexity), true
+	case "Citation.quote":
+		if e.ComplexityRoot.Citation.Quote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.Quote(childComplexity), true
+	case "Citation.source":
+		if e.ComplexityRoot.Citation.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.Source(childComplexity), true
+	case "Citation.typedCredibility":
+		if e.ComplexityRoot.Citation.TypedCredibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Citation.TypedCredibility(childComplexity), true
+
 	case "CommonNeighbor.entity":
 		if e.ComplexityRoot.CommonNeighbor.Entity == nil {
 			break
@@ -853,6 +910,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.Category(childComplexity), true
+	case "Document.citations":
+		if e.ComplexityRoot.Document.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Citations(childComplexity), true
 	case "Document.createdAt":
 		if e.ComplexityRoot.Document.CreatedAt == nil {
 			break
@@ -1131,6 +1194,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Event.Category(childComplexity), true
+	case "Event.citations":
+		if e.ComplexityRoot.Event.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Citations(childComplexity), true
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
 			break
@@ -1458,6 +1527,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Category(childComplexity), true
+	case "Organization.citations":
+		if e.ComplexityRoot.Organization.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Citations(childComplexity), true
 	case "Organization.createdAt":
 		if e.ComplexityRoot.Organization.CreatedAt == nil {
 			break
@@ -1715,6 +1790,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Person.BirthPlace(childComplexity), true
+	case "Person.citations":
+		if e.ComplexityRoot.Person.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Person.Citations(childComplexity), true
 	case "Person.createdAt":
 		if e.ComplexityRoot.Person.CreatedAt == nil {
 			break
@@ -1823,6 +1904,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Place.Aliases(childComplexity), true
+	case "Place.citations":
+		if e.ComplexityRoot.Place.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Place.Citations(childComplexity), true
 	case "Place.coordinates":
 		if e.ComplexityRoot.Place.Coordinates == nil {
 			break
@@ -2192,6 +2279,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Relation.Amount(childComplexity), true
+	case "Relation.citations":
+		if e.ComplexityRoot.Relation.Citations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Relation.Citations(childComplexity), true
 	case "Relation.confidence":
 		if e.ComplexityRoot.Relation.Confidence == nil {
 			break
@@ -2588,6 +2681,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchFacets.Kinds(childComplexity), true
 
+	case "Source.archivedUrl":
+		if e.ComplexityRoot.Source.ArchivedURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.ArchivedURL(childComplexity), true
 	case "Source.dataset":
 		if e.ComplexityRoot.Source.Dataset == nil {
 			break
@@ -2600,6 +2699,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.ID(childComplexity), true
+	case "Source.kind":
+		if e.ComplexityRoot.Source.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Kind(childComplexity), true
+	case "Source.language":
+		if e.ComplexityRoot.Source.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Language(childComplexity), true
 	case "Source.publishedAt":
 		if e.ComplexityRoot.Source.PublishedAt == nil {
 			break
@@ -2612,12 +2723,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.Publisher(childComplexity), true
+	case "Source.reliability":
+		if e.ComplexityRoot.Source.Reliability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Reliability(childComplexity), true
 	case "Source.retrievedAt":
 		if e.ComplexityRoot.Source.RetrievedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Source.RetrievedAt(childComplexity), true
+	case "Source.sha256":
+		if e.ComplexityRoot.Source.Sha256 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Sha256(childComplexity), true
 	case "Source.title":
 		if e.ComplexityRoot.Source.Title == nil {
 			break
@@ -2766,6 +2889,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("ApiKeyInput", ec.unmarshalInputApiKeyInput),
 			graphql.NewInputUnmarshaler("ChangeFilter", ec.unmarshalInputChangeFilter),
+			graphql.NewInputUnmarshaler("CitationInput", ec.unmarshalInputCitationInput),
 			graphql.NewInputUnmarshaler("CoordinatesInput", ec.unmarshalInputCoordinatesInput),
 			graphql.NewInputUnmarshaler("EntityFilter", ec.unmarshalInputEntityFilter),
 			graphql.NewInputUnmarshaler("EntityInput", ec.unmarshalInputEntityInput),
@@ -2923,6 +3047,48 @@ extend type Query {
   changes of their datasets; readers get FORBIDDEN.
   """
   changes(filter: ChangeFilter, first: Int, after: String, last: Int, before: String): ChangeConnection!
+}
+`, BuiltIn: false},
+	{Name: "../schema/citation.graphqls", Input: `"""
+One source cited for one claim (a relation or an entity): its own words
+and where they are, and how credible they are (NATO/Admiralty, 1 to 6).
+A claim cites each of its sources this way, so two sources keep two quotes.
+"""
+type Citation {
+  """
+  The source cited. A citation of a source the caller may not read is
+  left out of citations, as such a source is left out of sources.
+  """
+  source: Source!
+  "The source's words for the claim."
+  quote: String
+  "Where in the source: \"p. 12\", \"para 4\", \"00:12:31\", \"chars 120-180\"."
+  locator: String
+  """
+  The effective credibility: 1 (confirmed by other sources) when an
+  independent source (another source whose publisher differs, both
+  publishers known) cites the same claim with a typed credibility of 3 or
+  better; typedCredibility otherwise.
+  """
+  credibility: Int!
+  "The credibility given, 2 to 6 (6, truth cannot be judged, when none was)."
+  typedCredibility: Int!
+  "The source's reliability and the effective credibility: \"B2\"."
+  grade: String!
+}
+
+"A source to cite for a relation or an entity."
+input CitationInput {
+  sourceId: ID!
+  quote: String
+  "Where in the source, in a few words: \"p. 12\", \"para 4\", \"00:12:31\", \"chars 120-180\"."
+  locator: String
+  """
+  2 probably true, 3 possibly true, 4 doubtful, 5 improbable, 6 truth
+  cannot be judged. 1 (confirmed by other sources) is not given: it is
+  computed from independent sources (see Citation.credibility).
+  """
+  credibility: Int = 6
 }
 `, BuiltIn: false},
 	{Name: "../schema/dataset.graphqls", Input: `"A dataset: one investigation's entities, relations and sources."
@@ -3133,8 +3299,10 @@ interface Entity implements Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  "The evidence for the entity."
-  sources: [Source!]!
+  "The evidence for the entity: the sources cited, each once."
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  "The evidence for the entity: each source cited, with its quote, locator and grade."
+  citations: [Citation!]!
   """
   When the entity was first written; null when it is redacted (its times
   could tell it apart, so a redacted entity has none).
@@ -3167,7 +3335,8 @@ type Person implements Entity & Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  sources: [Source!]!
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  citations: [Citation!]!
   createdAt: DateTime
   updatedAt: DateTime
   version: Int!
@@ -3206,7 +3375,8 @@ type Organization implements Entity & Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  sources: [Source!]!
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  citations: [Citation!]!
   createdAt: DateTime
   updatedAt: DateTime
   version: Int!
@@ -3243,7 +3413,8 @@ type Event implements Entity & Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  sources: [Source!]!
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  citations: [Citation!]!
   createdAt: DateTime
   updatedAt: DateTime
   version: Int!
@@ -3272,7 +3443,8 @@ type Document implements Entity & Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  sources: [Source!]!
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  citations: [Citation!]!
   createdAt: DateTime
   updatedAt: DateTime
   version: Int!
@@ -3304,7 +3476,8 @@ type Place implements Entity & Node {
   fields; its relations show neither quote nor role).
   """
   redacted: Boolean!
-  sources: [Source!]!
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  citations: [Citation!]!
   createdAt: DateTime
   updatedAt: DateTime
   version: Int!
@@ -3430,8 +3603,10 @@ input EntityInput {
   aliases: [String!]
   description: String
   dataset: String!
-  "At least one existing source."
-  sourceIds: [ID!]!
+  "The old way to cite (instead of citations): each source is cited, with credibility 6."
+  sourceIds: [ID!]
+  "The evidence: at least one existing source, each with its own quote and locator. Give citations or sourceIds."
+  citations: [CitationInput!]
   "The version the client last read; the write is refused (CONFLICT) when the entity has moved on."
   version: Int
   "Organization, event or document only; one of that kind's categories."
@@ -3614,6 +3789,13 @@ input PathFilter {
   validAt: PartialDate
   "Only relations with a confidence at least this (relations without one are left out)."
   minConfidence: Float
+  """
+  Only relations one of whose citations is graded at least this reliable
+  (A best) and at least minCredibility credible. F keeps every relation.
+  """
+  minReliability: Reliability = F
+  "Only relations one of whose citations is at least this credible (1 best) and at least minReliability reliable. 6 keeps every relation."
+  minCredibility: Int = 6
   statuses: [RelationStatus!]
   direction: PathDirection = ANY
   """
@@ -3811,10 +3993,12 @@ type Relation implements Node {
   status: RelationStatus!
   "0 to 1."
   confidence: Float
-  "The words of the source, where it has them."
-  quote: String
-  "The evidence for the relation."
-  sources: [Source!]!
+  "The first citation's quote (that has one)."
+  quote: String @deprecated(reason: "A relation cites each source with its own quote: read citations { quote }.")
+  "The sources cited, each once."
+  sources: [Source!]! @deprecated(reason: "Read citations { source }, which carry each source's quote, locator and grade.")
+  "The evidence for the relation: each source cited, with its quote, locator and grade."
+  citations: [Citation!]!
   dataset: String!
   "OWNS: the percentage of the asset owned, above 0 and at most 100."
   share: Float
@@ -3872,9 +4056,12 @@ input LinkInput {
   status: RelationStatus = REPORTED
   "0 to 1."
   confidence: Float
+  "The old way to cite (instead of citations): the quote goes to the first source's citation."
   quote: String
-  "At least one existing source."
-  sourceIds: [ID!]!
+  "The old way to cite (instead of citations): each source is cited, with no locator and credibility 6."
+  sourceIds: [ID!]
+  "The evidence: at least one existing source, each with its own quote and locator. Give citations, or sourceIds (and quote)."
+  citations: [CitationInput!]
   "Defaults to the dataset of the from entity."
   dataset: String
   """
@@ -4218,6 +4405,43 @@ type Source implements Node {
   publishedAt: PartialDate
   retrievedAt: PartialDate
   dataset: String!
+  "What the source is; null when not said."
+  kind: SourceKind
+  "The source's language, an ISO 639-1 code (en, ar, fr ...)."
+  language: String
+  "Where a preserved copy of the source is (an archive's URL)."
+  archivedUrl: String
+  "The SHA-256 of the preserved file, 64 lowercase hexadecimal digits."
+  sha256: String
+  "How reliable the source is (NATO/Admiralty, A to F); F (cannot be judged) when no one has said."
+  reliability: Reliability!
+}
+
+"What a source is."
+enum SourceKind {
+  ARTICLE
+  REPORT
+  TESTIMONY
+  OFFICIAL_DOCUMENT
+  PHOTO
+  VIDEO
+  DATASET
+}
+
+"A source's reliability, as the NATO/Admiralty system (STANAG 2511) grades it."
+enum Reliability {
+  "Completely reliable."
+  A
+  "Usually reliable."
+  B
+  "Fairly reliable."
+  C
+  "Not usually reliable."
+  D
+  "Unreliable."
+  E
+  "Reliability cannot be judged."
+  F
 }
 
 type SourceConnection {
@@ -4241,6 +4465,19 @@ input SourceInput {
   publishedAt: PartialDate
   retrievedAt: PartialDate
   dataset: String!
+  kind: SourceKind
+  "An ISO 639-1 code: en, ar, fr ..."
+  language: String
+  "An absolute http or https URL."
+  archivedUrl: String
+  "64 lowercase hexadecimal digits."
+  sha256: String
+  """
+  A to F. Changing a cited source's reliability or publisher grades again,
+  in the same transaction, every citation of it and of the claims it is
+  cited for (whether another source confirms them depends on publishers).
+  """
+  reliability: Reliability = F
 }
 
 extend type Query {
@@ -4410,6 +4647,24 @@ func (ec *executionContext) childFields_ChangeEvent(ctx context.Context, field g
 		return ec.fieldContext_ChangeEvent_change(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_Citation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "source":
+		return ec.fieldContext_Citation_source(ctx, field)
+	case "quote":
+		return ec.fieldContext_Citation_quote(ctx, field)
+	case "locator":
+		return ec.fieldContext_Citation_locator(ctx, field)
+	case "credibility":
+		return ec.fieldContext_Citation_credibility(ctx, field)
+	case "typedCredibility":
+		return ec.fieldContext_Citation_typedCredibility(ctx, field)
+	case "grade":
+		return ec.fieldContext_Citation_grade(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Citation", field.Name)
 }
 
 func (ec *executionContext) childFields_CommonNeighbor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4632,6 +4887,8 @@ func (ec *executionContext) childFields_Event(ctx context.Context, field graphql
 		return ec.fieldContext_Event_redacted(ctx, field)
 	case "sources":
 		return ec.fieldContext_Event_sources(ctx, field)
+	case "citations":
+		return ec.fieldContext_Event_citations(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Event_createdAt(ctx, field)
 	case "updatedAt":
@@ -4790,6 +5047,8 @@ func (ec *executionContext) childFields_Relation(ctx context.Context, field grap
 		return ec.fieldContext_Relation_quote(ctx, field)
 	case "sources":
 		return ec.fieldContext_Relation_sources(ctx, field)
+	case "citations":
+		return ec.fieldContext_Relation_citations(ctx, field)
 	case "dataset":
 		return ec.fieldContext_Relation_dataset(ctx, field)
 	case "share":
@@ -4984,6 +5243,16 @@ func (ec *executionContext) childFields_Source(ctx context.Context, field graphq
 		return ec.fieldContext_Source_retrievedAt(ctx, field)
 	case "dataset":
 		return ec.fieldContext_Source_dataset(ctx, field)
+	case "kind":
+		return ec.fieldContext_Source_kind(ctx, field)
+	case "language":
+		return ec.fieldContext_Source_language(ctx, field)
+	case "archivedUrl":
+		return ec.fieldContext_Source_archivedUrl(ctx, field)
+	case "sha256":
+		return ec.fieldContext_Source_sha256(ctx, field)
+	case "reliability":
+		return ec.fieldContext_Source_reliability(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Source", field.Name)
 }

@@ -188,6 +188,121 @@ func (ec *executionContext) fieldContext_Source_dataset(_ context.Context, field
 	return graphql.NewScalarFieldContext("Source", field, false, false, "String")
 }
 
+func (ec *executionContext) _Source_kind(ctx context.Context, field graphql.CollectedField, obj *model.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SourceKind) graphql.Marshaler {
+			return ec.marshalOSourceKind2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceKind(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, "SourceKind")
+}
+
+func (ec *executionContext) _Source_language(ctx context.Context, field graphql.CollectedField, obj *model.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_language(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Language, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_language(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, "String")
+}
+
+func (ec *executionContext) _Source_archivedUrl(ctx context.Context, field graphql.CollectedField, obj *model.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_archivedUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ArchivedURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_archivedUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, "String")
+}
+
+func (ec *executionContext) _Source_sha256(ctx context.Context, field graphql.CollectedField, obj *model.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_sha256(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sha256, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_sha256(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, "String")
+}
+
+func (ec *executionContext) _Source_reliability(ctx context.Context, field graphql.CollectedField, obj *model.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_reliability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reliability, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Reliability) graphql.Marshaler {
+			return ec.marshalNReliability2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_reliability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, "Reliability")
+}
+
 func (ec *executionContext) _SourceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SourceConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -345,7 +460,11 @@ func (ec *executionContext) unmarshalInputSourceInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "title", "publisher", "url", "publishedAt", "retrievedAt", "dataset"}
+	if _, present := asMap["reliability"]; !present {
+		asMap["reliability"] = "F"
+	}
+
+	fieldsInOrder := [...]string{"id", "title", "publisher", "url", "publishedAt", "retrievedAt", "dataset", "kind", "language", "archivedUrl", "sha256", "reliability"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -401,6 +520,41 @@ func (ec *executionContext) unmarshalInputSourceInput(ctx context.Context, obj a
 				return it, err
 			}
 			it.Dataset = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOSourceKind2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "language":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("language"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Language = data
+		case "archivedUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("archivedUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ArchivedURL = data
+		case "sha256":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sha256"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sha256 = data
+		case "reliability":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reliability"))
+			data, err := ec.unmarshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reliability = data
 		}
 	}
 	return it, nil
@@ -469,6 +623,31 @@ func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "dataset":
 			out.Values[i] = ec._Source_dataset(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Source_kind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "language":
+			out.Values[i] = ec._Source_language(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "archivedUrl":
+			out.Values[i] = ec._Source_archivedUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "sha256":
+			out.Values[i] = ec._Source_sha256(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reliability":
+			out.Values[i] = ec._Source_reliability(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -575,6 +754,16 @@ func (ec *executionContext) _SourceEdge(ctx context.Context, sel ast.SelectionSe
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNReliability2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx context.Context, v any) (model.Reliability, error) {
+	var res model.Reliability
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNReliability2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx context.Context, sel ast.SelectionSet, v model.Reliability) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNSource2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSource(ctx context.Context, sel ast.SelectionSet, v model.Source) graphql.Marshaler {
 	return ec._Source(ctx, sel, &v)
 }
@@ -636,11 +825,43 @@ func (ec *executionContext) unmarshalNSourceInput2githubᚗcomᚋcasegraphᚋcas
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx context.Context, v any) (*model.Reliability, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Reliability)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx context.Context, sel ast.SelectionSet, v *model.Reliability) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOSource2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSource(ctx context.Context, sel ast.SelectionSet, v *model.Source) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Source(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSourceKind2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceKind(ctx context.Context, v any) (*model.SourceKind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SourceKind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSourceKind2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceKind(ctx context.Context, sel ast.SelectionSet, v *model.SourceKind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 // endregion ***************************** type.gotpl *****************************

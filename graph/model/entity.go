@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
 
 // The entity types are written here, not generated, so that the fields
 // every entity has are listed once (EntityFields) and each kind adds only
@@ -24,6 +28,8 @@ type EntityFields struct {
 	// SourceIDs are the ids of the sources the entity cites, for its
 	// sources resolver.
 	SourceIDs []string `json:"-"`
+	// Cited are its citations as read, for its citations resolver.
+	Cited []casegraph.Citation `json:"-"`
 }
 
 // Person is a person.

@@ -97,6 +97,40 @@ type ChangeFilter struct {
 	Since *string `json:"since,omitempty"`
 }
 
+// One source cited for one claim (a relation or an entity): its own words
+// and where they are, and how credible they are (NATO/Admiralty, 1 to 6).
+// A claim cites each of its sources this way, so two sources keep two quotes.
+type Citation struct {
+	// The source cited. A citation of a source the caller may not read is
+	// left out of citations, as such a source is left out of sources.
+	Source *Source `json:"source"`
+	// The source's words for the claim.
+	Quote *string `json:"quote,omitempty"`
+	// Where in the source: "p. 12", "para 4", "00:12:31", "chars 120-180".
+	Locator *string `json:"locator,omitempty"`
+	// The effective credibility: 1 (confirmed by other sources) when an
+	// independent source (another source whose publisher differs, both
+	// publishers known) cites the same claim with a typed credibility of 3 or
+	// better; typedCredibility otherwise.
+	Credibility int `json:"credibility"`
+	// The credibility given, 2 to 6 (6, truth cannot be judged, when none was).
+	TypedCredibility int `json:"typedCredibility"`
+	// The source's reliability and the effective credibility: "B2".
+	Grade string `json:"grade"`
+}
+
+// A source to cite for a relation or an entity.
+type CitationInput struct {
+	SourceID string  `json:"sourceId"`
+	Quote    *string `json:"quote,omitempty"`
+	// Where in the source, in a few words: "p. 12", "para 4", "00:12:31", "chars 120-180".
+	Locator *string `json:"locator,omitempty"`
+	// 2 probably true, 3 possibly true, 4 doubtful, 5 improbable, 6 truth
+	// cannot be judged. 1 (confirmed by other sources) is not given: it is
+	// computed from independent sources (see Citation.credibility).
+	Credibility *int `json:"credibility,omitempty"`
+}
+
 // An entity related directly to every one of the entities asked about.
 type CommonNeighbor struct {
 	Entity Entity `json:"entity"`
@@ -246,8 +280,10 @@ type EntityInput struct {
 	Aliases     []string   `json:"aliases,omitempty"`
 	Description *string    `json:"description,omitempty"`
 	Dataset     string     `json:"dataset"`
-	// At least one existing source.
-	SourceIds []string `json:"sourceIds"`
+	// The old way to cite (instead of citations): each source is cited, with credibility 6.
+	SourceIds []string `json:"sourceIds,omitempty"`
+	// The evidence: at least one existing source, each with its own quote and locator. Give citations or sourceIds.
+	Citations []CitationInput `json:"citations,omitempty"`
 	// The version the client last read; the write is refused (CONFLICT) when the entity has moved on.
 	Version *int `json:"version,omitempty"`
 	// Organization, event or document only; one of that kind's categories.
@@ -347,9 +383,12 @@ type LinkInput struct {
 	Status  *RelationStatus `json:"status,omitempty"`
 	// 0 to 1.
 	Confidence *float64 `json:"confidence,omitempty"`
-	Quote      *string  `json:"quote,omitempty"`
-	// At least one existing source.
-	SourceIds []string `json:"sourceIds"`
+	// The old way to cite (instead of citations): the quote goes to the first source's citation.
+	Quote *string `json:"quote,omitempty"`
+	// The old way to cite (instead of citations): each source is cited, with no locator and credibility 6.
+	SourceIds []string `json:"sourceIds,omitempty"`
+	// The evidence: at least one existing source, each with its own quote and locator. Give citations, or sourceIds (and quote).
+	Citations []CitationInput `json:"citations,omitempty"`
 	// Defaults to the dataset of the from entity.
 	Dataset *string `json:"dataset,omitempty"`
 	// The type-specific properties (relationTypes says which type carries which;
@@ -442,9 +481,14 @@ type PathFilter struct {
 	// Only relations whose dates allow this date (an open start or end counts as open).
 	ValidAt *PartialDate `json:"validAt,omitempty"`
 	// Only relations with a confidence at least this (relations without one are left out).
-	MinConfidence *float64         `json:"minConfidence,omitempty"`
-	Statuses      []RelationStatus `json:"statuses,omitempty"`
-	Direction     *PathDirection   `json:"direction,omitempty"`
+	MinConfidence *float64 `json:"minConfidence,omitempty"`
+	// Only relations one of whose citations is graded at least this reliable
+	// (A best) and at least minCredibility credible. F keeps every relation.
+	MinReliability *Reliability `json:"minReliability,omitempty"`
+	// Only relations one of whose citations is at least this credible (1 best) and at least minReliability reliable. 6 keeps every relation.
+	MinCredibility *int             `json:"minCredibility,omitempty"`
+	Statuses       []RelationStatus `json:"statuses,omitempty"`
+	Direction      *PathDirection   `json:"direction,omitempty"`
 	// Keep paths out of entities with more relations than this (hubs). On a
 	// dense graph it bounds a search's work; without it, a search that must
 	// cross big hubs may run out of its time budget.
@@ -485,7 +529,7 @@ type Relation struct {
 	Status    RelationStatus `json:"status"`
 	// 0 to 1.
 	Confidence *float64 `json:"confidence,omitempty"`
-	// The words of the source, where it has them.
+	// The first citation's quote (that has one).
 	Quote   *string `json:"quote,omitempty"`
 	Dataset string  `json:"dataset"`
 	// OWNS: the percentage of the asset owned, above 0 and at most 100.
@@ -499,10 +543,11 @@ type Relation struct {
 	// COMMANDS, HELD_POSITION, DIRECTOR_OF: the post held, as the record names it.
 	Post *string `json:"post,omitempty"`
 	// COMMANDS, HELD_POSITION: the military or police rank held.
-	Rank      *string  `json:"rank,omitempty"`
-	FromID    string   `json:"-"`
-	SourceIDs []string `json:"-"`
-	ToID      string   `json:"-"`
+	Rank      *string              `json:"rank,omitempty"`
+	Cited     []casegraph.Citation `json:"-"`
+	FromID    string               `json:"-"`
+	SourceIDs []string             `json:"-"`
+	ToID      string               `json:"-"`
 }
 
 func (Relation) IsNode() {}
@@ -645,6 +690,16 @@ type Source struct {
 	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
 	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
 	Dataset     string       `json:"dataset"`
+	// What the source is; null when not said.
+	Kind *SourceKind `json:"kind,omitempty"`
+	// The source's language, an ISO 639-1 code (en, ar, fr ...).
+	Language *string `json:"language,omitempty"`
+	// Where a preserved copy of the source is (an archive's URL).
+	ArchivedURL *string `json:"archivedUrl,omitempty"`
+	// The SHA-256 of the preserved file, 64 lowercase hexadecimal digits.
+	Sha256 *string `json:"sha256,omitempty"`
+	// How reliable the source is (NATO/Admiralty, A to F); F (cannot be judged) when no one has said.
+	Reliability Reliability `json:"reliability"`
 }
 
 func (Source) IsNode() {}
@@ -669,6 +724,17 @@ type SourceInput struct {
 	PublishedAt *PartialDate `json:"publishedAt,omitempty"`
 	RetrievedAt *PartialDate `json:"retrievedAt,omitempty"`
 	Dataset     string       `json:"dataset"`
+	Kind        *SourceKind  `json:"kind,omitempty"`
+	// An ISO 639-1 code: en, ar, fr ...
+	Language *string `json:"language,omitempty"`
+	// An absolute http or https URL.
+	ArchivedURL *string `json:"archivedUrl,omitempty"`
+	// 64 lowercase hexadecimal digits.
+	Sha256 *string `json:"sha256,omitempty"`
+	// A to F. Changing a cited source's reliability or publisher grades again,
+	// in the same transaction, every citation of it and of the claims it is
+	// cited for (whether another source confirms them depends on publishers).
+	Reliability *Reliability `json:"reliability,omitempty"`
 }
 
 // Entities and the relations among them.
@@ -1668,6 +1734,76 @@ func (e RelationType) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// A source's reliability, as the NATO/Admiralty system (STANAG 2511) grades it.
+type Reliability string
+
+const (
+	// Completely reliable.
+	ReliabilityA Reliability = "A"
+	// Usually reliable.
+	ReliabilityB Reliability = "B"
+	// Fairly reliable.
+	ReliabilityC Reliability = "C"
+	// Not usually reliable.
+	ReliabilityD Reliability = "D"
+	// Unreliable.
+	ReliabilityE Reliability = "E"
+	// Reliability cannot be judged.
+	ReliabilityF Reliability = "F"
+)
+
+var AllReliability = []Reliability{
+	ReliabilityA,
+	ReliabilityB,
+	ReliabilityC,
+	ReliabilityD,
+	ReliabilityE,
+	ReliabilityF,
+}
+
+func (e Reliability) IsValid() bool {
+	switch e {
+	case ReliabilityA, ReliabilityB, ReliabilityC, ReliabilityD, ReliabilityE, ReliabilityF:
+		return true
+	}
+	return false
+}
+
+func (e Reliability) String() string {
+	return string(e)
+}
+
+func (e *Reliability) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Reliability(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Reliability", str)
+	}
+	return nil
+}
+
+func (e Reliability) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Reliability) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Reliability) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // What a principal may do with the datasets granted to it.
 type Role string
 
@@ -1724,6 +1860,72 @@ func (e *Role) UnmarshalJSON(b []byte) error {
 }
 
 func (e Role) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a source is.
+type SourceKind string
+
+const (
+	SourceKindArticle          SourceKind = "ARTICLE"
+	SourceKindReport           SourceKind = "REPORT"
+	SourceKindTestimony        SourceKind = "TESTIMONY"
+	SourceKindOfficialDocument SourceKind = "OFFICIAL_DOCUMENT"
+	SourceKindPhoto            SourceKind = "PHOTO"
+	SourceKindVideo            SourceKind = "VIDEO"
+	SourceKindDataset          SourceKind = "DATASET"
+)
+
+var AllSourceKind = []SourceKind{
+	SourceKindArticle,
+	SourceKindReport,
+	SourceKindTestimony,
+	SourceKindOfficialDocument,
+	SourceKindPhoto,
+	SourceKindVideo,
+	SourceKindDataset,
+}
+
+func (e SourceKind) IsValid() bool {
+	switch e {
+	case SourceKindArticle, SourceKindReport, SourceKindTestimony, SourceKindOfficialDocument, SourceKindPhoto, SourceKindVideo, SourceKindDataset:
+		return true
+	}
+	return false
+}
+
+func (e SourceKind) String() string {
+	return string(e)
+}
+
+func (e *SourceKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SourceKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SourceKind", str)
+	}
+	return nil
+}
+
+func (e SourceKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SourceKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SourceKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

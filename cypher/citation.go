@@ -1,0 +1,145 @@
+package cypher
+
+// Citations: a write's citations graded from the sources they cite, and
+// the stored claims that cite a source whose reliability or publisher a
+// write changes graded again in its transaction, so that the grades stored
+// beside every citation (what a path's grade filter reads, with no hop to
+// the sources) stay current.
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
+const (
+	stmtCitingClaims      statement = "CitingClaims"
+	stmtSetCitationGrades statement = "SetCitationGrades"
+)
+
+// citationUngated: the statements of this file that return no graph data
+// to a caller, and why (see ungated).
+func citationUngated() ungated {
+	return ungated{
+		stmtCitingClaims:      "regrade's look-up, in a write's transaction after the write gate: what it reads (ids, cited source ids, credibility) is graded in Go and never goes back to the caller",
+		stmtSetCitationGrades: "regrade's write of derived grades, after the write gate passed the write that changed the sources: returns counts",
+	}
+}
+
+// graded is cs with their grades, from the cited sources as the write
+// leaves them: its own over the stored ones the gate read.
+func (g *gate) graded(cs []casegraph.Citation) []casegraph.Citation {
+	if g.citable == nil {
+		g.citable = maps.Clone(g.sources)
+		maps.Copy(g.citable, g.written)
+	}
+	return casegraph.GradeCitations(cs, g.citable)
+}
+
+// gradeStored grades cs from the sources known (nil: none) and, for the
+// others, the stored ones, read in the transaction (SourceStates); it
+// adds what it reads to known when known is not nil.
+func gradeStored(run txRunner, cs []casegraph.Citation, known map[string]casegraph.Source) ([]casegraph.Citation, error) {
+	if known == nil {
+		known = map[string]casegraph.Source{}
+	}
+	var missing []string
+	for _, id := range casegraph.CitedSourceIDs(cs) {
+		if _, ok := known[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if err := readSources(run, sortedOnce(missing), known); err != nil {
+		return nil, err
+	}
+	return casegraph.GradeCitations(cs, known), nil
+}
+
+// readSources reads the stored sources of ids into known.
+func readSources(run txRunner, ids []string, known map[string]casegraph.Source) error {
+	return inChunks(run, stmtSourceStates, "ids", ids, func(rec *neo4j.Record) error {
+		src, err := sourceFrom(rec)
+		if err == nil {
+			known[src.ID] = src
+		}
+		return err
+	})
+}
+
+// regradesFor are the sources among written whose stored reliability or
+// publisher the write changes (a publisher decides independence): the
+// claims that cite them must be graded again.
+func regradesFor(g *gate, written []casegraph.Source) []string {
+	var ids []string
+	for _, src := range written {
+		old, ok := g.sources[src.ID]
+		if ok && (reliabilityOf(old) != reliabilityOf(src) || casegraph.PublisherKey(old.Publisher) != casegraph.PublisherKey(src.Publisher)) {
+			ids = append(ids, src.ID)
+		}
+	}
+	return ids
+}
+
+func reliabilityOf(s casegraph.Source) casegraph.Reliability {
+	if s.Reliability == "" {
+		return casegraph.DefaultReliability
+	}
+	return s.Reliability
+}
+
+// regrade grades again, in a write's transaction and after its writes,
+// every stored entity and relation that cites a source whose reliability
+// or publisher the write changed (regradesFor), and stores the grades that
+// differ. It updates claims of every dataset, the caller's or not: a grade
+// is derived from the sources, as the write gate let the caller change
+// them, and says nothing else of the claim. It costs a scan of the graph
+// (CitingClaims), only when such a source changes.
+func regrade(run txRunner, g *gate, written []casegraph.Source) error {
+	ids := regradesFor(g, written)
+	if len(ids) == 0 {
+		return nil
+	}
+	recs, err := run(stmtCitingClaims, map[string]any{"ids": ids})
+	if err != nil {
+		return err
+	}
+	known := maps.Clone(g.sources)
+	maps.Copy(known, g.written)
+	entities := []map[string]any{}
+	relations := map[string][]map[string]any{}
+	for _, rec := range recs {
+		m, err := getMap(rec, "claim")
+		if err != nil {
+			return internalError(stmtCitingClaims, err)
+		}
+		cs, err := citationsFromMap(m)
+		if err != nil {
+			return internalError(stmtCitingClaims, err)
+		}
+		stored := casegraph.Grades(cs)
+		graded, err := gradeStored(run, cs, known)
+		if err != nil {
+			return err
+		}
+		grades := casegraph.Grades(graded)
+		if slices.Equal(grades, stored) {
+			continue
+		}
+		id, _ := m["id"].(string)
+		row := map[string]any{"id": id, "grades": grades}
+		if typ, ok := m["type"].(string); ok {
+			relations[typ] = append(relations[typ], row)
+		} else {
+			entities = append(entities, row)
+		}
+	}
+	if len(entities) == 0 && len(relations) == 0 {
+		return nil
+	}
+	_, err = run(stmtSetCitationGrades, map[string]any{"entities": entities, "relations": relations})
+	return err
+}
