@@ -50,6 +50,20 @@ func checkWithFtM(t *testing.T, export []byte) string {
 	return string(bytes.TrimSpace(checked))
 }
 
+// ftmByID is an FtM export's entities by id.
+func ftmByID(t *testing.T, export string) map[string]dataset.FtMEntity {
+	t.Helper()
+	out := map[string]dataset.FtMEntity{}
+	for _, line := range strings.Split(strings.TrimSpace(export), "\n") {
+		var e dataset.FtMEntity
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		out[e.ID] = e
+	}
+	return out
+}
+
 // TestFtMExportValidates exports a copy of the seed as FtM and has the
 // followthemoney package check every entity: schema, properties, values.
 // The copy's ids hold ':' (the test dataset's prefix), which FtM ids may
@@ -76,14 +90,7 @@ func TestFtMExportValidates(t *testing.T) {
 
 	// Every entity and relation is there under its FtM id, and the links
 	// point at entities of the export.
-	byID := map[string]dataset.FtMEntity{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var e dataset.FtMEntity
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		byID[e.ID] = e
-	}
+	byID := ftmByID(t, out.String())
 	caesar, ok := byID[dataset.FtMID(id("caesar"))]
 	if !ok || caesar.Schema != "Person" || caesar.Properties["name"][0] != "Caesar" {
 		t.Errorf("Caesar: %+v", caesar)
@@ -331,16 +338,9 @@ func TestFtMEveryRelationType(t *testing.T) {
 	}
 
 	checkWithFtM(t, out.Bytes())
-	schemata := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var e dataset.FtMEntity
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		schemata[e.ID] = e.Schema
-	}
+	exported := ftmByID(t, out.String())
 	for _, spec := range specs {
-		got := schemata[dataset.FtMID("r-"+strings.ToLower(string(spec.Type)))]
+		got := exported[dataset.FtMID("r-"+strings.ToLower(string(spec.Type)))].Schema
 		if spec.FtM.Schema != "" && got != spec.FtM.Schema && got != "UnknownLink" {
 			t.Errorf("%s exported as %s, want %s", spec.Type, got, spec.FtM.Schema)
 		}

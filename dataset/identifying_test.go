@@ -1,7 +1,6 @@
 package dataset_test
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -119,14 +118,7 @@ func TestFtMIdentifyingFields(t *testing.T) {
 	if w.Report.Identifications != 6 {
 		t.Errorf("%d Identifications, want 6", w.Report.Identifications)
 	}
-	byID := map[string]dataset.FtMEntity{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var e dataset.FtMEntity
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		byID[e.ID] = e
-	}
+	byID := ftmByID(t, out.String())
 	for id, want := range map[string]map[string][]string{
 		ds + "-person": {"birthDate": {"1970-03"}, "deathDate": {"2013-08-21"}, "birthPlace": {"Daraa, Syria"}, "gender": {"male"},
 			"passportNumber": {"N0123456"}, "idNumber": {"010-99", "4471", "X-1"}, "address": {"12 Rue X\nDamascus"}},
