@@ -109,6 +109,9 @@ const (
 	RecordNoneRecorded Record = "NONE_RECORDED"
 )
 
+// Records lists the records, KNOWN first.
+func Records() []Record { return []Record{RecordKnown, RecordNotCovered, RecordNoneRecorded} }
+
 // CommandRecords are what the store reads for a chain: each unit of the
 // chain (the units asked about, and every superior within the levels
 // asked for) by id, with its relations that may hold at the date.

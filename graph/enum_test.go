@@ -48,6 +48,9 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"QueryVisibility":     {names(casegraph.Visibilities()), true},
 		"DuplicateReasonKind": {names(duplicate.ReasonKinds()), true},
 		"PathWatchKind":       {names(watch.PathKinds()), true},
+		"DateOverlap":         {[]string{casegraph.OverlapNone.String(), casegraph.OverlapPossible.String(), casegraph.OverlapCertain.String()}, true},
+		"CommandRecord":       {names(casegraph.Records()), true},
+		"IncidentTieKind":     {names(casegraph.TieKinds()), true},
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
 	for name, def := range schema.Types {
