@@ -12,11 +12,13 @@ export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 # local database (git-ignored) and made again when that database no longer
 # knows it.
 LOCAL_KEY := $(or $(NEO4J_HOME),neo4j-local/data)/local-admin.key
-# What anonymous requests may read under `make run`: the seed dataset, and
-# only while the server listens on loopback (the default address).
-RUN_ANONYMOUS := $(if $(filter 127.0.0.1:% localhost:% [::1]:%,$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)),caesar-report,none)
+# What anonymous requests may read under `make run`: the seed dataset and
+# the fictional demonstration force, and only while the server listens on
+# loopback (the default address).
+comma := ,
+RUN_ANONYMOUS := $(if $(filter 127.0.0.1:% localhost:% [::1]:%,$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)),caesar-report$(comma)demo-force,none)
 
-## run: Neo4j up, apply the schema, load the seed dataset, make a local admin key (first run), serve the API (foreground)
+## run: Neo4j up, apply the schema, load the seed dataset and the fictional demo force, make a local admin key (first run), serve the API (foreground)
 run: neo4j-up build
 	$(BIN) migrate
 	$(BIN) seed

@@ -114,6 +114,10 @@ func plausible(t reflect.Type) reflect.Value {
 		return normalized(casegraph.NewSuggestRequest("xx"))
 	case reflect.TypeFor[casegraph.TimelineRequest]():
 		return reflect.ValueOf(casegraph.TimelineRequest{ID: "x"})
+	case reflect.TypeFor[casegraph.CommandChainRequest]():
+		return reflect.ValueOf(casegraph.NewCommandChainRequest("x", casegraph.MustPartialDate("2012")))
+	case reflect.TypeFor[casegraph.WhoWasInCommandRequest]():
+		return reflect.ValueOf(casegraph.NewWhoWasInCommandRequest("x"))
 	case reflect.TypeFor[casegraph.Relation]():
 		return reflect.ValueOf(casegraph.Relation{ID: "x", Type: casegraph.RelationTypes()[0], FromID: "x", ToID: "y", Dataset: "x", SourceIDs: []string{"x"}})
 	}

@@ -187,6 +187,8 @@ var templateVariants = map[statement]func() []variant{
 	stmtCommonNeighbors:          sourceVariants(stmtCommonNeighbors),
 	stmtEntityStates:             gateVariants(stmtEntityStates),
 	stmtRelationStates:           gateVariants(stmtRelationStates),
+	stmtCommandChain:             commandVariants(stmtCommandChain),
+	stmtWhoWasInCommand:          commandVariants(stmtWhoWasInCommand),
 	stmtReadEntities:             nil,
 }
 

@@ -192,6 +192,12 @@ func TestStatementVariants(t *testing.T) {
 			}
 		}
 	}
+	for levels := 1; levels <= casegraph.MaxCommandLevels; levels++ {
+		for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
+			built[commandStatementName(stmtCommandChain, levels, o)] = true
+			built[commandStatementName(stmtWhoWasInCommand, levels, o)] = true
+		}
+	}
 	var missing, unbuilt []string
 	for name := range built {
 		if loaded[name] == "" {

@@ -280,6 +280,20 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 		"Query.relationTypes":   {send: gql(`{ relationTypes { type label } }`, nil), want: everyone, shows: "AUTHORED"},
 		"Query.timeline":        {send: gql(`query($id: ID!) { timeline(id: $id) { start end relation { `+rel+` } } }`, map[string]any{"id": f.nice}), want: findsA},
 		"Query.datasetTimeline": {send: gql(`query($ds: [String!]!) { datasetTimeline(datasets: $ds, from: "2000", to: "2030") { __typename } }`, map[string]any{"ds": []string{f.a}}), want: func(matrixCaller) string { return "ok|NOT_FOUND" }},
+		"Query.commandChain": {send: gql(`query($id: ID!) { commandChain(unitId: $id, at: "2014") { unit { unit { `+ends+` } commanders { entity { `+ends+` } relation { `+rel+` } } superiors { entity { `+ends+` } relation { `+rel+` } } } levels { units { unit { `+ends+` } } } } }`, map[string]any{"id": f.org}), want: func(c matrixCaller) string {
+			if c.readB {
+				return "ok"
+			}
+			return "NOT_FOUND"
+		}, shows: "Bravorg"},
+		// The fixture has no incident: A's document is not one, which only
+		// a reader of A may learn.
+		"Query.whoWasInCommand": {send: gql(`query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { `+ends+` } units { unit { `+ends+` } } people { person { `+ends+` } } } }`, map[string]any{"id": f.report}), want: func(c matrixCaller) string {
+			if c.readA {
+				return "BAD_USER_INPUT"
+			}
+			return "NOT_FOUND"
+		}},
 		"Query.shortestPath":    {send: gql(`query($from: ID!, $to: ID!) { shortestPath(from: $from, to: $to) { `+path+` } }`, filterAll), want: findsA, shows: "alphaquote"},
 		"Query.paths":           {send: gql(`query($from: ID!, $to: ID!) { paths(from: $from, to: $to, k: 3) { `+path+` } }`, filterAll), want: findsA, shows: "alphaquote"},
 		"Query.pathExplanation": {send: gql(`query($from: ID!, $to: ID!) { pathExplanation(from: $from, to: $to) { __typename } }`, filterAll), want: findsA},

@@ -67,6 +67,22 @@ func complexity() generated.ComplexityRoot {
 	c.Query.DuplicateCandidates = func(child int, _ string, _ []model.EntityKind, first *int, _ *string) int {
 		return pathSearchCost + child*windowSize(first, nil)
 	}
+	// A chain of command is one statement whose work grows with its
+	// levels: priced as a statement, and what is selected once a level.
+	c.Query.CommandChain = func(child int, unitID string, at model.PartialDate, maxLevels *int) int {
+		q := commandChainQueryOf(unitID, at, maxLevels)
+		return statementCost + child*within(q.MaxLevels, casegraph.MaxCommandLevels)
+	}
+	// Who was in command reads every tie of an incident and a chain for
+	// each unit: priced as a path search, and its units' chains as a
+	// subgraph's list is (a tenth of them, at least one).
+	c.Query.WhoWasInCommand = func(child int, incidentID string, maxLevels, maxUnits *int) int {
+		q := whoWasInCommandQueryOf(incidentID, maxLevels, maxUnits)
+		return pathSearchCost + child*max(1, within(q.MaxUnits, casegraph.MaxIncidentUnits)/10)
+	}
+	c.IncidentUnit.Chain = func(child int) int {
+		return child * casegraph.DefaultCommandLevels
+	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
 	c.Query.ShortestPath = func(child int, from, to string, f *model.PathFilter) int {
 		return pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child

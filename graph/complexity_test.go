@@ -93,6 +93,10 @@ func TestComplexityPricesTheRequests(t *testing.T) {
 		{"datasetTimeline", `{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012") { items { start } } }`,
 			`{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012", first: null) { items { start } } }`,
 			fmt.Sprintf(`{ datasetTimeline(datasets: ["d"], from: "2011", to: "2012", first: %d) { items { start } } }`, casegraph.DefaultDatasetTimeline)},
+		{"commandChain", `{ commandChain(unitId: "u", at: "2012") { truncated } }`, `{ commandChain(unitId: "u", at: "2012", maxLevels: null) { truncated } }`,
+			fmt.Sprintf(`{ commandChain(unitId: "u", at: "2012", maxLevels: %d) { truncated } }`, casegraph.DefaultCommandLevels)},
+		{"whoWasInCommand", `{ whoWasInCommand(incidentId: "i") { truncated } }`, `{ whoWasInCommand(incidentId: "i", maxLevels: null, maxUnits: null) { truncated } }`,
+			fmt.Sprintf(`{ whoWasInCommand(incidentId: "i", maxLevels: %d, maxUnits: %d) { truncated } }`, casegraph.DefaultCommandLevels, casegraph.DefaultIncidentUnits)},
 		{"shortestPath", `{ shortestPath(from: "a", to: "b") { length } }`, `{ shortestPath(from: "a", to: "b", filter: {maxDepth: null}) { length } }`,
 			fmt.Sprintf(`{ shortestPath(from: "a", to: "b", filter: {maxDepth: %d}) { length } }`, casegraph.DefaultMaxDepth)},
 	}

@@ -53,6 +53,9 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"IdentifierType":      {names(casegraph.IdentifierTypes()), true},
 		"SourceKind":          {names(casegraph.SourceKinds()), true},
 		"Reliability":         {names(casegraph.Reliabilities()), true},
+		"DateOverlap":         {[]string{casegraph.OverlapNone.String(), casegraph.OverlapPossible.String(), casegraph.OverlapCertain.String()}, true},
+		"CommandRecord":       {names(casegraph.Records()), true},
+		"IncidentTieKind":     {names(casegraph.TieKinds()), true},
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
 	for name, def := range schema.Types {

@@ -72,6 +72,13 @@ type TimelineStore interface {
 	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error)
 }
 
+// CommandStore reads chains of command and who was in command at an
+// incident; read says whether the selection asks for sources.
+type CommandStore interface {
+	CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error)
+	WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error)
+}
+
 // SavedQueryStore saves, lists, reads and deletes saved queries.
 type SavedQueryStore interface {
 	SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegraph.SavedQuery, error)
@@ -114,6 +121,7 @@ type Stores struct {
 	PathStore       PathStore
 	SearchStore     SearchStore
 	TimelineStore   TimelineStore
+	CommandStore    CommandStore
 	SavedQueryStore SavedQueryStore
 	DuplicateStore  DuplicateStore
 	ChangeStore     ChangeStore

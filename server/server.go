@@ -56,6 +56,7 @@ type Store interface {
 	graph.PathStore
 	graph.SearchStore
 	graph.TimelineStore
+	graph.CommandStore
 	graph.SavedQueryStore
 	graph.DuplicateStore
 	graph.ChangeStore
@@ -73,7 +74,7 @@ type Store interface {
 func schemaStores(store Store) graph.Stores {
 	return graph.Stores{
 		EntityStore: store, RelationStore: store, SourceStore: store, DatasetStore: store,
-		PathStore: store, SearchStore: store, TimelineStore: store, SavedQueryStore: store,
+		PathStore: store, SearchStore: store, TimelineStore: store, CommandStore: store, SavedQueryStore: store,
 		DuplicateStore: store, ChangeStore: store, KeyStore: store,
 	}
 }

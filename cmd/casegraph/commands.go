@@ -201,18 +201,25 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 
 func runSeed(ctx context.Context, args []string, e env) error {
 	return withStore(ctx, "seed", args, e, nil, func(ctx context.Context, store *cypher.Store, _ []string) error {
-		batch, err := dataset.Read(dataset.Seed())
-		if err != nil {
-			return fmt.Errorf("seed dataset: %w", err)
+		// The seed, and beside it the fictional force of the command
+		// chain's walkthrough.
+		for _, seed := range []struct {
+			name string
+			data io.Reader
+		}{{dataset.SeedName, dataset.Seed()}, {dataset.ForceDataset, dataset.DemoForce()}} {
+			batch, err := dataset.Read(seed.data)
+			if err != nil {
+				return fmt.Errorf("seed dataset %s: %w", seed.name, err)
+			}
+			st, err := dataset.Import(ctx, batch, store, dataset.Options{})
+			if err != nil {
+				return fmt.Errorf("seed %s: %w", seed.name, describe(err))
+			}
+			if err := dataset.RecordImport(ctx, store, batch, st); err != nil {
+				return describe(err)
+			}
+			printStats(e.stdout, "seeded dataset "+seed.name+":", st)
 		}
-		st, err := dataset.Import(ctx, batch, store, dataset.Options{})
-		if err != nil {
-			return fmt.Errorf("seed: %w", describe(err))
-		}
-		if err := dataset.RecordImport(ctx, store, batch, st); err != nil {
-			return describe(err)
-		}
-		printStats(e.stdout, "seeded dataset "+dataset.SeedName+":", st)
 		examples, err := dataset.SeedSavedQueries()
 		if err != nil {
 			return err

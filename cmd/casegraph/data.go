@@ -147,8 +147,15 @@ func runGen(_ context.Context, args []string, e env) error {
 	fs.StringVar(&opts.Dataset, "dataset", "synthetic", "dataset name (and id prefix)")
 	fs.StringVar(&out, "out", "-", "output file (- for standard output)")
 	fs.IntVar(&opts.PlantDuplicates, "plant-duplicates", 0, "plant this many duplicates of people and organizations (for measuring duplicateCandidates; names people from a wider space)")
+	var force dataset.ForceOptions
+	fs.IntVar(&force.Units, "force-units", 0, "generate a fictional security force of this many units instead (dataset "+dataset.ForceDataset+" unless --dataset says otherwise; --entities and --relations do not apply)")
+	fs.IntVar(&force.Posts, "force-posts", 0, "the force's posts (COMMANDS tenures; default 5 a unit)")
+	fs.IntVar(&force.Incidents, "force-incidents", 0, "the force's incidents (default one for every 20 units)")
 	if err := parseFlags(fs, args, e, summaryOf("gen"), 0); err != nil {
 		return err
+	}
+	if force.Units > 0 {
+		return genForce(fs, force, opts.Seed, opts.Dataset, out, e)
 	}
 	if opts.Entities < 10 || opts.Entities > 10_000_000 || opts.Relations < 0 || opts.Relations > 50_000_000 {
 		return usagef("gen: entities must be 10 to 10000000 and relations 0 to 50000000")
@@ -162,6 +169,34 @@ func runGen(_ context.Context, args []string, e env) error {
 	if err := casegraph.ValidateID("dataset", opts.Dataset); err != nil {
 		return usageError{err}
 	}
+	return writeGenerated(out, e, func(emit func(dataset.Record) error) error { return dataset.Generate(opts, emit) })
+}
+
+// genForce generates a fictional force (gen --force-units).
+func genForce(fs *flag.FlagSet, opts dataset.ForceOptions, seed uint64, ds, out string, e env) error {
+	opts.Seed, opts.Dataset = seed, dataset.ForceDataset
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "dataset" {
+			opts.Dataset = ds
+		}
+	})
+	if opts.Posts == 0 {
+		opts.Posts = 5 * opts.Units
+	}
+	if opts.Incidents == 0 {
+		opts.Incidents = max(1, opts.Units/20)
+	}
+	if opts.Units < 10 || opts.Units > 1_000_000 || opts.Posts < opts.Units || opts.Posts > 10_000_000 || opts.Incidents < 0 || opts.Incidents > 1_000_000 {
+		return usagef("gen: force-units must be 10 to 1000000, force-posts at least force-units and at most 10000000, force-incidents 0 to 1000000")
+	}
+	if err := casegraph.ValidateID("dataset", opts.Dataset); err != nil {
+		return usageError{err}
+	}
+	return writeGenerated(out, e, func(emit func(dataset.Record) error) error { return dataset.GenerateForce(opts, emit) })
+}
+
+// writeGenerated writes what gen generates to out (- for standard output).
+func writeGenerated(out string, e env, gen func(emit func(dataset.Record) error) error) error {
 	w := e.stdout
 	if out != "-" {
 		f, err := os.Create(out)
@@ -173,7 +208,7 @@ func runGen(_ context.Context, args []string, e env) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := dataset.NewEncoder(bw)
-	if err := dataset.Generate(opts, enc.Encode); err != nil {
+	if err := gen(enc.Encode); err != nil {
 		return err
 	}
 	return bw.Flush()

@@ -56,6 +56,15 @@ type ComplexityRoot struct {
 		Role       func(childComplexity int) int
 	}
 
+	ChainUnit struct {
+		Commanders       func(childComplexity int) int
+		CommandersRecord func(childComplexity int) int
+		Overlap          func(childComplexity int) int
+		Superiors        func(childComplexity int) int
+		SuperiorsRecord  func(childComplexity int) int
+		Unit             func(childComplexity int) int
+	}
+
 	Change struct {
 		At        func(childComplexity int) int
 		Dataset   func(childComplexity int) int
@@ -89,6 +98,25 @@ type ComplexityRoot struct {
 		Quote            func(childComplexity int) int
 		Source           func(childComplexity int) int
 		TypedCredibility func(childComplexity int) int
+	}
+
+	CommandChain struct {
+		From      func(childComplexity int) int
+		Levels    func(childComplexity int) int
+		To        func(childComplexity int) int
+		Truncated func(childComplexity int) int
+		Unit      func(childComplexity int) int
+	}
+
+	CommandHop struct {
+		Entity   func(childComplexity int) int
+		Overlap  func(childComplexity int) int
+		Relation func(childComplexity int) int
+	}
+
+	CommandLevel struct {
+		Level func(childComplexity int) int
+		Units func(childComplexity int) int
 	}
 
 	CommonNeighbor struct {
@@ -245,6 +273,33 @@ type ComplexityRoot struct {
 		Value  func(childComplexity int) int
 	}
 
+	IncidentActor struct {
+		Person func(childComplexity int) int
+		Ties   func(childComplexity int) int
+	}
+
+	IncidentCommand struct {
+		From      func(childComplexity int) int
+		Incident  func(childComplexity int) int
+		People    func(childComplexity int) int
+		To        func(childComplexity int) int
+		Truncated func(childComplexity int) int
+		Units     func(childComplexity int) int
+	}
+
+	IncidentTie struct {
+		Kind     func(childComplexity int) int
+		Overlap  func(childComplexity int) int
+		Place    func(childComplexity int) int
+		Relation func(childComplexity int) int
+	}
+
+	IncidentUnit struct {
+		Chain func(childComplexity int) int
+		Ties  func(childComplexity int) int
+		Unit  func(childComplexity int) int
+	}
+
 	KindCount struct {
 		Count func(childComplexity int) int
 		Kind  func(childComplexity int) int
@@ -377,6 +432,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIKeys             func(childComplexity int) int
 		Changes             func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
+		CommandChain        func(childComplexity int, unitID string, at model.PartialDate, maxLevels *int) int
 		CommonNeighbors     func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections         func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline     func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
@@ -401,6 +457,7 @@ type ComplexityRoot struct {
 		Sources             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Suggest             func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
 		Timeline            func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
+		WhoWasInCommand     func(childComplexity int, incidentID string, maxLevels *int, maxUnits *int) int
 	}
 
 	Relation struct {
@@ -626,6 +683,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiKey.Role(childComplexity), true
 
+	case "ChainUnit.commanders":
+		if e.ComplexityRoot.ChainUnit.Commanders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.Commanders(childComplexity), true
+	case "ChainUnit.commandersRecord":
+		if e.ComplexityRoot.ChainUnit.CommandersRecord == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.CommandersRecord(childComplexity), true
+	case "ChainUnit.overlap":
+		if e.ComplexityRoot.ChainUnit.Overlap == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.Overlap(childComplexity), true
+	case "ChainUnit.superiors":
+		if e.ComplexityRoot.ChainUnit.Superiors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.Superiors(childComplexity), true
+	case "ChainUnit.superiorsRecord":
+		if e.ComplexityRoot.ChainUnit.SuperiorsRecord == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.SuperiorsRecord(childComplexity), true
+	case "ChainUnit.unit":
+		if e.ComplexityRoot.ChainUnit.Unit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChainUnit.Unit(childComplexity), true
+
 	case "Change.at":
 		if e.ComplexityRoot.Change.At == nil {
 			break
@@ -750,6 +844,69 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Citation.TypedCredibility(childComplexity), true
+
+	case "CommandChain.from":
+		if e.ComplexityRoot.CommandChain.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandChain.From(childComplexity), true
+	case "CommandChain.levels":
+		if e.ComplexityRoot.CommandChain.Levels == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandChain.Levels(childComplexity), true
+	case "CommandChain.to":
+		if e.ComplexityRoot.CommandChain.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandChain.To(childComplexity), true
+	case "CommandChain.truncated":
+		if e.ComplexityRoot.CommandChain.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandChain.Truncated(childComplexity), true
+	case "CommandChain.unit":
+		if e.ComplexityRoot.CommandChain.Unit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandChain.Unit(childComplexity), true
+
+	case "CommandHop.entity":
+		if e.ComplexityRoot.CommandHop.Entity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandHop.Entity(childComplexity), true
+	case "CommandHop.overlap":
+		if e.ComplexityRoot.CommandHop.Overlap == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandHop.Overlap(childComplexity), true
+	case "CommandHop.relation":
+		if e.ComplexityRoot.CommandHop.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandHop.Relation(childComplexity), true
+
+	case "CommandLevel.level":
+		if e.ComplexityRoot.CommandLevel.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandLevel.Level(childComplexity), true
+	case "CommandLevel.units":
+		if e.ComplexityRoot.CommandLevel.Units == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommandLevel.Units(childComplexity), true
 
 	case "CommonNeighbor.entity":
 		if e.ComplexityRoot.CommonNeighbor.Entity == nil {
@@ -1327,6 +1484,100 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Identifier.Value(childComplexity), true
+
+	case "IncidentActor.person":
+		if e.ComplexityRoot.IncidentActor.Person == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentActor.Person(childComplexity), true
+	case "IncidentActor.ties":
+		if e.ComplexityRoot.IncidentActor.Ties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentActor.Ties(childComplexity), true
+
+	case "IncidentCommand.from":
+		if e.ComplexityRoot.IncidentCommand.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.From(childComplexity), true
+	case "IncidentCommand.incident":
+		if e.ComplexityRoot.IncidentCommand.Incident == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.Incident(childComplexity), true
+	case "IncidentCommand.people":
+		if e.ComplexityRoot.IncidentCommand.People == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.People(childComplexity), true
+	case "IncidentCommand.to":
+		if e.ComplexityRoot.IncidentCommand.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.To(childComplexity), true
+	case "IncidentCommand.truncated":
+		if e.ComplexityRoot.IncidentCommand.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.Truncated(childComplexity), true
+	case "IncidentCommand.units":
+		if e.ComplexityRoot.IncidentCommand.Units == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentCommand.Units(childComplexity), true
+
+	case "IncidentTie.kind":
+		if e.ComplexityRoot.IncidentTie.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentTie.Kind(childComplexity), true
+	case "IncidentTie.overlap":
+		if e.ComplexityRoot.IncidentTie.Overlap == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentTie.Overlap(childComplexity), true
+	case "IncidentTie.place":
+		if e.ComplexityRoot.IncidentTie.Place == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentTie.Place(childComplexity), true
+	case "IncidentTie.relation":
+		if e.ComplexityRoot.IncidentTie.Relation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentTie.Relation(childComplexity), true
+
+	case "IncidentUnit.chain":
+		if e.ComplexityRoot.IncidentUnit.Chain == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentUnit.Chain(childComplexity), true
+	case "IncidentUnit.ties":
+		if e.ComplexityRoot.IncidentUnit.Ties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentUnit.Ties(childComplexity), true
+	case "IncidentUnit.unit":
+		if e.ComplexityRoot.IncidentUnit.Unit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IncidentUnit.Unit(childComplexity), true
 
 	case "KindCount.count":
 		if e.ComplexityRoot.KindCount.Count == nil {
@@ -2017,6 +2268,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Changes(childComplexity, args["filter"].(*model.ChangeFilter), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Query.commandChain":
+		if e.ComplexityRoot.Query.CommandChain == nil {
+			break
+		}
+
+		args, err := ec.field_Query_commandChain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CommandChain(childComplexity, args["unitId"].(string), args["at"].(model.PartialDate), args["maxLevels"].(*int)), true
 	case "Query.commonNeighbors":
 		if e.ComplexityRoot.Query.CommonNeighbors == nil {
 			break
@@ -2272,6 +2534,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Timeline(childComplexity, args["id"].(string), args["from"].(*model.PartialDate), args["to"].(*model.PartialDate)), true
+	case "Query.whoWasInCommand":
+		if e.ComplexityRoot.Query.WhoWasInCommand == nil {
+			break
+		}
+
+		args, err := ec.field_Query_whoWasInCommand_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.WhoWasInCommand(childComplexity, args["incidentId"].(string), args["maxLevels"].(*int), args["maxUnits"].(*int)), true
 
 	case "Relation.amount":
 		if e.ComplexityRoot.Relation.Amount == nil {
@@ -3089,6 +3362,153 @@ input CitationInput {
   computed from independent sources (see Citation.credibility).
   """
   credibility: Int = 6
+}
+`, BuiltIn: false},
+	{Name: "../schema/command.graphqls", Input: `extend type Query {
+  """
+  The chain of command of a unit (an organization) at a date: its
+  superiors level by level, through SUBORDINATE_TO relations whose period
+  may hold at, each unit with its commanders (COMMANDS relations whose
+  tenure may hold at), every hop with its relation and so its evidence.
+  Partial dates answer honestly: each hop says whether it CERTAINly or
+  POSSIBLY holds at (a tenure of 2012 against 2012-06-15 is POSSIBLE,
+  2012-03 to 2013 CERTAIN; a date not recorded makes it POSSIBLE, never
+  CERTAIN). Gaps are gaps: a unit with no commander, or no superior, at
+  the date says whether the record holds none at all or none that covers
+  the date, and its branch of the chain ends there. maxLevels: 1 to 12
+  levels above the unit. An id the caller cannot read is NOT_FOUND; an
+  entity that is not an organization is BAD_USER_INPUT.
+  """
+  commandChain(unitId: ID!, at: PartialDate!, maxLevels: Int = 8): CommandChain!
+  """
+  Who was in command of the units tied to an incident (an event), at the
+  incident's date (its startDate to endDate; without an end, its start's
+  day, month or year): the units that perpetrated it, allegedly
+  perpetrated it, were responsible for it or participated in it, and
+  those that operated in (OPERATES_IN) or were based at (BASED_AT) its
+  place, or a place that place is located in (up to 3 levels up: a unit
+  operating in the governorate covers its villages), by relations whose
+  period may hold the incident's; each unit with its chain at the
+  incident's date. The people tied to it directly are listed too. At most
+  maxUnits units (1 to 200), those tied directly first; maxLevels as in
+  commandChain.
+  """
+  whoWasInCommand(incidentId: ID!, maxLevels: Int = 8, maxUnits: Int = 50): IncidentCommand!
+}
+
+"How surely a relation's period holds a date, given only what their partial dates allow."
+enum DateOverlap {
+  "No reading of the dates shares a day."
+  NONE
+  "Some readings share a day, others do not, or a date it needs is not recorded."
+  POSSIBLE
+  "Every reading shares a day."
+  CERTAIN
+}
+
+"What the graph holds of a unit's commanders or superiors at a chain's date."
+enum CommandRecord {
+  "At least one relation may hold the date."
+  KNOWN
+  "Relations are recorded, but none can hold the date: a gap in the record."
+  NOT_COVERED
+  "No such relation is recorded at any date (that the caller may read)."
+  NONE_RECORDED
+}
+
+"A unit's chain of command at a date."
+type CommandChain {
+  "The unit asked about, CERTAINly in its own chain."
+  unit: ChainUnit!
+  "The period the chain is read at: at (or the incident's dates)."
+  from: PartialDate
+  to: PartialDate
+  "The unit's superiors, level by level: level 1 directly above it. A unit is in the level nearest the unit asked about, once."
+  levels: [CommandLevel!]!
+  "Units at the last level have superiors not read (raise maxLevels), or the request read its most units (500)."
+  truncated: Boolean!
+}
+
+"One level of a chain of command."
+type CommandLevel {
+  "1 directly above the unit asked about, 2 above those, ..."
+  level: Int!
+  "Several when a change of subordination falls within the date, the surest first."
+  units: [ChainUnit!]!
+}
+
+"A unit of a chain, with its commanders and superiors at the chain's date."
+type ChainUnit {
+  unit: Entity!
+  "How surely the unit is in the chain at the date: CERTAIN when every hop of a way up to it is."
+  overlap: DateOverlap!
+  "Those whose tenure may hold the date, the surest first."
+  commanders: [CommandHop!]!
+  "Why commanders is empty (NOT_COVERED, NONE_RECORDED), or KNOWN."
+  commandersRecord: CommandRecord!
+  "The units it was subordinate to at the date, the surest first."
+  superiors: [CommandHop!]!
+  "Why superiors is empty (its branch of the chain ends), or KNOWN."
+  superiorsRecord: CommandRecord!
+}
+
+"A hop of a chain: a COMMANDS relation and its commander, or a SUBORDINATE_TO relation and the unit above."
+type CommandHop {
+  "The commander, or the unit above."
+  entity: Entity!
+  "The relation: its role (the post or rank of a command), dates, status, confidence, quote and sources."
+  relation: Relation!
+  "How surely the relation's period holds the chain's date."
+  overlap: DateOverlap!
+}
+
+"How a unit or a person is tied to an incident."
+enum IncidentTieKind {
+  PERPETRATED
+  ALLEGEDLY_PERPETRATED
+  RESPONSIBLE_FOR
+  PARTICIPATED_IN
+  "The unit operated in the incident's place, or a place it is located in."
+  OPERATES_IN
+  "The unit was based at the incident's place, or a place it is located in."
+  BASED_AT
+}
+
+"One tie of a unit or person to an incident."
+type IncidentTie {
+  kind: IncidentTieKind!
+  relation: Relation!
+  "For OPERATES_IN and BASED_AT: the place the unit operated in or was based at."
+  place: Entity
+  "How surely the relation's period holds the incident's: CERTAIN for a tie to the incident itself."
+  overlap: DateOverlap!
+}
+
+"whoWasInCommand's answer."
+type IncidentCommand {
+  incident: Entity!
+  "The incident's period, as the chains are read at."
+  from: PartialDate
+  to: PartialDate
+  "The units tied to it, those tied directly first, each with its chain at the incident's date."
+  units: [IncidentUnit!]!
+  "The people tied to it directly."
+  people: [IncidentActor!]!
+  "More units are tied to it than maxUnits (or than the request reads)."
+  truncated: Boolean!
+}
+
+"A unit tied to an incident, how, and its chain of command at the incident's date."
+type IncidentUnit {
+  unit: Entity!
+  ties: [IncidentTie!]!
+  chain: CommandChain!
+}
+
+"A person tied to an incident, and how."
+type IncidentActor {
+  person: Entity!
+  ties: [IncidentTie!]!
 }
 `, BuiltIn: false},
 	{Name: "../schema/dataset.graphqls", Input: `"A dataset: one investigation's entities, relations and sources."
@@ -4597,6 +5017,24 @@ func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
 }
 
+func (ec *executionContext) childFields_ChainUnit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "unit":
+		return ec.fieldContext_ChainUnit_unit(ctx, field)
+	case "overlap":
+		return ec.fieldContext_ChainUnit_overlap(ctx, field)
+	case "commanders":
+		return ec.fieldContext_ChainUnit_commanders(ctx, field)
+	case "commandersRecord":
+		return ec.fieldContext_ChainUnit_commandersRecord(ctx, field)
+	case "superiors":
+		return ec.fieldContext_ChainUnit_superiors(ctx, field)
+	case "superiorsRecord":
+		return ec.fieldContext_ChainUnit_superiorsRecord(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChainUnit", field.Name)
+}
+
 func (ec *executionContext) childFields_Change(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4665,6 +5103,44 @@ func (ec *executionContext) childFields_Citation(ctx context.Context, field grap
 		return ec.fieldContext_Citation_grade(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Citation", field.Name)
+}
+
+func (ec *executionContext) childFields_CommandChain(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "unit":
+		return ec.fieldContext_CommandChain_unit(ctx, field)
+	case "from":
+		return ec.fieldContext_CommandChain_from(ctx, field)
+	case "to":
+		return ec.fieldContext_CommandChain_to(ctx, field)
+	case "levels":
+		return ec.fieldContext_CommandChain_levels(ctx, field)
+	case "truncated":
+		return ec.fieldContext_CommandChain_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommandChain", field.Name)
+}
+
+func (ec *executionContext) childFields_CommandHop(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "entity":
+		return ec.fieldContext_CommandHop_entity(ctx, field)
+	case "relation":
+		return ec.fieldContext_CommandHop_relation(ctx, field)
+	case "overlap":
+		return ec.fieldContext_CommandHop_overlap(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommandHop", field.Name)
+}
+
+func (ec *executionContext) childFields_CommandLevel(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "level":
+		return ec.fieldContext_CommandLevel_level(ctx, field)
+	case "units":
+		return ec.fieldContext_CommandLevel_units(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommandLevel", field.Name)
 }
 
 func (ec *executionContext) childFields_CommonNeighbor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4929,6 +5405,60 @@ func (ec *executionContext) childFields_Identifier(ctx context.Context, field gr
 		return ec.fieldContext_Identifier_issuer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Identifier", field.Name)
+}
+
+func (ec *executionContext) childFields_IncidentActor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "person":
+		return ec.fieldContext_IncidentActor_person(ctx, field)
+	case "ties":
+		return ec.fieldContext_IncidentActor_ties(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncidentActor", field.Name)
+}
+
+func (ec *executionContext) childFields_IncidentCommand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "incident":
+		return ec.fieldContext_IncidentCommand_incident(ctx, field)
+	case "from":
+		return ec.fieldContext_IncidentCommand_from(ctx, field)
+	case "to":
+		return ec.fieldContext_IncidentCommand_to(ctx, field)
+	case "units":
+		return ec.fieldContext_IncidentCommand_units(ctx, field)
+	case "people":
+		return ec.fieldContext_IncidentCommand_people(ctx, field)
+	case "truncated":
+		return ec.fieldContext_IncidentCommand_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncidentCommand", field.Name)
+}
+
+func (ec *executionContext) childFields_IncidentTie(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_IncidentTie_kind(ctx, field)
+	case "relation":
+		return ec.fieldContext_IncidentTie_relation(ctx, field)
+	case "place":
+		return ec.fieldContext_IncidentTie_place(ctx, field)
+	case "overlap":
+		return ec.fieldContext_IncidentTie_overlap(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncidentTie", field.Name)
+}
+
+func (ec *executionContext) childFields_IncidentUnit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "unit":
+		return ec.fieldContext_IncidentUnit_unit(ctx, field)
+	case "ties":
+		return ec.fieldContext_IncidentUnit_ties(ctx, field)
+	case "chain":
+		return ec.fieldContext_IncidentUnit_chain(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IncidentUnit", field.Name)
 }
 
 func (ec *executionContext) childFields_KindCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -50,6 +50,21 @@ type APIKeyInput struct {
 	Cleared  *bool    `json:"cleared,omitempty"`
 }
 
+// A unit of a chain, with its commanders and superiors at the chain's date.
+type ChainUnit struct {
+	Unit Entity `json:"unit"`
+	// How surely the unit is in the chain at the date: CERTAIN when every hop of a way up to it is.
+	Overlap DateOverlap `json:"overlap"`
+	// Those whose tenure may hold the date, the surest first.
+	Commanders []CommandHop `json:"commanders"`
+	// Why commanders is empty (NOT_COVERED, NONE_RECORDED), or KNOWN.
+	CommandersRecord CommandRecord `json:"commandersRecord"`
+	// The units it was subordinate to at the date, the surest first.
+	Superiors []CommandHop `json:"superiors"`
+	// Why superiors is empty (its branch of the chain ends), or KNOWN.
+	SuperiorsRecord CommandRecord `json:"superiorsRecord"`
+}
+
 // One record of the audit log: who changed what, and when. Every mutation
 // writes one in the same transaction as the change it records.
 type Change struct {
@@ -129,6 +144,37 @@ type CitationInput struct {
 	// cannot be judged. 1 (confirmed by other sources) is not given: it is
 	// computed from independent sources (see Citation.credibility).
 	Credibility *int `json:"credibility,omitempty"`
+}
+
+// A unit's chain of command at a date.
+type CommandChain struct {
+	// The unit asked about, CERTAINly in its own chain.
+	Unit *ChainUnit `json:"unit"`
+	// The period the chain is read at: at (or the incident's dates).
+	From *PartialDate `json:"from,omitempty"`
+	To   *PartialDate `json:"to,omitempty"`
+	// The unit's superiors, level by level: level 1 directly above it. A unit is in the level nearest the unit asked about, once.
+	Levels []CommandLevel `json:"levels"`
+	// Units at the last level have superiors not read (raise maxLevels), or the request read its most units (500).
+	Truncated bool `json:"truncated"`
+}
+
+// A hop of a chain: a COMMANDS relation and its commander, or a SUBORDINATE_TO relation and the unit above.
+type CommandHop struct {
+	// The commander, or the unit above.
+	Entity Entity `json:"entity"`
+	// The relation: its role (the post or rank of a command), dates, status, confidence, quote and sources.
+	Relation *Relation `json:"relation"`
+	// How surely the relation's period holds the chain's date.
+	Overlap DateOverlap `json:"overlap"`
+}
+
+// One level of a chain of command.
+type CommandLevel struct {
+	// 1 directly above the unit asked about, 2 above those, ...
+	Level int `json:"level"`
+	// Several when a change of subordination falls within the date, the surest first.
+	Units []ChainUnit `json:"units"`
 }
 
 // An entity related directly to every one of the entities asked about.
@@ -361,6 +407,43 @@ type IdentifierInput struct {
 	Type   IdentifierType `json:"type"`
 	Value  string         `json:"value"`
 	Issuer *string        `json:"issuer,omitempty"`
+}
+
+// A person tied to an incident, and how.
+type IncidentActor struct {
+	Person Entity        `json:"person"`
+	Ties   []IncidentTie `json:"ties"`
+}
+
+// whoWasInCommand's answer.
+type IncidentCommand struct {
+	Incident Entity `json:"incident"`
+	// The incident's period, as the chains are read at.
+	From *PartialDate `json:"from,omitempty"`
+	To   *PartialDate `json:"to,omitempty"`
+	// The units tied to it, those tied directly first, each with its chain at the incident's date.
+	Units []IncidentUnit `json:"units"`
+	// The people tied to it directly.
+	People []IncidentActor `json:"people"`
+	// More units are tied to it than maxUnits (or than the request reads).
+	Truncated bool `json:"truncated"`
+}
+
+// One tie of a unit or person to an incident.
+type IncidentTie struct {
+	Kind     IncidentTieKind `json:"kind"`
+	Relation *Relation       `json:"relation"`
+	// For OPERATES_IN and BASED_AT: the place the unit operated in or was based at.
+	Place Entity `json:"place,omitempty"`
+	// How surely the relation's period holds the incident's: CERTAIN for a tie to the incident itself.
+	Overlap DateOverlap `json:"overlap"`
+}
+
+// A unit tied to an incident, how, and its chain of command at the incident's date.
+type IncidentUnit struct {
+	Unit  Entity        `json:"unit"`
+	Ties  []IncidentTie `json:"ties"`
+	Chain *CommandChain `json:"chain"`
 }
 
 // How many matches are of a kind.
@@ -886,6 +969,128 @@ func (e Category) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// What the graph holds of a unit's commanders or superiors at a chain's date.
+type CommandRecord string
+
+const (
+	// At least one relation may hold the date.
+	CommandRecordKnown CommandRecord = "KNOWN"
+	// Relations are recorded, but none can hold the date: a gap in the record.
+	CommandRecordNotCovered CommandRecord = "NOT_COVERED"
+	// No such relation is recorded at any date (that the caller may read).
+	CommandRecordNoneRecorded CommandRecord = "NONE_RECORDED"
+)
+
+var AllCommandRecord = []CommandRecord{
+	CommandRecordKnown,
+	CommandRecordNotCovered,
+	CommandRecordNoneRecorded,
+}
+
+func (e CommandRecord) IsValid() bool {
+	switch e {
+	case CommandRecordKnown, CommandRecordNotCovered, CommandRecordNoneRecorded:
+		return true
+	}
+	return false
+}
+
+func (e CommandRecord) String() string {
+	return string(e)
+}
+
+func (e *CommandRecord) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommandRecord(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommandRecord", str)
+	}
+	return nil
+}
+
+func (e CommandRecord) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommandRecord) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommandRecord) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How surely a relation's period holds a date, given only what their partial dates allow.
+type DateOverlap string
+
+const (
+	// No reading of the dates shares a day.
+	DateOverlapNone DateOverlap = "NONE"
+	// Some readings share a day, others do not, or a date it needs is not recorded.
+	DateOverlapPossible DateOverlap = "POSSIBLE"
+	// Every reading shares a day.
+	DateOverlapCertain DateOverlap = "CERTAIN"
+)
+
+var AllDateOverlap = []DateOverlap{
+	DateOverlapNone,
+	DateOverlapPossible,
+	DateOverlapCertain,
+}
+
+func (e DateOverlap) IsValid() bool {
+	switch e {
+	case DateOverlapNone, DateOverlapPossible, DateOverlapCertain:
+		return true
+	}
+	return false
+}
+
+func (e DateOverlap) String() string {
+	return string(e)
+}
+
+func (e *DateOverlap) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DateOverlap(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DateOverlap", str)
+	}
+	return nil
+}
+
+func (e DateOverlap) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DateOverlap) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DateOverlap) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // Which relations of an entity: where it is the from end (OUTGOING), the to end (INCOMING), or either.
 type Direction string
 
@@ -1218,6 +1423,72 @@ func (e *FamilyRelationship) UnmarshalJSON(b []byte) error {
 }
 
 func (e FamilyRelationship) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a unit or a person is tied to an incident.
+type IncidentTieKind string
+
+const (
+	IncidentTieKindPerpetrated          IncidentTieKind = "PERPETRATED"
+	IncidentTieKindAllegedlyPerpetrated IncidentTieKind = "ALLEGEDLY_PERPETRATED"
+	IncidentTieKindResponsibleFor       IncidentTieKind = "RESPONSIBLE_FOR"
+	IncidentTieKindParticipatedIn       IncidentTieKind = "PARTICIPATED_IN"
+	// The unit operated in the incident's place, or a place it is located in.
+	IncidentTieKindOperatesIn IncidentTieKind = "OPERATES_IN"
+	// The unit was based at the incident's place, or a place it is located in.
+	IncidentTieKindBasedAt IncidentTieKind = "BASED_AT"
+)
+
+var AllIncidentTieKind = []IncidentTieKind{
+	IncidentTieKindPerpetrated,
+	IncidentTieKindAllegedlyPerpetrated,
+	IncidentTieKindResponsibleFor,
+	IncidentTieKindParticipatedIn,
+	IncidentTieKindOperatesIn,
+	IncidentTieKindBasedAt,
+}
+
+func (e IncidentTieKind) IsValid() bool {
+	switch e {
+	case IncidentTieKindPerpetrated, IncidentTieKindAllegedlyPerpetrated, IncidentTieKindResponsibleFor, IncidentTieKindParticipatedIn, IncidentTieKindOperatesIn, IncidentTieKindBasedAt:
+		return true
+	}
+	return false
+}
+
+func (e IncidentTieKind) String() string {
+	return string(e)
+}
+
+func (e *IncidentTieKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IncidentTieKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IncidentTieKind", str)
+	}
+	return nil
+}
+
+func (e IncidentTieKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IncidentTieKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IncidentTieKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

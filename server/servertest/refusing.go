@@ -153,6 +153,14 @@ func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineReq
 	return nil, nil, false, r.refuse("DatasetTimeline")
 }
 
+func (r *Refusing) CommandChain(context.Context, casegraph.CommandChainRequest, casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error) {
+	return casegraph.CommandChain{}, nil, r.refuse("CommandChain")
+}
+
+func (r *Refusing) WhoWasInCommand(context.Context, casegraph.WhoWasInCommandRequest, casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
+	return casegraph.IncidentCommand{}, nil, r.refuse("WhoWasInCommand")
+}
+
 func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.SavedQuery, error) {
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }

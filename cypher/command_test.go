@@ -1,0 +1,311 @@
+package cypher_test
+
+// Who was in command, against Neo4j: a fixture with a change of
+// subordination within 2012, partial and overlapping tenures, gaps, an
+// incident at a place several units operate in, a protected commander,
+// and a superior in another dataset.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// commandFixture loads the fixture into a dataset of its own (and one
+// unit into a second dataset) and returns them.
+func commandFixture(t *testing.T, s *cypher.Store) (ds, other string) {
+	t.Helper()
+	ds, other = cyphertest.Dataset(t), cyphertest.Dataset(t)
+	var lines []string
+	add := func(rec map[string]any) {
+		if rec["dataset"] == nil {
+			rec["dataset"] = ds
+		}
+		if rec["type"] != "source" && rec["sourceIds"] == nil {
+			rec["sourceIds"] = []string{ds + ":src"}
+		}
+		for _, k := range []string{"id", "from", "to"} {
+			if v, ok := rec[k].(string); ok && !strings.Contains(v, ":") {
+				rec[k] = ds + ":" + v
+			}
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	add(map[string]any{"type": "source", "id": "src", "title": "A fictional report (test fixture)"})
+	add(map[string]any{"type": "source", "id": other + ":src", "title": "Another dataset's fictional report", "dataset": other})
+	for _, u := range []string{"army", "div-north", "div-south", "bde-1", "bn-1", "bn-2"} {
+		add(map[string]any{"type": "entity", "kind": "Organization", "category": "ARMED_GROUP", "id": u, "name": "Unit " + u})
+	}
+	add(map[string]any{"type": "entity", "kind": "Organization", "id": other + ":secret-unit", "name": "Secret unit", "dataset": other, "sourceIds": []string{other + ":src"}})
+	for _, p := range []string{"col-a", "col-b", "maj-c", "gunner"} {
+		add(map[string]any{"type": "entity", "kind": "Person", "id": p, "name": "Officer " + p})
+	}
+	add(map[string]any{"type": "entity", "kind": "Person", "id": "gen-x", "name": "General Zedwick", "protected": true})
+	add(map[string]any{"type": "entity", "kind": "Place", "id": "governorate", "name": "Fictional Governorate"})
+	add(map[string]any{"type": "entity", "kind": "Place", "id": "village", "name": "Fictional Village"})
+	add(map[string]any{"type": "entity", "kind": "Event", "category": "ATROCITY", "id": "shelling", "name": "Shelling of the village", "startDate": "2012-06-15"})
+	rel := func(id, typ, from, to, start, end string, extra ...string) {
+		r := map[string]any{"type": "relation", "id": id, "relationType": typ, "from": from, "to": to, "quote": "quote of " + id}
+		if start != "" {
+			r["startDate"] = start
+		}
+		if end != "" {
+			r["endDate"] = end
+		}
+		if len(extra) > 0 {
+			r["role"] = extra[0]
+		}
+		add(r)
+	}
+	rel("bde-under-north", "SUBORDINATE_TO", "bde-1", "div-north", "2008", "2012-05")
+	rel("bde-under-south", "SUBORDINATE_TO", "bde-1", "div-south", "2012-06", "2016")
+	rel("north-under-army", "SUBORDINATE_TO", "div-north", "army", "2000", "2020")
+	rel("south-under-army", "SUBORDINATE_TO", "div-south", "army", "", "")
+	rel("bn1-under-bde", "SUBORDINATE_TO", "bn-1", "bde-1", "2009", "2018")
+	rel("bn2-under-bde", "SUBORDINATE_TO", "bn-2", "bde-1", "2014", "2018")
+	rel("bn1-under-secret", "SUBORDINATE_TO", "bn-1", other+":secret-unit", "2010", "2014")
+	rel("col-a-bde", "COMMANDS", "col-a", "bde-1", "2012", "2012", "Colonel, commander")
+	rel("col-b-bde", "COMMANDS", "col-b", "bde-1", "2012-03", "2013", "Colonel, commander")
+	rel("maj-c-bn1", "COMMANDS", "maj-c", "bn-1", "2010", "2011", "Major, commander")
+	rel("gen-x-army", "COMMANDS", "gen-x", "army", "2005", "2015", "General, chief of staff")
+	rel("village-in-gov", "LOCATED_IN", "village", "governorate", "", "")
+	rel("shelling-at", "LOCATED_IN", "shelling", "village", "", "")
+	rel("bn1-did", "ALLEGEDLY_PERPETRATED", "bn-1", "shelling", "", "")
+	rel("gunner-did", "PERPETRATED", "gunner", "shelling", "", "")
+	rel("north-in-gov", "OPERATES_IN", "div-north", "governorate", "2008", "2013")
+	rel("bde-at-village", "BASED_AT", "bde-1", "village", "", "")
+	rel("bn2-in-village", "OPERATES_IN", "bn-2", "village", "2014", "")
+	b, err := dataset.Read(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatalf("load the command fixture: %v", err)
+	}
+	return ds, other
+}
+
+// chainLines are a chain as lines: a unit's line (its id, overlap and
+// records), then its commanders (name, role, overlap) and superiors.
+func chainLines(c casegraph.CommandChain, ds string) []string {
+	short := func(id string) string { return strings.TrimPrefix(id, ds+":") }
+	var out []string
+	unit := func(level int, u casegraph.ChainUnit) {
+		out = append(out, strings.Repeat("  ", level)+short(u.Unit.ID)+" "+u.Overlap.String()+
+			" commanders "+string(u.CommandersRecord)+" superiors "+string(u.SuperiorsRecord))
+		for _, h := range u.Commanders {
+			out = append(out, strings.Repeat("  ", level)+"- "+h.Entity.Name+" ("+h.Relation.Role+") "+h.Overlap.String())
+		}
+		for _, h := range u.Superiors {
+			out = append(out, strings.Repeat("  ", level)+"^ "+short(h.Entity.ID)+" "+h.Overlap.String())
+		}
+	}
+	unit(0, c.Unit)
+	for i, level := range c.Levels {
+		for _, u := range level {
+			unit(i+1, u)
+		}
+	}
+	return out
+}
+
+// bn1AtTheShelling is the battalion's chain on 2012-06-15, as an
+// uncleared reader of the fixture sees it: a gap for its own commander,
+// the brigade's two (sure, possible), the southern division, the
+// protected general redacted.
+var bn1AtTheShelling = []string{
+	"bn-1 CERTAIN commanders NOT_COVERED superiors KNOWN",
+	"^ bde-1 CERTAIN",
+	"  bde-1 CERTAIN commanders KNOWN superiors KNOWN",
+	"  - Officer col-b (Colonel, commander) CERTAIN",
+	"  - Officer col-a (Colonel, commander) POSSIBLE",
+	"  ^ div-south POSSIBLE",
+	"    div-south POSSIBLE commanders NONE_RECORDED superiors KNOWN",
+	"    ^ army POSSIBLE",
+	"      army POSSIBLE commanders KNOWN superiors NONE_RECORDED",
+	"      - Protected person () CERTAIN",
+}
+
+func TestCommandChain(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, other := commandFixture(t, s)
+	reader := func(cleared bool, datasets ...string) context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		t.Cleanup(cancel)
+		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:reader", Role: casegraph.RoleReader, Datasets: datasets, Cleared: cleared})
+	}
+	chain := func(ctx context.Context, unit, at string, levels int) (casegraph.CommandChain, []casegraph.Source, error) {
+		q := casegraph.NewCommandChainRequest(ds+":"+unit, casegraph.MustPartialDate(at))
+		q.MaxLevels = levels
+		if err := q.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return s.CommandChain(ctx, q, casegraph.PathRead{WithSources: true})
+	}
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		unit   string
+		at     string
+		levels int
+		want   []string
+	}{
+		{"a day: a gap for the battalion's commander, the brigade's two (sure, possible), the southern division, the protected general redacted",
+			reader(false, ds), "bn-1", "2012-06-15", 8, bn1AtTheShelling},
+		{"cleared, the general is named, with his post", reader(true, ds), "bde-1", "2012-06-15", 8, []string{
+			"bde-1 CERTAIN commanders KNOWN superiors KNOWN",
+			"- Officer col-b (Colonel, commander) CERTAIN",
+			"- Officer col-a (Colonel, commander) POSSIBLE",
+			"^ div-south POSSIBLE",
+			"  div-south POSSIBLE commanders NONE_RECORDED superiors KNOWN",
+			"  ^ army POSSIBLE",
+			"    army POSSIBLE commanders KNOWN superiors NONE_RECORDED",
+			"    - General Zedwick (General, chief of staff) CERTAIN",
+		}},
+		{"the year of the change: both divisions, possibly, and the army once", reader(true, ds), "bde-1", "2012", 8, []string{
+			"bde-1 CERTAIN commanders KNOWN superiors KNOWN",
+			"- Officer col-b (Colonel, commander) POSSIBLE",
+			"- Officer col-a (Colonel, commander) POSSIBLE",
+			"^ div-south POSSIBLE",
+			"^ div-north POSSIBLE",
+			"  div-north POSSIBLE commanders NONE_RECORDED superiors KNOWN",
+			"  ^ army CERTAIN",
+			"  div-south POSSIBLE commanders NONE_RECORDED superiors KNOWN",
+			"  ^ army POSSIBLE",
+			"    army POSSIBLE commanders KNOWN superiors NONE_RECORDED",
+			"    - General Zedwick (General, chief of staff) CERTAIN",
+		}},
+		{"before any subordination: the chain ends, saying the records do not cover the date", reader(false, ds), "bn-2", "2012-06-15", 8, []string{
+			"bn-2 CERTAIN commanders NONE_RECORDED superiors NOT_COVERED",
+		}},
+		{"a reader of both datasets sees the other's unit above the battalion", reader(false, ds, other), "bn-1", "2012-06-15", 1,
+			// A level's units go by how surely they are in it, then by id.
+			append([]string{
+				"bn-1 CERTAIN commanders NOT_COVERED superiors KNOWN",
+				"^ " + other + ":secret-unit CERTAIN",
+				"^ bde-1 CERTAIN",
+			}, ordered(ds < other, []string{
+				"  bde-1 CERTAIN commanders KNOWN superiors KNOWN",
+				"  - Officer col-b (Colonel, commander) CERTAIN",
+				"  - Officer col-a (Colonel, commander) POSSIBLE",
+				"  ^ div-south POSSIBLE",
+			}, []string{"  " + other + ":secret-unit CERTAIN commanders NONE_RECORDED superiors NONE_RECORDED"})...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, sources, err := chain(tt.ctx, tt.unit, tt.at, tt.levels)
+			if err != nil {
+				t.Fatalf("%v (%v)", err, errors.Unwrap(err))
+			}
+			if diff := cmp.Diff(tt.want, chainLines(c, ds)); diff != "" {
+				t.Errorf("chain (-want +got):\n%s", diff)
+			}
+			if len(sources) == 0 {
+				t.Error("no sources came with the chain")
+			}
+		})
+	}
+	t.Run("maxLevels cuts the chain and says so", func(t *testing.T) {
+		c, _, err := chain(reader(false, ds), "bn-1", "2012-06-15", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Levels) != 1 || !c.Truncated {
+			t.Errorf("got %d levels, truncated %v; want 1, truncated", len(c.Levels), c.Truncated)
+		}
+	})
+	t.Run("a unit the caller may not read is not found", func(t *testing.T) {
+		_, _, err := chain(reader(true, other), "bn-1", "2012", 8)
+		if casegraph.ErrorCode(err) != casegraph.CodeNotFound {
+			t.Errorf("got %v, want NOT_FOUND", err)
+		}
+	})
+	t.Run("a person is not a unit", func(t *testing.T) {
+		_, _, err := chain(reader(true, ds), "col-a", "2012", 8)
+		if casegraph.ErrorCode(err) != casegraph.CodeBadUserInput || !strings.Contains(err.Error(), "is a Person") {
+			t.Errorf("got %v, want BAD_USER_INPUT saying it is a Person", err)
+		}
+	})
+}
+
+// ordered is a then b, or b then a.
+func ordered(first bool, a, b []string) []string {
+	if first {
+		return append(a, b...)
+	}
+	return append(b, a...)
+}
+
+func TestWhoWasInCommand(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, _ := commandFixture(t, s)
+	ask := func(cleared bool, id string) (casegraph.IncidentCommand, []casegraph.Source, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		ctx = casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:reader", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
+		return s.WhoWasInCommand(ctx, casegraph.NewWhoWasInCommandRequest(ds+":"+id), casegraph.PathRead{WithSources: true})
+	}
+	got, sources, err := ask(false, "shelling")
+	if err != nil {
+		t.Fatalf("%v (%v)", err, errors.Unwrap(err))
+	}
+	short := func(id string) string { return strings.TrimPrefix(id, ds+":") }
+	var lines []string
+	for _, u := range got.Units {
+		line := short(u.Chain.Unit.Unit.ID) + ":"
+		for _, tie := range u.Ties {
+			line += " " + string(tie.Kind)
+			if tie.Place != nil {
+				line += " " + short(tie.Place.ID)
+			}
+			line += " " + tie.Overlap.String()
+		}
+		lines = append(lines, line)
+	}
+	for _, p := range got.People {
+		lines = append(lines, "person "+short(p.Actor.ID)+": "+string(p.Ties[0].Kind))
+	}
+	want := []string{
+		"bn-1: ALLEGEDLY_PERPETRATED CERTAIN",
+		"div-north: OPERATES_IN governorate CERTAIN",
+		"bde-1: BASED_AT village POSSIBLE",
+		"person gunner: PERPETRATED",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("ties (-want +got):\n%s", diff)
+	}
+	if p := got.Period; p.Start.String() != "2012-06-15" || p.End.String() != "2012-06-15" {
+		t.Errorf("period: got %v, want the incident's day", p)
+	}
+	// The perpetrating battalion's chain at the incident's day.
+	if diff := cmp.Diff(bn1AtTheShelling, chainLines(got.Units[0].Chain, ds)); diff != "" {
+		t.Errorf("bn-1's chain (-want +got):\n%s", diff)
+	}
+	if len(sources) == 0 {
+		t.Error("no sources came with the answer")
+	}
+	if _, _, err := ask(false, "ghost"); casegraph.ErrorCode(err) != casegraph.CodeNotFound {
+		t.Errorf("an unknown incident: got %v, want NOT_FOUND", err)
+	}
+	if _, _, err := ask(false, "bn-1"); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+		t.Errorf("a unit as the incident: got %v, want BAD_USER_INPUT", err)
+	}
+}
