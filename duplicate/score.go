@@ -199,7 +199,8 @@ func Score(a, b casegraph.Entity, names []Reason, shared []SharedNeighbour) Cand
 
 // Knee is where the score stops being the sum of the weights: above it,
 // the score nears 1 without reaching it, so that pairs with much evidence
-// still rank by how much (a clamp at 1 tied hundreds of them).
+// still rank by how much (with a clamp at 1, 825 of the first 2,500 of
+// BenchmarkSuggestions shared one score).
 const Knee = 0.8
 
 // squash is the score of a sum of weights: 0 below 0, the sum up to Knee,
