@@ -7,6 +7,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -46,6 +47,12 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (d
 // and nothing else.
 type duplicateGraph struct{ *Store }
 
+// duplicateProperties are the properties of the entity table that
+// DuplicateSubjects returns, each under its name, beside the id and kind:
+// what blocking and scoring compare.
+var duplicateProperties = []string{"name", "aliases", "startDate", "endDate", "publishedAt", "nationality",
+	"birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate"}
+
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see.
 func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
@@ -53,20 +60,28 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 	if err != nil {
 		return nil, err
 	}
+	var props []casegraph.EntityProperty
+	for _, p := range casegraph.EntityPropertyTable() {
+		if slices.Contains(duplicateProperties, p.Name) {
+			props = append(props, p)
+		}
+	}
 	out := make([]casegraph.Entity, len(res.Records))
 	for i, rec := range res.Records {
 		e := &out[i]
 		var kind string
 		if e.ID, err = getString(rec, "id"); err == nil {
-			if kind, err = getString(rec, "kind"); err == nil {
-				if e.Name, err = getString(rec, "name"); err == nil {
-					e.Aliases, err = getStrings(rec, "aliases")
-				}
-			}
+			kind, err = getString(rec, "kind")
 		}
-		for key, dst := range map[string]*string{"startDate": &e.StartDate, "endDate": &e.EndDate, "publishedAt": &e.PublishedAt, "nationality": &e.Nationality} {
+		for _, p := range props {
+			var v any
+			if err == nil && p.Type() == casegraph.PropertyList {
+				v, err = getStrings(rec, p.Name)
+			} else if err == nil {
+				v, err = getString(rec, p.Name)
+			}
 			if err == nil {
-				*dst, err = getString(rec, key)
+				err = p.Set(e, v)
 			}
 		}
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +26,8 @@ import (
 // dataset was generated with others). "run" computes the first 1,000
 // suggestions as a request does (ns/op is one run, the time of any page)
 // and reports their precision and recall against the planted pairs;
-// "page" times a page served by the run of an earlier one;
+// "run" also reports ties (duplicate.Evaluate); "page" times a page
+// served by the run of an earlier one;
 // "blocking" times the Go part alone (blocking and name scores) on the
 // generated entities, without the database.
 func BenchmarkDuplicateCandidates(b *testing.B) {
@@ -47,10 +47,7 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	truth := map[duplicate.Pair]string{}
-	for _, p := range planted {
-		truth[duplicate.OrderedPair(p[0], p[1])] = p[1]
-	}
+	truth := duplicate.TruePairs(planted)
 	top := max(len(planted), 1000) // the first 1,000 without planted pairs (a dataset generated without them)
 
 	q := duplicate.Request{Dataset: ds, First: top, Limits: duplicate.DefaultLimits()}
@@ -79,22 +76,24 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 			page = candidates(b, cyphertest.Store(b, cypher.Options{}))
 		}
 		found := map[string]int{}
-		hits := 0
 		for _, c := range page.Candidates {
-			if dup, ok := truth[c.Pair]; ok {
-				hits++
-				found[plantedWay(dup)]++
-			} else if len(planted) > 0 && (len(page.Candidates)-hits < 10 || testing.Verbose()) {
+			if i, ok := truth[c.Pair]; ok {
+				found[dataset.PlantWay(i)]++
+			} else if testing.Verbose() {
 				b.Logf("not planted: %s %q, %s %q: %.3f %v", c.A, c.EntityA.Name, c.B, c.EntityB.Name, c.Score, c.Reasons)
 			}
 		}
+		ev := duplicate.Evaluate(page.Candidates, truth)
 		if len(planted) > 0 {
-			b.ReportMetric(float64(hits)/float64(max(1, len(page.Candidates))), "precision")
-			b.ReportMetric(float64(hits)/float64(len(planted)), "recall")
+			b.ReportMetric(ev.Precision, "precision")
+			b.ReportMetric(ev.Recall, "recall")
+			b.ReportMetric(float64(ev.TiedAtTop), "tied-at-top")
 		}
 		b.ReportMetric(float64(page.Total), "candidates")
-		b.Logf("first %d of %d candidates (%d pairs compared, %d blocks skipped, truncated %v): %d planted pairs of %d; found by way: %v",
-			len(page.Candidates), page.Total, page.Compared, page.SkippedBlocks, page.Truncated, hits, len(planted), found)
+		b.Logf("first %d of %d candidates (%d pairs compared, %d blocks skipped, truncated %v): %d planted pairs of %d; "+
+			"ties: %d of the first %d share a score, at most %d one score, %d at the cut; found by way: %v",
+			len(page.Candidates), page.Total, page.Compared, page.SkippedBlocks, page.Truncated, ev.Hits, len(planted),
+			ev.TiedAtTop, len(page.Candidates), ev.LargestTie, ev.AtCut, found)
 	})
 
 	b.Run("blocking", func(b *testing.B) {
@@ -120,17 +119,4 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		b.Logf("%d entities: %d pairs compared, %d blocks skipped, %d candidates, %d of %d planted pairs among them",
 			len(batch.Entities), blocking.Compared, blocking.SkippedBlocks, len(blocking.Candidates), all, len(planted))
 	})
-}
-
-// plantedWay names how the generator planted its i-th duplicate (see
-// dataset/plant.go's variant): every fifth an organization's.
-func plantedWay(dupID string) string {
-	i, err := strconv.Atoi(dupID[strings.LastIndex(dupID, "-")+1:])
-	if err != nil {
-		return "?"
-	}
-	if i%5 == 4 {
-		return "organization"
-	}
-	return []string{"initials", "transliteration", "order", "no-middle-name", "typo"}[(i+i/5)%5]
 }

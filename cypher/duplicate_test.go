@@ -17,6 +17,14 @@ import (
 	"github.com/casegraph/casegraph/duplicate"
 )
 
+// duplicateFixture is a test's store, the operator's context, its
+// dataset and a source in it.
+func duplicateFixture(t *testing.T) (*cypher.Store, context.Context, string, casegraph.Source) {
+	ds := cyphertest.Dataset(t)
+	return cyphertest.Store(t, cypher.Options{}), casegraph.AsOperator(context.Background()), ds,
+		casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+}
+
 // TestDuplicateRunKept: the next page of an unchanged graph comes from the
 // run of the first (two statements: the feed's head and the page's
 // entities, not a run of at least four), and a change starts a new run.
@@ -25,10 +33,7 @@ import (
 // same before and after).
 func TestDuplicateRunKept(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{})
-	ctx := casegraph.AsOperator(context.Background())
-	ds := cyphertest.Dataset(t)
-	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	s, ctx, ds, src := duplicateFixture(t)
 	var people []casegraph.Entity
 	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
 		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
@@ -104,10 +109,7 @@ func (o *subjectReads) ObserveStatement(name string, _ time.Duration, _ error) {
 // committed.)
 func TestDuplicateRunShared(t *testing.T) {
 	t.Parallel()
-	ctx := casegraph.AsOperator(context.Background())
-	ds := cyphertest.Dataset(t)
-	setup := cyphertest.Store(t, cypher.Options{})
-	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	setup, ctx, ds, src := duplicateFixture(t)
 	var people []casegraph.Entity
 	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
 		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
@@ -156,10 +158,7 @@ func TestDuplicateRunShared(t *testing.T) {
 // is not in the other's, though nothing changed between the two.
 func TestDuplicateRunsByScope(t *testing.T) {
 	t.Parallel()
-	s := cyphertest.Store(t, cypher.Options{})
-	ctx := casegraph.AsOperator(context.Background())
-	ds := cyphertest.Dataset(t)
-	src := casegraph.Source{ID: ds + ":src", Title: "A source", Dataset: ds}
+	s, ctx, ds, src := duplicateFixture(t)
 	witness := casegraph.Entity{ID: ds + ":witness", Kind: casegraph.KindPerson, Name: "Wqnine Zorbalova", Attributes: casegraph.Attributes{Protected: true}, Dataset: ds, SourceIDs: []string{src.ID}}
 	double := casegraph.Entity{ID: ds + ":double", Kind: casegraph.KindPerson, Name: "W. Zorbalova", Dataset: ds, SourceIDs: []string{src.ID}}
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, []casegraph.Entity{witness, double}, nil); err != nil {
@@ -196,5 +195,86 @@ func TestDuplicateRunsByScope(t *testing.T) {
 			t.Errorf("without clearance, after a caller with it: %+v; want no pair (the witness is not there)", unseen.Candidates)
 		}
 		break
+	}
+}
+
+// TestDuplicateIdentifiers: a pair with an equal passport number (written
+// otherwise) and transliterated names that the names' comparison does not
+// take is suggested, with reasons that name the fields; another passport
+// of the same issuer speaks against a namesake; a protected person who
+// shares the passport is paired only for a caller with clearance.
+func TestDuplicateIdentifiers(t *testing.T) {
+	t.Parallel()
+	s, ctx, ds, src := duplicateFixture(t)
+	person := func(id, name, passport string, protected bool) casegraph.Entity {
+		return casegraph.Entity{ID: ds + ":" + id, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID},
+			Attributes: casegraph.Attributes{BirthDate: "1961-04-12", BirthPlace: "Daraa, Syria", Nationality: "SY", Protected: protected,
+				Identifiers: []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: passport}}}}
+	}
+	people := []casegraph.Entity{
+		person("a", "Abdulkarim Khaddour", "N 0123-456", false),
+		person("b", "Abd al-Karim Haddur", "n0123456", false),
+		person("c", "Abdulkarim Khaddour", "N7654321", false),
+		person("d", "Karim H.", "N0123456", true),
+	}
+	people[1].BirthDate = "1961-12-04" // day and month swapped
+	people[2].BirthDate = "1975"       // a namesake
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m := duplicate.CompareNames(duplicate.NameWords(people[0].Name), duplicate.NameWords(people[1].Name)); m.Similarity >= duplicate.MinNameSimilarity {
+		t.Fatalf("%q and %q are alike by name (%+v): the test needs names that are not", people[0].Name, people[1].Name, m)
+	}
+	reader := func(cleared bool) context.Context {
+		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: fmt.Sprint("test:", cleared), Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
+	}
+	kinds := func(c duplicate.Candidate) map[duplicate.ReasonKind]float64 {
+		out := map[duplicate.ReasonKind]float64{}
+		for _, r := range c.Reasons {
+			out[r.Kind] += r.Weight
+		}
+		return out
+	}
+	q := duplicate.Request{Dataset: ds, First: 10, Limits: duplicate.DefaultLimits()}
+	page, err := s.DuplicateCandidates(reader(false), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPair := map[duplicate.Pair]duplicate.Candidate{}
+	for _, c := range page.Candidates {
+		byPair[c.Pair] = c
+		if c.A == people[3].ID || c.B == people[3].ID {
+			t.Errorf("without clearance, a pair with the protected person: %+v", c)
+		}
+	}
+	same, ok := byPair[duplicate.OrderedPair(people[0].ID, people[1].ID)]
+	if !ok {
+		t.Fatalf("the pair of an equal passport not suggested: %+v", page.Candidates)
+	}
+	got := kinds(same)
+	for _, k := range []duplicate.ReasonKind{duplicate.ReasonIdentifier, duplicate.ReasonBirthDate, duplicate.ReasonBirthPlace, duplicate.ReasonNationality} {
+		if got[k] <= 0 {
+			t.Errorf("pair of an equal passport: reason %s weighs %v, want it for the pair (reasons %+v)", k, got[k], same.Reasons)
+		}
+	}
+	namesake, ok := byPair[duplicate.OrderedPair(people[0].ID, people[2].ID)]
+	if !ok {
+		t.Fatalf("the namesakes not suggested: %+v", page.Candidates)
+	}
+	if w := kinds(namesake)[duplicate.ReasonIdentifier]; w >= 0 || namesake.Score >= same.Score {
+		t.Errorf("namesakes of two passports of SY: identifier weight %v, score %v (the pair of one passport %v); want against, and below",
+			w, namesake.Score, same.Score)
+	}
+
+	cleared, err := s.DuplicateCandidates(reader(true), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range cleared.Candidates {
+		found = found || c.Pair == duplicate.OrderedPair(people[0].ID, people[3].ID)
+	}
+	if !found {
+		t.Errorf("with clearance, the protected person's equal passport not suggested: %+v", cleared.Candidates)
 	}
 }

@@ -112,6 +112,14 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 		case casegraph.KindPerson:
 			rec.Nationality = pick(rng, countries)
 		}
+		if wide {
+			switch k {
+			case casegraph.KindPerson:
+				identifyPerson(rng, &rec)
+			case casegraph.KindOrganization:
+				identifyOrganization(rng, &rec)
+			}
+		}
 		if err := emit(rec); err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -13,9 +14,12 @@ import (
 // generator writes that many second records of existing people (four in
 // five) and organizations, under new ids, as a second source would name
 // them: by initials ("J. R. Smith"), in another transliteration
-// (Mohammed/Muhammad, Aleksandr/Alexander, a surname respelled), in
-// another order ("Smith, John Robert"), without the middle name, or with
-// a typo. A duplicate has its original's nationality, category and sources;
+// (Mohammed/Muhammad, Aleksandr/Alexander, a surname respelled, with or
+// without al-), in another order ("Smith, John Robert"), without the
+// middle name, with a typo, or by a nickname (Sasha, Hamoudi; PlantWay
+// names the way of each). A duplicate has its original's category and
+// sources, and what identifies its original with a second record's noise
+// (plantfields.go: fields left out, dates and spellings written otherwise);
 // two in three repeat one or two of its original's relations (with the
 // same other end), as a second account of the same facts would. The pairs
 // are the ground truth of the duplicate suggestions' measurement
@@ -117,6 +121,7 @@ func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record
 		dup := orig
 		dup.ID = fmt.Sprintf("%s:dup-%d", ds, i)
 		dup.Name, dup.Aliases = variant(rng, orig, i), nil
+		noisy(rng, &dup)
 		d := &planted{id: dup.ID}
 		if rng.IntN(3) > 0 {
 			d.copies = 1 + rng.IntN(2)
@@ -178,8 +183,8 @@ func variant(rng *rand.Rand, orig Record, i int) string {
 		return strings.Join(words, " ")
 	}
 	first, last := words[0], words[len(words)-1]
-	middle := words[1 : len(words)-1]
-	switch (i + i/5) % 5 { // every fifth is an organization's: shift, so people take all five ways
+	middle := slices.Clone(words[1 : len(words)-1])
+	switch personWay(i) {
 	case 0: // initials
 		out := []string{initial(first) + "."}
 		for _, m := range middle {
@@ -187,16 +192,52 @@ func variant(rng *rand.Rand, orig Record, i int) string {
 		}
 		return strings.Join(append(out, last), " ")
 	case 1: // transliteration
-		if t, ok := transliterations[first]; ok {
-			first = t
+		first = transliterate(first)
+		for k, m := range middle {
+			middle[k] = transliterate(m)
 		}
-		return strings.Join(append(append([]string{first}, middle...), respell(last)), " ")
+		last = respell(last)
+		if _, arabic := transliterations[words[0]]; arabic && rng.IntN(2) == 0 {
+			last = "al-" + last
+		}
+		return strings.Join(append(append([]string{first}, middle...), last), " ")
 	case 2: // another order
 		return last + ", " + strings.Join(append([]string{first}, middle...), " ")
 	case 3: // no middle name, upper case
 		return strings.ToUpper(first + " " + last)
+	case 5: // a nickname (else a transliteration)
+		if n, ok := nicknamesOf[first]; ok {
+			return strings.Join(append(append([]string{n}, middle...), last), " ")
+		}
+		return strings.Join(append(append([]string{transliterate(first)}, middle...), respell(last)), " ")
 	}
 	return strings.Join(append(append([]string{first}, middle...), typo(rng, last)), " ")
+}
+
+// personWays name the ways a person's duplicate is named, by personWay.
+var personWays = []string{"initials", "transliteration", "order", "no-middle-name", "typo", "nickname"}
+
+// personWay is the way of the i-th duplicate, when it is a person's:
+// every fifth duplicate is an organization's, so the people's are counted
+// without them and take the ways in turn.
+func personWay(i int) int { return (i - (i+1)/5) % len(personWays) }
+
+// PlantWay names the way the i-th planted duplicate (the duplicate of
+// PlantedDuplicates' i-th pair) was named: "organization", or one of the
+// people's ways (initials, transliteration, order, no-middle-name, typo,
+// nickname).
+func PlantWay(i int) string {
+	if i%5 == 4 {
+		return "organization"
+	}
+	return personWays[personWay(i)]
+}
+
+func transliterate(w string) string {
+	if t, ok := transliterations[w]; ok {
+		return t
+	}
+	return w
 }
 
 func initial(w string) string { return string([]rune(w)[:1]) }
@@ -220,13 +261,19 @@ func respell(w string) string {
 	return w + w[len(w)-1:]
 }
 
-// typo swaps two letters inside a word (never the first).
+// typo swaps two different letters inside a word (never the first).
 func typo(rng *rand.Rand, w string) string {
 	r := []rune(w)
 	if len(r) < 4 {
 		return w
 	}
 	i := 1 + rng.IntN(len(r)-2)
+	for range len(r) {
+		if r[i] != r[i+1] {
+			break
+		}
+		i = 1 + i%(len(r)-2)
+	}
 	r[i], r[i+1] = r[i+1], r[i]
 	return string(r)
 }

@@ -22,8 +22,11 @@ import (
 // their own. A name with a rare word is found by that word's block, as
 // long as the other name spells it out (the limit: "J. R. Smith" is not
 // paired with "John Robert Smith" when Robert is rare and Smith is not).
-// Every key starts with the entity's kind: a Person and a Place are never
-// compared.
+// Every identifier (its type and normalized value, "id:PASSPORT|N1234567")
+// is a key too, and a pair that shares one is a candidate even when its
+// names are not alike (a transliteration the names' comparison misses,
+// a nickname). Every key starts with the entity's kind: a Person and a
+// Place are never compared.
 
 // Limits bound one run of the suggestions.
 type Limits struct {
@@ -52,6 +55,9 @@ const maxKeyWords = 6
 func wordKeys(prefix string, n dupName) []string {
 	var keys []string
 	for i, w := range n.words[:min(len(n.words), maxKeyWords)] {
+		if n.stands[i] != "" {
+			keys = append(keys, prefix+"w:"+n.stands[i]) // a nickname meets its name
+		}
 		if n.sounds[i] == "" || utf8.RuneCountInString(w) < 3 {
 			continue
 		}
@@ -90,10 +96,13 @@ func initialKeys(prefix string, n dupName, frequent func(i int) bool) []string {
 }
 
 // blockingKeys are an entity's keys, each once, given how many entities
-// each word key has.
-func blockingKeys(kind casegraph.Kind, names []dupName, counts map[string]int32, maxBlock int) []string {
+// each word key has, and its identifiers' keys (identifierKeys).
+func blockingKeys(kind casegraph.Kind, names []dupName, ids []string, counts map[string]int32, maxBlock int) []string {
 	prefix := string(kind) + "|"
 	var keys []string
+	for _, id := range ids {
+		keys = append(keys, prefix+"id:"+id)
+	}
 	for _, n := range names {
 		keys = append(keys, wordKeys(prefix, n)...)
 		frequent := func(i int) bool {
@@ -114,11 +123,22 @@ func blockingKeys(kind casegraph.Kind, names []dupName, counts map[string]int32,
 	return slices.Compact(keys)
 }
 
-// NameCandidate is a pair of entities (by index) whose names are alike.
+// NameCandidate is a pair of entities (by index) whose names are alike,
+// or that share an identifier (Identified).
 type NameCandidate struct {
-	I, J    int
-	Reasons []Reason
-	score   nameScore
+	I, J       int
+	Reasons    []Reason
+	Identified bool
+	score      nameScore
+}
+
+// priority orders candidates for MaxCandidates: those that share an
+// identifier first, then the most alike names.
+func (c NameCandidate) priority() float64 {
+	if c.Identified {
+		return 1 + c.score.match.Similarity
+	}
+	return c.score.match.Similarity
 }
 
 // Blocking is what a blocking run found.
@@ -131,14 +151,17 @@ type Blocking struct {
 
 // BlockNames compares the names of the entities that share a blocking
 // key, within the limits, and returns the pairs whose names are alike
-// (ScoreNames), the most alike first. skip says which pairs not to
+// (ScoreNames) or that share an identifier, those first, then the most
+// alike. skip says which pairs not to
 // compare (dismissed ones). It stops with ctx's error when ctx ends (it
 // looks every few thousand comparisons).
 func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip func(Pair) bool) (Blocking, error) {
 	names := make([][]dupName, len(es))
+	ids := make([][]string, len(es))
 	counts := map[string]int32{} // entities a word key has
 	for i, e := range es {
 		names[i] = duplicateNames(e)
+		ids[i] = identifierKeys(e)
 		var keys []string
 		for _, n := range names[i] {
 			keys = append(keys, wordKeys(string(e.Kind)+"|", n)...)
@@ -150,7 +173,7 @@ func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip 
 	}
 	blocks := map[string][]int32{}
 	for i, e := range es {
-		for _, k := range blockingKeys(e.Kind, names[i], counts, limits.MaxBlock) {
+		for _, k := range blockingKeys(e.Kind, names[i], ids[i], counts, limits.MaxBlock) {
 			blocks[k] = append(blocks[k], int32(i))
 		}
 	}
@@ -196,14 +219,16 @@ compare:
 				if skip != nil && skip(OrderedPair(es[i].ID, es[j].ID)) {
 					continue
 				}
-				if score, ok := bestNames(names[i], names[j]); ok {
-					out.Candidates = append(out.Candidates, NameCandidate{I: int(i), J: int(j), score: score})
+				score, ok := bestNames(names[i], names[j])
+				identified := shareKey(ids[i], ids[j])
+				if ok || identified {
+					out.Candidates = append(out.Candidates, NameCandidate{I: int(i), J: int(j), score: score, Identified: identified})
 				}
 			}
 		}
 	}
 	slices.SortFunc(out.Candidates, func(x, y NameCandidate) int {
-		return cmp.Or(cmp.Compare(y.score.match.Similarity, x.score.match.Similarity), cmp.Compare(x.I, y.I), cmp.Compare(x.J, y.J))
+		return cmp.Or(cmp.Compare(y.priority(), x.priority()), cmp.Compare(x.I, y.I), cmp.Compare(x.J, y.J))
 	})
 	if len(out.Candidates) > limits.MaxCandidates {
 		out.Candidates, out.Truncated = out.Candidates[:limits.MaxCandidates], true
@@ -213,4 +238,14 @@ compare:
 		c.Reasons = nameReasons(names[c.I], names[c.J], c.score)
 	}
 	return out, nil
+}
+
+// shareKey says whether two short lists of keys share one.
+func shareKey(a, b []string) bool {
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -88,19 +88,19 @@ func TestScore(t *testing.T) {
 		{name: "alias, initials, one shared neighbour of degree 2",
 			a: person("p:2", "John Robert Smith"), b: person("p:1", "Smithy", "J. R. Smith"),
 			shared: []duplicate.SharedNeighbour{{Degree: 2}},
-			want: &duplicate.Candidate{Pair: duplicate.Pair{A: "p:1", B: "p:2"}, Score: 0.769, Reasons: []duplicate.Reason{
+			want: &duplicate.Candidate{Pair: duplicate.Pair{A: "p:1", B: "p:2"}, Score: 0.71, Reasons: []duplicate.Reason{
 				{Kind: duplicate.ReasonAlias, Detail: `"John Robert Smith" and "J. R. Smith": 90% alike`, Weight: 0.54},
 				{Kind: duplicate.ReasonInitials, Detail: "a word matches its initial"},
 				{Kind: duplicate.ReasonSameKind, Detail: "both are Person", Weight: 0.05},
-				{Kind: duplicate.ReasonSharedNeighbours, Detail: "1 shared neighbour(s)", Weight: 0.179},
+				{Kind: duplicate.ReasonSharedNeighbours, Detail: "1 shared neighbour(s)", Weight: 0.12},
 			}}},
 		{name: "other nationality",
 			a: withNationality(person("p:1", "Mohammed Haddad"), "SY"), b: withNationality(person("p:2", "Muhammad Haddad"), "QA"),
-			want: &duplicate.Candidate{Pair: duplicate.Pair{A: "p:1", B: "p:2"}, Score: 0.47, Reasons: []duplicate.Reason{
+			want: &duplicate.Candidate{Pair: duplicate.Pair{A: "p:1", B: "p:2"}, Score: 0.52, Reasons: []duplicate.Reason{
 				{Kind: duplicate.ReasonName, Detail: `"Mohammed Haddad" and "Muhammad Haddad": 95% alike`, Weight: 0.57},
 				{Kind: duplicate.ReasonTransliteration, Detail: "a word matches another spelling of it"},
 				{Kind: duplicate.ReasonSameKind, Detail: "both are Person", Weight: 0.05},
-				{Kind: duplicate.ReasonNationality, Detail: "SY and QA", Weight: -0.15},
+				{Kind: duplicate.ReasonNationality, Detail: "SY and QA", Weight: -0.1},
 			}}},
 		{name: "events of compatible dates",
 			a: event("e:1", "Siege of Homs", "2012", ""), b: event("e:2", "Homs siege", "2012-02", "2014-05"),

@@ -22,8 +22,23 @@ const (
 	matchSame     = 1.0
 	matchSound    = 0.9
 	matchInitial  = 0.85
+	matchNickname = 0.85
 	minJaroWinkle = 0.9
 )
+
+// nicknames are common short forms of first names (folded), each with the
+// name it stands for: Sasha and Aleksandr (and Alexander, which sounds
+// alike) match as a nickname. A nickname that is not here matches
+// nothing: such a pair is found by what else it shares (an identifier).
+var nicknames = map[string]string{
+	"sasha": "aleksandr", "sanya": "aleksandr", "shura": "aleksandr", "alyosha": "aleksei", "dima": "dmitri",
+	"zhenya": "yevgeny", "seryozha": "sergei", "serezha": "sergei", "misha": "mikhail", "kolya": "nikolai",
+	"volodya": "vladimir", "vova": "vladimir", "natasha": "natalia", "tanya": "tatiana", "olya": "olga",
+	"pasha": "pavel", "petya": "pyotr", "vanya": "ivan", "katya": "yekaterina", "masha": "maria", "lena": "yelena",
+	"hamoudi": "mohammed", "hamada": "mohammed", "abdo": "abdullah", "aboud": "abdullah", "pepe": "jose",
+	"paco": "francisco", "bob": "robert", "bill": "william", "jim": "james", "mike": "michael", "dick": "richard",
+	"tom": "thomas", "kate": "katherine", "liz": "elizabeth", "beth": "elizabeth", "joe": "joseph", "yossi": "yosef",
+}
 
 // nameParticles are words that name no one: articles and the particles
 // of Arabic, Dutch, German, Spanish, French and Italian names.
@@ -122,20 +137,32 @@ const (
 	wordInitial
 	wordSound
 	wordSpelling
+	wordNickname
 )
 
-// nameWords is a name's words with their sound keys (Phonetic), computed
-// once for all the comparisons of a run.
+// nameWords is a name's words with their sound keys (Phonetic) and, for
+// a nickname, the sound of the name it stands for (or ""), computed once
+// for all the comparisons of a run.
 type nameWords struct {
-	words, sounds []string
+	words, sounds, stands []string
 }
 
 func newNameWords(words []string) nameWords {
-	n := nameWords{words: words, sounds: make([]string, len(words))}
+	n := nameWords{words: words, sounds: make([]string, len(words)), stands: make([]string, len(words))}
 	for i, w := range words {
 		n.sounds[i] = Phonetic(w)
+		if full, ok := nicknames[w]; ok {
+			n.stands[i] = Phonetic(full)
+		}
 	}
 	return n
+}
+
+// nicknameOf says whether word i of a and word j of b are a nickname and
+// its name (or two nicknames of one name).
+func nicknameOf(a nameWords, i int, b nameWords, j int) bool {
+	sa, sb := a.stands[i], b.stands[j]
+	return (sa != "" && (sa == b.sounds[j] || sa == sb)) || (sb != "" && sb == a.sounds[i])
 }
 
 // matchWords compares two folded words (with their sound keys): their
@@ -180,6 +207,7 @@ type NameMatch struct {
 	Initials   bool // a word matched its initial
 	Sound      bool // a word matched another spelling of it (transliteration)
 	Spelling   bool // a word matched a near spelling (a typo)
+	Nickname   bool // a word matched the name it is a nickname of
 	Reordered  bool // the words matched in another order
 }
 
@@ -213,6 +241,8 @@ func compareNames(na, nb nameWords) NameMatch {
 		for j, wb := range b {
 			if v, how := matchWords(wa, na.sounds[i], wb, nb.sounds[j]); v > 0 {
 				pairs = append(pairs, pair{i, j, v, how})
+			} else if nicknameOf(na, i, nb, j) {
+				pairs = append(pairs, pair{i, j, matchNickname, wordNickname})
 			}
 		}
 	}
@@ -246,6 +276,8 @@ func compareNames(na, nb nameWords) NameMatch {
 			m.Sound, whole = true, true
 		case wordSpelling:
 			m.Spelling, whole = true, true
+		case wordNickname:
+			m.Nickname, whole = true, true
 		default:
 			whole = whole || utf8.RuneCountInString(a[p.i]) > 1
 		}

@@ -138,7 +138,7 @@ func (f *Finder) keep(head int64, key string, r run) {
 	switch {
 	case head < f.head:
 		return // a newer head's runs are kept already
-	case head > f.head || len(f.runs) >= maxRuns:
+	case head > f.head || len(f.runs) >= maxRuns || f.runs == nil:
 		f.head, f.runs = head, map[string]run{}
 	}
 	f.runs[key] = r

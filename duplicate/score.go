@@ -23,12 +23,21 @@ const (
 	ReasonSameKind         ReasonKind = "SAME_KIND"         // always: other kinds are never paired
 	ReasonDates            ReasonKind = "DATES"             // compatible (or not) dates
 	ReasonNationality      ReasonKind = "NATIONALITY"       // the same (or another) nationality
+	ReasonIdentifier       ReasonKind = "IDENTIFIER"        // an equal identifier (or another of one issuer)
+	ReasonBirthDate        ReasonKind = "BIRTH_DATE"        // compatible (or not) birth dates
+	ReasonDeathDate        ReasonKind = "DEATH_DATE"        // compatible (or not) death dates
+	ReasonBirthPlace       ReasonKind = "BIRTH_PLACE"       // alike (or other) birth places
+	ReasonAddress          ReasonKind = "ADDRESS"           // alike (or other) addresses
+	ReasonGender           ReasonKind = "GENDER"            // the same (or another) gender
+	ReasonJurisdiction     ReasonKind = "JURISDICTION"      // organizations of the same (or another) jurisdiction
+	ReasonNickname         ReasonKind = "NICKNAME"          // a word matched the name it is a nickname of
 )
 
 // ReasonKinds are the reasons, in the order the schema lists them.
 func ReasonKinds() []ReasonKind {
 	return []ReasonKind{ReasonName, ReasonAlias, ReasonInitials, ReasonTransliteration, ReasonWordOrder,
-		ReasonSharedNeighbours, ReasonSameKind, ReasonDates, ReasonNationality}
+		ReasonSharedNeighbours, ReasonSameKind, ReasonDates, ReasonNationality, ReasonIdentifier,
+		ReasonBirthDate, ReasonDeathDate, ReasonBirthPlace, ReasonAddress, ReasonGender, ReasonJurisdiction, ReasonNickname}
 }
 
 // The weights of the score (at most 1): the names' similarity counts for
@@ -37,12 +46,10 @@ func ReasonKinds() []ReasonKind {
 // incompatible ones take much away.
 const (
 	NameWeight         = 0.6
-	NeighbourWeight    = 0.3
+	NeighbourWeight    = 0.2
 	SameKindWeight     = 0.05
 	CompatibleWeight   = 0.05
 	IncompatibleWeight = -0.25
-	NationalityWeight  = 0.03
-	OtherNationality   = -0.15
 	MinNameSimilarity  = 0.75 // below it, a pair is not a candidate
 )
 
@@ -141,8 +148,11 @@ func nameReasons(as, bs []dupName, s nameScore) []Reason {
 	if x.alias || y.alias {
 		kind = ReasonAlias
 	}
-	reasons := []Reason{{Kind: kind, Weight: round3(NameWeight * best.Similarity),
-		Detail: fmt.Sprintf("%q and %q: %.0f%% alike", x.text, y.text, 100*best.Similarity)}}
+	detail := fmt.Sprintf("%q and %q: %.0f%% alike", x.text, y.text, 100*best.Similarity)
+	if best.Similarity < MinNameSimilarity {
+		detail = fmt.Sprintf("%q and %q: not alike (paired by an identifier)", x.text, y.text)
+	}
+	reasons := []Reason{{Kind: kind, Weight: round3(NameWeight * best.Similarity), Detail: detail}}
 	for _, r := range []struct {
 		on     bool
 		kind   ReasonKind
@@ -151,6 +161,7 @@ func nameReasons(as, bs []dupName, s nameScore) []Reason {
 		{best.Initials, ReasonInitials, "a word matches its initial"},
 		{best.Sound || best.Spelling, ReasonTransliteration, "a word matches another spelling of it"},
 		{best.Reordered, ReasonWordOrder, "the words come in another order"},
+		{best.Nickname, ReasonNickname, "a word is a nickname of the other's"},
 	} {
 		if r.on {
 			reasons = append(reasons, Reason{Kind: r.kind, Detail: r.detail})
@@ -178,18 +189,28 @@ func Score(a, b casegraph.Entity, names []Reason, shared []SharedNeighbour) Cand
 	if r, ok := dateReason(a, b); ok {
 		c.Reasons = append(c.Reasons, r)
 	}
-	if a.Nationality != "" && b.Nationality != "" {
-		if a.Nationality == b.Nationality {
-			c.Reasons = append(c.Reasons, Reason{Kind: ReasonNationality, Detail: "both " + a.Nationality, Weight: NationalityWeight})
-		} else {
-			c.Reasons = append(c.Reasons, Reason{Kind: ReasonNationality, Detail: a.Nationality + " and " + b.Nationality, Weight: OtherNationality})
-		}
-	}
+	c.Reasons = append(c.Reasons, attributeReasons(a, b)...)
 	for _, r := range c.Reasons {
 		c.Score += r.Weight
 	}
-	c.Score = round3(min(1, max(0, c.Score)))
+	c.Score = round3(squash(c.Score))
 	return c
+}
+
+// Knee is where the score stops being the sum of the weights: above it,
+// the score nears 1 without reaching it, so that pairs with much evidence
+// still rank by how much (with a clamp at 1, 825 of the first 2,500 of
+// BenchmarkSuggestions shared one score).
+const Knee = 0.8
+
+// squash is the score of a sum of weights: 0 below 0, the sum up to Knee,
+// then Knee + (1 - Knee)(1 - e^-(sum-Knee)/(1-Knee)), which has the
+// sum's slope at the knee.
+func squash(sum float64) float64 {
+	if sum <= Knee {
+		return max(0, sum)
+	}
+	return Knee + (1-Knee)*(1-math.Exp(-(sum-Knee)/(1-Knee)))
 }
 
 // dateReason compares the dates of two events (start to end) or two

@@ -3572,6 +3572,22 @@ enum DuplicateReasonKind {
   DATES
   "People of the same, or of another, nationality."
   NATIONALITY
+  "An equal identifier of one type (near-certain), or another of the same type and issuer (strongly against)."
+  IDENTIFIER
+  "Birth dates that agree (the same day, month or year; a likely typo: day and month swapped, one digit off) or cannot be the same."
+  BIRTH_DATE
+  "Death dates that agree or cannot be the same, as birth dates are compared."
+  DEATH_DATE
+  "Birth places whose words (after folding, by their sound) are alike, or not."
+  BIRTH_PLACE
+  "Addresses whose words are alike, or other addresses."
+  ADDRESS
+  "The same gender (says little), or another (strongly against)."
+  GENDER
+  "Organizations of the same, or of another, jurisdiction."
+  JURISDICTION
+  "A word is a nickname of the other's (Sasha, Aleksandr)."
+  NICKNAME
 }
 
 "One reason in a candidate's score."
@@ -3588,7 +3604,7 @@ type DuplicateCandidate {
   "The entity of the smaller id."
   a: Entity!
   b: Entity!
-  "0 to 1: the sum of the reasons' weights."
+  "0 to 1: the sum of the reasons' weights up to 0.8; above, it nears 1 without reaching it (0.8 + 0.2 × (1 − e^−(sum − 0.8)/0.2)), so that pairs with much evidence still rank by how much."
   score: Float!
   reasons: [DuplicateReason!]!
 }
@@ -3624,8 +3640,9 @@ extend type Query {
   """
   Pairs of entities of a dataset likely to be the same, the highest score
   first (see the README, "Duplicate suggestions"): entities of the same
-  kind whose names or aliases are alike, scored with shared neighbours and
-  compatible dates. kinds: only these (default every kind). first: 1 to
+  kind whose names or aliases are alike, or that share an identifier,
+  scored with shared neighbours, dates, identifiers, nationality,
+  birth place, address and gender. kinds: only these (default every kind). first: 1 to
   100 (default 20); after: a cursor of this list. A dataset the caller may
   not read is NOT_FOUND; protected people appear only to callers with
   clearance. Dismissed pairs never come back. A page computes the whole

@@ -250,7 +250,7 @@ type DuplicateCandidate struct {
 	// The entity of the smaller id.
 	A Entity `json:"a"`
 	B Entity `json:"b"`
-	// 0 to 1: the sum of the reasons' weights.
+	// 0 to 1: the sum of the reasons' weights up to 0.8; above, it nears 1 without reaching it (0.8 + 0.2 × (1 − e^−(sum − 0.8)/0.2)), so that pairs with much evidence still rank by how much.
 	Score   float64           `json:"score"`
 	Reasons []DuplicateReason `json:"reasons"`
 }
@@ -1171,6 +1171,22 @@ const (
 	DuplicateReasonKindDates DuplicateReasonKind = "DATES"
 	// People of the same, or of another, nationality.
 	DuplicateReasonKindNationality DuplicateReasonKind = "NATIONALITY"
+	// An equal identifier of one type (near-certain), or another of the same type and issuer (strongly against).
+	DuplicateReasonKindIdentifier DuplicateReasonKind = "IDENTIFIER"
+	// Birth dates that agree (the same day, month or year; a likely typo: day and month swapped, one digit off) or cannot be the same.
+	DuplicateReasonKindBirthDate DuplicateReasonKind = "BIRTH_DATE"
+	// Death dates that agree or cannot be the same, as birth dates are compared.
+	DuplicateReasonKindDeathDate DuplicateReasonKind = "DEATH_DATE"
+	// Birth places whose words (after folding, by their sound) are alike, or not.
+	DuplicateReasonKindBirthPlace DuplicateReasonKind = "BIRTH_PLACE"
+	// Addresses whose words are alike, or other addresses.
+	DuplicateReasonKindAddress DuplicateReasonKind = "ADDRESS"
+	// The same gender (says little), or another (strongly against).
+	DuplicateReasonKindGender DuplicateReasonKind = "GENDER"
+	// Organizations of the same, or of another, jurisdiction.
+	DuplicateReasonKindJurisdiction DuplicateReasonKind = "JURISDICTION"
+	// A word is a nickname of the other's (Sasha, Aleksandr).
+	DuplicateReasonKindNickname DuplicateReasonKind = "NICKNAME"
 )
 
 var AllDuplicateReasonKind = []DuplicateReasonKind{
@@ -1183,11 +1199,19 @@ var AllDuplicateReasonKind = []DuplicateReasonKind{
 	DuplicateReasonKindSameKind,
 	DuplicateReasonKindDates,
 	DuplicateReasonKindNationality,
+	DuplicateReasonKindIdentifier,
+	DuplicateReasonKindBirthDate,
+	DuplicateReasonKindDeathDate,
+	DuplicateReasonKindBirthPlace,
+	DuplicateReasonKindAddress,
+	DuplicateReasonKindGender,
+	DuplicateReasonKindJurisdiction,
+	DuplicateReasonKindNickname,
 }
 
 func (e DuplicateReasonKind) IsValid() bool {
 	switch e {
-	case DuplicateReasonKindName, DuplicateReasonKindAlias, DuplicateReasonKindInitials, DuplicateReasonKindTransliteration, DuplicateReasonKindWordOrder, DuplicateReasonKindSharedNeighbours, DuplicateReasonKindSameKind, DuplicateReasonKindDates, DuplicateReasonKindNationality:
+	case DuplicateReasonKindName, DuplicateReasonKindAlias, DuplicateReasonKindInitials, DuplicateReasonKindTransliteration, DuplicateReasonKindWordOrder, DuplicateReasonKindSharedNeighbours, DuplicateReasonKindSameKind, DuplicateReasonKindDates, DuplicateReasonKindNationality, DuplicateReasonKindIdentifier, DuplicateReasonKindBirthDate, DuplicateReasonKindDeathDate, DuplicateReasonKindBirthPlace, DuplicateReasonKindAddress, DuplicateReasonKindGender, DuplicateReasonKindJurisdiction, DuplicateReasonKindNickname:
 		return true
 	}
 	return false
