@@ -36,12 +36,16 @@ type CommandChainRequest struct {
 	UnitID    string
 	At        PartialDate
 	MaxLevels int // 1 to MaxCommandLevels
+	// GradeFilter keeps the hops (subordinations, tenures) one of whose
+	// citations meets both minimums; the others are left out, as if not
+	// recorded.
+	GradeFilter
 }
 
 // NewCommandChainRequest is the chain of unitID at at with the default
 // depth, DefaultCommandLevels.
 func NewCommandChainRequest(unitID string, at PartialDate) CommandChainRequest {
-	return CommandChainRequest{UnitID: unitID, At: at, MaxLevels: DefaultCommandLevels}
+	return CommandChainRequest{UnitID: unitID, At: at, MaxLevels: DefaultCommandLevels, GradeFilter: DefaultGradeFilter()}
 }
 
 // Validate checks the unit's id, that a date is given and the depth.
@@ -51,6 +55,9 @@ func (q CommandChainRequest) Validate() error {
 	}
 	if q.At.IsZero() {
 		return Errorf(CodeBadUserInput, "at is required: a chain of command is read at a date")
+	}
+	if err := q.GradeFilter.Validate(); err != nil {
+		return err
 	}
 	return validateCommandLevels(q.MaxLevels)
 }
@@ -71,12 +78,17 @@ type WhoWasInCommandRequest struct {
 	IncidentID string
 	MaxLevels  int // 1 to MaxCommandLevels, of each unit's chain
 	MaxUnits   int // 1 to MaxIncidentUnits tied units
+	// GradeFilter keeps the ties and the chains' hops one of whose
+	// citations meets both minimums; the others are left out, as if not
+	// recorded.
+	GradeFilter
 }
 
 // NewWhoWasInCommandRequest is the request for incidentID with the
 // defaults: DefaultCommandLevels, DefaultIncidentUnits.
 func NewWhoWasInCommandRequest(incidentID string) WhoWasInCommandRequest {
-	return WhoWasInCommandRequest{IncidentID: incidentID, MaxLevels: DefaultCommandLevels, MaxUnits: DefaultIncidentUnits}
+	return WhoWasInCommandRequest{IncidentID: incidentID, MaxLevels: DefaultCommandLevels, MaxUnits: DefaultIncidentUnits,
+		GradeFilter: DefaultGradeFilter()}
 }
 
 // Validate checks the incident's id and the limits.
@@ -85,6 +97,9 @@ func (q WhoWasInCommandRequest) Validate() error {
 		return err
 	}
 	if err := validateCommandLevels(q.MaxLevels); err != nil {
+		return err
+	}
+	if err := q.GradeFilter.Validate(); err != nil {
 		return err
 	}
 	if q.MaxUnits < 1 || q.MaxUnits > MaxIncidentUnits {

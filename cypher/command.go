@@ -49,9 +49,10 @@ func commandVariants(stmt statement) func() []variant {
 	}
 }
 
-// commandParams are the limits every command statement takes.
-func commandParams(id string) map[string]any {
-	return map[string]any{"id": id,
+// commandParams are what every command statement takes: the id, the
+// limits and the grade filter (the shared gradeFilter's $minGrade).
+func commandParams(id string, grades casegraph.GradeFilter) map[string]any {
+	return map[string]any{"id": id, "minGrade": gradeParam(grades),
 		"unitLimit": int64(casegraph.MaxCommandUnits), "unitLimitPlusOne": int64(casegraph.MaxCommandUnits + 1)}
 }
 
@@ -62,7 +63,7 @@ func commandParams(id string) map[string]any {
 // an organization is BAD_USER_INPUT. q must be valid.
 func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error) {
 	name := commandStatementName(stmtCommandChain, q.MaxLevels, read)
-	params := commandParams(q.UnitID)
+	params := commandParams(q.UnitID, q.GradeFilter)
 	params["from"], params["to"] = q.At.String(), q.At.String()
 	res, err := s.read(ctx, name, params)
 	if err != nil {
@@ -101,7 +102,7 @@ func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainReques
 // BAD_USER_INPUT. q must be valid.
 func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
 	name := commandStatementName(stmtWhoWasInCommand, q.MaxLevels, read)
-	params := commandParams(q.IncidentID)
+	params := commandParams(q.IncidentID, q.GradeFilter)
 	// Ties of each kind: enough for MaxUnits units tied to the incident
 	// several ways each.
 	tieLimit := 4 * q.MaxUnits

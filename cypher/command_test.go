@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,76 @@ func TestWhoWasInCommand(t *testing.T) {
 	}
 	if _, _, err := ask(false, "bn-1"); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
 		t.Errorf("a unit as the incident: got %v, want BAD_USER_INPUT", err)
+	}
+}
+
+// TestCommandGrades: the command queries keep only the hops and ties one of
+// whose citations meets the minimum grades; the others are left out as if
+// not recorded. In the fixture every relation cites an ungraded (F) report,
+// but for col-b's command of the brigade, cited from a B source too, and
+// the battalion's alleged part in the shelling, cited from it alone.
+func TestCommandGrades(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, _ := commandFixture(t, s)
+	graded := fmt.Sprintf(`{"type":"source","id":"%[1]s:graded","title":"A graded fictional report","publisher":"Fictional Monitor","reliability":"B","dataset":"%[1]s"}
+{"type":"relation","id":"%[1]s:col-b-bde","relationType":"COMMANDS","from":"%[1]s:col-b","to":"%[1]s:bde-1","startDate":"2012-03","endDate":"2013","role":"Colonel, commander","dataset":"%[1]s","citations":[{"sourceId":"%[1]s:src","quote":"quote of col-b-bde"},{"sourceId":"%[1]s:graded","quote":"col-b took command","locator":"p. 3","credibility":2}]}
+{"type":"relation","id":"%[1]s:bn1-did","relationType":"ALLEGEDLY_PERPETRATED","from":"%[1]s:bn-1","to":"%[1]s:shelling","dataset":"%[1]s","citations":[{"sourceId":"%[1]s:graded","quote":"the battalion's guns","credibility":3}]}`, ds)
+	b, err := dataset.Read(strings.NewReader(graded))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	reader, cancelReader := context.WithTimeout(casegraph.WithPrincipal(context.Background(),
+		casegraph.Principal{ID: "test:reader", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true}), 30*time.Second)
+	defer cancelReader()
+
+	q := casegraph.NewCommandChainRequest(ds+":bde-1", casegraph.MustPartialDate("2012-06-15"))
+	q.GradeFilter = casegraph.GradeFilter{MinReliability: casegraph.ReliabilityB, MinCredibility: 2}
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	chain, _, err := s.CommandChain(reader, q, casegraph.PathRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"bde-1 CERTAIN commanders KNOWN superiors NONE_RECORDED", "- Officer col-b (Colonel, commander) CERTAIN"}
+	if diff := cmp.Diff(want, chainLines(chain, ds)); diff != "" {
+		t.Errorf("the brigade's chain at B2 (-want +got):\n%s", diff)
+	}
+	q.MinCredibility = 3 // col-b's B citation is 2, better than 3: kept
+	q.MinReliability = casegraph.ReliabilityA
+	if chain, _, err = s.CommandChain(reader, q, casegraph.PathRead{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"bde-1 CERTAIN commanders NONE_RECORDED superiors NONE_RECORDED"}, chainLines(chain, ds)); diff != "" {
+		t.Errorf("the brigade's chain at A3 (-want +got):\n%s", diff)
+	}
+
+	w := casegraph.NewWhoWasInCommandRequest(ds + ":shelling")
+	w.GradeFilter = casegraph.GradeFilter{MinReliability: casegraph.ReliabilityB}
+	answer, _, err := s.WhoWasInCommand(reader, w, casegraph.PathRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tied []string
+	for _, u := range answer.Units {
+		tied = append(tied, strings.TrimPrefix(u.Chain.Unit.Unit.ID, ds+":"))
+	}
+	if diff := cmp.Diff([]string{"bn-1"}, tied); diff != "" {
+		t.Errorf("units tied to the shelling at B (-want +got):\n%s", diff)
+	}
+	if len(answer.People) != 0 {
+		t.Errorf("people tied at B: %v, want none (the gunner's tie cites the F report only)", answer.People)
+	}
+
+	bad := casegraph.NewCommandChainRequest(ds+":bde-1", casegraph.MustPartialDate("2012"))
+	bad.MinCredibility = 7
+	if err := bad.Validate(); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+		t.Errorf("minCredibility 7: %v, want BAD_USER_INPUT", err)
 	}
 }

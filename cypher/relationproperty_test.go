@@ -96,7 +96,8 @@ func TestRelationPropertiesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(want, byID, cmpopts.EquateEmpty()); diff != "" {
+	// Citations are another test's (citation_test.go): here, the properties.
+	if diff := cmp.Diff(want, byID, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(casegraph.Relation{}, "Citations")); diff != "" {
 		t.Errorf("RelationsByID (-want +got):\n%s", diff)
 	}
 	anna, ivan := g.entities[0].ID, g.entities[1].ID

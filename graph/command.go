@@ -14,17 +14,19 @@ import (
 
 // commandChainQueryOf is the request of commandChain: the domain's
 // defaults, and what the client gave.
-func commandChainQueryOf(unitID string, at model.PartialDate, maxLevels *int) casegraph.CommandChainRequest {
+func commandChainQueryOf(unitID string, at model.PartialDate, maxLevels *int, minReliability *model.Reliability, minCredibility *int) casegraph.CommandChainRequest {
 	q := casegraph.NewCommandChainRequest(unitID, partialDateOf(&at))
 	given(&q.MaxLevels, maxLevels)
+	gradesGiven(&q.GradeFilter, minReliability, minCredibility)
 	return q
 }
 
 // whoWasInCommandQueryOf is the request of whoWasInCommand.
-func whoWasInCommandQueryOf(incidentID string, maxLevels, maxUnits *int) casegraph.WhoWasInCommandRequest {
+func whoWasInCommandQueryOf(incidentID string, maxLevels, maxUnits *int, minReliability *model.Reliability, minCredibility *int) casegraph.WhoWasInCommandRequest {
 	q := casegraph.NewWhoWasInCommandRequest(incidentID)
 	given(&q.MaxLevels, maxLevels)
 	given(&q.MaxUnits, maxUnits)
+	gradesGiven(&q.GradeFilter, minReliability, minCredibility)
 	return q
 }
 

@@ -12,8 +12,8 @@ import (
 )
 
 // CommandChain is the resolver for the commandChain field.
-func (r *queryResolver) CommandChain(ctx context.Context, unitID string, at model.PartialDate, maxLevels *int) (*model.CommandChain, error) {
-	q := commandChainQueryOf(unitID, at, maxLevels)
+func (r *queryResolver) CommandChain(ctx context.Context, unitID string, at model.PartialDate, maxLevels *int, minReliability *model.Reliability, minCredibility *int) (*model.CommandChain, error) {
+	q := commandChainQueryOf(unitID, at, maxLevels, minReliability, minCredibility)
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
@@ -25,8 +25,8 @@ func (r *queryResolver) CommandChain(ctx context.Context, unitID string, at mode
 }
 
 // WhoWasInCommand is the resolver for the whoWasInCommand field.
-func (r *queryResolver) WhoWasInCommand(ctx context.Context, incidentID string, maxLevels *int, maxUnits *int) (*model.IncidentCommand, error) {
-	q := whoWasInCommandQueryOf(incidentID, maxLevels, maxUnits)
+func (r *queryResolver) WhoWasInCommand(ctx context.Context, incidentID string, maxLevels *int, maxUnits *int, minReliability *model.Reliability, minCredibility *int) (*model.IncidentCommand, error) {
+	q := whoWasInCommandQueryOf(incidentID, maxLevels, maxUnits, minReliability, minCredibility)
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}

@@ -69,15 +69,15 @@ func complexity() generated.ComplexityRoot {
 	}
 	// A chain of command is one statement whose work grows with its
 	// levels: priced as a statement, and what is selected once a level.
-	c.Query.CommandChain = func(child int, unitID string, at model.PartialDate, maxLevels *int) int {
-		q := commandChainQueryOf(unitID, at, maxLevels)
+	c.Query.CommandChain = func(child int, unitID string, at model.PartialDate, maxLevels *int, _ *model.Reliability, _ *int) int {
+		q := commandChainQueryOf(unitID, at, maxLevels, nil, nil)
 		return statementCost + child*within(q.MaxLevels, casegraph.MaxCommandLevels)
 	}
 	// Who was in command reads every tie of an incident and a chain for
 	// each unit: priced as a path search, and its units' chains as a
 	// subgraph's list is (a tenth of them, at least one).
-	c.Query.WhoWasInCommand = func(child int, incidentID string, maxLevels, maxUnits *int) int {
-		q := whoWasInCommandQueryOf(incidentID, maxLevels, maxUnits)
+	c.Query.WhoWasInCommand = func(child int, incidentID string, maxLevels, maxUnits *int, _ *model.Reliability, _ *int) int {
+		q := whoWasInCommandQueryOf(incidentID, maxLevels, maxUnits, nil, nil)
 		return pathSearchCost + child*max(1, within(q.MaxUnits, casegraph.MaxIncidentUnits)/10)
 	}
 	c.IncidentUnit.Chain = func(child int) int {

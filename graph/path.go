@@ -79,10 +79,7 @@ func pathFilterOf(f casegraph.PathFilter, in *model.PathFilter) casegraph.PathFi
 	f.Datasets = in.Datasets
 	f.ValidAt = dateString(in.ValidAt)
 	f.MinConfidence = in.MinConfidence
-	if in.MinReliability != nil {
-		f.MinReliability = casegraph.Reliability(*in.MinReliability)
-	}
-	given((*int)(&f.MinCredibility), in.MinCredibility)
+	gradesGiven(&f.GradeFilter, in.MinReliability, in.MinCredibility)
 	for _, s := range in.Statuses {
 		f.Statuses = append(f.Statuses, casegraph.Status(s))
 	}
@@ -91,6 +88,15 @@ func pathFilterOf(f casegraph.PathFilter, in *model.PathFilter) casegraph.PathFi
 	}
 	f.MaxDegree = in.MaxDegree
 	return f
+}
+
+// gradesGiven sets the minimum grades a client gave (paths' filters and
+// the command queries take the same two).
+func gradesGiven(f *casegraph.GradeFilter, minReliability *model.Reliability, minCredibility *int) {
+	if minReliability != nil {
+		f.MinReliability = casegraph.Reliability(*minReliability)
+	}
+	given((*int)(&f.MinCredibility), minCredibility)
 }
 
 // given sets *field to an optional argument's value when the client gave

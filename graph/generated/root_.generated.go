@@ -432,7 +432,7 @@ type ComplexityRoot struct {
 	Query struct {
 		APIKeys             func(childComplexity int) int
 		Changes             func(childComplexity int, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) int
-		CommandChain        func(childComplexity int, unitID string, at model.PartialDate, maxLevels *int) int
+		CommandChain        func(childComplexity int, unitID string, at model.PartialDate, maxLevels *int, minReliability *model.Reliability, minCredibility *int) int
 		CommonNeighbors     func(childComplexity int, ids []string, filter *model.PathFilter, limit *int) int
 		Connections         func(childComplexity int, ids []string, filter *model.PathFilter) int
 		DatasetTimeline     func(childComplexity int, datasets []string, from model.PartialDate, to model.PartialDate, first *int) int
@@ -457,7 +457,7 @@ type ComplexityRoot struct {
 		Sources             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Suggest             func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
 		Timeline            func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
-		WhoWasInCommand     func(childComplexity int, incidentID string, maxLevels *int, maxUnits *int) int
+		WhoWasInCommand     func(childComplexity int, incidentID string, maxLevels *int, maxUnits *int, minReliability *model.Reliability, minCredibility *int) int
 	}
 
 	Relation struct {
@@ -2278,7 +2278,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.CommandChain(childComplexity, args["unitId"].(string), args["at"].(model.PartialDate), args["maxLevels"].(*int)), true
+		return e.ComplexityRoot.Query.CommandChain(childComplexity, args["unitId"].(string), args["at"].(model.PartialDate), args["maxLevels"].(*int), args["minReliability"].(*model.Reliability), args["minCredibility"].(*int)), true
 	case "Query.commonNeighbors":
 		if e.ComplexityRoot.Query.CommonNeighbors == nil {
 			break
@@ -2544,7 +2544,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.WhoWasInCommand(childComplexity, args["incidentId"].(string), args["maxLevels"].(*int), args["maxUnits"].(*int)), true
+		return e.ComplexityRoot.Query.WhoWasInCommand(childComplexity, args["incidentId"].(string), args["maxLevels"].(*int), args["maxUnits"].(*int), args["minReliability"].(*model.Reliability), args["minCredibility"].(*int)), true
 
 	case "Relation.amount":
 		if e.ComplexityRoot.Relation.Amount == nil {
@@ -3377,9 +3377,12 @@ input CitationInput {
   the date says whether the record holds none at all or none that covers
   the date, and its branch of the chain ends there. maxLevels: 1 to 12
   levels above the unit. An id the caller cannot read is NOT_FOUND; an
-  entity that is not an organization is BAD_USER_INPUT.
+  entity that is not an organization is BAD_USER_INPUT. minReliability
+  and minCredibility keep only the hops (subordinations, tenures) one of
+  whose citations is graded at least that well (as PathFilter's); the
+  others are left out, as if not recorded.
   """
-  commandChain(unitId: ID!, at: PartialDate!, maxLevels: Int = 8): CommandChain!
+  commandChain(unitId: ID!, at: PartialDate!, maxLevels: Int = 8, minReliability: Reliability = F, minCredibility: Int = 6): CommandChain!
   """
   Who was in command of the units tied to an incident (an event), at the
   incident's date (its startDate to endDate; without an end, its start's
@@ -3391,9 +3394,10 @@ input CitationInput {
   period may hold the incident's; each unit with its chain at the
   incident's date. The people tied to it directly are listed too. At most
   maxUnits units (1 to 200), those tied directly first; maxLevels as in
-  commandChain.
+  commandChain. minReliability and minCredibility keep only the ties and
+  the chains' hops one of whose citations is graded at least that well.
   """
-  whoWasInCommand(incidentId: ID!, maxLevels: Int = 8, maxUnits: Int = 50): IncidentCommand!
+  whoWasInCommand(incidentId: ID!, maxLevels: Int = 8, maxUnits: Int = 50, minReliability: Reliability = F, minCredibility: Int = 6): IncidentCommand!
 }
 
 "How surely a relation's period holds a date, given only what their partial dates allow."

@@ -37,8 +37,8 @@ type MutationResolver interface {
 }
 type QueryResolver interface {
 	Changes(ctx context.Context, filter *model.ChangeFilter, first *int, after *string, last *int, before *string) (*model.ChangeConnection, error)
-	CommandChain(ctx context.Context, unitID string, at model.PartialDate, maxLevels *int) (*model.CommandChain, error)
-	WhoWasInCommand(ctx context.Context, incidentID string, maxLevels *int, maxUnits *int) (*model.IncidentCommand, error)
+	CommandChain(ctx context.Context, unitID string, at model.PartialDate, maxLevels *int, minReliability *model.Reliability, minCredibility *int) (*model.CommandChain, error)
+	WhoWasInCommand(ctx context.Context, incidentID string, maxLevels *int, maxUnits *int, minReliability *model.Reliability, minCredibility *int) (*model.IncidentCommand, error)
 	Datasets(ctx context.Context) ([]model.Dataset, error)
 	DuplicateCandidates(ctx context.Context, dataset string, kinds []model.EntityKind, first *int, after *string) (*model.DuplicateCandidateConnection, error)
 	Entity(ctx context.Context, id string) (model.Entity, error)
@@ -381,6 +381,22 @@ func (ec *executionContext) field_Query_commandChain_args(ctx context.Context, r
 		return nil, err
 	}
 	args["maxLevels"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "minReliability",
+		func(ctx context.Context, v any) (*model.Reliability, error) {
+			return ec.unmarshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minReliability"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "minCredibility",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minCredibility"] = arg4
 	return args, nil
 }
 
@@ -1087,6 +1103,22 @@ func (ec *executionContext) field_Query_whoWasInCommand_args(ctx context.Context
 		return nil, err
 	}
 	args["maxUnits"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "minReliability",
+		func(ctx context.Context, v any) (*model.Reliability, error) {
+			return ec.unmarshalOReliability2ᚖgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐReliability(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minReliability"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "minCredibility",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["minCredibility"] = arg4
 	return args, nil
 }
 
@@ -1916,7 +1948,7 @@ func (ec *executionContext) _Query_commandChain(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().CommandChain(ctx, fc.Args["unitId"].(string), fc.Args["at"].(model.PartialDate), fc.Args["maxLevels"].(*int))
+			return ec.Resolvers.Query().CommandChain(ctx, fc.Args["unitId"].(string), fc.Args["at"].(model.PartialDate), fc.Args["maxLevels"].(*int), fc.Args["minReliability"].(*model.Reliability), fc.Args["minCredibility"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommandChain) graphql.Marshaler {
@@ -1960,7 +1992,7 @@ func (ec *executionContext) _Query_whoWasInCommand(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().WhoWasInCommand(ctx, fc.Args["incidentId"].(string), fc.Args["maxLevels"].(*int), fc.Args["maxUnits"].(*int))
+			return ec.Resolvers.Query().WhoWasInCommand(ctx, fc.Args["incidentId"].(string), fc.Args["maxLevels"].(*int), fc.Args["maxUnits"].(*int), fc.Args["minReliability"].(*model.Reliability), fc.Args["minCredibility"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.IncidentCommand) graphql.Marshaler {
