@@ -95,7 +95,7 @@ func TestIdentifyingFieldsBadLines(t *testing.T) {
 		"line 9: not a valid record: json: cannot unmarshal string",
 		"line 10: birthDate",
 		`line 11: jurisdiction "gb" is not an ISO 3166-1 alpha-2 code`,
-		`line 12: language "arabic" is not an ISO 639-1 code`,
+		`line 12: language "arabic" is not an ISO 639-1 language code`,
 		"line 13: a Place has no birthDate",
 	} {
 		if !strings.Contains(err.Error(), want) {
