@@ -44,18 +44,21 @@ func TestInParallel(t *testing.T) {
 		}
 	})
 	t.Run("an error stops the rest and cancels those running", func(t *testing.T) {
+		// Call 1 fails only once call 0 is running (on the other worker:
+		// the first is busy until it is cancelled), so that the error has
+		// a call to cancel whichever worker took which call first; the
+		// code promises no order of its own.
 		boom := errors.New("boom")
 		var calls atomic.Int32
-		release := make(chan struct{})
-		var once sync.Once
+		started := make(chan struct{})
 		err := inParallel(casegraph.AsOperator(context.Background()), 2, 1000, func(ctx context.Context, k int) error {
 			calls.Add(1)
 			if k == 0 {
-				<-release // held until the other worker has failed
-				<-ctx.Done()
+				close(started)
+				<-ctx.Done() // held until the other call's error cancels it
 				return ctx.Err()
 			}
-			once.Do(func() { close(release) })
+			<-started
 			return boom
 		})
 		if !errors.Is(err, boom) {
