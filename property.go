@@ -109,12 +109,14 @@ type Identifier struct {
 
 // Limits on identifiers.
 const (
-	MaxIdentifiers       = 20
-	MaxIdentifierLength  = 100
-	maxIdentifierEncoded = 3*MaxIdentifierLength + 32
+	MaxIdentifiers      = 20
+	MaxIdentifierLength = 100 // characters, of a value and of an issuer
 )
 
-var identifierRule = TextRule{Max: MaxIdentifierLength, Required: true}
+var (
+	identifierRule = TextRule{Max: MaxIdentifierLength, Required: true}
+	issuerRule     = TextRule{Max: MaxIdentifierLength}
+)
 
 // Coordinates are a point on the earth (WGS 84, degrees), stored as a
 // Neo4j point.
@@ -383,7 +385,7 @@ func EncodeIdentifier(id Identifier) string {
 // DecodeIdentifier reads what EncodeIdentifier wrote.
 func DecodeIdentifier(s string) (Identifier, error) {
 	var parts []string
-	if len(s) > maxIdentifierEncoded || json.Unmarshal([]byte(s), &parts) != nil || len(parts) != 3 {
+	if json.Unmarshal([]byte(s), &parts) != nil || len(parts) != 3 {
 		return Identifier{}, fmt.Errorf("identifier %q is not a stored identifier", truncate(s, 40))
 	}
 	return Identifier{Type: IdentifierType(parts[0]), Issuer: parts[1], Value: parts[2]}, nil
@@ -558,11 +560,8 @@ func checkIdentifiers(e Entity) error {
 		if err := identifierRule.Check(field+".value", id.Value); err != nil {
 			return err
 		}
-		if err := optionalNameRule.Check(field+".issuer", id.Issuer); err != nil {
+		if err := issuerRule.Check(field+".issuer", id.Issuer); err != nil {
 			return err
-		}
-		if len(id.Issuer) > MaxIdentifierLength {
-			return Errorf(CodeBadUserInput, "%s.issuer is longer than %d characters", field, MaxIdentifierLength)
 		}
 		if seen[id] {
 			return Errorf(CodeBadUserInput, "%s repeats %s %q", field, id.Type, truncate(id.Value, 40))

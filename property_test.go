@@ -67,3 +67,22 @@ func TestCategoryKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierEncoding: the longest identifiers a write accepts read back
+// as written, whatever JSON makes of their characters (a '<' is six bytes
+// escaped, an Arabic letter two).
+func TestIdentifierEncoding(t *testing.T) {
+	for _, id := range []casegraph.Identifier{
+		{Type: casegraph.IdentifierPassport, Value: "N0123456", Issuer: "SY"},
+		{Type: casegraph.IdentifierOther, Value: strings.Repeat("<", casegraph.MaxIdentifierLength), Issuer: strings.Repeat("د", casegraph.MaxIdentifierLength)},
+		{Type: casegraph.IdentifierNationalID, Value: `a"b\\c]`},
+	} {
+		got, err := casegraph.DecodeIdentifier(casegraph.EncodeIdentifier(id))
+		if err != nil || got != id {
+			t.Errorf("DecodeIdentifier(EncodeIdentifier(%+v)) = %+v, %v", id, got, err)
+		}
+	}
+	if _, err := casegraph.DecodeIdentifier(`["PASSPORT","SY"]`); err == nil {
+		t.Error("DecodeIdentifier of two parts succeeded")
+	}
+}

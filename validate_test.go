@@ -84,6 +84,12 @@ func TestEntityValidate(t *testing.T) {
 			id := casegraph.Identifier{Type: casegraph.IdentifierPassport, Value: "N1"}
 			e.Identifiers = []casegraph.Identifier{id, id}
 		}, "identifiers[1] repeats PASSPORT"},
+		{"identifier of 100 characters, issuer of 100 non-Latin ones", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierNationalID, Value: strings.Repeat("٣", 100), Issuer: strings.Repeat("د", 100)}}
+		}, ""},
+		{"issuer of 101 characters", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Value: "N1", Issuer: strings.Repeat("d", 101)}}
+		}, "identifiers[0].issuer"},
 		{"too many identifiers", func(e *casegraph.Entity) {
 			for i := range 21 {
 				e.Identifiers = append(e.Identifiers, casegraph.Identifier{Type: casegraph.IdentifierOther, Value: fmt.Sprint(i)})
