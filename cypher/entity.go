@@ -1,8 +1,8 @@
 package cypher
 
 // Entities: reads by id, pages by filter and order and their counts,
-// upsert, delete and merge under the write plan, and their record mapping
-// and parameters.
+// upsert and delete under the write plan (merge is merge.go), and their
+// record mapping and parameters.
 
 import (
 	"context"
@@ -22,7 +22,6 @@ const (
 	stmtCountEntities  statement = "CountEntities"
 	stmtUpsertEntities statement = "UpsertEntities"
 	stmtDeleteEntity   statement = "DeleteEntity"
-	stmtMergeEntity    statement = "MergeEntity"
 )
 
 // entityUngated: the statements of this file that return no graph data to a
@@ -31,7 +30,6 @@ func entityUngated() ungated {
 	return ungated{
 		stmtUpsertEntities: "a write under the write plan, after its checks",
 		stmtDeleteEntity:   "a write under the write plan, after its checks: returns a count",
-		stmtMergeEntity:    "a write under the write plan, after its checks: returns a count",
 	}
 }
 
@@ -291,62 +289,6 @@ func (s *Store) DeleteEntity(ctx context.Context, id string) (int64, error) {
 			fields: casegraph.Diff(&before, (*casegraph.Entity)(nil))}, nil
 	})
 	return n, err
-}
-
-// MergeEntities folds the entities fromIDs into the entity into: their
-// relations move to it, their names and aliases become its aliases, their
-// sources its sources, and their ids resolve to it from then on. All must
-// exist for the caller (the gate locks them, in id order, so two merges
-// over the same entities queue) and be of one kind.
-func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string) (casegraph.Entity, error) {
-	ids := append([]string{into}, fromIDs...)
-	p := &gatePlan{entityIDs: ids}
-	if err := precheck(ctx, p); err != nil {
-		return casegraph.Entity{}, err
-	}
-	var out casegraph.Entity
-	err := s.mutate(ctx, "MergeEntities", &out, func(run txRunner) (change, error) {
-		g, err := passGate(ctx, run, p)
-		if err != nil {
-			return change{}, err
-		}
-		survivor, err := g.entity(into)
-		if err != nil {
-			return change{}, casegraph.InField("into", err)
-		}
-		merged := make([]casegraph.Entity, len(fromIDs))
-		for i, id := range fromIDs {
-			if merged[i], err = g.entity(id); err != nil {
-				return change{}, casegraph.InField("from", err)
-			}
-		}
-		plan, err := casegraph.PlanMerge(survivor, merged)
-		if err != nil {
-			return change{}, err
-		}
-		graded, err := gradeStored(run, plan.Citations, nil)
-		if err != nil {
-			return change{}, err
-		}
-		for _, id := range fromIDs {
-			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
-				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers), "citations": citationParams(graded)}); err != nil {
-				return change{}, err
-			}
-		}
-		if out, err = readEntity(run, into); err != nil {
-			return change{}, err
-		}
-		// The merged-away entities' datasets: their ids name tombstones
-		// when the record is written.
-		datasets := make([]string, len(merged))
-		for i, e := range merged {
-			datasets[i] = e.Dataset
-		}
-		return change{operation: "mergeEntities", dataset: out.Dataset, targets: ids,
-			fields: casegraph.Diff(&survivor, &out), datasets: datasets}, nil
-	})
-	return out, err
 }
 
 func readEntity(run txRunner, id string) (casegraph.Entity, error) {
