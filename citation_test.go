@@ -19,7 +19,7 @@ func TestSourceGradesAndFieldsValidate(t *testing.T) {
 		name, want string
 		change     func(*casegraph.Source)
 	}{
-		{"unknown kind", "kind \"BLOG\" is not one of", func(s *casegraph.Source) { s.Kind = "BLOG" }},
+		{"unknown kind", "unknown source kind \"BLOG\" (one of ARTICLE,", func(s *casegraph.Source) { s.Kind = "BLOG" }},
 		{"a three-letter language", "ISO 639-1", func(s *casegraph.Source) { s.Language = "eng" }},
 		{"an upper-case language", "ISO 639-1", func(s *casegraph.Source) { s.Language = "EN" }},
 		{"no such language", "ISO 639-1", func(s *casegraph.Source) { s.Language = "zz" }},

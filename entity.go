@@ -29,14 +29,15 @@ func Kinds() []Kind {
 	return []Kind{KindPerson, KindOrganization, KindEvent, KindDocument, KindPlace}
 }
 
-// ParseKind returns the Kind named s, or a BAD_USER_INPUT error.
+// ParseKind returns the Kind named s, or a BAD_USER_INPUT error that
+// lists the kinds and suggests the nearest.
 func ParseKind(s string) (Kind, error) {
 	for _, k := range Kinds() {
 		if string(k) == s {
 			return k, nil
 		}
 	}
-	return "", Errorf(CodeBadUserInput, "unknown entity kind %q", s)
+	return "", UnknownValue("kind", "entity kind", s, Kinds())
 }
 
 // Entity is an entity as stored, with the fields common to every kind.
@@ -96,22 +97,29 @@ func Categories(k Kind) []string {
 }
 
 // validateKindFields checks the properties of the table: that the entity's
-// kind may carry each one it has, and each one's rule.
+// kind may carry each one it has, and each one's rule; every problem, each
+// under its property's name.
 func (e Entity) validateKindFields() error {
+	var out problems
 	for _, p := range entityProperties {
 		if p.Kinds != nil && !slices.Contains(p.Kinds, e.Kind) && p.IsSet(e) {
-			return Errorf(CodeBadUserInput, "a %s has no %s (a property of %s)", e.Kind, p.Name, orList(p.Kinds))
+			out.add(p.Name, Errorf(CodeBadUserInput, "a %s has no %s (a property of %s)", e.Kind, p.Name, orList(p.Kinds)))
+		} else if p.check != nil {
+			out.add(p.Name, p.check(e))
 		}
 	}
-	for _, p := range entityProperties {
-		if p.check == nil {
-			continue
-		}
-		if err := p.check(e); err != nil {
-			return err
-		}
+	return out.err()
+}
+
+// canonicalEnums spells the entity's enum values as the domain does,
+// whatever their case in the input (Canonical).
+func (e *Entity) canonicalEnums() {
+	e.Kind = Canonical(e.Kind, Kinds())
+	e.Category = Canonical(e.Category, Categories(e.Kind))
+	e.Gender = Canonical(e.Gender, Genders())
+	for i, id := range e.Identifiers {
+		e.Identifiers[i].Type = Canonical(id.Type, IdentifierTypes())
 	}
-	return nil
 }
 
 // EntityFilter narrows a list of entities; empty fields do not filter.
@@ -473,6 +481,7 @@ func validateKinds(kinds []Kind) error {
 // Normalize puts the entity's free text (name, aliases, description, birth
 // place, address, identifiers) in NFC, then validates it.
 func (e *Entity) Normalize() error {
+	e.canonicalEnums()
 	e.Name, e.Description = norm.NFC.String(e.Name), norm.NFC.String(e.Description)
 	for i, a := range e.Aliases {
 		e.Aliases[i] = norm.NFC.String(a)
@@ -491,36 +500,31 @@ func (e *Entity) Normalize() error {
 	return nil
 }
 
-// Validate checks an entity before it is written.
+// Validate checks an entity before it is written, and reports every
+// problem it finds at once (Problems), each with its field.
 func (e Entity) Validate() error {
-	if err := ValidateID("id", e.ID); err != nil {
-		return err
-	}
-	if _, err := ParseKind(string(e.Kind)); err != nil {
-		return err
-	}
-	if err := nameRule.Check("name", e.Name); err != nil {
-		return err
-	}
+	var p problems
+	p.add("id", ValidateID("id", e.ID))
+	_, kindErr := ParseKind(string(e.Kind))
+	p.add("kind", kindErr)
+	p.add("name", nameRule.Check("name", e.Name))
 	if len(e.Aliases) > MaxAliases {
-		return Errorf(CodeBadUserInput, "%d aliases; the limit is %d", len(e.Aliases), MaxAliases)
-	}
-	for i, a := range e.Aliases {
-		if err := nameRule.Check(fmt.Sprintf("aliases[%d]", i), a); err != nil {
-			return err
+		p.add("aliases", Errorf(CodeBadUserInput, "%d aliases; the limit is %d", len(e.Aliases), MaxAliases))
+	} else {
+		for i, a := range e.Aliases {
+			field := fmt.Sprintf("aliases[%d]", i)
+			p.add(field, nameRule.Check(field, a))
 		}
 	}
-	if err := descriptionRule.Check("description", e.Description); err != nil {
-		return err
-	}
-	if err := ValidateID("dataset", e.Dataset); err != nil {
-		return err
-	}
-	if err := e.validateKindFields(); err != nil {
-		return err
+	p.add("description", descriptionRule.Check("description", e.Description))
+	p.add("dataset", ValidateID("dataset", e.Dataset))
+	if kindErr == nil {
+		// The kind's properties, when there is a kind to judge them by.
+		p.add("", e.validateKindFields())
 	}
 	_, err := normalizeCitations(e.Citations, e.SourceIDs, "")
-	return err
+	p.add("", err)
+	return p.err()
 }
 
 // Cited returns the entity's citations: Citations, or, for an entity

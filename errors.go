@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 )
 
 // Code classifies an error for clients. The values are the strings that
@@ -43,6 +46,19 @@ type Error struct {
 	Reason  string
 	Message string
 	Cause   error
+
+	// Field, when set, names the input the error is about: a field's
+	// name or a JSON path ("kind", "identifiers[0].type").
+	Field string
+	// Accepted and Suggestion, for a value outside a closed set (a kind,
+	// a relation type, a status, ...): the values accepted, and the one
+	// nearest the value given ("" when none is near).
+	Accepted   []string
+	Suggestion string
+	// Problems, when set, are the several errors this one joins (its
+	// Message is theirs, joined): a record's every problem, reported at
+	// once (Problems).
+	Problems []*Error
 }
 
 // Error returns the client-safe message; the cause is reached with Unwrap.
@@ -87,13 +103,121 @@ func ErrorMessage(err error) string {
 }
 
 // InField returns err with the field's name before its message, keeping
-// its code and cause.
+// its code, cause and what it says of its value; field, when it is a
+// field's name or path (not a phrase), becomes its Field too.
 func InField(field string, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
-		return &Error{Code: e.Code, Reason: e.Reason, Message: field + ": " + e.Message, Cause: e.Cause}
+		if len(e.Problems) > 0 {
+			var p problems
+			for _, each := range e.Problems {
+				p.add("", InField(field, each))
+			}
+			return p.err()
+		}
+		out := *e
+		out.Message = field + ": " + e.Message
+		out.Problems = nil
+		if fieldPath.MatchString(field) {
+			out.Field = joinPath(field, e.Field)
+		}
+		return &out
 	}
 	return fmt.Errorf("%s: %w", field, err)
+}
+
+// fieldPath is a field's name or a JSON path to it.
+var fieldPath = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*)*$`)
+
+// joinPath is the path of inner (relative, "" for none) within field.
+func joinPath(field, inner string) string {
+	switch {
+	case inner == "":
+		return field
+	case strings.HasPrefix(inner, "["):
+		return field + inner
+	}
+	return field + "." + inner
+}
+
+// MaxProblems bounds the problems one record reports (Problems).
+const MaxProblems = 20
+
+// problems collects the problems of one value, each with its field, so
+// that a record reports all of them at once rather than the first.
+type problems []*Error
+
+// add adds err (nil: nothing) as the problem of field ("" when err names
+// its own, or none): each of its problems when it joins several.
+func (p *problems) add(field string, err error) {
+	if err == nil {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		// Not a client's mistake: kept as the INTERNAL it is.
+		*p = append(*p, &Error{Code: CodeInternal, Message: "internal error", Cause: err})
+		return
+	}
+	if len(e.Problems) > 0 {
+		for _, each := range e.Problems {
+			p.add(field, each)
+		}
+		return
+	}
+	if field != "" && e.Field == "" {
+		c := *e
+		c.Field = field
+		e = &c
+	}
+	*p = append(*p, e)
+}
+
+// err is nil when there is no problem, the one problem, or one error that
+// joins them (Problems), with the code they share (BAD_USER_INPUT when
+// they differ, INTERNAL when one is).
+func (p problems) err() error {
+	switch len(p) {
+	case 0:
+		return nil
+	case 1:
+		return p[0]
+	}
+	list := p
+	if len(list) > MaxProblems {
+		list = list[:MaxProblems]
+	}
+	code := p[0].Code
+	msgs := make([]string, len(list))
+	for i, e := range list {
+		msgs[i] = e.Message
+		if e.Code == CodeInternal {
+			code = CodeInternal
+		} else if e.Code != code && code != CodeInternal {
+			code = CodeBadUserInput
+		}
+	}
+	msg := strings.Join(msgs, "; ")
+	if len(p) > len(list) {
+		msg += fmt.Sprintf("; and %d more", len(p)-len(list))
+	}
+	return &Error{Code: code, Message: msg, Problems: slices.Clone(list)}
+}
+
+// Problems splits err into the problems it reports: the several an error
+// joins, or err itself (as INTERNAL when it is not a *Error); none for nil.
+func Problems(err error) []*Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return []*Error{{Code: CodeInternal, Message: "internal error", Cause: err}}
+	}
+	if len(e.Problems) > 0 {
+		return e.Problems
+	}
+	return []*Error{e}
 }
 
 // Ended is the coded error of work cut short because its context ended

@@ -517,7 +517,7 @@ func orList[T ~string](items []T) string {
 
 func checkCategory(e Entity) error {
 	if cats := Categories(e.Kind); e.Category != "" && !slices.Contains(cats, e.Category) {
-		return Errorf(CodeBadUserInput, "category %q is not one of %v", truncate(e.Category, 40), cats)
+		return UnknownValue("category", string(e.Kind)+" category", e.Category, cats)
 	}
 	return nil
 }
@@ -542,7 +542,7 @@ func checkLanguage(e Entity) error { return ValidateLanguage("language", e.Langu
 
 func checkGender(e Entity) error {
 	if e.Gender != "" && !slices.Contains(Genders(), e.Gender) {
-		return Errorf(CodeBadUserInput, "gender %q is not one of %v", truncate(string(e.Gender), 20), Genders())
+		return UnknownValue("gender", "gender", string(e.Gender), Genders())
 	}
 	return nil
 }
@@ -555,7 +555,7 @@ func checkIdentifiers(e Entity) error {
 	for i, id := range e.Identifiers {
 		field := fmt.Sprintf("identifiers[%d]", i)
 		if !slices.Contains(IdentifierTypes(), id.Type) {
-			return Errorf(CodeBadUserInput, "%s.type %q is not one of %v", field, truncate(string(id.Type), 30), IdentifierTypes())
+			return InField(field, UnknownValue("type", "identifier type", string(id.Type), IdentifierTypes()))
 		}
 		if err := identifierRule.Check(field+".value", id.Value); err != nil {
 			return err

@@ -72,45 +72,30 @@ var (
 // kinds of its ends, and that they and its sources exist, are the store's
 // to check.
 func (r Relation) Validate() error {
-	if err := ValidateID("id", r.ID); err != nil {
-		return err
+	var p problems
+	p.add("id", ValidateID("id", r.ID))
+	spec, typeErr := Spec(r.Type)
+	p.add("type", typeErr)
+	p.add("from", ValidateID("from", r.FromID))
+	p.add("to", ValidateID("to", r.ToID))
+	if r.FromID == r.ToID && r.FromID != "" {
+		p.add("to", Errorf(CodeBadUserInput, "a relation joins two different entities; from and to are both %q", r.FromID))
 	}
-	spec, err := Spec(r.Type)
-	if err != nil {
-		return err
-	}
-	if err := ValidateID("from", r.FromID); err != nil {
-		return err
-	}
-	if err := ValidateID("to", r.ToID); err != nil {
-		return err
-	}
-	if r.FromID == r.ToID {
-		return Errorf(CodeBadUserInput, "a relation joins two different entities; from and to are both %q", r.FromID)
-	}
-	if err := roleRule.Check("role", r.Role); err != nil {
-		return err
-	}
-	if err := ValidateDateRange("startDate", r.StartDate, "endDate", r.EndDate); err != nil {
-		return err
-	}
+	p.add("role", roleRule.Check("role", r.Role))
+	p.add("endDate", ValidateDateRange("startDate", r.StartDate, "endDate", r.EndDate))
 	if !slices.Contains(Statuses(), r.Status) {
-		return Errorf(CodeBadUserInput, "unknown status %q", truncate(string(r.Status), 40))
+		p.add("status", UnknownValue("status", "status", string(r.Status), Statuses()))
 	}
-	if err := ValidateConfidence(r.Confidence); err != nil {
-		return err
+	p.add("confidence", ValidateConfidence(r.Confidence))
+	p.add("quote", quoteRule.Check("quote", r.Quote))
+	p.add("dataset", ValidateID("dataset", r.Dataset))
+	if typeErr == nil {
+		// The type's properties, when there is a type to judge them by.
+		p.add("", spec.checkProperties(r.RelationAttributes))
 	}
-	if err := quoteRule.Check("quote", r.Quote); err != nil {
-		return err
-	}
-	if err := ValidateID("dataset", r.Dataset); err != nil {
-		return err
-	}
-	if err := spec.checkProperties(r.RelationAttributes); err != nil {
-		return err
-	}
-	_, err = normalizeCitations(r.Citations, r.SourceIDs, r.Quote)
-	return err
+	_, err := normalizeCitations(r.Citations, r.SourceIDs, r.Quote)
+	p.add("", err)
+	return p.err()
 }
 
 // ValidateConfidence checks an optional confidence: a number in [0, 1].
@@ -159,6 +144,8 @@ func (r *Relation) Normalize() error {
 	if r.Status == "" {
 		r.Status = DefaultStatus
 	}
+	r.Type, r.Status = Canonical(r.Type, RelationTypes()), Canonical(r.Status, Statuses())
+	r.Relationship = Canonical(r.Relationship, FamilyRelationships())
 	r.Role, r.Quote = norm.NFC.String(r.Role), norm.NFC.String(r.Quote)
 	r.RelationAttributes.normalize()
 	if err := r.Validate(); err != nil {
@@ -333,7 +320,7 @@ func Spec(t RelationType) (RelationSpec, error) {
 			return s, nil
 		}
 	}
-	return RelationSpec{}, Errorf(CodeBadUserInput, "unknown relation type %q", truncate(string(t), 40))
+	return RelationSpec{}, UnknownValue("type", "relation type", string(t), RelationTypes())
 }
 
 // Allows reports whether the relation type may join an entity of kind from

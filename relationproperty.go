@@ -291,7 +291,7 @@ func checkCurrency(a RelationAttributes) error {
 
 func checkRelationship(a RelationAttributes) error {
 	if !slices.Contains(FamilyRelationships(), a.Relationship) {
-		return Errorf(CodeBadUserInput, "relationship %q is not one of %v", truncate(string(a.Relationship), 30), FamilyRelationships())
+		return UnknownValue("relationship", "family relationship", string(a.Relationship), FamilyRelationships())
 	}
 	return nil
 }

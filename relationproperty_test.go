@@ -40,7 +40,7 @@ func TestRelationPropertyRules(t *testing.T) {
 		{"a currency of four letters", "FUNDS", casegraph.RelationAttributes{Amount: ptr(1.0), Currency: "USDT"}, `currency "USDT" is not`},
 		{"a currency's sign", "FUNDS", casegraph.RelationAttributes{Amount: ptr(1.0), Currency: "$"}, `currency "$" is not`},
 		{"a parent", "FAMILY_OF", casegraph.RelationAttributes{Relationship: casegraph.FamilyParent}, ""},
-		{"an unknown relationship", "FAMILY_OF", casegraph.RelationAttributes{Relationship: "MOTHER"}, `relationship "MOTHER" is not one of [PARENT CHILD`},
+		{"an unknown relationship", "FAMILY_OF", casegraph.RelationAttributes{Relationship: "MOTHER"}, `unknown family relationship "MOTHER"; did you mean "OTHER"? (one of PARENT, CHILD,`},
 		{"a post and a rank", "COMMANDS", casegraph.RelationAttributes{Post: "commander, 4th Division", Rank: "major general"}, ""},
 		{"a held position's", "HELD_POSITION", casegraph.RelationAttributes{Post: "chief prosecutor", Rank: "colonel"}, ""},
 		{"a director's post", "DIRECTOR_OF", casegraph.RelationAttributes{Post: "chair of the board"}, ""},

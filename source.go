@@ -61,48 +61,32 @@ func (s *Source) Normalize() error {
 	if s.Reliability == "" {
 		s.Reliability = DefaultReliability
 	}
+	s.Kind, s.Reliability = Canonical(s.Kind, SourceKinds()), Canonical(s.Reliability, Reliabilities())
 	return s.Validate()
 }
 
 // Validate checks a source before it is written.
 func (s Source) Validate() error {
-	if err := ValidateID("id", s.ID); err != nil {
-		return err
-	}
-	if err := nameRule.Check("title", s.Title); err != nil {
-		return err
-	}
-	if err := ValidateID("dataset", s.Dataset); err != nil {
-		return err
-	}
-	if err := optionalNameRule.Check("publisher", s.Publisher); err != nil {
-		return err
-	}
-	if err := ValidateURL("url", s.URL); err != nil {
-		return err
-	}
-	if err := ValidateDate("publishedAt", s.PublishedAt); err != nil {
-		return err
-	}
-	if err := ValidateDate("retrievedAt", s.RetrievedAt); err != nil {
-		return err
-	}
+	var p problems
+	p.add("id", ValidateID("id", s.ID))
+	p.add("title", nameRule.Check("title", s.Title))
+	p.add("dataset", ValidateID("dataset", s.Dataset))
+	p.add("publisher", optionalNameRule.Check("publisher", s.Publisher))
+	p.add("url", ValidateURL("url", s.URL))
+	p.add("publishedAt", ValidateDate("publishedAt", s.PublishedAt))
+	p.add("retrievedAt", ValidateDate("retrievedAt", s.RetrievedAt))
 	if s.Kind != "" && !slices.Contains(SourceKinds(), s.Kind) {
-		return Errorf(CodeBadUserInput, "kind %q is not one of %v", truncate(string(s.Kind), 40), SourceKinds())
+		p.add("kind", UnknownValue("kind", "source kind", string(s.Kind), SourceKinds()))
 	}
-	if err := ValidateLanguage("language", s.Language); err != nil {
-		return err
-	}
-	if err := ValidateURL("archivedUrl", s.ArchivedURL); err != nil {
-		return err
-	}
+	p.add("language", ValidateLanguage("language", s.Language))
+	p.add("archivedUrl", ValidateURL("archivedUrl", s.ArchivedURL))
 	if s.SHA256 != "" && !sha256Hex.MatchString(s.SHA256) {
-		return Errorf(CodeBadUserInput, "sha256 %q is not 64 lowercase hexadecimal digits", truncate(s.SHA256, 70))
+		p.add("sha256", Errorf(CodeBadUserInput, "sha256 %q is not 64 lowercase hexadecimal digits", truncate(s.SHA256, 70)))
 	}
 	if s.Reliability != "" {
-		return ValidateReliability("reliability", s.Reliability)
+		p.add("reliability", ValidateReliability("reliability", s.Reliability))
 	}
-	return nil
+	return p.err()
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)

@@ -50,7 +50,7 @@ func TestEntityValidate(t *testing.T) {
 			"a Person has no category (a property of Organization, Event or Document)"},
 		{"person with a page count", func(e *casegraph.Entity) { e.PageCount = 3 }, "a Person has no pageCount"},
 		{"document with an end date", func(e *casegraph.Entity) { e.Kind, e.EndDate = casegraph.KindDocument, "2011" }, "a Document has no endDate"},
-		{"category of another kind", func(e *casegraph.Entity) { e.Kind, e.Category = casegraph.KindOrganization, "REPORT" }, "is not one of"},
+		{"category of another kind", func(e *casegraph.Entity) { e.Kind, e.Category = casegraph.KindOrganization, "REPORT" }, `unknown Organization category "REPORT" (one of GOVERNMENT,`},
 		{"end before start", func(e *casegraph.Entity) { e.Kind, e.StartDate, e.EndDate = casegraph.KindEvent, "2014", "2013" }, "is before"},
 		{"bad publishedAt", func(e *casegraph.Entity) { e.Kind, e.PublishedAt = casegraph.KindDocument, "2014-13" }, "no month 13"},
 		{"negative page count", func(e *casegraph.Entity) { e.Kind, e.PageCount = casegraph.KindDocument, -1 }, "not between 0 and 1000000"},
@@ -72,11 +72,11 @@ func TestEntityValidate(t *testing.T) {
 		{"document language", func(e *casegraph.Entity) { e.Kind, e.Language = casegraph.KindDocument, "ar" }, ""},
 		{"death before birth", func(e *casegraph.Entity) { e.BirthDate, e.DeathDate = "1970", "1969" }, "is before"},
 		{"birth date not a date", func(e *casegraph.Entity) { e.BirthDate = "1970-02-30" }, "birthDate"},
-		{"unknown gender", func(e *casegraph.Entity) { e.Gender = "male" }, `gender "male" is not one of`},
+		{"unknown gender", func(e *casegraph.Entity) { e.Gender = "man" }, `unknown gender "man"; did you mean "MALE"? (one of MALE, FEMALE, OTHER)`},
 		{"place with a birth date", func(e *casegraph.Entity) { e.Kind, e.BirthDate = casegraph.KindPlace, "1970" }, "a Place has no birthDate"},
 		{"unknown identifier type", func(e *casegraph.Entity) {
 			e.Identifiers = []casegraph.Identifier{{Type: "DNA", Value: "x"}}
-		}, `identifiers[0].type "DNA" is not one of`},
+		}, `identifiers[0]: unknown identifier type "DNA" (one of PASSPORT,`},
 		{"identifier without a value", func(e *casegraph.Entity) {
 			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport}}
 		}, "identifiers[0].value is required"},

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -40,24 +39,14 @@ type Batch struct {
 	EntityLines   []int
 	RelationLines []int
 
+	// Lines counts the lines read (blank ones aside).
+	Lines int
 	// Bad is the lines Read could not take; Check reports them with the
 	// problems it finds in the rest, so one run lists every bad line.
 	Bad LinesError
 	// badEntities maps the id of an entity on a bad line to that line.
 	badEntities map[string]int
 }
-
-// LineError is a bad line of a data file.
-type LineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LineError) Error() string {
-	return fmt.Sprintf("line %d: %s", e.Line, casegraph.ErrorMessage(e.Err))
-}
-
-func (e *LineError) Unwrap() error { return e.Err }
 
 // Record is one line of a data file, as JSON.
 type Record struct {
@@ -112,53 +101,12 @@ type Record struct {
 // MaxLineBytes bounds one line of a data file.
 const MaxLineBytes = 4 << 20
 
-// maxReported is how many bad lines an error lists.
-const maxReported = 100
-
-// LinesError is a data file's bad lines, in line order.
-type LinesError struct {
-	Lines []*LineError
-	More  bool // there were more than are listed
-}
-
-// Unwrap gives the bad lines as one coded error, safe to show a client
-// whole: the code the lines share, or BAD_USER_INPUT when they differ
-// (each line says its own), never INTERNAL for a file's mistakes.
-func (e *LinesError) Unwrap() error {
-	code := casegraph.Code("")
-	for _, l := range e.Lines {
-		switch c := casegraph.ErrorCode(l.Err); {
-		case code == "":
-			code = c
-		case c != code:
-			code = casegraph.CodeBadUserInput
-		}
-	}
-	if code == "" || code == casegraph.CodeInternal {
-		code = casegraph.CodeBadUserInput
-	}
-	return &casegraph.Error{Code: code, Message: e.Error()}
-}
-
-func (e *LinesError) Error() string {
-	var b bytes.Buffer
-	more := ""
-	if e.More {
-		more = " or more"
-	}
-	fmt.Fprintf(&b, "%d%s bad lines:", len(e.Lines), more)
-	for _, l := range e.Lines {
-		b.WriteString("\n  ")
-		b.WriteString(l.Error())
-	}
-	return b.String()
-}
-
 // Read parses and validates a whole data file, line by line. It returns
-// every bad line it finds (up to 100) as a *LinesError, not only the first,
-// together with the batch of the good lines, which Import (or Check) checks
-// against the graph while reporting the bad ones too: a file can be fixed
-// in one pass.
+// every bad line it finds as a *LinesError, not only the first, and every
+// problem of each line (listing the first 100 problems and counting the
+// rest), together with the batch of the good lines, which Import (or
+// Check) checks against the graph while reporting the bad ones too: a file
+// can be fixed in one pass.
 func Read(r io.Reader) (Batch, error) {
 	var b Batch
 	bad := &b.Bad
@@ -171,12 +119,9 @@ func Read(r io.Reader) (Batch, error) {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
+		b.Lines++
 		if err := b.add(raw, line); err != nil {
-			if len(bad.Lines) == maxReported {
-				bad.More = true
-				break
-			}
-			bad.Lines = append(bad.Lines, &LineError{Line: line, Err: err})
+			bad.add(line, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -184,12 +129,10 @@ func Read(r io.Reader) (Batch, error) {
 			err = &casegraph.Error{Code: casegraph.CodeBadUserInput, Cause: err,
 				Message: fmt.Sprintf("the line is longer than the limit of %d bytes", MaxLineBytes)}
 		}
-		bad.Lines = append(bad.Lines, &LineError{Line: line + 1, Err: err})
+		b.Lines++
+		bad.add(line+1, err)
 	}
-	if len(bad.Lines) > 0 {
-		return b, &LinesError{Lines: slices.Clone(bad.Lines), More: bad.More}
-	}
-	return b, nil
+	return b, b.Bad.orNil()
 }
 
 // add decodes one line (raw, as in the file) and adds its record. Text
@@ -206,11 +149,13 @@ func (b *Batch) add(raw []byte, line int) error {
 		return err
 	}
 	if decodeErr != nil {
-		return &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: "not a valid record: " + decodeErr.Error(), Cause: decodeErr}
+		return &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: "not a valid record: " + decodeErr.Error(), Cause: decodeErr,
+			Field: decodeField(decodeErr)}
 	}
 	if dec.More() {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")
 	}
+	rec.Type = casegraph.Canonical(rec.Type, recordTypes)
 	if err := b.addRecord(rec, line); err != nil {
 		if rec.Type == "entity" && rec.ID != "" {
 			if b.badEntities == nil {
@@ -222,6 +167,9 @@ func (b *Batch) add(raw []byte, line int) error {
 	}
 	return nil
 }
+
+// recordTypes are the types of line, which are read in any case.
+var recordTypes = []string{"source", "entity", "relation"}
 
 func (b *Batch) addRecord(rec Record, line int) error {
 	if (rec.Type == "source" || rec.Type == "entity") && rec.RelationAttributes != (casegraph.RelationAttributes{}) {
@@ -253,11 +201,14 @@ func (b *Batch) addRecord(rec Record, line int) error {
 			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Citations: rec.Citations, Dataset: rec.Dataset,
 			RelationAttributes: rec.RelationAttributes}
 		if err := r.Normalize(); err != nil { // no status: casegraph.DefaultStatus
-			return err
+			return relationFields(err)
 		}
 		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, line)
 	default:
-		return casegraph.Errorf(casegraph.CodeBadUserInput, "unknown record type %q (want source, entity or relation)", rec.Type)
+		e := casegraph.Errorf(casegraph.CodeBadUserInput, "unknown record type %q (want source, entity or relation)", rec.Type)
+		e.Field, e.Accepted = "type", recordTypes
+		e.Suggestion = casegraph.Nearest(rec.Type, recordTypes)
+		return e
 	}
 	return nil
 }

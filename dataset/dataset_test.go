@@ -67,7 +67,7 @@ func TestReadReportsEveryBadLine(t *testing.T) {
 	if len(b.Bad.Lines) != 4 {
 		t.Errorf("batch lists %d bad lines, want 4", len(b.Bad.Lines))
 	}
-	for _, want := range []string{"4 bad lines", "line 2: unknown entity kind", "line 4: not a valid record",
+	for _, want := range []string{"4 bad lines with 4 errors", "line 2: unknown entity kind", "line 4: not a valid record",
 		`line 5: not a valid record: json: unknown field "colour"`, `line 6: unknown record type "planet"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

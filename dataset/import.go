@@ -109,16 +109,24 @@ feed:
 // *LinesError (nil when the batch is sound) that lists these together
 // with the lines Read found bad, and writes nothing.
 func Check(ctx context.Context, b Batch, store Store, opts Options) error {
-	bad := LinesError{Lines: slices.Clone(b.Bad.Lines), More: b.Bad.More}
-	report := func(line int, err error) {
-		if len(bad.Lines) >= maxReported {
-			bad.More = true
-			return
+	bad := b.Bad
+	bad.Lines = slices.Clone(b.Bad.Lines)
+	// Every line Check refuses holds a row of the batch.
+	report := func(kind casegraph.RowKind, line int, err error) {
+		switch kind {
+		case casegraph.RowSource:
+			bad.rows.Sources++
+		case casegraph.RowEntity:
+			bad.rows.Entities++
+		case casegraph.RowRelation:
+			bad.rows.Relations++
 		}
-		bad.Lines = append(bad.Lines, &LineError{Line: line, Err: err})
+		bad.add(line, err)
 	}
-	reportf := func(line int, format string, args ...any) {
-		report(line, casegraph.Errorf(casegraph.CodeBadUserInput, format, args...))
+	reportf := func(kind casegraph.RowKind, line int, field, format string, args ...any) {
+		e := casegraph.Errorf(casegraph.CodeBadUserInput, format, args...)
+		e.Field = field
+		report(kind, line, e)
 	}
 
 	// Each id once to the graph check (an id given twice is reported so),
@@ -130,7 +138,7 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 	given := map[casegraph.RowKind]map[string]bool{casegraph.RowSource: {}, casegraph.RowEntity: {}, casegraph.RowRelation: {}}
 	once := func(kind casegraph.RowKind, id string, line int) bool {
 		if given[kind][id] {
-			reportf(line, "%s %q is given twice", kind, id)
+			reportf(kind, line, "id", "%s %q is given twice", kind, id)
 			return false
 		}
 		given[kind][id] = true
@@ -152,11 +160,11 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 			continue
 		}
 		if at, ok := b.badEntities[r.FromID]; ok && !given[casegraph.RowEntity][r.FromID] {
-			reportf(line, "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
+			reportf(casegraph.RowRelation, line, "from", "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
 			continue
 		}
 		if at, ok := b.badEntities[r.ToID]; ok && !given[casegraph.RowEntity][r.ToID] {
-			reportf(line, "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
+			reportf(casegraph.RowRelation, line, "to", "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
 			continue
 		}
 		w.Relations, rows[casegraph.RowRelation] = append(w.Relations, r), append(rows[casegraph.RowRelation], i)
@@ -170,18 +178,26 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		i := rows[r.Kind][r.Index]
 		switch r.Kind {
 		case casegraph.RowSource:
-			report(b.SourceLines[i], r.Err)
+			report(r.Kind, b.SourceLines[i], r.Err)
 		case casegraph.RowEntity:
-			report(b.EntityLines[i], r.Err)
+			report(r.Kind, b.EntityLines[i], r.Err)
 		case casegraph.RowRelation:
-			report(b.RelationLines[i], casegraph.InField(fmt.Sprintf("relation %q", b.Relations[i].ID), r.Err))
+			report(r.Kind, b.RelationLines[i], relationFields(casegraph.InField(fmt.Sprintf("relation %q", b.Relations[i].ID), r.Err)))
 		}
 	}
-	if len(bad.Lines) > 0 {
-		sortLines(bad.Lines)
-		return &bad
+	sortLines(bad.Lines)
+	return bad.orNil()
+}
+
+// refusedRow counts one refused row of the phase what.
+func refusedRow(what string) Counts {
+	switch what {
+	case "sources":
+		return Counts{Sources: 1}
+	case "entities":
+		return Counts{Entities: 1}
 	}
-	return nil
+	return Counts{Relations: 1}
 }
 
 func sortLines(lines []*LineError) {
@@ -234,7 +250,9 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 			if errors.As(err, &refused) {
 				// The gate of the batch's transaction refused a row that
 				// the check let through: the graph changed meanwhile.
-				return &LinesError{Lines: []*LineError{{Line: lines[i+refused.Index], Err: refused.Err}}}
+				bad := &LinesError{rows: refusedRow(what)}
+				bad.add(lines[i+refused.Index], refused.Err)
+				return bad
 			}
 			if err != nil {
 				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)

@@ -118,7 +118,7 @@ func TestRelationPropertiesRefusedByLine(t *testing.T) {
 		"line 13: a relation of type MEMBER_OF has no share: only OWNS relations carry it",
 		"line 14: a relation of type OWNS has no post: only HELD_POSITION, COMMANDS or DIRECTOR_OF relations carry it",
 		"line 15: currency USD without an amount: give the amount it counts",
-		`line 16: relationship "AUNT" is not one of [PARENT CHILD SIBLING SPOUSE PARTNER GRANDPARENT GRANDCHILD UNCLE_OR_AUNT NEPHEW_OR_NIECE COUSIN IN_LAW OTHER]`,
+		`line 16: unknown family relationship "AUNT" (one of PARENT, CHILD, SIBLING, SPOUSE, PARTNER, GRANDPARENT, GRANDCHILD, UNCLE_OR_AUNT, NEPHEW_OR_NIECE, COUSIN, IN_LAW, OTHER)`,
 		"line 17: an entity has none of a relation's properties ([share amount currency relationship post rank])",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

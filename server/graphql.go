@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -65,7 +66,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	if tracer := cfg.tracer(); tracer != nil {
 		srv.Use(operationTracing{tracer})
 	}
-	srv.SetErrorPresenter(presentError)
+	srv.SetErrorPresenter(enumPresenter(schema.Schema()))
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(countedResponses)
 	srv.AroundResponses(freshLoaders)
@@ -307,6 +308,58 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	logErr(zerolog.Ctx(ctx).Error(), err).Msg("internal error")
 	return &gqlerror.Error{Message: "internal error", Path: gqlErr.Path,
 		Extensions: map[string]any{"code": string(casegraph.CodeInternal)}}
+}
+
+// enumPresenter is presentError, which first gives a value outside one of
+// the schema's enums its code: gqlparser's check of variables takes an
+// enum's value in any case ("male"), and gqlgen's generated UnmarshalGQL
+// then refuses it with a plain "male is not a valid Gender", which would
+// be INTERNAL. It is BAD_USER_INPUT, with the values accepted and the
+// nearest (enum values in GraphQL are exact names, as the spec has them;
+// data files take them in any case: casegraph.Canonical).
+func enumPresenter(schema *ast.Schema) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		if bad := enumError(schema, err); bad != nil {
+			out := presentError(ctx, bad)
+			var gqlErr *gqlerror.Error
+			if errors.As(err, &gqlErr) {
+				out.Path, out.Locations = gqlErr.Path, gqlErr.Locations
+			}
+			out.Extensions["accepted"] = bad.Accepted
+			if bad.Suggestion != "" {
+				out.Extensions["suggestion"] = bad.Suggestion
+			}
+			return out
+		}
+		return presentError(ctx, err)
+	}
+}
+
+// notValidEnum is the message of gqlgen's generated UnmarshalGQL.
+var notValidEnum = regexp.MustCompile(`^(.*) is not a valid ([_A-Za-z][_0-9A-Za-z]*)$`)
+
+// enumError is err as the coded error of a value outside an enum of the
+// schema, or nil when it is not one.
+func enumError(schema *ast.Schema, err error) *casegraph.Error {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if _, coded := e.(*casegraph.Error); coded {
+			return nil
+		}
+		m := notValidEnum.FindStringSubmatch(e.Error())
+		if m == nil {
+			continue
+		}
+		def := schema.Types[m[2]]
+		if def == nil || def.Kind != ast.Enum {
+			return nil
+		}
+		values := make([]string, len(def.EnumValues))
+		for i, v := range def.EnumValues {
+			values[i] = v.Name
+		}
+		return casegraph.UnknownValue("", def.Name, m[1], values)
+	}
+	return nil
 }
 
 // writeCodedError answers a request refused outside GraphQL (saved

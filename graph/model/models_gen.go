@@ -1452,6 +1452,128 @@ func (e FamilyRelationship) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// A person's gender as the records give it (FollowTheMoney's values); null when unknown.
+type Gender string
+
+const (
+	GenderMale   Gender = "MALE"
+	GenderFemale Gender = "FEMALE"
+	GenderOther  Gender = "OTHER"
+)
+
+var AllGender = []Gender{
+	GenderMale,
+	GenderFemale,
+	GenderOther,
+}
+
+func (e Gender) IsValid() bool {
+	switch e {
+	case GenderMale, GenderFemale, GenderOther:
+		return true
+	}
+	return false
+}
+
+func (e Gender) String() string {
+	return string(e)
+}
+
+func (e *Gender) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Gender(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Gender", str)
+	}
+	return nil
+}
+
+func (e Gender) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Gender) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Gender) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What kind of number an identifier is.
+type IdentifierType string
+
+const (
+	IdentifierTypePassport           IdentifierType = "PASSPORT"
+	IdentifierTypeNationalID         IdentifierType = "NATIONAL_ID"
+	IdentifierTypeServiceNumber      IdentifierType = "SERVICE_NUMBER"
+	IdentifierTypeRegistrationNumber IdentifierType = "REGISTRATION_NUMBER"
+	IdentifierTypeTaxNumber          IdentifierType = "TAX_NUMBER"
+	IdentifierTypeOther              IdentifierType = "OTHER"
+)
+
+var AllIdentifierType = []IdentifierType{
+	IdentifierTypePassport,
+	IdentifierTypeNationalID,
+	IdentifierTypeServiceNumber,
+	IdentifierTypeRegistrationNumber,
+	IdentifierTypeTaxNumber,
+	IdentifierTypeOther,
+}
+
+func (e IdentifierType) IsValid() bool {
+	switch e {
+	case IdentifierTypePassport, IdentifierTypeNationalID, IdentifierTypeServiceNumber, IdentifierTypeRegistrationNumber, IdentifierTypeTaxNumber, IdentifierTypeOther:
+		return true
+	}
+	return false
+}
+
+func (e IdentifierType) String() string {
+	return string(e)
+}
+
+func (e *IdentifierType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IdentifierType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IdentifierType", str)
+	}
+	return nil
+}
+
+func (e IdentifierType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IdentifierType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IdentifierType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // How a unit or a person is tied to an incident.
 type IncidentTieKind string
 
