@@ -90,7 +90,9 @@ type ftmLine struct {
 // relationSchemata (and looseLinks, as RELATED_TO), and Identifications
 // and Passports as their holders' identifiers, every id read back by
 // ParseFtMID and prefixed. What it cannot take is in the notes, by line;
-// a line that is not an FtM entity at all is an error.
+// a line that is not an FtM entity at all is a bad line: every one is in
+// the *LinesError returned with the batch of the others, for Import to
+// report with what the graph check finds.
 func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 	var b Batch
 	var notes []FtMNote
@@ -104,9 +106,16 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
+		b.Lines++
 		var e FtMEntity
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.ID == "" || e.Schema == "" {
-			return b, nil, fmt.Errorf("line %d: not an FtM entity (want {\"id\", \"schema\", \"properties\"}): %v", n, err)
+			// Every such line is reported, with the rest of the file's.
+			msg := `not an FtM entity (want {"id", "schema", "properties"})`
+			if err != nil {
+				msg += ": " + err.Error()
+			}
+			b.Bad.add(n, &casegraph.Error{Code: casegraph.CodeBadUserInput, Message: msg, Cause: err})
+			continue
 		}
 		_, source := ftmSourceKind(e.Schema)
 		if _, ok := ftmKind(e.Schema); ok || source {
@@ -251,7 +260,7 @@ func ReadFtM(r io.Reader, opts FtMReadOptions) (Batch, []FtMNote, error) {
 		b.Sources = append(b.Sources, fallback)
 		b.SourceLines = append(b.SourceLines, 0)
 	}
-	return b, notes, nil
+	return b, notes, b.Bad.orNil()
 }
 
 // ftmRelation reads an interval: its type by relationSchemata (the label

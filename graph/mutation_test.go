@@ -221,7 +221,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 		{"change of kind", upsert, entityIn(map[string]any{"id": f.id("nice"), "kind": "ORGANIZATION"}), "CONFLICT", "never changes"},
 		{"stale version", upsert, entityIn(map[string]any{"id": f.id("nice"), "name": "Nice", "version": 7}), "CONFLICT", "at version 1, not 7"},
 		{"version of nothing", upsert, entityIn(map[string]any{"id": f.id("ghost"), "version": 1}), "NOT_FOUND", "ghost"},
-		{"category of another kind", upsert, entityIn(map[string]any{"kind": "ORGANIZATION", "category": "REPORT"}), "BAD_USER_INPUT", "is not one of"},
+		{"category of another kind", upsert, entityIn(map[string]any{"kind": "ORGANIZATION", "category": "REPORT"}), "BAD_USER_INPUT", `unknown Organization category "REPORT" (one of GOVERNMENT,`},
 		{"nationality not a code", upsert, entityIn(map[string]any{"nationality": "British"}), "BAD_USER_INPUT", "ISO 3166"},
 		{"url not http", upsert, entityIn(map[string]any{"kind": "DOCUMENT", "url": "javascript:alert(1)"}), "BAD_USER_INPUT", "http"},
 		{"wrong type for a field", upsert, entityIn(map[string]any{"name": 42}), "BAD_USER_INPUT", ""},

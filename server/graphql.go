@@ -345,7 +345,11 @@ func enumError(schema *ast.Schema, err error) *casegraph.Error {
 		if _, coded := e.(*casegraph.Error); coded {
 			return nil
 		}
-		m := notValidEnum.FindStringSubmatch(e.Error())
+		msg := e.Error()
+		if g, ok := e.(*gqlerror.Error); ok {
+			msg = g.Message // without the path before it
+		}
+		m := notValidEnum.FindStringSubmatch(msg)
 		if m == nil {
 			continue
 		}

@@ -4,11 +4,14 @@ package server
 // through the write gate, with its audit record.
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
@@ -29,6 +32,54 @@ type importResult struct {
 	Entities  int      `json:"entities"`
 	Relations int      `json:"relations"`
 	Notes     []string `json:"notes"`
+}
+
+// writeLinesError answers an import refused for its bad lines: one error
+// for each problem (the first 100; then one that counts the rest, reason
+// TOO_MANY_ERRORS, with their number in extensions.omitted), its code in
+// extensions.code, and its line, field, accepted values and suggestion in
+// extensions; the answer's extensions.summary counts the lines read and
+// refused. The status is that of the code the problems share (400 when
+// they differ).
+func writeLinesError(w http.ResponseWriter, ctx context.Context, b dataset.Batch, bad *dataset.LinesError) {
+	list, omitted := bad.Problems()
+	errs := make(gqlerror.List, 0, len(list)+1)
+	for _, p := range list {
+		e := presentError(ctx, &casegraph.Error{Code: p.Code, Message: p.String()})
+		e.Extensions["line"] = p.Line
+		if p.Field != "" {
+			e.Extensions["field"] = p.Field
+		}
+		if p.Accepted != nil {
+			e.Extensions["accepted"] = p.Accepted
+		}
+		if p.Suggestion != "" {
+			e.Extensions["suggestion"] = p.Suggestion
+		}
+		errs = append(errs, e)
+	}
+	if omitted > 0 {
+		last := codedError(casegraph.CodeBadUserInput, "TOO_MANY_ERRORS", "%d more errors not shown", omitted)
+		last.Extensions["omitted"] = omitted
+		errs = append(errs, last)
+	}
+	countErrors(ctx, errs)
+	sum := dataset.Summarize(b, bad)
+	writeJSON(w, statusOf(string(casegraph.ErrorCode(bad))), graphql.Response{Errors: errs, Extensions: map[string]any{
+		"summary": importSummary{Text: sum.String() + "; nothing was imported", Lines: sum.Lines, Sources: sum.Sources,
+			Entities: sum.Entities, Relations: sum.Relations, Refused: sum.Refused, Errors: sum.Errors},
+	}})
+}
+
+// importSummary is extensions.summary of a refused import.
+type importSummary struct {
+	Text      string `json:"text"`
+	Lines     int    `json:"lines"`
+	Sources   int    `json:"sources"`
+	Entities  int    `json:"entities"`
+	Relations int    `json:"relations"`
+	Refused   int    `json:"refused"`
+	Errors    int    `json:"errors"`
 }
 
 // importDataset serves POST /datasets/{name}/import?format=ndjson|ftm
@@ -86,11 +137,18 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 			"the file is larger than the import limit; import it with casegraph import")
 		return
 	}
-	if err != nil {
+	var bad *dataset.LinesError
+	if err != nil && !errors.As(err, &bad) {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "%s", strings.TrimSpace(err.Error())))
 		return
 	}
+	// Bad lines are reported with what the graph check finds in the
+	// others, in one list; Import writes nothing while any is bad.
 	st, err := dataset.Import(ctx, b, s.store, dataset.Options{Dataset: name})
+	if errors.As(err, &bad) {
+		writeLinesError(w, ctx, b, bad)
+		return
+	}
 	if err != nil {
 		fail(err)
 		return

@@ -5,6 +5,8 @@ package server_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -70,6 +72,50 @@ func TestImportOverHTTP(t *testing.T) {
 	}
 	if after := cyphertest.Snapshot(t, h.Store, seedDS); strings.Join(after, "\n") != strings.Join(before, "\n") {
 		t.Error("a refused import changed the seed's dataset")
+	}
+	// Every error of every bad line in one answer, each its own error
+	// with its line, field, code, accepted values and suggestion; the
+	// summary counts what was read and refused; nothing is written.
+	bad := strings.Join([]string{
+		`{"type": "source", "id": "` + ds + `:s3", "title": "T", "dataset": "` + ds + `"}`,
+		`{"type": "entity", "id": "` + ds + `:e1", "kind": "Persn", "name": "", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s3"]}`,
+		`{"type": "entity", "id": "` + ds + `:e2", "kind": "organization", "name": "O", "category": "armed_group", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s3"]}`,
+		`{"type": "relation", "id": "` + ds + `:r1", "relationType": "EMPLOYED", "from": "` + ds + `:e2", "to": "` + ds + `:e1", "status": "rumoured", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s3"]}`,
+	}, "\n")
+	dsBefore := cyphertest.Snapshot(t, h.Store, ds)
+	res = post(h.Token, "/datasets/"+ds+"/import", []byte(bad))
+	var refused struct {
+		Errors []struct {
+			Message    string
+			Extensions struct {
+				Code, Field, Suggestion string
+				Line                    int
+				Accepted                []string
+			}
+		}
+		Extensions struct{ Summary struct{ Text string } }
+	}
+	if err := json.Unmarshal([]byte(res.Raw), &refused); err != nil || res.Status != http.StatusBadRequest {
+		t.Fatalf("bad lines: %d %s (%v)", res.Status, res.Raw, err)
+	}
+	var got []string
+	for _, e := range refused.Errors {
+		x := e.Extensions
+		got = append(got, fmt.Sprintf("%d %s %s %s %d", x.Line, x.Field, x.Code, x.Suggestion, len(x.Accepted)))
+	}
+	want := []string{"2 kind BAD_USER_INPUT PERSON 5", "2 name BAD_USER_INPUT  0",
+		fmt.Sprintf("4 relationType BAD_USER_INPUT EMPLOYED_BY %d", len(casegraph.RelationTypes())), "4 status BAD_USER_INPUT  4"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bad lines' errors:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), res.Raw)
+	}
+	if len(refused.Errors) > 0 && !strings.HasPrefix(refused.Errors[0].Message, `line 2: unknown entity kind "Persn"; did you mean "PERSON"?`) {
+		t.Errorf("first error: %q", refused.Errors[0].Message)
+	}
+	if want := "read 4 lines: 1 source, 1 entity, 0 relations; refused 2 lines with 4 errors; nothing was imported"; refused.Extensions.Summary.Text != want {
+		t.Errorf("summary %q, want %q", refused.Extensions.Summary.Text, want)
+	}
+	if after := cyphertest.Snapshot(t, h.Store, ds); strings.Join(after, "\n") != strings.Join(dsBefore, "\n") {
+		t.Error("a refused import wrote")
 	}
 	big := bytes.Repeat([]byte("\n"), 5000)
 	if res := post(h.Token, path, big); res.Status != http.StatusRequestEntityTooLarge {

@@ -54,9 +54,7 @@ func runImport(ctx context.Context, args []string, e env) error {
 		var b dataset.Batch
 		if format == "ftm" {
 			var notes []dataset.FtMNote
-			if b, notes, err = dataset.ReadFtM(in, dataset.FtMReadOptions{Dataset: into, IDPrefix: prefix}); err != nil {
-				return describe(err)
-			}
+			b, notes, err = dataset.ReadFtM(in, dataset.FtMReadOptions{Dataset: into, IDPrefix: prefix})
 			// What FtM holds that Casegraph has no place for is said, line by line.
 			for _, n := range notes {
 				fmt.Fprintf(e.stderr, "ftm: %s\n", n)
@@ -66,7 +64,7 @@ func runImport(ctx context.Context, args []string, e env) error {
 		}
 		var bad *dataset.LinesError
 		if err != nil && !errors.As(err, &bad) {
-			return err
+			return describe(err)
 		}
 		// Bad lines are reported with what the graph check finds in the
 		// others, in one list; Import writes nothing while any is bad.
@@ -75,14 +73,18 @@ func runImport(ctx context.Context, args []string, e env) error {
 		// dataset, set and lift protections and move entities between
 		// datasets, but not take a reserved id. Say so: an import over
 		// HTTP has only its caller's.
-		fmt.Fprintf(e.stderr, "read %d sources, %d entities, %d relations in %s; checking against the graph with the operator's rights (every dataset, protected people included)\n",
-			len(b.Sources), len(b.Entities), len(b.Relations), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(e.stderr, "%s so far, in %s; checking against the graph with the operator's rights (every dataset, protected people included)\n",
+			dataset.Summarize(b, err), time.Since(start).Round(time.Millisecond))
 		bar := newProgress(e.stderr)
 		st, err := dataset.Import(ctx, b, store, dataset.Options{BatchSize: batchSize, Writers: writers, Progress: bar.update})
 		bar.done()
-		if err != nil {
-			return describeLines(describe(err))
+		if errors.As(err, &bad) {
+			return reportLines(e.stderr, b, bad)
 		}
+		if err != nil {
+			return describe(err)
+		}
+		fmt.Fprintln(e.stderr, dataset.Summarize(b, nil))
 		if err := dataset.RecordImport(ctx, store, b, st); err != nil {
 			return describe(err)
 		}
@@ -261,13 +263,18 @@ func perSecond(n int, took time.Duration) string {
 	return fmt.Sprintf("%.0f/s", float64(n)/took.Seconds())
 }
 
-// describeLines keeps a bad file's line list readable on a terminal.
-func describeLines(err error) error {
-	var lines *dataset.LinesError
-	if errors.As(err, &lines) {
-		return fmt.Errorf("nothing was imported: %w", lines)
+// reportLines prints a refused file's problems, one a line (the first
+// 100, then how many more), and its summary, and returns the error that
+// makes the exit non-zero.
+func reportLines(w io.Writer, b dataset.Batch, bad *dataset.LinesError) error {
+	list, omitted := bad.Problems()
+	for _, p := range list {
+		fmt.Fprintln(w, p)
 	}
-	return err
+	if omitted > 0 {
+		fmt.Fprintf(w, "and %d more errors not shown\n", omitted)
+	}
+	return fmt.Errorf("%s; nothing was imported", dataset.Summarize(b, bad))
 }
 
 // progress draws a one-line progress bar on a terminal, and nothing
