@@ -36,6 +36,33 @@ func ValidateSearchText(field, text string) ([]string, error) {
 	return words, nil
 }
 
+// stopWords are the English stop words of Lucene's English analyzer (and
+// so of Neo4j's "english" full-text analyzer): words too common to say
+// what a text is about.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "but": true,
+	"by": true, "for": true, "if": true, "in": true, "into": true, "is": true, "it": true, "no": true,
+	"not": true, "of": true, "on": true, "or": true, "such": true, "that": true, "the": true,
+	"their": true, "then": true, "there": true, "these": true, "they": true, "this": true, "to": true,
+	"was": true, "will": true, "with": true,
+}
+
+// IsStopWord reports whether a folded word is a stop word ("the", "of",
+// "in" ...): a search never finds an entity by its stop words alone.
+func IsStopWord(w string) bool { return stopWords[w] }
+
+// ContentWords are the words that are not stop words, in order. A text of
+// stop words only has none.
+func ContentWords(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // SearchFilter narrows a search.
 type SearchFilter struct {
 	Kinds    []Kind
@@ -81,7 +108,9 @@ type SearchResult struct {
 // Rank orders search hits for the words searched: exact names first, then
 // exact aliases and identifiers, then names, aliases and identifiers that
 // hold every word, then words that begin them, then misspellings (of names
-// and aliases: a number one digit off is another number), then matches in descriptions. Within a
+// and aliases: a number one digit off is another number), then matches in
+// descriptions; past the exact tiers stop words are not counted (see
+// IsStopWord). Within a
 // tier the better-connected entity comes first, then the full-text score,
 // then the id.
 func Rank(words []string, hits []SearchHit) []SearchResult {
@@ -120,6 +149,12 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 		if tier < r.Tier {
 			r.Tier, r.Field = tier, f
 		}
+	}
+	// Past the exact tiers, the stop words do not count: "minister of
+	// defence" has every word in "Defence Minister", and "of" alone is no
+	// typo of a name (a text of stop words only keeps them).
+	if content := ContentWords(words); len(content) > 0 {
+		words = content
 	}
 	if strings.Join(name, " ") == phrase {
 		set(0, MatchName)
@@ -176,7 +211,7 @@ func containsAll(have, words []string, match func(have, want string) bool) bool 
 func containsAny(have, words []string) bool {
 	for _, w := range words {
 		for _, h := range have {
-			if withinOneEdit(h, w) {
+			if WithinOneEdit(h, w) {
 				return true
 			}
 		}
@@ -184,9 +219,9 @@ func containsAny(have, words []string) bool {
 	return false
 }
 
-// withinOneEdit reports whether a and b differ by at most one insertion,
+// WithinOneEdit reports whether a and b differ by at most one insertion,
 // deletion or substitution.
-func withinOneEdit(a, b string) bool {
+func WithinOneEdit(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
 	if len(ra) < len(rb) {
 		ra, rb = rb, ra

@@ -26,10 +26,19 @@ const (
 
 // LuceneSearch matches entities that have every word (ranked first) or some
 // of them, as a whole word, the start of a word, or one typo away, in the
-// name, an alias or the description; names weigh most.
+// name, an alias or the description; names weigh most, and the whole text
+// as a phrase in a name or an alias most of all. Stop words
+// (casegraph.IsStopWord) never make a hit: only the other words are
+// required, and a text of stop words only matches the names and aliases
+// that hold them as a phrase (Search keeps those that are just those words:
+// exactName).
 func LuceneSearch(words []string) string {
-	clauses := make([]string, len(words))
-	for i, w := range words {
+	content := casegraph.ContentWords(words)
+	if len(content) == 0 {
+		return phraseClause(words)
+	}
+	clauses := make([]string, len(content))
+	for i, w := range content {
 		parts := []string{
 			fmt.Sprintf("searchName:%s^8", w), fmt.Sprintf("searchAliases:%s^6", w),
 			fmt.Sprintf("searchName:%s*^3", w), fmt.Sprintf("searchAliases:%s*^2", w),
@@ -40,10 +49,35 @@ func LuceneSearch(words []string) string {
 		}
 		clauses[i] = "(" + strings.Join(parts, " OR ") + ")"
 	}
-	if len(clauses) == 1 {
-		return clauses[0]
+	core := clauses[0]
+	if len(clauses) > 1 {
+		core = "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
 	}
-	return "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
+	if len(words) == 1 {
+		return core
+	}
+	// Required: the content words; optional, for the score: the phrase.
+	return "+(" + core + ") (" + phraseClause(words) + ")"
+}
+
+// phraseClause matches the words as a phrase in the name or an alias.
+func phraseClause(words []string) string {
+	p := strings.Join(words, " ")
+	return fmt.Sprintf(`searchName:"%s"^12 OR searchAliases:"%s"^8`, p, p)
+}
+
+// exactName is, for a text of stop words only, the pattern of a folded
+// name or alias that is just those words (Search.cypher.tmpl compares the
+// name and every alias with it), and nil for any other text: a search for
+// "the of" finds nothing, a search for "the who" finds "The Who" and not
+// every name with "the" in it. The words hold only letters and digits, so
+// none is regular-expression syntax.
+func exactName(words []string) any {
+	if len(casegraph.ContentWords(words)) > 0 {
+		return nil
+	}
+	const gap = `[^\p{L}\p{N}]`
+	return "(?s)" + gap + "*" + strings.Join(words, gap+"+") + gap + "*"
 }
 
 // luceneSuggest matches names and aliases with every word, the last one as
@@ -61,20 +95,20 @@ func luceneSuggest(words []string) string {
 }
 
 func searchParams(f casegraph.SearchFilter) map[string]any {
-	return map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets)}
+	return map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets), "exact": nil}
 }
 
 // Search returns up to casegraph.SearchWindow candidates for q's words,
 // with their scores and degrees, unranked (q.Page is the part of them the
 // caller shows, after ranking). q must be normalized.
 func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow)
+	return s.fullText(ctx, scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow, exactName(q.Words))
 }
 
 // Suggest returns up to q.Candidates() type-ahead candidates for q's
 // words, unranked. q must be normalized.
 func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates())
+	return s.fullText(ctx, scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates(), nil)
 }
 
 // scoped limits a full-text query to the filter's datasets and kinds, by
@@ -129,7 +163,7 @@ func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchRequest, fac
 	if facets {
 		query = facetScoped(LuceneSearch(q.Words), q.Filter)
 	}
-	res, err := s.readHeavy(ctx, stmtSearchCounts, map[string]any{"query": query})
+	res, err := s.readHeavy(ctx, stmtSearchCounts, map[string]any{"query": query, "exact": exactName(q.Words)})
 	if err != nil {
 		return casegraph.SearchCounts{}, err
 	}
@@ -152,9 +186,9 @@ func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchRequest, fac
 	return casegraph.TallySearch(rows, q.Filter), nil
 }
 
-func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int) ([]casegraph.SearchHit, error) {
+func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int, exact any) ([]casegraph.SearchHit, error) {
 	params := searchParams(f)
-	params["query"], params["window"] = query, int64(window)
+	params["query"], params["window"], params["exact"] = query, int64(window), exact
 	params["candidates"] = int64(window)
 	res, err := s.readHeavy(ctx, stmtSearch, params)
 	if err != nil {

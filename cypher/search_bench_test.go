@@ -94,12 +94,12 @@ func BenchmarkSearchQueries(b *testing.B) {
 					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search"), map[string]any{
 						"readable": nil, "callerCleared": true,
 						"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
-						"window": int64(w.first), "candidates": int64(w.first),
+						"window": int64(w.first), "candidates": int64(w.first), "exact": nil,
 					}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					if err == nil && w.counts {
 						_, err = neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("SearchCounts"), map[string]any{
 							"readable": nil, "callerCleared": true,
-							"query": cypher.FacetScoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}),
+							"query": cypher.FacetScoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "exact": nil,
 						}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					}
 					raw = append(raw, time.Since(start))

@@ -75,7 +75,8 @@ type luceneTerm struct{ field, word string }
 // readLucene reads the only Lucene the search builds, strictly:
 //
 //	query  = clause { (" OR " | " AND " | " ") clause }
-//	clause = ["+"] ( "(" query ")" [boost] | field ":" word ["*"] ["~1"] [boost] )
+//	clause = ["+"] ( "(" query ")" [boost] | field ":" word ["*"] ["~1"] [boost]
+//	         | field ":" '"' word { " " word } '"' [boost] )
 //	boost  = "^" digits
 //
 // a word being letters and digits that are not an operator (and "_" in a
@@ -143,6 +144,32 @@ func (r *luceneReader) clause() ([]luceneTerm, error) {
 	if field == "" {
 		return nil, r.errorf("want a field")
 	}
+	if field != "searchScope" && r.eat(`"`) {
+		var terms []luceneTerm
+		for {
+			word, err := r.word(field)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, luceneTerm{field, word})
+			if r.eat(`"`) {
+				return terms, r.boost()
+			}
+			if !r.eat(" ") {
+				return nil, r.errorf(`want " or a space`)
+			}
+		}
+	}
+	word, err := r.word(field)
+	if err != nil {
+		return nil, err
+	}
+	r.eat("*")
+	r.eat("~1")
+	return []luceneTerm{{field, word}}, r.boost()
+}
+
+func (r *luceneReader) word(field string) (string, error) {
 	start := r.i
 	for r.i < len(r.s) && (unicode.IsLetter(r.s[r.i]) || unicode.IsDigit(r.s[r.i]) || field == "searchScope" && r.s[r.i] == '_') {
 		r.i++
@@ -150,13 +177,11 @@ func (r *luceneReader) clause() ([]luceneTerm, error) {
 	word := string(r.s[start:r.i])
 	switch word {
 	case "":
-		return nil, r.errorf("want a word")
+		return "", r.errorf("want a word")
 	case "AND", "OR", "NOT", "TO":
-		return nil, r.errorf("the word %q is an operator", word)
+		return "", r.errorf("the word %q is an operator", word)
 	}
-	r.eat("*")
-	r.eat("~1")
-	return []luceneTerm{{field, word}}, r.boost()
+	return word, nil
 }
 
 func (r *luceneReader) boost() error {

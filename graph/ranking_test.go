@@ -16,7 +16,8 @@ import (
 // TestSearchRankingOnAGeneratedSet: on 3000 generated entities, a common
 // surname ranks every entity with it in its name before any without, and,
 // among those, the better-connected first (the names are all partial
-// matches, so the degree decides).
+// matches, so the degree decides); and measures the relevance of queries
+// drawn from the set (generatedRelevance).
 func TestSearchRankingOnAGeneratedSet(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
@@ -60,4 +61,5 @@ func TestSearchRankingOnAGeneratedSet(t *testing.T) {
 		}
 		lastDegree = degree
 	}
+	generatedRelevance(t, h, ds, batch)
 }
