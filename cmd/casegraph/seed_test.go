@@ -55,8 +55,11 @@ func TestSeedTwiceRecordsNothing(t *testing.T) {
 		t.Errorf("the second seed recorded %d changes, want none:\n%s", n, out)
 	}
 	for _, q := range examples {
-		if !strings.Contains(out, "saved query "+q.Name+" (version ") {
-			t.Errorf("seed again printed:\n%s", out)
+		if !strings.Contains(out, "saved query "+q.Name+": version ") {
+			t.Errorf("seed again does not name %s:\n%s", q.Name, out)
 		}
+	}
+	if n := strings.Count(out, ", its document already saved\n"); n != len(examples) {
+		t.Errorf("seed again says %d of %d queries were saved already:\n%s", n, len(examples), out)
 	}
 }
