@@ -19,18 +19,30 @@ comma := ,
 RUN_ANONYMOUS := $(if $(filter 127.0.0.1:% localhost:% [::1]:%,$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)),caesar-report$(comma)demo-force,none)
 
 ## run: Neo4j up, apply the schema, load the seed dataset and the fictional demo force, make a local admin key (first run), serve the API (foreground)
+# It records the instance it runs in .casegraph.env (git-ignored), which
+# bin/casegraph reads when run within the checkout, beneath its flags and
+# environment (docs/getting-started.md, "The command line finds this
+# checkout's instance").
+RUN_ADDR := $(or $(CASEGRAPH_ADDR),127.0.0.1:8080)
 run: neo4j-up build
+	@printf '%s\n' "# Written by make run: this checkout's instance. bin/casegraph, run within the checkout, reads it" \
+	  "# where neither a flag nor the environment sets a variable; make run writes it again each time." \
+	  "NEO4J_URI=$(NEO4J_URI)" "CASEGRAPH_ADDR=$(RUN_ADDR)" "CASEGRAPH_LOCAL_KEY=$(abspath $(LOCAL_KEY))" >.casegraph.env; \
+	echo "make run: recorded this checkout's instance in .casegraph.env (Neo4j $(NEO4J_URI), server $(RUN_ADDR)); bin/casegraph run here uses it"
 	$(BIN) migrate
 	$(BIN) seed
 	@id=$$(sed -n 's/^cgk_\([0-9a-f]*\)_.*/\1/p' "$(LOCAL_KEY)" 2>/dev/null); \
-	if [ -z "$$id" ] || ! $(BIN) key list --log-level warn | grep -q "^$$id "; then \
-	  $(BIN) key create --log-level warn --name "local admin (make run)" --role admin --cleared > "$(LOCAL_KEY).new" && mv "$(LOCAL_KEY).new" "$(LOCAL_KEY)"; \
+	if [ -n "$$id" ] && $(BIN) key list --log-level warn | grep -q "^$$id "; then \
+	  echo "make run: the local admin key $$id (made by an earlier make run) is in $(LOCAL_KEY)"; \
+	else \
+	  if [ -n "$$id" ]; then echo "make run: the key in $(LOCAL_KEY) ($$id) is not in this database; making a new one"; fi; \
+	  mkdir -p "$(dir $(LOCAL_KEY))" && $(BIN) key create --log-level warn --name "local admin (make run)" --role admin --cleared --out "$(LOCAL_KEY)" || exit 1; \
 	fi; \
-	echo "make run: the local admin key is in $(LOCAL_KEY); for example:"; \
+	echo "make run: send it as a bearer token, for example:"; \
 	echo "  curl -H \"Authorization: Bearer \$$(cat $(LOCAL_KEY))\" -H 'Content-Type: application/json' \\"; \
-	echo "    -d '{\"query\": \"{ entity(id: \\\"caesar\\\") { name } }\"}' http://$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)/graphql"; \
+	echo "    -d '{\"query\": \"{ entity(id: \\\"caesar\\\") { name } }\"}' http://$(RUN_ADDR)/graphql"; \
 	echo "make run: anonymous requests may read: $(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))"; \
-	echo "make run: the explorer is at http://$(or $(CASEGRAPH_ADDR),127.0.0.1:8080)/ (Sign in with the key), GraphiQL at /graphiql"
+	echo "make run: the explorer is at http://$(RUN_ADDR)/ (Sign in with the key), GraphiQL at /graphiql"
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/

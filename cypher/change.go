@@ -37,12 +37,15 @@ func changeUngated() ungated {
 // changed and the fields it set, and the other datasets it touched that
 // the record cannot find from its targets when it is written (those of
 // entities merged away). A mutation returns it; mutate records it in the
-// mutation's transaction.
+// mutation's transaction. An unchanged one (a write that found everything
+// as it would have left it) records nothing, unless an idempotency key
+// needs its record to replay the outcome.
 type change struct {
 	operation, dataset string
 	targets            []string
 	fields             []casegraph.FieldChange
 	datasets           []string
+	unchanged          bool
 }
 
 // idempotentChange is what the change of a mutation sent with an
@@ -61,6 +64,9 @@ type idempotentChange struct {
 // with k, into the record that claimed its idempotency key, the hash of
 // its arguments and its outcome.
 func recordChange(ctx context.Context, run txRunner, c change, k *idempotentChange) error {
+	if c.unchanged && k == nil {
+		return nil
+	}
 	fields := c.fields
 	if fields == nil {
 		fields = []casegraph.FieldChange{}

@@ -95,7 +95,11 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 		if out, err = savedQueryFrom(stmtSaveQuery, recs[0]); err != nil {
 			return change{}, err
 		}
-		return change{operation: "saveQuery", targets: []string{out.Name},
+		unchanged, _, err := neo4j.GetRecordValue[bool](recs[0], "unchanged")
+		if err != nil {
+			return change{}, internalError("SaveQuery", err)
+		}
+		return change{operation: "saveQuery", targets: []string{out.Name}, unchanged: unchanged,
 			fields: []casegraph.FieldChange{{Field: "version", Old: "null", New: fmt.Sprint(out.Version)}}}, nil
 	})
 	return out, err

@@ -55,11 +55,14 @@ func newEnv(t *testing.T) *env {
 		}
 	}
 	// make drills builds bin/casegraph and names it; otherwise build a
-	// fresh one here, so that a drill never runs a stale binary.
+	// fresh one here, so that a drill never runs a stale binary. go test
+	// runs in drills/: the build runs from the repository's root.
 	e.bin = os.Getenv("CASEGRAPH_BIN")
 	if e.bin == "" {
 		e.bin = filepath.Join(e.tmp, "casegraph")
-		out, err := exec.Command("go", "build", "-o", e.bin, "./cmd/casegraph").CombinedOutput()
+		build := exec.Command("go", "build", "-o", e.bin, "./cmd/casegraph")
+		build.Dir = root
+		out, err := build.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go build ./cmd/casegraph: %v\n%s", err, out)
 		}
@@ -125,6 +128,9 @@ func cleanEnviron(extra ...string) []string {
 		}
 		out = append(out, kv)
 	}
+	// The commands name their databases: the checkout's .casegraph.env
+	// (make run's instance) is not theirs.
+	out = append(out, "CASEGRAPH_CHECKOUT=off")
 	return append(out, extra...)
 }
 

@@ -18,6 +18,7 @@ pagecache=${NEO4J_PAGECACHE:-2g}
 timeout=${NEO4J_START_TIMEOUT:-180}
 out=$home/launcher.log
 pidfile=$home/launcher.pid
+portfile=$home/launcher.port
 
 say() { printf 'neo4j-local: %s\n' "$*"; }
 die() { printf 'neo4j-local: %s\n' "$*" >&2; exit 1; }
@@ -87,8 +88,13 @@ whose() {
 }
 
 # running_port prints the Bolt port this checkout's running Neo4j (pid $1)
-# was started with.
+# was started with: as up recorded it beside the pid, or from its command
+# line (a launcher started before up recorded it).
 running_port() {
+  if [ -f "$portfile" ]; then
+    cat "$portfile"
+    return 0
+  fi
   tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | sed -n 's/^-Dneo4j.bolt=127.0.0.1://p'
 }
 
@@ -119,6 +125,7 @@ up() {
         -cp "$here/lib/*" "$here/Launcher.java" >>"$out" 2>&1 </dev/null
     ) &
     echo $! >"$pidfile"
+    echo "$port" >"$portfile"
   fi
   local waited=0
   until [ -f "$home/ready" ] && port_open; do
@@ -134,7 +141,7 @@ down() {
   local pid
   if ! pid=$(our_pid); then
     say "not running"
-    rm -f "$pidfile" "$home/ready"
+    rm -f "$pidfile" "$portfile" "$home/ready"
     return 0
   fi
   kill -TERM "$pid"
@@ -144,15 +151,22 @@ down() {
     sleep 1
     waited=$((waited + 1))
   done
-  rm -f "$pidfile" "$home/ready"
+  rm -f "$pidfile" "$portfile" "$home/ready"
   say "stopped"
 }
 
+# status names the port this checkout's Neo4j runs on (as up recorded it),
+# whatever NEO4J_BOLT_PORT says now.
 status() {
+  local running
+  if pid=$(our_pid); then
+    running=$(running_port "$pid")
+    running=${running:-$port}
+  fi
   if pid=$(our_pid) && [ -f "$home/ready" ]; then
-    say "up on bolt://127.0.0.1:$port (pid $pid, this checkout's; log: $out)"
+    say "up on bolt://127.0.0.1:$running (pid $pid, this checkout's; log: $out)"
   elif pid=$(our_pid); then
-    say "starting on bolt://127.0.0.1:$port (pid $pid, this checkout's; log: $out)"
+    say "starting on bolt://127.0.0.1:$running (pid $pid, this checkout's; log: $out)"
   elif port_open; then
     say "not this checkout's: $(whose)"
   else

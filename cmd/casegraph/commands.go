@@ -230,11 +230,20 @@ func runSeed(ctx context.Context, args []string, e env) error {
 			if err := runner.Check(ctx, q.Document, q.DefaultVariables); err != nil {
 				return fmt.Errorf("seed query %s: %w", q.Name, err)
 			}
+			// What was there, to say whether this run saved anything.
+			before, err := store.SavedQuery(ctx, q.Name, 0)
+			if err != nil && casegraph.ErrorCode(err) != casegraph.CodeNotFound {
+				return fmt.Errorf("seed query %s: %w", q.Name, describe(err))
+			}
 			saved, err := store.SaveQuery(ctx, q)
 			if err != nil {
 				return fmt.Errorf("seed query %s: %w", q.Name, describe(err))
 			}
-			fmt.Fprintf(e.stdout, "saved query %s (version %d)\n", saved.Name, saved.Version)
+			if before.Version == saved.Version {
+				fmt.Fprintf(e.stdout, "saved query %s: version %d, its document already saved\n", saved.Name, saved.Version)
+			} else {
+				fmt.Fprintf(e.stdout, "saved query %s: version %d, new\n", saved.Name, saved.Version)
+			}
 		}
 		return nil
 	})
@@ -256,6 +265,10 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 	}
 	wait := fs.Duration("wait", 60*time.Second, "how long to wait for Neo4j to answer")
 	timeout := fs.Duration("timeout", 2*time.Hour, "deadline for the whole command")
+	var yes bool
+	if writingCommands[name] {
+		fs.BoolVar(&yes, "yes", false, "write to the database named though it is not the one this checkout's "+checkoutFileName+" names (make run's)")
+	}
 	if flags != nil {
 		flags(fs)
 	}
@@ -268,6 +281,17 @@ func withStore(ctx context.Context, name string, args []string, e env, flags fun
 	}
 	if err := logCfg.validate(); err != nil {
 		return usageError{err}
+	}
+	if writingCommands[name] {
+		from := "$NEO4J_URI"
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "neo4j-uri" {
+				from = "--neo4j-uri"
+			}
+		})
+		if err := e.checkDatabase(name, neo.URI, from, yes); err != nil {
+			return err
+		}
 	}
 	log := newLogger(logCfg, e.stderr)
 	driver, store, err := openStore(neo, cypher.Options{}, cypher.DriverConfig)

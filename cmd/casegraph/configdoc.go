@@ -36,7 +36,10 @@ The commands that reach the database directly (migrate, seed, import,
 export, key, dataset, audit) take the Neo4j and log settings, with
 ` + "`--wait`" + ` (how long to wait for Neo4j) and ` + "`--timeout`" + ` (the whole command's
 deadline); ` + "`bin/casegraph query`" + ` takes ` + "`CASEGRAPH_URL`" + ` and ` + "`CASEGRAPH_TOKEN`" + `
-([the researcher's guide](researcher.md#the-command-line)).
+([the researcher's guide](researcher.md#the-command-line)). Run within a
+checkout where ` + "`make run`" + ` ran, a command takes ` + "`NEO4J_URI`" + ` and
+` + "`CASEGRAPH_URL`" + ` from its ` + "`.casegraph.env`" + ` where neither a flag nor the
+environment sets them ([getting started](getting-started.md#the-command-line-finds-this-checkouts-instance)).
 `)
 	var last settingGroup
 	for _, s := range bound {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -27,7 +29,7 @@ const keyOperator = "operator"
 func runKey(ctx context.Context, args []string, e env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(e.stdout, `Usage:
-  casegraph key create --name NAME --role reader|editor|admin [--datasets a,b | --datasets '*'] [--cleared]
+  casegraph key create --name NAME --role reader|editor|admin [--datasets a,b | --datasets '*'] [--cleared] [--out FILE]
   casegraph key list
   casegraph key revoke ID
 
@@ -40,12 +42,13 @@ Neo4j settings, not a key). A request sends a key as
 	switch sub {
 	case "create":
 		var k casegraph.NewAPIKey
-		var role, datasets string
+		var role, datasets, out string
 		flags := func(fs *flag.FlagSet) {
 			fs.StringVar(&k.Name, "name", "", "who or what the key is for (required)")
 			fs.StringVar(&role, "role", "", "reader, editor or admin (required)")
 			fs.StringVar(&datasets, "datasets", "", "the datasets granted, comma-separated, or * for every one")
 			fs.BoolVar(&k.Cleared, "cleared", false, "may see protected people")
+			fs.StringVar(&out, "out", "", "write the token to this file (mode 0600, replaced whole) instead of standard output")
 		}
 		return withStore(ctx, "key create", rest, e, flags, func(ctx context.Context, store *cypher.Store, _ []string) error {
 			k.Role = casegraph.Role(role)
@@ -58,7 +61,18 @@ Neo4j settings, not a key). A request sends a key as
 			if err != nil {
 				return describe(err)
 			}
-			fmt.Fprintf(e.stderr, "created key %s (%s, %s); its token, shown this once:\n", key.ID, key.Name, describeGrant(key))
+			if out != "" {
+				if err := writeToken(out, token); err != nil {
+					// The key exists and no one holds its token: revoke it.
+					if _, rerr := store.RevokeAPIKey(ctx, key.ID); rerr != nil {
+						return fmt.Errorf("key create: %w; the key %s was made, and could not be revoked: %v", err, key.ID, describe(rerr))
+					}
+					return fmt.Errorf("key create: %w (the key %s was made and revoked)", err, key.ID)
+				}
+				fmt.Fprintf(e.stderr, "created key %s (%s, %s); its token is in %s (the database keeps only a hash)\n", key.ID, key.Name, describeGrant(key), out)
+				return nil
+			}
+			fmt.Fprintf(e.stderr, "created key %s (%s, %s); its token, shown this once, on standard output:\n", key.ID, key.Name, describeGrant(key))
 			fmt.Fprintln(e.stdout, token)
 			return nil
 		})
@@ -115,4 +129,22 @@ func printKeys(w io.Writer, keys []casegraph.APIKey) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\t%s\t%s\n", k.ID, k.Name, k.Role, ds, k.Cleared, when(k.CreatedAt), when(k.LastUsedAt), when(k.RevokedAt))
 	}
 	tw.Flush()
+}
+
+// writeToken writes a token to path, readable by its owner alone, whole
+// or not at all (a temporary file beside it, renamed over it).
+func writeToken(path, token string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing
+	if _, err := fmt.Fprintln(tmp, token); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

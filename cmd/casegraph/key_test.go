@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,5 +79,38 @@ func TestDatasetCommands(t *testing.T) {
 	}
 	if _, _, err := runWith(t, []string{"dataset", "delete", ds}, vars); err == nil || !strings.Contains(err.Error(), "no dataset") {
 		t.Errorf("deleting it again: %v", err)
+	}
+}
+
+// TestKeyCreateOut: with --out, the token goes to the file (its owner's
+// alone) and standard error says where, never that it was shown; a file
+// that cannot be written leaves no live key behind.
+func TestKeyCreateOut(t *testing.T) {
+	vars := neo4jVars(t)
+	ds := cyphertest.Dataset(t)
+	path := filepath.Join(t.TempDir(), "local-admin.key")
+	out, errOut, err := runWith(t, []string{"key", "create", "--name", "cli out " + ds, "--role", "reader", "--datasets", ds, "--out", path}, vars)
+	if err != nil {
+		t.Fatalf("create --out: %v\n%s", err, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, ok := casegraph.ParseKeyToken(strings.TrimSpace(string(b)))
+	if !ok {
+		t.Fatalf("the file holds %q, not a token", b)
+	}
+	t.Cleanup(func() { runWith(t, []string{"key", "revoke", id}, vars) })
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the file's mode: %v, %v; want 0600", fi.Mode(), err)
+	}
+	if out != "" || !strings.Contains(errOut, "created key "+id) || !strings.Contains(errOut, "its token is in "+path) || strings.Contains(errOut, "shown") {
+		t.Errorf("create --out printed %q and said %q", out, errOut)
+	}
+
+	_, _, err = runWith(t, []string{"key", "create", "--name", "cli out " + ds, "--role", "reader", "--datasets", ds, "--out", filepath.Join(t.TempDir(), "no", "such", "folder")}, vars)
+	if err == nil || !strings.Contains(err.Error(), "was made and revoked") {
+		t.Errorf("create --out into no folder: %v, want the key revoked", err)
 	}
 }

@@ -7,8 +7,10 @@
 //	casegraph key       create, list and revoke API keys
 //	casegraph audit     read the audit log
 //
-// Configuration comes from the environment; flags override it. Run
-// `casegraph COMMAND --help` for a command's settings.
+// Configuration comes from the environment, and, run within a checkout
+// where `make run` ran, from its .casegraph.env where a variable is unset;
+// flags override both. Run `casegraph COMMAND --help` for a command's
+// settings.
 package main
 
 import (
@@ -25,7 +27,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	co, err := locateCheckout(os.Getenv)
+	if err == nil {
+		err = runIn(ctx, os.Args[1:], os.Getenv, co, os.Stdout, os.Stderr)
+	}
 	stop()
 	if err != nil {
 		var uerr usageError
@@ -56,9 +61,13 @@ type command struct {
 
 // env is what a command may touch of the outside world.
 type env struct {
+	// getenv reads the environment, and the checkout's file where a
+	// variable is unset.
 	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
+	// checkout is the checkout's file (checkout.go), if any.
+	checkout checkout
 }
 
 func commands() []command {
@@ -76,8 +85,30 @@ func commands() []command {
 	}
 }
 
+// locateCheckout finds the checkout's file from the working directory and
+// the binary's place, unless CASEGRAPH_CHECKOUT=off.
+func locateCheckout(getenv func(string) string) (checkout, error) {
+	switch v := getenv("CASEGRAPH_CHECKOUT"); v {
+	case "", "on":
+	case "off":
+		return checkout{}, nil
+	default:
+		return checkout{}, usagef("CASEGRAPH_CHECKOUT=%q: want off (ignore the checkout's %s) or on", v, checkoutFileName)
+	}
+	wd, _ := os.Getwd()
+	exe, _ := os.Executable()
+	return findCheckout(wd, exe)
+}
+
+// run runs a command with no checkout file: the environment and the
+// flags alone.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	return runIn(ctx, args, getenv, checkout{}, stdout, stderr)
+}
+
+// runIn runs a command with the checkout's file beneath the environment.
+func runIn(ctx context.Context, args []string, getenv func(string) string, co checkout, stdout, stderr io.Writer) error {
+	e := env{getenv: co.overlay(getenv), stdout: stdout, stderr: stderr, checkout: co}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		return nil
@@ -105,6 +136,8 @@ func printUsage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'casegraph COMMAND --help' for a command's flags and environment variables.")
+	fmt.Fprintln(w, "Within a checkout, a variable neither a flag nor the environment sets comes from")
+	fmt.Fprintln(w, "the "+checkoutFileName+" make run wrote (CASEGRAPH_CHECKOUT=off: not read).")
 }
 
 // parseFlags parses a command's flags. --help prints the usage and returns

@@ -60,3 +60,59 @@ func TestQueryCommands(t *testing.T) {
 		t.Error("no server, no error")
 	}
 }
+
+// TestQueryRunHonestExits: an id that names nothing is an error (exit 1,
+// the message on stderr), in every format, never an empty table that
+// looks like an answer; an empty answer is said to be empty, and is no
+// error.
+func TestQueryRunHonestExits(t *testing.T) {
+	h := servertest.New(t, servertest.Options{})
+	_, id := cyphertest.LoadSeed(t, h.Store)
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	authors, timeline := "cli-authors-"+hex.EncodeToString(b), "cli-timeline-"+hex.EncodeToString(b)
+	for name, doc := range map[string]string{
+		authors:  `query($id: ID!) { entity(id: $id) { relations(types: [AUTHORED], direction: INCOMING) { edges { node { from { name } role } } } } }`,
+		timeline: `query($id: ID!) { timeline(id: $id) { start relation { type } } }`,
+	} {
+		h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { version } }`, map[string]any{"in": map[string]any{
+			"name": name, "title": name, "document": doc, "tags": []string{"cli-test"},
+		}})
+		t.Cleanup(func() {
+			h.Post(`mutation($n: String!) { deleteSavedQuery(name: $n) { versions } }`, map[string]any{"n": name})
+		})
+	}
+	vars := map[string]string{"CASEGRAPH_URL": h.URL, "CASEGRAPH_TOKEN": h.Token}
+	misspelt := id("caesar-reprot")
+	for _, format := range []string{"csv", "tsv", "table", "json"} {
+		for _, tt := range []struct{ query, want string }{
+			{authors, "entity: no entity with the id given"}, // entity(id) answers null
+			{timeline, "no entity with id"},                  // timeline(id) answers NOT_FOUND
+		} {
+			_, errOut, err := runWith(t, []string{"query", "run", tt.query, "--var", "id=" + misspelt, "--format", format}, vars)
+			if _, usage := err.(usageError); err == nil || usage || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "NOT_FOUND") {
+				t.Errorf("%s as %s with a misspelt id: err %v, want exit 1 saying %q (NOT_FOUND)", tt.query, format, err, tt.want)
+			}
+			if strings.Contains(errOut, "empty") {
+				t.Errorf("%s as %s: a missing id said to be an empty answer: %q", tt.query, format, errOut)
+			}
+		}
+	}
+	// An entity that authored nothing: an empty answer, said so, exit 0.
+	for _, format := range []string{"csv", "table"} {
+		out, errOut, err := runWith(t, []string{"query", "run", authors, "--var", "id=" + id("desmond-de-silva"), "--format", format}, vars)
+		if err != nil || !strings.Contains(errOut, "the answer is empty (no rows)") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+			t.Errorf("an empty answer as %s: err %v, stderr %q, stdout %q: want exit 0, the header alone, and 'empty' on stderr", format, err, errOut, out)
+		}
+	}
+	// An answer with rows says nothing on stderr.
+	if _, errOut, err := runWith(t, []string{"query", "run", authors, "--var", "id=" + id("caesar-report")}, vars); err != nil || errOut != "" {
+		t.Errorf("an answer: %v, stderr %q", err, errOut)
+	}
+	if _, _, err := runWith(t, []string{"query", "show", "no-such-cli-query"}, vars); err == nil || !strings.Contains(err.Error(), "NOT_FOUND") {
+		t.Errorf("show of an unknown query: %v", err)
+	}
+	if _, errOut, err := runWith(t, []string{"query", "list", "--tag", "no-such-cli-tag"}, vars); err != nil || !strings.Contains(errOut, `no saved query has the tag "no-such-cli-tag"`) {
+		t.Errorf("list of no query: %v, stderr %q", err, errOut)
+	}
+}
