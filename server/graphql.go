@@ -66,7 +66,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	if tracer := cfg.tracer(); tracer != nil {
 		srv.Use(operationTracing{tracer})
 	}
-	srv.SetErrorPresenter(enumPresenter(schema.Schema()))
+	srv.SetErrorPresenter(enumPresenter(schema.Schema(), cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(countedResponses)
 	srv.AroundResponses(freshLoaders)
@@ -316,10 +316,15 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 // then refuses it with a plain "male is not a valid Gender", which would
 // be INTERNAL. It is BAD_USER_INPUT, with the values accepted and the
 // nearest (enum values in GraphQL are exact names, as the spec has them;
-// data files take them in any case: casegraph.Canonical).
-func enumPresenter(schema *ast.Schema) graphql.ErrorPresenterFunc {
+// data files take them in any case: casegraph.Canonical). With
+// introspection off it names nothing of the schema (quiet.go): the error
+// is the one of a document refused by validation.
+func enumPresenter(schema *ast.Schema, introspection bool) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		if bad := enumError(schema, err); bad != nil {
+			if !introspection {
+				return codedError(casegraph.CodeBadUserInput, errcode.ValidationFailed, schemaHidden)
+			}
 			out := presentError(ctx, bad)
 			var gqlErr *gqlerror.Error
 			if errors.As(err, &gqlErr) {

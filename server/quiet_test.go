@@ -38,6 +38,13 @@ func TestNoSchemaNamesWithoutIntrospection(t *testing.T) {
 		strings.Contains(res.Raw, "PERSN") {
 		t.Errorf("an enum value misspelt in the variables: %s", res.Raw)
 	}
+	// gqlparser takes an enum value in another case; gqlgen's binding then
+	// refuses it, which names the enum and its values unless hidden.
+	lower := map[string]any{"k": []string{"person"}}
+	if res := off.Post(`query Q($k: [EntityKind!]) { entities(filter: {kinds: $k}) { totalCount } }`, lower); res.Code() != "BAD_USER_INPUT" ||
+		!strings.Contains(res.Raw, "with introspection off") || strings.Contains(res.Raw, "PERSON") || strings.Contains(res.Raw, "EntityKind") {
+		t.Errorf("an enum value in another case in the variables: %s", res.Raw)
+	}
 	var first, firstSaved string
 	for _, g := range guesses {
 		res := off.Post(g.query, nil)
