@@ -94,7 +94,14 @@ func upsertEntities(run txRunner, g *gate, entities []casegraph.Entity) (changed
 	if err != nil {
 		return 0, err
 	}
-	return rowsChanged(stmtUpsertEntities, recs, "entity")
+	if changed, err = rowsChanged(stmtUpsertEntities, recs, "entity"); err != nil {
+		return 0, err
+	}
+	cited := citingDatasets{}
+	for _, e := range entities {
+		cited.add(e.Dataset, e.Cited())
+	}
+	return changed, cited.note(run)
 }
 
 // upsertSources is upsertEntities for sources.
@@ -150,6 +157,13 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 		r.Citations = g.graded(r.Cited())
 		rows[r.ID] = relationRow(r)
 		rows[r.ID]["fromSeen"], rows[r.ID]["toSeen"] = g.seen(r.FromID), g.seen(r.ToID)
+	}
+	cited := citingDatasets{}
+	for _, r := range relations {
+		cited.add(r.Dataset, r.Cited())
+	}
+	if err := cited.note(run); err != nil {
+		return 0, err
 	}
 	var creates []map[string]any
 	updates := map[string][]map[string]any{} // by type

@@ -17,16 +17,18 @@ import (
 
 // Statements of this file (statements/NAME.cypher or NAME.cypher.tmpl).
 const (
-	stmtCitingClaims      statement = "CitingClaims"
-	stmtSetCitationGrades statement = "SetCitationGrades"
+	stmtCitingClaims       statement = "CitingClaims"
+	stmtSetCitationGrades  statement = "SetCitationGrades"
+	stmtNoteCitingDatasets statement = "NoteCitingDatasets"
 )
 
 // citationUngated: the statements of this file that return no graph data
 // to a caller, and why (see ungated).
 func citationUngated() ungated {
 	return ungated{
-		stmtCitingClaims:      "regrade's look-up, in a write's transaction after the write gate: what it reads (ids, cited source ids, credibility) is graded in Go and never goes back to the caller",
-		stmtSetCitationGrades: "regrade's write of derived grades, after the write gate passed the write that changed the sources: returns counts",
+		stmtCitingClaims:       "regrade's look-up, in a write's transaction after the write gate: what it reads (ids, cited source ids, credibility) is graded in Go and never goes back to the caller",
+		stmtSetCitationGrades:  "regrade's write of derived grades, after the write gate passed the write that changed the sources: returns counts",
+		stmtNoteCitingDatasets: "a write's record, after the write gate passed it, of the datasets whose claims cite each source it cites (CitingClaims' key): returns a count",
 	}
 }
 
@@ -91,19 +93,64 @@ func reliabilityOf(s casegraph.Source) casegraph.Reliability {
 	return s.Reliability
 }
 
+// citingDatasets are, by source id, the datasets of the claims that a
+// write makes cite it: every write that stores citations (of entities and
+// relations, by a mutation, an import's batch or a merge) records them on
+// the sources it cites (note), in its transaction, so that regrade finds
+// every claim citing a source among those datasets' claims alone.
+type citingDatasets map[string]map[string]bool
+
+// add records that a claim of dataset cites the sources of cs.
+func (c citingDatasets) add(dataset string, cs []casegraph.Citation) {
+	for _, id := range casegraph.CitedSourceIDs(cs) {
+		if c[id] == nil {
+			c[id] = map[string]bool{}
+		}
+		c[id][dataset] = true
+	}
+}
+
+// note adds the datasets to the sources' citingDatasets
+// (NoteCitingDatasets), in source id order (the order in which the write
+// gate locks them).
+func (c citingDatasets) note(run txRunner) error {
+	rows := make([]map[string]any, 0, len(c))
+	for _, id := range slices.Sorted(maps.Keys(c)) {
+		rows = append(rows, map[string]any{"id": id, "datasets": slices.Sorted(maps.Keys(c[id]))})
+	}
+	return inChunks(run, stmtNoteCitingDatasets, "rows", rows, func(*neo4j.Record) error { return nil })
+}
+
 // regrade grades again, in a write's transaction and after its writes,
 // every stored entity and relation that cites a source whose reliability
 // or publisher the write changed (regradesFor), and stores the grades that
 // differ. It updates claims of every dataset, the caller's or not: a grade
 // is derived from the sources, as the write gate let the caller change
-// them, and says nothing else of the claim. It costs a scan of the graph
-// (CitingClaims), only when such a source changes.
+// them, and says nothing else of the claim. It reads only the claims of
+// the datasets that each changed source records as citing it
+// (citingDatasets, CitingClaims), found by the dataset indexes: its cost
+// grows with those datasets, not with the graph, and it runs only when
+// such a source changes.
 func regrade(run txRunner, g *gate, written []casegraph.Source) error {
 	ids := regradesFor(g, written)
 	if len(ids) == 0 {
 		return nil
 	}
-	recs, err := run(stmtCitingClaims, map[string]any{"ids": ids})
+	// Until migrate has recorded the datasets citing each source of data
+	// written before (BackfillCitingDatasets), every claim is looked at.
+	done, err := run(stmtDataMigrationDone, map[string]any{"name": citingDatasetsMigration})
+	if err != nil {
+		return err
+	}
+	indexed, _, err := neo4j.GetRecordValue[bool](done[0], "done")
+	if err != nil {
+		return internalError(stmtDataMigrationDone, err)
+	}
+	stmt := stmtCitingClaims.byDatasets(nil)
+	if indexed {
+		stmt = stmtCitingClaims.byDatasets([]string{"citing"})
+	}
+	recs, err := run(stmt, map[string]any{"ids": ids})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cypher_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,4 +128,115 @@ func TestRegradeOnSourceChange(t *testing.T) {
 	if diff := cmp.Diff([]string{"B3", "A3"}, rel); diff != "" {
 		t.Errorf("relation grades after y changed (-want +got):\n%s", diff)
 	}
+}
+
+// TestRegradeAcrossDatasets: a source cited from two datasets (by an
+// import's batch, a link and a merge) records both, so that a change of its
+// reliability regrades the claims of both, found by their datasets; so
+// does a claim an import adds after, and a source whose record predates
+// citingDatasets once migrate's backfill has run.
+func TestRegradeAcrossDatasets(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	ds1, ds2 := cyphertest.Dataset(t), cyphertest.Dataset(t)
+	both := []string{ds1, ds2}
+	slices.Sort(both)
+	s := cyphertest.Store(t, cypher.Options{})
+	if err := s.MarkCitingDatasetsBackfilled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	x := casegraph.Source{ID: ds1 + ":x", Title: "X", Publisher: "Paper X", Dataset: ds1, Reliability: casegraph.ReliabilityB}
+	a := casegraph.Entity{ID: ds1 + ":a", Kind: casegraph.KindPerson, Name: "A", Dataset: ds1, SourceIDs: []string{x.ID}}
+	b := casegraph.Entity{ID: ds2 + ":b", Kind: casegraph.KindOrganization, Name: "B", Dataset: ds2, SourceIDs: []string{x.ID}}
+	c := casegraph.Entity{ID: ds2 + ":c", Kind: casegraph.KindOrganization, Name: "C", Dataset: ds2}
+	d := casegraph.Entity{ID: ds2 + ":d", Kind: casegraph.KindOrganization, Name: "D", Dataset: ds2}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{x}, []casegraph.Entity{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// c cites no source of ds1 until it takes d's by a merge; the link is
+	// of ds2 and cites x.
+	y := casegraph.Source{ID: ds2 + ":y", Title: "Y", Publisher: "Paper Y", Dataset: ds2}
+	c.SourceIDs, d.SourceIDs = []string{y.ID}, []string{x.ID}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{y}, []casegraph.Entity{c, d}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.MergeEntities(ctx, c.ID, []string{d.ID}); err != nil {
+		t.Fatal(err)
+	}
+	r := casegraph.Relation{ID: ds2 + ":r", Type: "MEMBER_OF", FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported, Dataset: ds2,
+		Citations: []casegraph.Citation{{SourceID: x.ID, Quote: "x says", Credibility: 3}}}
+	if _, err := s.Link(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	citing, err := s.CitingDatasets(ctx, x.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(citing)
+	if diff := cmp.Diff(both, citing); diff != "" {
+		t.Errorf("datasets citing x (-want +got):\n%s", diff)
+	}
+	grades := func() map[string][]string {
+		t.Helper()
+		got := map[string][]string{}
+		for _, id := range []string{a.ID, b.ID, c.ID} {
+			e, err := s.Entity(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[id] = casegraph.Grades(e.Citations)
+		}
+		rels, err := s.RelationsByID(ctx, []string{r.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[r.ID] = casegraph.Grades(rels[r.ID].Citations)
+		return got
+	}
+	regraded := func(reliability casegraph.Reliability, want map[string][]string) {
+		t.Helper()
+		x.Reliability = reliability
+		if _, err := s.UpsertSource(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, grades()); diff != "" {
+			t.Errorf("grades after x became %s (-want +got):\n%s", reliability, diff)
+		}
+	}
+	// c cites y (F, the default) and, from d, x.
+	regraded(casegraph.ReliabilityD, map[string][]string{a.ID: {"D6"}, b.ID: {"D6"}, c.ID: {"F6", "D6"}, r.ID: {"D3"}})
+
+	// A claim that an import adds after is regraded too.
+	e := casegraph.Entity{ID: ds2 + ":e", Kind: casegraph.KindPerson, Name: "E", Dataset: ds2, SourceIDs: []string{x.ID}}
+	if _, err := s.WriteBatch(ctx, nil, []casegraph.Entity{e}, nil); err != nil {
+		t.Fatal(err)
+	}
+	x.Reliability = casegraph.ReliabilityA
+	if _, err := s.UpsertSource(ctx, x); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Entity(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"A6"}, casegraph.Grades(got.Citations)); diff != "" {
+		t.Errorf("grades of the claim imported after (-want +got):\n%s", diff)
+	}
+
+	// A source as written before sources recorded their citing datasets:
+	// the backfill records them again.
+	if err := s.ForgetCitingDatasets(ctx, x.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BackfillCitingDatasets(ctx, []string{ds1, ds2}); err != nil {
+		t.Fatal(err)
+	}
+	if citing, err = s.CitingDatasets(ctx, x.ID); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(citing)
+	if diff := cmp.Diff(both, citing); diff != "" {
+		t.Errorf("datasets citing x after the backfill (-want +got):\n%s", diff)
+	}
+	regraded(casegraph.ReliabilityC, map[string][]string{a.ID: {"C6"}, b.ID: {"C6"}, c.ID: {"F6", "C6"}, r.ID: {"C3"}})
 }

@@ -101,12 +101,7 @@ func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainReques
 // cannot read is NOT_FOUND; an entity that is not an event is
 // BAD_USER_INPUT. q must be valid.
 func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
-	name := commandStatementName(stmtWhoWasInCommand, q.MaxLevels, read)
-	params := commandParams(q.IncidentID, q.GradeFilter)
-	// Ties of each kind: enough for MaxUnits units tied to the incident
-	// several ways each.
-	tieLimit := 4 * q.MaxUnits
-	params["tieLimit"], params["tieLimitPlusOne"] = int64(tieLimit), int64(tieLimit+1)
+	name, params := whoWasInCommandStatement(q, read)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return casegraph.IncidentCommand{}, nil, err
@@ -123,6 +118,17 @@ func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommand
 		return casegraph.IncidentCommand{}, nil, internalError(name, err)
 	}
 	return casegraph.AssembleIncident(q, recs), sources, nil
+}
+
+// whoWasInCommandStatement is the variant of WhoWasInCommand that q and
+// read ask for, with its parameters.
+func whoWasInCommandStatement(q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (statement, map[string]any) {
+	params := commandParams(q.IncidentID, q.GradeFilter)
+	// Ties of each kind: enough for MaxUnits units tied to the incident
+	// several ways each.
+	tieLimit := 4 * q.MaxUnits
+	params["tieLimit"], params["tieLimitPlusOne"] = int64(tieLimit), int64(tieLimit+1)
+	return commandStatementName(stmtWhoWasInCommand, q.MaxLevels, read), params
 }
 
 // kindIs refuses (BAD_USER_INPUT) an entity the statement found of

@@ -4,6 +4,7 @@ package cypher_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/server"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -31,9 +33,6 @@ func BenchmarkCommandQueries(b *testing.B) {
 	h := servertest.New(b, servertest.Options{})
 	units, incidents := forceIDs(b, h, ds, "Organization"), forceIDs(b, h, ds, "Event")
 	rng := rand.New(rand.NewPCG(1, 2))
-	const hop = `overlap entity { id name } relation { id role startDate endDate status confidence quote sources { id title } }`
-	const unit = `unit { id name } overlap commandersRecord superiorsRecord commanders { ` + hop + ` } superiors { ` + hop + ` }`
-	const chain = `truncated unit { ` + unit + ` } levels { level units { ` + unit + ` } }`
 	workloads := []struct {
 		name, query string
 		vars        func() map[string]any
@@ -43,8 +42,7 @@ func BenchmarkCommandQueries(b *testing.B) {
 				at := time.Date(2005+rng.IntN(20), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, time.UTC)
 				return map[string]any{"id": units[rng.IntN(len(units))], "at": at.Format("2006-01-02")}
 			}},
-		{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { from to truncated
-				people { person { id name } } units { unit { id name } ties { kind overlap place { id name } relation { id sources { id } } } chain { ` + chain + ` } } } }`,
+		{"whoWasInCommand", whoWasInCommandQuery,
 			func() map[string]any { return map[string]any{"id": incidents[rng.IntN(len(incidents))]} }},
 	}
 	for _, w := range workloads {
@@ -68,6 +66,81 @@ func BenchmarkCommandQueries(b *testing.B) {
 	}
 }
 
+// The benchmarks' selections: every level's units, their commanders and
+// superiors, each hop's relation with its quote and sources.
+const (
+	hop                  = `overlap entity { id name } relation { id role startDate endDate status confidence quote sources { id title } }`
+	unit                 = `unit { id name } overlap commandersRecord superiorsRecord commanders { ` + hop + ` } superiors { ` + hop + ` }`
+	chain                = `truncated unit { ` + unit + ` } levels { level units { ` + unit + ` } }`
+	whoWasInCommandQuery = `query($id: ID!) { whoWasInCommand(incidentId: $id) { from to truncated
+				people { person { id name } } units { unit { id name } ties { kind overlap place { id name } relation { id sources { id } } } chain { ` + chain + ` } } } }`
+)
+
+// BenchmarkSplitWhoWasInCommand splits whoWasInCommand's time at 60
+// random incidents of the force (after 20 to warm up) into Neo4j's (plan,
+// run and stream: the result summary's), the statement's call from Go
+// (with the driver's decoding), the store's (with the assembly) and the
+// whole request's (HTTP, GraphQL), the p50 of each, and the answer's size.
+func BenchmarkSplitWhoWasInCommand(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_FORCE")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_FORCE to an imported force (see BenchmarkCommandQueries)")
+	}
+	// The first request plans the statement, which takes longer than a
+	// request's time on a loaded machine.
+	h := servertest.New(b, servertest.Options{Config: func(c *server.Config) { c.RequestTimeout = 5 * time.Minute }})
+	incidents := forceIDs(b, h, ds, "Event")
+	read := casegraph.PathRead{WithSources: true}
+	for b.Loop() {
+		rng := rand.New(rand.NewPCG(5, 6))
+		var server, statement, store, request []time.Duration
+		var bytes, units, tied int
+		for i := range 80 {
+			id := incidents[rng.IntN(len(incidents))]
+			q := casegraph.NewWhoWasInCommandRequest(id)
+			ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
+			inNeo4j, wall, err := h.Store.TimeWhoWasInCommand(ctx, q, read)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			answer, _, err := h.Store.WhoWasInCommand(ctx, q, read)
+			inStore := time.Since(start)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			start = time.Now()
+			resp := h.Post(whoWasInCommandQuery, map[string]any{"id": id})
+			inRequest := time.Since(start)
+			if i < 20 {
+				continue
+			}
+			if len(resp.Errors) > 0 {
+				b.Fatalf("%s: %s", id, resp.Raw)
+			}
+			server, statement, store, request = append(server, inNeo4j), append(statement, wall), append(store, inStore), append(request, inRequest)
+			bytes += len(resp.Raw)
+			tied += len(answer.Units)
+			for _, u := range answer.Units {
+				for _, l := range u.Chain.Levels {
+					units += len(l)
+				}
+			}
+		}
+		for _, m := range []struct {
+			name string
+			took []time.Duration
+		}{{"neo4j", server}, {"statement", statement}, {"store", store}, {"request", request}} {
+			p50, _ := percentiles(m.took)
+			b.ReportMetric(ms(p50), m.name+"-p50-ms")
+		}
+		b.ReportMetric(float64(bytes)/60/1024, "answer-KiB")
+		b.ReportMetric(float64(tied)/60, "tied-units")
+		b.ReportMetric(float64(units)/60, "chain-units")
+	}
+}
+
 // forceIDs are the ids of a kind in the force's dataset.
 func forceIDs(b *testing.B, h *servertest.Harness, ds, kind string) []string {
 	b.Helper()
@@ -88,4 +161,58 @@ func forceIDs(b *testing.B, h *servertest.Harness, ds, kind string) []string {
 		b.Fatalf("dataset %s has no %s: import the force first", ds, kind)
 	}
 	return ids
+}
+
+// BenchmarkProfileWhoWasInCommand times the store's WhoWasInCommand (no
+// HTTP, no GraphQL) at 60 random incidents of the force, reports its p50
+// and p95, and prints the PROFILE of the slowest: where the statement's
+// time goes (run once: -benchtime 1x; the force as for
+// BenchmarkCommandQueries).
+func BenchmarkProfileWhoWasInCommand(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_FORCE")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_FORCE to an imported force (see BenchmarkCommandQueries)")
+	}
+	h := servertest.New(b, servertest.Options{})
+	incidents := forceIDs(b, h, ds, "Event")
+	rng := rand.New(rand.NewPCG(3, 4))
+	read := casegraph.PathRead{WithSources: true}
+	for b.Loop() {
+		var slowest time.Duration
+		var worst casegraph.WhoWasInCommandRequest
+		took := make([]time.Duration, 0, 60)
+		for i := range 80 {
+			q := casegraph.NewWhoWasInCommandRequest(incidents[rng.IntN(len(incidents))])
+			ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 30*time.Second)
+			start := time.Now()
+			_, _, err := h.Store.WhoWasInCommand(ctx, q, read)
+			t := time.Since(start)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if i < 20 { // warm-up
+				continue
+			}
+			took = append(took, t)
+			if t > slowest {
+				slowest, worst = t, q
+			}
+		}
+		p50, p95 := percentiles(took)
+		b.ReportMetric(ms(p50), "p50-ms")
+		b.ReportMetric(ms(p95), "p95-ms")
+		prof, err := h.Store.ProfileWhoWasInCommand(casegraph.AsOperator(context.Background()), worst, read)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := fmt.Sprintf("slowest of 60 incidents: %s (%s)\n%s", slowest, worst.IncidentID, prof)
+		if file := os.Getenv("CASEGRAPH_BENCH_PROFILE"); file != "" { // b.Log cuts a long plan
+			if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		b.Log(out)
+	}
 }

@@ -103,13 +103,97 @@ func (s *Store) Profile(ctx context.Context, name string, params map[string]any)
 	var b strings.Builder
 	var walk func(p neo4j.ProfiledPlan, depth int)
 	walk = func(p neo4j.ProfiledPlan, depth int) {
-		fmt.Fprintf(&b, "%s%s rows=%d dbHits=%d\n", strings.Repeat("  ", depth), p.Operator(), p.Records(), p.DbHits())
+		details, _ := p.Arguments()["Details"].(string)
+		if len(details) > 160 {
+			details = details[:160] + "..."
+		}
+		fmt.Fprintf(&b, "%s%s rows=%d dbHits=%d %s\n", strings.Repeat("  ", depth), p.Operator(), p.Records(), p.DbHits(), strings.ReplaceAll(details, "\n", " "))
 		for _, c := range p.Children() {
 			walk(c, depth+1)
 		}
 	}
 	walk(res.Summary.Profile(), 0)
 	return b.String(), nil
+}
+
+// ProfileWhoWasInCommand runs the statement WhoWasInCommand runs for q
+// and read with PROFILE (Profile).
+func (s *Store) ProfileWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (string, error) {
+	name, params := whoWasInCommandStatement(q, read)
+	return s.Profile(ctx, string(name), params)
+}
+
+// WhoWasInCommandText is the text of the statement WhoWasInCommand runs
+// for q and read, and its parameters (the operator's).
+func (s *Store) WhoWasInCommandText(q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (string, map[string]any) {
+	name, params := whoWasInCommandStatement(q, read)
+	return s.statement(name), scopeParams(casegraph.FullScope, params)
+}
+
+// TimeWhoWasInCommand runs the statement WhoWasInCommand runs for q and
+// read, and returns how long Neo4j took to plan, run and stream it (the
+// result summary's times) and how long the call took here.
+func (s *Store) TimeWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (server, wall time.Duration, err error) {
+	name, params := whoWasInCommandStatement(q, read)
+	start := time.Now()
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, s.statement(name), scopeParams(casegraph.FullScope, params), neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return 0, 0, err
+	}
+	return res.Summary.ResultAvailableAfter() + res.Summary.ResultConsumedAfter(), time.Since(start), nil
+}
+
+// MarkCitingDatasetsBackfilled records, as migrate's
+// BackfillCitingDatasets does when it has run over all the data, that
+// every source records the datasets citing it (regrade then reads only
+// theirs).
+func (s *Store) MarkCitingDatasetsBackfilled(ctx context.Context) error {
+	_, err := s.write(ctx, stmtMarkDataMigration, map[string]any{"name": citingDatasetsMigration})
+	return err
+}
+
+// CitingDatasets are the datasets a source records as citing it.
+func (s *Store) CitingDatasets(ctx context.Context, id string) ([]string, error) {
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, `MATCH (s:Source {id: $id}) RETURN coalesce(s.citingDatasets, []) AS datasets`,
+		map[string]any{"id": id}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(s.database))
+	if err != nil || len(res.Records) == 0 {
+		return nil, err
+	}
+	return getStrings(res.Records[0], "datasets")
+}
+
+// ForgetCitingDatasets removes what a source records of the datasets
+// citing it, as data written before sources recorded them.
+func (s *Store) ForgetCitingDatasets(ctx context.Context, id string) error {
+	_, err := neo4j.ExecuteQuery(ctx, s.driver, `MATCH (s:Source {id: $id}) REMOVE s.citingDatasets`,
+		map[string]any{"id": id}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase(s.database))
+	return err
+}
+
+// CitingClaimsDBHits runs regrade's look-up of the claims citing the
+// sources ids with PROFILE, by the datasets the sources record (indexed)
+// or over every claim (as before they recorded them), and returns its
+// database hits and how many claims it found.
+func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bool) (hits int64, claims int, err error) {
+	name := stmtCitingClaims.byDatasets(nil)
+	if indexed {
+		name = stmtCitingClaims.byDatasets([]string{"citing"})
+	}
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(name), map[string]any{"ids": ids}, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database))
+	if err != nil {
+		return 0, 0, err
+	}
+	var sum func(p neo4j.ProfiledPlan) int64
+	sum = func(p neo4j.ProfiledPlan) int64 {
+		n := p.DbHits()
+		for _, c := range p.Children() {
+			n += sum(c)
+		}
+		return n
+	}
+	return sum(res.Summary.Profile()), len(res.Records), nil
 }
 
 // ExplainRead returns the plan of the statement ReadEntities renders for a

@@ -63,6 +63,11 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		if out, err = readEntity(run, into); err != nil {
 			return change{}, err
 		}
+		cited := citingDatasets{}
+		cited.add(out.Dataset, out.Cited())
+		if err := cited.note(run); err != nil {
+			return change{}, err
+		}
 		// The merged-away entities' datasets: their ids name tombstones
 		// when the record is written.
 		datasets := make([]string, len(merged))

@@ -96,6 +96,7 @@ const (
 
 	stmtMigrateRelationCitations statement = "MigrateRelationCitations"
 	stmtMigrateEntityCitations   statement = "MigrateEntityCitations"
+	stmtBackfillCitingDatasets   statement = "BackfillCitingDatasets"
 )
 
 // migrateUngated: the statements of this file that return no graph data to a
@@ -111,6 +112,7 @@ func migrateUngated() ungated {
 
 		stmtMigrateRelationCitations: "a migration's write (the operator's): relations' quote and sourceIds become citations; returns counts",
 		stmtMigrateEntityCitations:   "a migration's write (the operator's): entities' sourceIds become citations; returns a count",
+		stmtBackfillCitingDatasets:   "a migration's write (the operator's): the datasets citing each source; returns a count",
 	}
 }
 
@@ -282,17 +284,25 @@ func (s *Store) idsReport(ctx context.Context, stmt statement, params map[string
 // so in the graph (every write since registers its own ids), and later
 // runs return at once.
 func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int64, error) {
-	const migration = "relation-id-registry"
+	return s.dataMigration(ctx, "relation-id-registry", stmtBackfillRelationIDs, "registered", datasets)
+}
+
+// dataMigration runs the data migration of that name, the statement stmt
+// (a datasetVariants one, that returns its count in column), over the
+// datasets' data; over all the data when datasets is empty, unless it has
+// run to its end before (then it returns at once), and then records that
+// it has (MarkDataMigration).
+func (s *Store) dataMigration(ctx context.Context, name string, stmt statement, column string, datasets []string) (int64, error) {
 	if len(datasets) == 0 {
-		if done, err := s.dataMigrationDone(ctx, migration); err != nil || done {
+		if done, err := s.dataMigrationDone(ctx, name); err != nil || done {
 			return 0, err
 		}
 	}
-	n, err := s.inBatches(ctx, stmtBackfillRelationIDs.byDatasets(datasets), "registered", map[string]any{"datasets": listParam(datasets)})
+	n, err := s.inBatches(ctx, stmt.byDatasets(datasets), column, map[string]any{"datasets": listParam(datasets)})
 	if err != nil || len(datasets) > 0 {
 		return n, err
 	}
-	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})
+	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": name})
 	return n, err
 }
 
@@ -349,4 +359,19 @@ func (s *Store) MigrateCitations(ctx context.Context, datasets []string) (Citati
 	}
 	_, err = s.write(ctx, stmtMarkDataMigration, map[string]any{"name": migration})
 	return out, err
+}
+
+// citingDatasetsMigration names the data migration BackfillCitingDatasets.
+const citingDatasetsMigration = "citing-datasets"
+
+// BackfillCitingDatasets records on every source the datasets whose
+// entities and relations cite it (for the datasets' entities and their
+// relations; all when datasets is empty), for data written before sources
+// recorded them (every write since records its own: citingDatasets), and
+// returns how many sources it completed. Once it has run to its end over
+// all the data it says so in the graph, and from then on regrade reads
+// only the claims of the datasets a changed source records (CitingClaims),
+// not every claim; later runs cost one read.
+func (s *Store) BackfillCitingDatasets(ctx context.Context, datasets []string) (int64, error) {
+	return s.dataMigration(ctx, citingDatasetsMigration, stmtBackfillCitingDatasets, "sources", datasets)
 }

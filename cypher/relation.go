@@ -237,6 +237,11 @@ func (s *Store) Link(ctx context.Context, r casegraph.Relation) (casegraph.Relat
 		if out, err = relationFromRecord(recs[0]); err != nil {
 			return change{}, err
 		}
+		cited := citingDatasets{}
+		cited.add(out.Dataset, out.Cited())
+		if err := cited.note(run); err != nil {
+			return change{}, err
+		}
 		return change{operation: "link", dataset: out.Dataset, targets: []string{out.ID, out.FromID, out.ToID},
 			fields: casegraph.Diff(before, &out)}, nil
 	})

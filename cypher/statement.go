@@ -179,6 +179,8 @@ var templateVariants = map[statement]func() []variant{
 	stmtSharedRelationIDs:        datasetVariants(stmtSharedRelationIDs),
 	stmtMigrateRelationCitations: datasetVariants(stmtMigrateRelationCitations),
 	stmtMigrateEntityCitations:   datasetVariants(stmtMigrateEntityCitations),
+	stmtBackfillCitingDatasets:   datasetVariants(stmtBackfillCitingDatasets),
+	stmtCitingClaims:             datasetVariants(stmtCitingClaims),
 	stmtUpsertRelation:           typeVariants(stmtUpsertRelation),
 	stmtDeleteRelation:           typeVariants(stmtDeleteRelation),
 	stmtPaths:                    pathVariants(stmtPaths),

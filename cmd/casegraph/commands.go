@@ -173,6 +173,13 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 				"%d relations kept their quote (on the first source's citation; %d of them cite more than one source, whose others have none)\n",
 				cited.Relations, cited.Entities, cited.Quoted, cited.QuotedOfSeveral)
 		}
+		citing, err := store.BackfillCitingDatasets(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: citing datasets: %w", describe(err))
+		}
+		if citing > 0 {
+			fmt.Fprintf(e.stdout, "recorded the datasets citing each of %d sources\n", citing)
+		}
 		// Ids that no write creates any more may be held by data written
 		// before: said, not fixed (renaming an id is the data's owner's
 		// call), and no reason to fail.
