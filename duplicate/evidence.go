@@ -58,6 +58,17 @@ const (
 	IdentifierUnsureIssuerWeight = -0.1
 	IdentifierOtherIssuerWeight  = 0.1
 
+	// A value one character from the other's (a digit off, or two
+	// neighbours swapped), of the same type and of the same or an unknown
+	// issuer, is a likely typo of one number: for the pair, though less
+	// than an equal one (registers issue numbers in sequence, so a family
+	// applying together can hold numbers one digit apart). It is never the
+	// strong conflict another number is. Values shorter than
+	// minTypoLength are never typos (too many numbers are one character
+	// from each other).
+	IdentifierTypoWeight = 0.15
+	minTypoLength        = 5
+
 	// A birth date: the same day, the same month (one of them only knows
 	// the month), the same year (one only knows the year), a likely typo
 	// of the same day (day and month swapped, one digit off), or dates
@@ -140,8 +151,10 @@ func NormalizeIdentifier(v string) string {
 
 // identifierReasons compares two lists of identifiers type by type: an
 // equal value of a type is for (the first IdentifierEqualWeight, each
-// further type IdentifierFurtherWeight); a type with no equal value and
-// a different one of the same issuer is against.
+// further type IdentifierFurtherWeight); a type with no equal value has
+// one reason: a value one character from the other's (a likely typo) is
+// for, IdentifierTypoWeight, whatever the type's other values; else a
+// different one of the same issuer is against.
 func identifierReasons(as, bs []casegraph.Identifier) []Reason {
 	if len(as) == 0 || len(bs) == 0 {
 		return nil
@@ -149,7 +162,7 @@ func identifierReasons(as, bs []casegraph.Identifier) []Reason {
 	var out []Reason
 	equal := 0
 	for _, t := range casegraph.IdentifierTypes() {
-		var conflict *Reason
+		var unequal *Reason
 		matched := false
 		for _, x := range as {
 			if x.Type != t {
@@ -177,20 +190,53 @@ func identifierReasons(as, bs []casegraph.Identifier) []Reason {
 				sameIssuer := x.Issuer != "" && strings.EqualFold(x.Issuer, y.Issuer)
 				unsure := x.Issuer == "" || y.Issuer == ""
 				switch {
-				case sameIssuer && (conflict == nil || conflict.Weight > IdentifierConflictWeight):
-					conflict = &Reason{Kind: ReasonIdentifier, Weight: IdentifierConflictWeight,
+				case (sameIssuer || unsure) && oneCharacterOff(NormalizeIdentifier(x.Value), NormalizeIdentifier(y.Value)):
+					if unequal == nil || unequal.Weight != IdentifierTypoWeight {
+						unequal = &Reason{Kind: ReasonIdentifier, Weight: IdentifierTypoWeight,
+							Detail: fmt.Sprintf("%s %s and %s: one character apart, a likely typo", identifierName(t), x.Value, y.Value)}
+					}
+				case unequal != nil && unequal.Weight == IdentifierTypoWeight:
+					// a likely typo explains the type's other numbers
+				case sameIssuer && (unequal == nil || unequal.Weight > IdentifierConflictWeight):
+					unequal = &Reason{Kind: ReasonIdentifier, Weight: IdentifierConflictWeight,
 						Detail: fmt.Sprintf("another %s of %s: %s and %s", identifierName(t), x.Issuer, x.Value, y.Value)}
-				case unsure && conflict == nil:
-					conflict = &Reason{Kind: ReasonIdentifier, Weight: IdentifierUnsureIssuerWeight,
+				case unsure && unequal == nil:
+					unequal = &Reason{Kind: ReasonIdentifier, Weight: IdentifierUnsureIssuerWeight,
 						Detail: fmt.Sprintf("another %s (an issuer unknown): %s and %s", identifierName(t), x.Value, y.Value)}
 				}
 			}
 		}
-		if conflict != nil && !matched {
-			out = append(out, *conflict)
+		if unequal != nil && !matched {
+			out = append(out, *unequal)
 		}
 	}
 	return out
+}
+
+// oneCharacterOff says whether two normalized identifiers of the same
+// length, at least minTypoLength, differ by one character or by two
+// neighbouring characters swapped.
+func oneCharacterOff(a, b string) bool {
+	x, y := []rune(a), []rune(b)
+	if len(x) != len(y) || len(x) < minTypoLength {
+		return false
+	}
+	var diff []int
+	for i := range x {
+		if x[i] != y[i] {
+			if diff = append(diff, i); len(diff) > 2 {
+				return false
+			}
+		}
+	}
+	switch len(diff) {
+	case 1:
+		return true
+	case 2:
+		i, j := diff[0], diff[1]
+		return j == i+1 && x[i] == y[j] && x[j] == y[i]
+	}
+	return false
 }
 
 // identifierName is an identifier type as a reason writes it.
