@@ -183,8 +183,10 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 				rec.EndDate = laterDate(rng, rec.StartDate)
 			}
 		}
-		if rng.IntN(5) == 0 && !slices.Contains(spec.Properties, "post") {
-			rec.Role = pick(rng, roles) // a post has a property of its own
+		if rng.IntN(5) == 0 {
+			if role := pick(rng, roles); !slices.Contains(spec.Properties, "post") {
+				rec.Role = role // a post has a property of its own (typedProperties)
+			}
 		}
 		rec.RelationAttributes = typedProperties(typed, spec)
 		if err := emit(rec); err != nil {
