@@ -143,7 +143,8 @@ func TestScoreBirthDates(t *testing.T) {
 
 // TestScoreIdentifierIssuers: an equal value is near-certain; of two
 // issuers, it says less; another value of the same issuer is strongly
-// against, of an unknown issuer less so, of another issuer nothing; a
+// against (a passport less: it is renewed), of an unknown issuer less so,
+// of another issuer nothing; a
 // value one character off (a digit, or two neighbours swapped) of the
 // same or an unknown issuer is a likely typo, for the pair, never against.
 func TestScoreIdentifierIssuers(t *testing.T) {
@@ -174,6 +175,11 @@ func TestScoreIdentifierIssuers(t *testing.T) {
 			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierNationalID, Issuer: "SY", Value: "99999"},
 				{Type: casegraph.IdentifierNationalID, Issuer: "SY", Value: "12346"}}
 		}, duplicate.IdentifierTypoWeight, true},
+		{"another passport of the issuer: renewed, perhaps", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "N0123456"}}
+		}, func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "K7654321"}}
+		}, duplicate.IdentifierRenewedWeight, true},
 		{"another type", id("SY", "12345"), func(e *casegraph.Entity) {
 			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "12345"}}
 		}, 0, false},
