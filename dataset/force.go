@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -28,8 +29,9 @@ var demoForce []byte
 // command loads beside the seed: a small curated force of the fictional
 // Ruritanian Army (dataset ForceDataset), whose chains of command and one
 // incident the analyst's guide walks through: a brigade that changes
-// division in June 2012, tenures that overlap and that leave gaps, a
-// protected commander.
+// division in June 2012, tenures that overlap and that leave gaps (each
+// command with its post and rank), a protected commander, places with
+// coordinates in Ruritania's invented region (ruritania), a family tie.
 func DemoForce() io.Reader {
 	return bytes.NewReader(demoForce)
 }
@@ -55,12 +57,14 @@ var echelons = []struct{ name, rank string }{
 
 // GenerateForce makes a fictional force: a tree of units whose
 // subordination changes through time (a tenth of the units move to
-// another superior at a month-dated change), posts (COMMANDS relations,
-// the rank and post in role) with partial-date tenures that follow each
+// another superior at a month-dated change), posts (COMMANDS relations
+// with their post and rank) with partial-date tenures that follow each
 // other with handovers that overlap and gaps that do not, bases and areas
-// of operation (places located in districts and governorates), incidents
-// (events located in villages, perpetrated or allegedly perpetrated by
-// units based near them), and sources with quotes. The same options
+// of operation (places located in districts and governorates, each with
+// coordinates in an invented region: ruritania), incidents (events located
+// in villages, perpetrated or allegedly perpetrated by units based near
+// them; an event has no coordinates of its own, its place has), officers'
+// family ties (FAMILY_OF with the relationship), and sources with quotes. The same options
 // always give the same force. emit is called with sources first, then
 // entities, then relations.
 func GenerateForce(opts ForceOptions, emit func(Record) error) error {
@@ -73,7 +77,8 @@ func GenerateForce(opts ForceOptions, emit func(Record) error) error {
 	if opts.Dataset == "" {
 		opts.Dataset = ForceDataset
 	}
-	g := &force{opts: opts, emit: emit, rng: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x5851f42d4c957f2d))}
+	g := &force{opts: opts, emit: emit, rng: rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x5851f42d4c957f2d)),
+		extra: rand.New(rand.NewPCG(opts.Seed^0x2545f4914f6cdd1d, opts.Seed))}
 	steps := []func() error{g.sources, g.places, g.units, g.people, g.relations}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -87,6 +92,10 @@ type force struct {
 	opts ForceOptions
 	emit func(Record) error
 	rng  *rand.Rand
+	// extra draws what was added to the force later (coordinates, family
+	// ties), so that the force the main stream draws is the one a seed
+	// gave before them.
+	extra *rand.Rand
 
 	nSources        int
 	governorates    []string
@@ -140,9 +149,43 @@ func (g *force) word(n int) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func (g *force) place(kind string, n int, name string) error {
+func (g *force) place(kind string, n int, name string, at *casegraph.Coordinates) error {
 	return g.emit(Record{Type: "entity", ID: g.id(kind, n), Kind: "Place", Name: name, Description: "A " + kind + " of Ruritania. " + Invented,
-		Dataset: g.opts.Dataset, SourceIDs: g.cite()})
+		Dataset: g.opts.Dataset, SourceIDs: g.cite(), Attributes: casegraph.Attributes{Coordinates: at}})
+}
+
+// Ruritania's coordinates: a box of open ocean in the North Atlantic (44°
+// to 52° N, 42° to 30° W, far from any coast), so that no real place is
+// meant by an invented one. Governorates tile it in a grid from its
+// north-west corner, each a degree of latitude by a degree and a half of
+// longitude (about 110 km square), smaller when so many would not fit;
+// each governorate's districts are its four quarters, and a district's
+// villages lie inside it. A governorate's and a district's coordinates
+// are their box's centre, a village's a point drawn inside its district's.
+var ruritania = box{south: 44, north: 52, west: -42, east: -30}
+
+// governorateLat and governorateLon are a governorate's box, in degrees of latitude and
+// longitude, where the region holds them.
+const governorateLat, governorateLon = 1.0, 1.5
+
+// box is a region of latitudes and longitudes, in degrees.
+type box struct{ south, north, west, east float64 }
+
+// cell is the i-th of a grid of rows x cols boxes of h by w degrees in b,
+// row by row from the north-west.
+func (b box) cell(i, rows, cols int, h, w float64) box {
+	r, c := float64(i/cols), float64(i%cols)
+	return box{south: b.north - (r+1)*h, north: b.north - r*h, west: b.west + c*w, east: b.west + (c+1)*w}
+}
+
+// point is the box's centre (rng nil) or a point drawn inside it, a tenth
+// of its size from its edges; in six decimals (about 10 cm).
+func (b box) point(rng *rand.Rand) *casegraph.Coordinates {
+	fy, fx := 0.5, 0.5
+	if rng != nil {
+		fy, fx = 0.1+0.8*rng.Float64(), 0.1+0.8*rng.Float64()
+	}
+	return &casegraph.Coordinates{Latitude: round6(b.south + fy*(b.north-b.south)), Longitude: round6(b.west + fx*(b.east-b.west))}
 }
 
 // places: governorates of four districts, each of five villages; one
@@ -157,18 +200,24 @@ func (g *force) places() error {
 			}
 		}
 	}
+	cols := int(math.Ceil(math.Sqrt(float64(len(g.governorates)))))
+	rows := (len(g.governorates) + cols - 1) / cols
+	h := min(governorateLat, (ruritania.north-ruritania.south)/float64(rows))
+	w := min(governorateLon, (ruritania.east-ruritania.west)/float64(cols))
+	governorate := func(i int) box { return ruritania.cell(i, rows, cols, h, w) }
+	district := func(i int) box { return governorate(i/4).cell(i%4, 2, 2, h/2, w/2) }
 	for i := range g.governorates {
-		if err := g.place("governorate", i, g.word(2)+" Governorate"); err != nil {
+		if err := g.place("governorate", i, g.word(2)+" Governorate", governorate(i).point(nil)); err != nil {
 			return err
 		}
 	}
 	for i := range g.districts {
-		if err := g.place("district", i, g.word(2)+" District"); err != nil {
+		if err := g.place("district", i, g.word(2)+" District", district(i).point(nil)); err != nil {
 			return err
 		}
 	}
 	for i := range g.villages {
-		if err := g.place("village", i, g.word(2)+suffixes[g.rng.IntN(len(suffixes))]); err != nil {
+		if err := g.place("village", i, g.word(2)+suffixes[g.rng.IntN(len(suffixes))], district(i/5).point(g.extra)); err != nil {
 			return err
 		}
 	}
@@ -267,7 +316,12 @@ func (g *force) people() error {
 	return nil
 }
 
-func (g *force) relation(typ, from, to, role, start, end, quote string) error {
+func (g *force) relation(typ, from, to, start, end, quote string) error {
+	return g.relationWith(typ, from, to, casegraph.RelationAttributes{}, start, end, quote)
+}
+
+// relationWith is a relation with its type's properties.
+func (g *force) relationWith(typ, from, to string, props casegraph.RelationAttributes, start, end, quote string) error {
 	g.nRelations++
 	status := "REPORTED"
 	if typ == "ALLEGEDLY_PERPETRATED" {
@@ -275,20 +329,21 @@ func (g *force) relation(typ, from, to, role, start, end, quote string) error {
 	}
 	conf := float64(50+g.rng.IntN(50)) / 100
 	return g.emit(Record{Type: "relation", ID: fmt.Sprintf("%s:rel-%d", g.opts.Dataset, g.nRelations), RelationType: typ,
-		From: from, To: to, Role: role, Status: status, Confidence: &conf, Quote: quote,
+		From: from, To: to, RelationAttributes: props, Status: status, Confidence: &conf, Quote: quote,
 		Attributes: casegraph.Attributes{StartDate: start, EndDate: end}, Dataset: g.opts.Dataset, SourceIDs: g.cite()})
 }
 
 // relations: the places' nesting, subordination (changing for a tenth of
-// the units), posts, bases and areas of operation, and the incidents.
+// the units), posts, bases and areas of operation, the incidents, and
+// some officers' family ties.
 func (g *force) relations() error {
 	for i, d := range g.districts {
-		if err := g.relation("LOCATED_IN", d, g.governorates[i/4], "", "", "", ""); err != nil {
+		if err := g.relation("LOCATED_IN", d, g.governorates[i/4], "", "", ""); err != nil {
 			return err
 		}
 	}
 	for i, v := range g.villages {
-		if err := g.relation("LOCATED_IN", v, g.districts[i/5], "", "", "", ""); err != nil {
+		if err := g.relation("LOCATED_IN", v, g.districts[i/5], "", "", ""); err != nil {
 			return err
 		}
 	}
@@ -304,22 +359,23 @@ func (g *force) relations() error {
 			// A change of subordination, dated to the month on both sides:
 			// within that month, either superior is possible.
 			change := fmt.Sprintf("%04d-%02d", max(g.founded[u]+1, 2010+g.rng.IntN(10)), 1+g.rng.IntN(12))
-			if err := g.relation("SUBORDINATE_TO", unit, up, "", start, change, quote); err != nil {
+			if err := g.relation("SUBORDINATE_TO", unit, up, start, change, quote); err != nil {
 				return err
 			}
-			if err := g.relation("SUBORDINATE_TO", unit, g.id("unit", other), "", change, "",
+			if err := g.relation("SUBORDINATE_TO", unit, g.id("unit", other), change, "",
 				fmt.Sprintf("A fictional order moves the %s under the %s.", g.unitNames[u], g.unitNames[other])); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := g.relation("SUBORDINATE_TO", unit, up, "", start, "", quote); err != nil {
+		if err := g.relation("SUBORDINATE_TO", unit, up, start, "", quote); err != nil {
 			return err
 		}
 	}
 	for _, p := range g.posts {
 		rank := echelons[g.echelon[p.unit]].rank
-		if err := g.relation("COMMANDS", g.id("person", p.person), g.id("unit", p.unit), rank+", commander", p.start, p.end,
+		post := casegraph.RelationAttributes{Post: "commander", Rank: rank}
+		if err := g.relationWith("COMMANDS", g.id("person", p.person), g.id("unit", p.unit), post, p.start, p.end,
 			fmt.Sprintf("The fictional gazette names %s %s, commander of the %s.", rank, g.personNames[p.person], g.unitNames[p.unit])); err != nil {
 			return err
 		}
@@ -337,11 +393,11 @@ func (g *force) relations() error {
 		return g.governorates[u%len(g.governorates)]
 	}
 	for u := range g.parent {
-		if err := g.relation("BASED_AT", g.id("unit", u), areaOf(u), "", g.date(g.founded[u]), "", ""); err != nil {
+		if err := g.relation("BASED_AT", g.id("unit", u), areaOf(u), g.date(g.founded[u]), "", ""); err != nil {
 			return err
 		}
 		if g.echelon[u] <= 3 && g.echelon[u] > 0 {
-			if err := g.relation("OPERATES_IN", g.id("unit", u), g.governorates[u%len(g.governorates)], "", g.date(g.founded[u]), "", ""); err != nil {
+			if err := g.relation("OPERATES_IN", g.id("unit", u), g.governorates[u%len(g.governorates)], g.date(g.founded[u]), "", ""); err != nil {
 				return err
 			}
 		}
@@ -350,15 +406,36 @@ func (g *force) relations() error {
 		// A unit at the bottom, and the village it is based at.
 		u := len(g.parent) - 1 - g.rng.IntN(max(1, len(g.parent)/2))
 		ev := g.id("incident", i)
-		if err := g.relation("LOCATED_IN", ev, areaOf(u), "", "", "", ""); err != nil {
+		if err := g.relation("LOCATED_IN", ev, areaOf(u), "", "", ""); err != nil {
 			return err
 		}
 		typ := "ALLEGEDLY_PERPETRATED"
 		if g.rng.IntN(3) == 0 {
 			typ = "PERPETRATED"
 		}
-		if err := g.relation(typ, g.id("unit", u), ev, "", "", "",
+		if err := g.relation(typ, g.id("unit", u), ev, "", "",
 			fmt.Sprintf("A fictional witness says soldiers of the %s carried it out.", g.unitNames[u])); err != nil {
+			return err
+		}
+	}
+	return g.families()
+}
+
+// families: one officer in 25 is a relative of another (a brother, a
+// son, a cousin ...), as patronage in a force is researched; last, so
+// that the rest of the force is the one a seed gave before them.
+func (g *force) families() error {
+	rels := []casegraph.FamilyRelationship{casegraph.FamilySibling, casegraph.FamilyParent, casegraph.FamilyChild,
+		casegraph.FamilyCousin, casegraph.FamilyUncleOrAunt, casegraph.FamilyInLaw, casegraph.FamilySpouse}
+	for range g.nPeople / 25 {
+		a, b := g.extra.IntN(g.nPeople), g.extra.IntN(g.nPeople)
+		if a == b {
+			continue
+		}
+		rel := rels[g.extra.IntN(len(rels))]
+		if err := g.relationWith("FAMILY_OF", g.id("person", a), g.id("person", b), casegraph.RelationAttributes{Relationship: rel}, "", "",
+			fmt.Sprintf("A fictional profile names %s as %s's %s.", g.personNames[a], g.personNames[b],
+				strings.NewReplacer("_or_", " or ", "_", "-").Replace(strings.ToLower(string(rel))))); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,9 @@ package dataset
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -51,6 +53,12 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 		opts.Dataset = "synthetic"
 	}
 	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	// Streams of their own for what was added to the generated graph
+	// later (places' coordinates, type-specific relation properties, the
+	// planted identifiers' noise): the graph the main stream draws (which
+	// entities, relations and fields) is the one it drew before them.
+	typed := rand.New(rand.NewPCG(opts.Seed^0xd1b54a32d192ed03, opts.Seed))
+	idNoise := rand.New(rand.NewPCG(opts.Seed^0x94d049bb133111eb, opts.Seed^0xbf58476d1ce4e5b9))
 	ds := opts.Dataset
 	id := func(kind string, n int) string { return fmt.Sprintf("%s:%s-%d", ds, kind, n) }
 
@@ -111,6 +119,8 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 			rec.PageCount = 1 + rng.IntN(400)
 		case casegraph.KindPerson:
 			rec.Nationality = pick(rng, countries)
+		case casegraph.KindPlace:
+			rec.Coordinates = placeCoordinates(typed, rec.Name)
 		}
 		if wide {
 			switch k {
@@ -130,7 +140,7 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 	var plants *planter
 	if wide {
 		var err error
-		if plants, err = plant(rng, ds, opts.PlantDuplicates, entities, emit); err != nil {
+		if plants, err = plant(rng, idNoise, ds, opts.PlantDuplicates, entities, emit); err != nil {
 			return nil, err
 		}
 	}
@@ -174,8 +184,11 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 			}
 		}
 		if rng.IntN(5) == 0 {
-			rec.Role = pick(rng, roles)
+			if role := pick(rng, roles); !slices.Contains(spec.Properties, "post") {
+				rec.Role = role // a post has a property of its own (typedProperties)
+			}
 		}
+		rec.RelationAttributes = typedProperties(typed, spec)
 		if err := emit(rec); err != nil {
 			return nil, err
 		}
@@ -191,6 +204,78 @@ func generate(opts GenOptions, emit func(Record) error) (*planter, error) {
 }
 
 func pick(rng *rand.Rand, from []string) string { return from[rng.IntN(len(from))] }
+
+// Type-specific relation properties of the generated graph: posts by
+// relation type, ranks, currencies.
+var (
+	postsOf = map[casegraph.RelationType][]string{
+		"COMMANDS":      {"commander", "deputy commander", "chief of staff", "acting commander"},
+		"HELD_POSITION": {"minister", "governor", "head of security", "spokesperson", "chair", "head of investigations"},
+		"DIRECTOR_OF":   {"director", "managing director", "chair of the board", "board member"},
+	}
+	ranks      = []string{"general", "major general", "brigadier general", "colonel", "lieutenant colonel", "major", "captain"}
+	currencies = []string{"USD", "EUR", "GBP", "QAR", "CHF", "SYP"}
+	shares     = []float64{100, 51, 50, 49, 33.3, 25, 20, 10, 5}
+)
+
+// typedProperties are a generated relation's type-specific properties
+// (those spec carries), each most of the time: a post (by type) and a
+// rank, an ownership's share, a payment's amount (from a thousand to ten
+// million, rounded) and mostly its currency, a family tie's relationship.
+func typedProperties(rng *rand.Rand, spec casegraph.RelationSpec) casegraph.RelationAttributes {
+	var a casegraph.RelationAttributes
+	for _, p := range spec.Properties {
+		switch p {
+		case "post":
+			if chance(rng, 0.7) {
+				a.Post = pick(rng, postsOf[spec.Type])
+			}
+		case "rank":
+			if p := map[bool]float64{true: 0.7, false: 0.3}[spec.Type == "COMMANDS"]; chance(rng, p) {
+				a.Rank = pick(rng, ranks)
+			}
+		case "share":
+			if chance(rng, 0.8) {
+				v := shares[rng.IntN(len(shares))]
+				if chance(rng, 0.3) {
+					v = float64(1+rng.IntN(990)) / 10
+				}
+				a.Share = &v
+			}
+		case "amount":
+			if chance(rng, 0.8) {
+				v := math.Round(math.Pow(10, 3+4*rng.Float64())/100) * 100
+				a.Amount = &v
+			}
+		case "currency":
+			if a.Amount != nil && chance(rng, 0.85) {
+				a.Currency = pick(rng, currencies)
+			}
+		case "relationship":
+			if chance(rng, 0.9) {
+				rels := casegraph.FamilyRelationships()
+				a.Relationship = rels[rng.IntN(len(rels))]
+			}
+		}
+	}
+	return a
+}
+
+// placeCoordinates are a generated place's: near the city it is named
+// after (within about 10 km), or nil when the name is none of places.
+func placeCoordinates(rng *rand.Rand, name string) *casegraph.Coordinates {
+	for i, p := range places {
+		if strings.HasPrefix(name, p+" ") {
+			c := placeAt[i]
+			return &casegraph.Coordinates{Latitude: round6(c[0] + 0.18*(rng.Float64()-0.5)),
+				Longitude: round6(c[1] + 0.18*(rng.Float64()-0.5))}
+		}
+	}
+	return nil
+}
+
+// round6 rounds degrees to six decimals (about 10 cm).
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // randomDate is a partial date between 1990 and 2024: a year, a month or a day.
 func randomDate(rng *rand.Rand) string {
@@ -249,6 +334,9 @@ var (
 	eventWords = []string{"Massacre", "Siege", "Conference", "Trial", "Election", "Protest", "Detentions", "Ceasefire", "Summit", "Offensive"}
 	docWords   = []string{"Report", "Witness statement", "Indictment", "Judgment", "Memo", "Article", "Cable", "Testimony", "Photograph set", "Leak"}
 	places     = []string{"Aleppo", "Homs", "Freetown", "Sarajevo", "Srebrenica", "Geneva", "The Hague", "Doha", "London", "Kigali", "Goma", "Mosul"}
+	// placeAt are the latitude and longitude of each of places.
+	placeAt = [][2]float64{{36.2021, 37.1343}, {34.7324, 36.7137}, {8.4657, -13.2317}, {43.8563, 18.4131}, {44.1064, 19.2975},
+		{46.2044, 6.1432}, {52.0705, 4.3007}, {25.2854, 51.5310}, {51.5072, -0.1276}, {-1.9441, 30.0619}, {-1.6792, 29.2228}, {36.3350, 43.1189}}
 	publishers = []string{"Reuters", "Associated Press", "Human Rights Watch", "Amnesty International", "UN OHCHR", "BBC", "Al Jazeera"}
 	countries  = []string{"SY", "QA", "GB", "US", "RS", "BA", "SL", "FR", "DE", "IQ", "RW", "CD"}
 	roles      = []string{"commander", "spokesperson", "witness", "financier", "legal counsel", "author", "member", "chair"}

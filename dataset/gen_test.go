@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -41,13 +42,39 @@ func TestGenerateIsReproducibleAndValid(t *testing.T) {
 		kind[e.ID] = e.Kind
 	}
 	degree := map[string]int{}
+	typed := map[string]int{}
 	for _, r := range batch.Relations {
 		spec, _ := casegraph.Spec(r.Type)
 		if !spec.Allows(kind[r.FromID], kind[r.ToID]) {
 			t.Fatalf("relation %s: %s from %s to %s is not allowed", r.ID, r.Type, kind[r.FromID], kind[r.ToID])
 		}
+		for _, p := range casegraph.RelationPropertyTable() {
+			if p.Value(r.RelationAttributes) != nil {
+				typed[p.Name]++
+			}
+		}
+		if r.Role != "" && slices.Contains(spec.Properties, "post") {
+			t.Errorf("relation %s: %s with the role %q, want its post in post", r.ID, r.Type, r.Role)
+		}
 		degree[r.FromID]++
 		degree[r.ToID]++
+	}
+	for _, p := range casegraph.RelationPropertyNames() {
+		if typed[p] == 0 {
+			t.Errorf("no relation with a %s: %v", p, typed)
+		}
+	}
+	places, located := 0, 0
+	for _, e := range batch.Entities {
+		if e.Kind == casegraph.KindPlace {
+			places++
+			if e.Coordinates != nil {
+				located++
+			}
+		}
+	}
+	if places == 0 || located != places {
+		t.Errorf("%d of %d places with coordinates, want all", located, places)
 	}
 	// Power law: the best-connected entity has far more relations than the
 	// median one.

@@ -83,8 +83,9 @@ type planter struct {
 }
 
 // plant writes n duplicates of the people and organizations of entities
-// (in creation order), right after them.
-func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record) error) (*planter, error) {
+// (in creation order), right after them; ids draws their identifiers'
+// noise (noisy).
+func plant(rng, ids *rand.Rand, ds string, n int, entities []Record, emit func(Record) error) (*planter, error) {
 	p := &planter{ds: ds, byOrg: map[string]*planted{}}
 	var people, orgs []int
 	for i, e := range entities {
@@ -121,7 +122,7 @@ func plant(rng *rand.Rand, ds string, n int, entities []Record, emit func(Record
 		dup := orig
 		dup.ID = fmt.Sprintf("%s:dup-%d", ds, i)
 		dup.Name, dup.Aliases = variant(rng, orig, i), nil
-		noisy(rng, &dup)
+		noisy(rng, ids, &dup)
 		d := &planted{id: dup.ID}
 		if rng.IntN(3) > 0 {
 			d.copies = 1 + rng.IntN(2)

@@ -36,7 +36,7 @@ func TestPlantRunsOut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
-				_, err := plant(rand.New(rand.NewPCG(1, 2)), "d", tc.n, entities(tc.people, tc.orgs), func(Record) error { return nil })
+				_, err := plant(rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(3, 4)), "d", tc.n, entities(tc.people, tc.orgs), func(Record) error { return nil })
 				done <- err
 			}()
 			select {

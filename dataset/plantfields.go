@@ -22,7 +22,8 @@ import (
 // another transliteration (Daraa, Deraa); an identifier in lower case or
 // with spaces and dashes; an address abbreviated, or a new one (moved);
 // rarely another gender or nationality (a clerk's error, a second
-// passport).
+// passport); an identifier with a typo (a digit off, two digits swapped)
+// or, for a passport, another number (renewed since).
 
 // city is a place people are born and live in, with its other spellings.
 type city struct {
@@ -88,7 +89,7 @@ func identifyPerson(rng *rand.Rand, r *Record) {
 	}
 	if chance(rng, 0.45) {
 		r.Identifiers = append(r.Identifiers, casegraph.Identifier{Type: casegraph.IdentifierPassport, Issuer: r.Nationality,
-			Value: fmt.Sprintf("%c%07d", 'A'+rune(rng.IntN(26)), rng.IntN(10_000_000))})
+			Value: passportNumber(rng)})
 	}
 	if chance(rng, 0.3) {
 		r.Identifiers = append(r.Identifiers, casegraph.Identifier{Type: casegraph.IdentifierNationalID, Issuer: r.Nationality,
@@ -134,7 +135,11 @@ func randomAddress(rng *rand.Rand) string {
 }
 
 // noisy is a second record's copy of what identifies dup's original.
-func noisy(rng *rand.Rand, dup *Record) {
+// Its identifiers' typos and renewals are drawn from ids, a stream of
+// their own, so that the rest of the planting (which records, which
+// fields kept) is what it was before them, and the measurements before and
+// after compare the same pairs.
+func noisy(rng, ids *rand.Rand, dup *Record) {
 	keep := func(p float64) bool { return chance(rng, p) }
 	if !keep(0.7) {
 		dup.BirthDate = ""
@@ -165,20 +170,21 @@ func noisy(rng *rand.Rand, dup *Record) {
 		dup.FoundingDate = ""
 	}
 	dup.FoundingDate = noisyDate(rng, dup.FoundingDate)
-	var ids []casegraph.Identifier
+	var kept []casegraph.Identifier
 	for _, id := range dup.Identifiers {
 		if !keep(0.55) {
-			continue
+			continue // missing on one side
 		}
+		id.Value = noisyIdentifier(ids, id)
 		if chance(rng, 0.3) {
 			id.Value = reformat(rng, id.Value)
 		}
 		if chance(rng, 0.3) {
 			id.Issuer = "" // the second source does not say who issued it
 		}
-		ids = append(ids, id)
+		kept = append(kept, id)
 	}
-	dup.Identifiers = ids
+	dup.Identifiers = kept
 	switch {
 	case dup.Address == "" || !keep(0.45):
 		dup.Address = ""
@@ -245,6 +251,65 @@ func noisyPlace(rng *rand.Rand, place string, kept bool) string {
 		return name + ", " + country
 	}
 	return name
+}
+
+// Identifier noise: how often a second record's identifier (one it
+// keeps) is copied with a typo, and how often its passport is another
+// one, renewed since (same type and issuer, a new number).
+const (
+	identifierTypoRate = 0.08
+	passportRenewRate  = 0.08
+)
+
+// noisyIdentifier is an identifier's value as a second record writes it:
+// the same most of the time; or with a typo (IdentifierTypo); or, for a
+// passport, the number of a renewed one.
+func noisyIdentifier(rng *rand.Rand, id casegraph.Identifier) string {
+	switch p := rng.Float64(); {
+	case p < identifierTypoRate:
+		return identifierTypo(rng, id.Value)
+	case p < identifierTypoRate+passportRenewRate && id.Type == casegraph.IdentifierPassport:
+		return passportNumber(rng)
+	}
+	return id.Value
+}
+
+// identifierTypo is v with one digit off (replaced by another) or, half
+// the time, two neighbouring different digits swapped; v unchanged when
+// it has no digit.
+func identifierTypo(rng *rand.Rand, v string) string {
+	b := []byte(v)
+	var digits []int
+	for i, c := range b {
+		if c >= '0' && c <= '9' {
+			digits = append(digits, i)
+		}
+	}
+	if len(digits) == 0 {
+		return v
+	}
+	if rng.IntN(2) == 0 {
+		var swaps []int // digits followed by another digit
+		for _, i := range digits {
+			if i+1 < len(b) && b[i+1] >= '0' && b[i+1] <= '9' && b[i] != b[i+1] {
+				swaps = append(swaps, i)
+			}
+		}
+		if len(swaps) > 0 {
+			i := swaps[rng.IntN(len(swaps))]
+			b[i], b[i+1] = b[i+1], b[i]
+			return string(b)
+		}
+	}
+	i := digits[rng.IntN(len(digits))]
+	b[i] = '0' + (b[i]-'0'+1+byte(rng.IntN(9)))%10
+	return string(b)
+}
+
+// passportNumber is a passport's number as the generator issues them: a
+// letter and seven digits.
+func passportNumber(rng *rand.Rand) string {
+	return fmt.Sprintf("%c%07d", 'A'+rune(rng.IntN(26)), rng.IntN(10_000_000))
 }
 
 // reformat writes an identifier otherwise: in lower case, or with spaces

@@ -143,7 +143,10 @@ func TestScoreBirthDates(t *testing.T) {
 
 // TestScoreIdentifierIssuers: an equal value is near-certain; of two
 // issuers, it says less; another value of the same issuer is strongly
-// against, of an unknown issuer less so, of another issuer nothing.
+// against (a passport less: it is renewed), of an unknown issuer less so,
+// of another issuer nothing; a
+// value one character off (a digit, or two neighbours swapped) of the
+// same or an unknown issuer is a likely typo, for the pair, never against.
 func TestScoreIdentifierIssuers(t *testing.T) {
 	id := func(issuer, v string) func(*casegraph.Entity) {
 		return func(e *casegraph.Entity) {
@@ -161,6 +164,22 @@ func TestScoreIdentifierIssuers(t *testing.T) {
 		{"another of the issuer", id("SY", "12345"), id("sy", "54321"), duplicate.IdentifierConflictWeight, true},
 		{"another, an issuer unknown", id("SY", "12345"), id("", "54321"), duplicate.IdentifierUnsureIssuerWeight, true},
 		{"another of another issuer", id("SY", "12345"), id("IQ", "54321"), 0, false},
+		{"one digit off, of the issuer", id("SY", "12345"), id("SY", "12355"), duplicate.IdentifierTypoWeight, true},
+		{"neighbours swapped, an issuer unknown", id("SY", "123-45"), id("", "12 354"), duplicate.IdentifierTypoWeight, true},
+		{"one digit off, of another issuer", id("SY", "12345"), id("IQ", "12355"), 0, false},
+		{"two digits off", id("SY", "12345"), id("SY", "12366"), duplicate.IdentifierConflictWeight, true},
+		{"swapped apart, not neighbours", id("SY", "12345"), id("SY", "52341"), duplicate.IdentifierConflictWeight, true},
+		{"a character more", id("SY", "12345"), id("SY", "123456"), duplicate.IdentifierConflictWeight, true},
+		{"one digit off, too short to tell", id("SY", "1234"), id("SY", "1235"), duplicate.IdentifierConflictWeight, true},
+		{"a typo beside another number", id("SY", "12345"), func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierNationalID, Issuer: "SY", Value: "99999"},
+				{Type: casegraph.IdentifierNationalID, Issuer: "SY", Value: "12346"}}
+		}, duplicate.IdentifierTypoWeight, true},
+		{"another passport of the issuer: renewed, perhaps", func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "N0123456"}}
+		}, func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "K7654321"}}
+		}, duplicate.IdentifierRenewedWeight, true},
 		{"another type", id("SY", "12345"), func(e *casegraph.Entity) {
 			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "12345"}}
 		}, 0, false},
@@ -218,4 +237,31 @@ func TestNicknames(t *testing.T) {
 	if err != nil || len(got.Candidates) != 1 || got.Candidates[0].I != 0 || got.Candidates[0].J != 1 {
 		t.Errorf("blocking with Volkov's block skipped: %+v, %v; want Sasha and Aleksandr, by the nickname's key", got, err)
 	}
+}
+
+// TestScoreIdentifierTypo: a typo'd identifier ranks a pair below an
+// equal one and above one without identifiers, and its reason says what
+// was compared.
+func TestScoreIdentifierTypo(t *testing.T) {
+	passport := func(v string) func(*casegraph.Entity) {
+		return func(e *casegraph.Entity) {
+			e.Identifiers = []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: v}}
+		}
+	}
+	equal := pairScore(t, passport("N0123456"), passport("N0123456"))
+	typo := pairScore(t, passport("N0123456"), passport("N0132456"))
+	none := pairScore(t, passport("N0123456"), func(*casegraph.Entity) {})
+	other := pairScore(t, passport("N0123456"), passport("K7654321"))
+	if !(equal.Score > typo.Score && typo.Score > none.Score && none.Score > other.Score) {
+		t.Errorf("scores: equal %v, a typo %v, one without %v, another %v; want them in that order", equal.Score, typo.Score, none.Score, other.Score)
+	}
+	for _, r := range typo.Reasons {
+		if r.Kind == duplicate.ReasonIdentifier {
+			if want := "passport N0123456 and N0132456: one character apart, a likely typo"; r.Detail != want {
+				t.Errorf("detail %q, want %q", r.Detail, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no identifier reason: %+v", typo.Reasons)
 }
