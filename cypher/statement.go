@@ -50,6 +50,15 @@ var templateFuncs = template.FuncMap{
 	// variable: its id, properties, type and ends, redacted where an end
 	// is hidden from the caller.
 	"relationProjection": func(v string) string { return relationProjection(v, casegraph.RelationProperties) },
+	// relationProjectionHidden is relationProjection for a statement that
+	// has computed the relation's relationHidden test once, as the
+	// variable named hidden (a smaller statement, quicker to plan).
+	"relationProjectionHidden": func(v, hidden string) string {
+		return relationProjectionOf(v, casegraph.RelationProperties, hidden, relationKeyOf(v, hidden))
+	},
+	// relationHidden is whether an end of the relation is hidden from the
+	// caller.
+	"relationHidden": relationHidden,
 	// relationKey is a relation's id as the caller sees it.
 	"relationKey": relationKey,
 	// The gate (gate.go): readable tests a dataset the caller may read;
