@@ -80,10 +80,12 @@ export function expectMade(data, clientName) {
   expect(data?.upsertEntity?.name === `Made by ${clientName}` && data.upsertEntity.id, 'want the person made', data);
 }
 
-// expectCode checks that a GraphQL error list carries BAD_USER_INPUT in
-// extensions.code.
+// expectCode checks that a GraphQL error list holds the refusal of the
+// mutation's input (the field's error, at path upsertEntity, not a
+// refusal of the request) with BAD_USER_INPUT in extensions.code.
 export function expectCode(errors, code = 'BAD_USER_INPUT') {
-  expect(Array.isArray(errors) && errors[0]?.extensions?.code === code, `want an error with extensions.code ${code}`, errors);
+  const e = Array.isArray(errors) ? errors[0] : undefined;
+  expect(e?.extensions?.code === code && e?.path?.[0] === 'upsertEntity', `want upsertEntity's error with extensions.code ${code}`, errors);
 }
 
 export function expectWatchEvent(data) {

@@ -30,6 +30,13 @@ export async function run() {
     expect(!res.error, 'want no error', res.error?.message);
     expectPeople(res.data);
     expect(rec.sent[0].accept.includes('text/event-stream'), "want urql's default Accept, text/event-stream in it", rec.sent[0]);
+    // urql sends a query by GET while its URL is short enough.
+  });
+  await step('query by POST (preferGetMethod: false)', async () => {
+    const res = await urql.query(documents.query, variables.query, { preferGetMethod: false, requestPolicy: 'network-only' }).toPromise();
+    expect(!res.error, 'want no error', res.error?.message);
+    expectPeople(res.data);
+    expect(rec.sent.at(-1).method === 'POST', 'want a POST', rec.sent.at(-1));
   });
   await step('mutation', async () => {
     const res = await urql.mutation(documents.mutation, variables.mutation('urql')).toPromise();
