@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: web-deps run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: web-deps clients-deps run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -46,7 +46,7 @@ run: neo4j-up build
 	CASEGRAPH_ANONYMOUS="$(or $(CASEGRAPH_ANONYMOUS),$(RUN_ANONYMOUS))" exec $(BIN) serve
 
 ## test: Neo4j up, then the whole suite (race detector on) against it; the browser tests' screenshots go to test-artifacts/
-test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck web-deps
+test: neo4j-up ftm-deps fmt-check vet staticcheck shellcheck web-deps clients-deps
 	@mkdir -p test-artifacts
 	$(GO) test -race -count=1 -timeout 25m -artifacts -outputdir $(CURDIR)/test-artifacts ./...
 
@@ -101,6 +101,10 @@ $(FTM_VENV)/.installed: dataset/testdata/ftm-requirements.txt
 ## web-deps: install web/package.json's pinned devDependencies (npm ci) when web/node_modules lacks them: the build's, and graphql-http, whose audit of the GraphQL-over-HTTP spec make test runs (needs Node and npm)
 web-deps:
 	@test -f web/node_modules/graphql-http/package.json -a -f web/node_modules/graphql-ws/package.json -a -f web/node_modules/ws/package.json || (cd web && npm ci --no-audit --no-fund --loglevel error)
+
+## clients-deps: install clients/package.json's pinned clients (npm ci) when clients/node_modules lacks them: the client matrix (urql, Apollo Client, Relay, graphql-request, graphql-ws, graphql-sse) that make test runs (server/clients_test.go; needs Node and npm)
+clients-deps:
+	@test -f clients/node_modules/.package-lock.json -a clients/node_modules/.package-lock.json -nt clients/package-lock.json || (cd clients && npm ci --no-audit --no-fund --loglevel error)
 
 ## web: build the explorer and GraphiQL (web/src, TypeScript) into web/dist, which the binary embeds; commit the result (needs Node and npm)
 web:

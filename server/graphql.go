@@ -155,10 +155,14 @@ func (g requestGuard) MutateOperationContext(ctx context.Context, oc *graphql.Op
 	if !g.introspection && introspects(oc.Operation.SelectionSet) {
 		return codedError(casegraph.CodeForbidden, "INTROSPECTION_DISABLED", "introspection is disabled on this server")
 	}
+	// The client accepts no media type this operation can be sent in (a
+	// request's record: a stream's and a saved query's are not).
 	if err := refuseDefer(ctx, oc.Operation, g.nested); err != nil {
+		info.status = http.StatusNotAcceptable
 		return err
 	}
 	if err := refuseMisplaced(ctx, oc.Operation); err != nil {
+		info.status = http.StatusNotAcceptable
 		return err
 	}
 	if n := rootFields(oc.Operation.SelectionSet, "runSavedQuery"); n > 1 {

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // This file gives a GraphQL request that fails before execution (a
@@ -173,7 +177,7 @@ func refuseDefer(ctx context.Context, op *ast.OperationDefinition, nested bool) 
 	if multipart, _ := ctx.Value(incrementalKey{}).(bool); multipart && !nested {
 		return nil
 	}
-	if !defers(op.SelectionSet, map[*ast.FragmentDefinition]bool{}) {
+	if !defers(op.SelectionSet, nil, map[string]bool{}) {
 		return nil
 	}
 	if nested {
@@ -184,29 +188,211 @@ func refuseDefer(ctx context.Context, op *ast.OperationDefinition, nested bool) 
 }
 
 // defers reports whether a selection set uses @defer, through fragments
-// (each read once).
-func defers(set ast.SelectionSet, seen map[*ast.FragmentDefinition]bool) bool {
+// (each read once): a validated document's spreads know their fragment,
+// a document only parsed (doc) has them by name.
+func defers(set ast.SelectionSet, doc *ast.QueryDocument, seen map[string]bool) bool {
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
-			if defers(s.SelectionSet, seen) {
+			if defers(s.SelectionSet, doc, seen) {
 				return true
 			}
 		case *ast.InlineFragment:
-			if s.Directives.ForName("defer") != nil || defers(s.SelectionSet, seen) {
+			if s.Directives.ForName("defer") != nil || defers(s.SelectionSet, doc, seen) {
 				return true
 			}
 		case *ast.FragmentSpread:
 			if s.Directives.ForName("defer") != nil {
 				return true
 			}
-			if d := s.Definition; d != nil && !seen[d] {
-				seen[d] = true
-				if defers(d.SelectionSet, seen) {
+			d := s.Definition
+			if d == nil && doc != nil {
+				d = doc.Fragments.ForName(s.Name)
+			}
+			if d != nil && !seen[s.Name] {
+				seen[s.Name] = true
+				if defers(d.SelectionSet, doc, seen) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// Media types: a query or mutation is answered in the media type the
+// client's Accept ranks best among those the server can send for that
+// operation (accept.go):
+//
+//   - application/json and application/graphql-response+json, for any
+//     query or mutation (a wildcard takes them, application/json first);
+//   - text/event-stream, for any operation sent by POST, as the
+//     GraphQL-over-SSE spec's distinct connections mode allows: a
+//     subscription's events, or a query's or a mutation's one answer;
+//   - multipart/mixed, for an operation sent by POST: the parts of one
+//     that uses @defer, or one part.
+//
+// The streams are chosen only where Accept names them. A GET is a query's,
+// in a JSON type. Which type that is can depend on the operation (urql
+// lists the JSON types first and text/event-stream after, for every
+// operation): only then is the body read, before the route's layers, to
+// find the operation's kind. The request goes on with its Accept replaced
+// by the type chosen, which gqlgen's transports then select by; when the
+// client accepts nothing the server can send, the answer is 406
+// (NOT_ACCEPTABLE, naming what it can send), and for an operation that
+// needs a stream or multipart the client does not accept (a subscription,
+// @defer) 406 too, from the guard that refuses it (refuseMisplaced,
+// refuseDefer).
+
+// opKind is what the media types a request can be answered in depend on.
+type opKind int
+
+const (
+	plainOp        opKind = iota // a query or mutation without @defer, or one not known before it runs
+	deferredOp                   // one that uses @defer
+	subscriptionOp               // a subscription
+)
+
+var (
+	offerJSON        = offer{media: "application/json"}
+	offerGraphQLJSON = offer{media: graphQLResponseJSON}
+	offerEventStream = offer{media: "text/event-stream", named: true}
+	offerMultipart   = offer{media: "multipart/mixed", params: map[string]string{"deferspec": "20220824"}, named: true}
+	offersOfGET      = []offer{offerJSON, offerGraphQLJSON}
+	offersOfPOST     = map[opKind][]offer{
+		plainOp:        {offerJSON, offerGraphQLJSON, offerEventStream, offerMultipart},
+		deferredOp:     {offerMultipart},
+		subscriptionOp: {offerEventStream},
+	}
+)
+
+// servable names what the server sends, for a 406.
+const servable = "application/json or application/graphql-response+json (any query or mutation); " +
+	"text/event-stream (a POST of any operation, subscriptions included); multipart/mixed (a POST, for @defer)"
+
+// mediaKey holds a request's negotiation in its context.
+type mediaKey struct{}
+
+// negotiation is what choosing a request's media type found.
+type negotiation struct {
+	accept string // the client's Accept, as sent
+	media  string // the type chosen, "" when the client accepts none
+}
+
+// negotiateMedia chooses the media type of each GraphQL request to path
+// (not a WebSocket upgrade) before the route's layers see it, reading the
+// body (at most limit bytes, then handing it on whole) only where the
+// choice depends on the operation.
+func negotiateMedia(path string, limit, maxTokens int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path || strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var media string
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			if o, ok := choose(parseAccept(r.Header.Values("Accept")), offersOfGET); ok {
+				media = o.media
+			}
+		case http.MethodPost:
+			media = choosePOST(parseAccept(r.Header.Values("Accept")), func() opKind {
+				return peekKind(r, limit, int(maxTokens))
+			})
+		default:
+			next.ServeHTTP(w, r)
+			return
+		}
+		n := &negotiation{accept: strings.Join(r.Header.Values("Accept"), ", "), media: media}
+		if media == "" {
+			r.Header.Del("Accept")
+		} else {
+			r.Header.Set("Accept", media)
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), mediaKey{}, n)))
+	})
+}
+
+// choosePOST chooses a POST's media type: the one the client ranks best
+// for its operation's kind, which kind() finds (reading the body) only
+// when two kinds would get different types. A kind the client accepts
+// nothing for gets a plain operation's type: the guard refuses it.
+func choosePOST(ranges []mediaRange, kind func() opKind) string {
+	var chosen [3]string
+	distinct := map[string]bool{}
+	for k, offers := range offersOfPOST {
+		if o, ok := choose(ranges, offers); ok {
+			chosen[k] = o.media
+			distinct[o.media] = true
+		}
+	}
+	if len(distinct) > 1 {
+		if media := chosen[kind()]; media != "" {
+			return media
+		}
+	}
+	return chosen[plainOp]
+}
+
+// peekKind reads a POST's body (at most limit bytes) to find its
+// operation's kind, and puts the body back for the layers after it. A
+// body too large, not JSON or not a document (a persisted query's hash
+// alone) is a plain operation's: the layers after refuse what is wrong
+// with it.
+func peekKind(r *http.Request, limit int64, maxTokens int) opKind {
+	media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if media != "application/json" || r.Body == nil || r.Header.Get("Content-Encoding") != "" {
+		return plainOp
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > limit {
+		return plainOp
+	}
+	var params struct {
+		Query         string `json:"query"`
+		OperationName string `json:"operationName"`
+	}
+	if json.Unmarshal(body, &params) != nil || params.Query == "" {
+		return plainOp
+	}
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: params.Query}, maxTokens)
+	if err != nil {
+		return plainOp
+	}
+	var op *ast.OperationDefinition
+	if params.OperationName != "" {
+		op = doc.Operations.ForName(params.OperationName)
+	} else if len(doc.Operations) == 1 {
+		op = doc.Operations[0]
+	}
+	switch {
+	case op == nil:
+		return plainOp
+	case op.Operation == ast.Subscription:
+		return subscriptionOp
+	case defers(op.SelectionSet, doc, map[string]bool{}):
+		return deferredOp
+	}
+	return plainOp
+}
+
+// readCloser reads what was read ahead and then the rest, and closes the
+// original body.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// refuseUnacceptable answers 406 to a request whose client accepts none of
+// the media types the server can send (negotiateMedia), before gqlgen.
+func refuseUnacceptable(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n, ok := r.Context().Value(mediaKey{}).(*negotiation); ok && n.media == "" {
+			writeReasonedError(w, http.StatusNotAcceptable, "NOT_ACCEPTABLE",
+				fmt.Sprintf("the request accepts %q; this server sends %s", truncate(n.accept, 200), servable))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -87,7 +87,7 @@ func (r *Runner) Check(ctx context.Context, document string, defaults json.RawMe
 	if op.Operation != ast.Query {
 		return bad("is a %s; only queries can be saved", op.Operation)
 	}
-	if defers(op.SelectionSet, map[*ast.FragmentDefinition]bool{}) {
+	if defers(op.SelectionSet, nil, map[string]bool{}) {
 		return bad("uses @defer; a saved query's answer comes in one part")
 	}
 	for _, f := range fields(op.SelectionSet) { // fragments inlined

@@ -137,7 +137,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if p, ok := store.(Pools); ok {
 		metrics.WatchPools(p)
 	}
-	gql := loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream, s.rate))
+	gql := refuseUnacceptable(loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream, s.rate)))
 	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
 	// Browser apps call /graphql, /queries and /datasets; health and
@@ -148,6 +148,9 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	if err != nil {
 		return nil, err
 	}
+	// Before compression and the routes' layers, which stream the events
+	// of a request answered as a stream (isStream).
+	handler = negotiateMedia(graphQLPath, cfg.MaxBodyBytes, int64(cfg.MaxTokens), handler)
 	s.handler = handler
 	return s, nil
 }

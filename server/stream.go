@@ -20,12 +20,13 @@ import (
 
 // Subscriptions are served as streams: a WebSocket at GET /graphql (the
 // graphql-transport-ws protocol of graphql-ws, and the older graphql-ws
-// protocol, both gqlgen's), or server-sent events for a POST /graphql that
-// accepts text/event-stream. A stream runs subscriptions only (queries and
-// mutations go over plain HTTP, where the rate limit, idempotency keys and
-// caching apply), and a subscription runs only in a stream. A stream has no
-// request deadline (each statement it runs has one) and ends when the
-// server shuts down.
+// protocol, both gqlgen's), or server-sent events for a POST /graphql whose
+// client ranks text/event-stream best for its operation (negotiate.go). A
+// subscription runs only in a stream; queries and mutations run there too,
+// one answer each (a WebSocket's spend its caller's rate, streamOps; a
+// POST's events are a request's, rate, idempotency key and all). A stream
+// has no request deadline (each statement it runs has one) and ends when
+// the server shuts down.
 
 // streamPing is how often an idle stream is pinged, so that proxies keep
 // it open and a dead peer is found.
@@ -36,13 +37,17 @@ const streamPing = 15 * time.Second
 const streamInitTimeout = 10 * time.Second
 
 // isStream says whether a request opens a stream: a WebSocket upgrade, or
-// a POST that accepts server-sent events.
+// a POST to /graphql answered with server-sent events (negotiateMedia
+// chose text/event-stream for it, and left that alone in its Accept).
 func isStream(r *http.Request) bool {
 	if r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return true
 	}
-	return r.Method == http.MethodPost && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	return r.Method == http.MethodPost && r.URL.Path == graphQLPath && r.Header.Get("Accept") == offerEventStream.media
 }
+
+// graphQLPath is the GraphQL endpoint's path.
+const graphQLPath = "/graphql"
 
 type streamKey struct{}
 
@@ -97,16 +102,15 @@ func streamTransports(cfg Config, init transport.WebsocketInitFunc) []graphql.Tr
 	}
 }
 
-// refuseMisplaced refuses a subscription outside a stream, and a query or
-// mutation inside one.
+// refuseMisplaced refuses a subscription outside a stream: its client
+// accepts no stream (the guard answers 406). Queries and mutations run
+// in a stream too, one answer each: the GraphQL-over-SSE spec's distinct
+// connections mode and graphql-transport-ws both allow them, and clients
+// (graphql-sse, graphql-ws, urql's subscription exchange) send them so.
 func refuseMisplaced(ctx context.Context, op *ast.OperationDefinition) *gqlerror.Error {
-	switch in := streamed(ctx); {
-	case op.Operation == ast.Subscription && !in:
+	if op.Operation == ast.Subscription && !streamed(ctx) {
 		return codedError(casegraph.CodeBadUserInput, "SUBSCRIPTION_NEEDS_STREAM",
 			"subscriptions run over a WebSocket (graphql-transport-ws) or server-sent events (POST with Accept: text/event-stream)")
-	case op.Operation != ast.Subscription && in:
-		return codedError(casegraph.CodeBadUserInput, "OPERATION_NEEDS_HTTP",
-			"send %ss as plain POST or GET requests; streams run subscriptions only", op.Operation)
 	}
 	return nil
 }
@@ -136,11 +140,11 @@ func (o streamOps) MutateOperationContext(ctx context.Context, _ *graphql.Operat
 	return nil
 }
 
-// freshLoaders gives each event of a subscription loaders of its own: a
-// stream lasts, and what its loaders held at one event may have changed
-// by the next.
+// freshLoaders gives each event of a subscription, and each operation of
+// a WebSocket, loaders of its own: a stream lasts, and what its loaders
+// held at one event may have changed by the next.
 func freshLoaders(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && oc.Operation.Operation == ast.Subscription {
+	if oc := graphql.GetOperationContext(ctx); oc != nil && oc.Operation != nil && (oc.Operation.Operation == ast.Subscription || overWebSocket(ctx)) {
 		if l, ok := loaders.From(ctx); ok {
 			ctx = loaders.With(ctx, l.Fresh())
 		}
