@@ -4,6 +4,7 @@
 // which draws, and "Draw them all" puts the period on the canvas, where
 // the time bar brushes it.
 import { gql } from "./api";
+import { identityEvent } from "./auth";
 import type { EntityRef, Relation, RelationTypeInfo } from "./api";
 import { byId, h, replace } from "./dom";
 import { bins, earliest, histogram } from "./timebar";
@@ -39,6 +40,7 @@ export class Timeline {
     private act: { open(id: string): void; draw(nodes: EntityRef[], relations: Relation[]): void; datasets(): string[] },
   ) {
     this.render();
+    window.addEventListener(identityEvent, () => this.signedIn());
   }
 
   /** render draws the form; the datasets default to those on the canvas, else to every readable one. */
