@@ -240,6 +240,25 @@ func TestAnalysis(t *testing.T) {
 		b.shot("live-resubscribed")
 		b.checkClean()
 	})
+
+	t.Run("restores the analysis, the period and the live view from the URL", func(t *testing.T) {
+		b.t = t
+		chooseAnalysis(b, "degree")
+		js[any](b, `window.casegraph.timebar.brush({from: "2014", to: "2014"})`)
+		b.until("the URL", `(() => {
+			const m = /view=([A-Za-z0-9_-]+)/.exec(location.hash);
+			if (!m) return false;
+			const v = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(m[1].replace(/-/g, "+").replace(/_/g, "/")), c => c.charCodeAt(0))));
+			return v.a === "degree" && v.l === 1 && v.b?.join() === "2014,2014";
+		})()`)
+		link := js[string](b, `location.href`)
+		b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
+		b.until("the restored view", `document.body.dataset.ready === "true" && window.casegraph.live.on && document.getElementById("live-state").textContent.startsWith("watching")`)
+		if got := js[string](b, `document.getElementById("analyse").value + " " + document.getElementById("timebar-period").textContent`); got != "degree 2014" {
+			t.Errorf("restored Analyse and period %q, want degree 2014", got)
+		}
+		b.checkClean()
+	})
 }
 
 // ranked is an intermediary as the explorer lists it.

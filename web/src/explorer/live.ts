@@ -76,6 +76,7 @@ export class Live {
     private canvas: Canvas,
     private control: HTMLElement,
     private vocabulary: Map<string, { label: string }>,
+    private toggled: () => void = () => {},
   ) {
     replace(
       control,
@@ -93,6 +94,7 @@ export class Live {
     this.on = on;
     const button = this.control.querySelector("#live-toggle")!;
     button.setAttribute("aria-pressed", String(on));
+    this.toggled();
     if (!on) {
       this.close();
       this.clearMarks();

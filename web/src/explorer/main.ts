@@ -48,7 +48,7 @@ class Explorer {
     this.canvas = new Canvas(byId("canvas"), vocabulary);
     this.timebar = new TimeBar(this.canvas, byId("time"));
     this.analysis = new Analysis(this.canvas, byId("analyse-control"), byId("analyse-legend"));
-    this.live = new Live(this.canvas, byId("live-control"), vocabulary);
+    this.live = new Live(this.canvas, byId("live-control"), vocabulary, () => this.saveURL());
     this.timebar.onChange(() => {
       if (this.analysis.measure !== "none") this.analysis.apply();
       this.saveURL();
@@ -233,6 +233,7 @@ class Explorer {
     if (this.openEntity) v.e = this.openEntity;
     if (this.timebar.brushed) v.b = [this.timebar.brushed.from, this.timebar.brushed.to];
     if (this.analysis.measure !== "none") v.a = this.analysis.measure;
+    if (this.live.on) v.l = 1;
     return v;
   }
 
@@ -271,6 +272,7 @@ class Explorer {
       await this.timebar.refresh();
       if (v.b) this.timebar.brush({ from: v.b[0], to: v.b[1] });
       if (v.a) this.analysis.set(v.a as Measure);
+      if (v.l) this.live.toggle(true);
       if (v.p) {
         const form = this.paths.form;
         form.from = v.p.f ? byID.get(v.p.f) : undefined;

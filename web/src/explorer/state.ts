@@ -21,6 +21,8 @@ export interface View {
   b?: [string, string];
   /** what Analyse shows */
   a?: string;
+  /** 1 when the live view is on */
+  l?: 1;
 }
 
 /** encode makes the URL fragment of a view. */
@@ -43,6 +45,7 @@ export function decode(hash: string): View | null {
     v.r = v.r.filter((id) => typeof id === "string");
     if (!(Array.isArray(v.b) && v.b.length === 2 && v.b.every((d) => typeof d === "string" && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(d)))) delete v.b;
     if (typeof v.a !== "string") delete v.a;
+    if (v.l !== 1) delete v.l;
     return v;
   } catch {
     return null;
