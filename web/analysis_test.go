@@ -48,11 +48,7 @@ func TestAnalysis(t *testing.T) {
 
 	t.Run("ranks who stands between de Silva and Qatar", func(t *testing.T) {
 		b.t = t
-		js[any](b, fmt.Sprintf(`(() => {
-			const c = window.casegraph;
-			c.paths.setEnd("from", {id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false});
-			c.paths.setEnd("to", {id: %q, kind: "PLACE", name: "Qatar", dataset: %q, redacted: false});
-		})()`, desilva, ds, qatar, ds))
+		deSilvaToQatar(b, ds, desilva, qatar)
 		b.do(chromedp.Click(chromedp.ID("path-submit")))
 		b.until("the paths", `document.getElementById("between-run") !== null`)
 		b.do(chromedp.Click(chromedp.ID("between-run")))
@@ -338,4 +334,14 @@ func renameDeSilva(t *testing.T, h *servertest.Harness, token, ds string, id fun
 	if len(res.Errors) > 0 {
 		t.Fatalf("upsertEntity: %s", res.Raw)
 	}
+}
+
+// deSilvaToQatar makes de Silva and Qatar the ends of the Paths panel's search.
+func deSilvaToQatar(b *tab, ds, desilva, qatar string) {
+	b.t.Helper()
+	js[any](b, fmt.Sprintf(`(() => {
+		const c = window.casegraph;
+		c.paths.setEnd("from", {id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false});
+		c.paths.setEnd("to", {id: %q, kind: "PLACE", name: "Qatar", dataset: %q, redacted: false});
+	})()`, desilva, ds, qatar, ds))
 }

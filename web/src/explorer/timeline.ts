@@ -41,6 +41,9 @@ export class Timeline {
   ) {
     this.render();
     window.addEventListener(identityEvent, () => this.signedIn());
+    // The readable datasets are counted by the server (datasets reads their
+    // sizes): asked for only once the panel shows, whichever way it is opened.
+    new MutationObserver(() => void this.defaults()).observe(byId("panel-timeline"), { attributes: true, attributeFilter: ["hidden"] });
   }
 
   /** render draws the form; the datasets default to those on the canvas, else to every readable one. */
@@ -69,6 +72,7 @@ export class Timeline {
     if (this.edited) return;
     let datasets = this.act.datasets();
     if (datasets.length === 0) {
+      if (byId("panel-timeline").hidden) return;
       if (this.readable === null) {
         try {
           this.readable = (await gql<{ datasets: { name: string }[] }>(`{ datasets { name } }`)).datasets.map((d) => d.name).slice(0, maxDatasets);
