@@ -160,11 +160,7 @@ func TestExplorer(t *testing.T) {
 	t.Run("finds the paths from de Silva to Qatar with their evidence", func(t *testing.T) {
 		b.t = t
 		from, to := id("desmond-de-silva"), id("qatar")
-		js[any](b, fmt.Sprintf(`(() => {
-			const c = window.casegraph;
-			c.paths.setEnd("from", {id: %q, kind: "PERSON", name: "Sir Desmond de Silva", dataset: %q, redacted: false});
-			c.paths.setEnd("to", {id: %q, kind: "PLACE", name: "Qatar", dataset: %q, redacted: false});
-		})()`, from, ds, to, ds))
+		deSilvaToQatar(b, ds, from, to)
 		b.do(chromedp.Click(chromedp.ID("path-submit")))
 		b.until("the evidence", `document.querySelectorAll("#evidence li.hop").length > 0`)
 		want := apiPaths(t, h, from, to)

@@ -3,6 +3,9 @@
 // never in a cookie, so no request carries them unless we add them).
 const storageKey = "casegraph.auth";
 
+/** identityEvent is dispatched on window when the tab signs in or out (the live view subscribes again). */
+export const identityEvent = "casegraph:identity";
+
 /** authHeader is the Authorization header to send, or "" when signed out. */
 export function authHeader(): string {
   try {
@@ -16,11 +19,13 @@ export function authHeader(): string {
 /** signIn keeps a key or token for this tab; a leading "Bearer " is dropped. */
 export function signIn(token: string): void {
   sessionStorage.setItem(storageKey, token.trim().replace(/^Bearer\s+/i, ""));
+  window.dispatchEvent(new Event(identityEvent));
 }
 
 /** signOut forgets the tab's credentials. */
 export function signOut(): void {
   sessionStorage.removeItem(storageKey);
+  window.dispatchEvent(new Event(identityEvent));
 }
 
 /** signedIn says whether the tab holds credentials. */

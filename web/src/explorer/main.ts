@@ -3,6 +3,9 @@
 // ground, a timeline, export, and a URL that restores the view. It talks
 // only to this origin's /graphql, with the tab's credentials.
 import "./explorer.css";
+import "./analysis.css";
+import { Analysis } from "./analyse";
+import type { Measure } from "./analyse";
 import { ApiError, neighborhood, relationTypes } from "./api";
 import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
 import { signIn, signOut, signedIn } from "./auth";
@@ -16,7 +19,9 @@ import { Paths } from "./paths";
 import { Search } from "./search";
 import { decode, encode, load } from "./state";
 import type { View } from "./state";
+import { TimeBar } from "./timebar";
 import { Timeline } from "./timeline";
+import { Live } from "./live";
 import { clearError, entityButton, run, setupTabs, showError, status } from "./ui";
 
 /** The first expansion of an entity draws this many neighbours; each further one four times more, up to the API's cap. */
@@ -31,12 +36,23 @@ class Explorer {
   readonly paths: Paths;
   readonly common: Common;
   readonly timeline: Timeline;
+  // Who stands between, the time bar, analysis and live (issue 26 items 3, 5, 7).
+  readonly timebar: TimeBar;
+  readonly analysis: Analysis;
+  readonly live: Live;
   private openEntity = "";
   private urlTimer = 0;
   private restoring = false;
 
   constructor(private vocabulary: Map<string, RelationTypeInfo>) {
     this.canvas = new Canvas(byId("canvas"), vocabulary);
+    this.timebar = new TimeBar(this.canvas, byId("time"));
+    this.analysis = new Analysis(this.canvas, byId("analyse-control"), byId("analyse-legend"));
+    this.live = new Live(this.canvas, byId("live-control"), vocabulary, () => this.saveURL());
+    this.timebar.onChange(() => {
+      if (this.analysis.measure !== "none") this.analysis.apply();
+      this.saveURL();
+    });
     const act = {
       open: (id: string) => void this.open(id),
       draw: (nodes: EntityRef[], relations: Relation[]) => this.canvas.add(nodes, relations),
@@ -47,8 +63,13 @@ class Explorer {
       ...act,
       drawPath: (p: Path) => this.canvas.add(p.nodes, p.steps.map((s) => s.relation)),
       highlight: (p: Path | null) => this.canvas.highlight(p ? p.nodes.map((n) => n.id) : [], p ? p.steps.map((s) => s.relation.id) : []),
+      select: (ids: string[]) => this.canvas.select(ids),
       validAt: () => this.validAt(),
-      changed: () => this.saveURL(),
+      changed: () => {
+        const { from, to, filter } = this.paths.form;
+        this.live.watchPair(from && to ? { from, to, filter } : null);
+        this.saveURL();
+      },
     });
     this.common = new Common(vocabulary, act);
     this.timeline = new Timeline(vocabulary, { ...act, datasets: () => [...new Set(this.canvas.nodes().map((n) => n.dataset))] });
@@ -64,7 +85,6 @@ class Explorer {
     this.canvas.onChange(() => this.changed());
 
     this.toolbar();
-    this.timeSlider();
     this.keyboard();
     legend();
   }
@@ -103,7 +123,7 @@ class Explorer {
   }
 
   validAt(): string {
-    return byId<HTMLInputElement>("asof-on").checked ? byId<HTMLInputElement>("asof").value : "";
+    return this.timebar.asOf();
   }
 
   private selectedRefs(): EntityRef[] {
@@ -134,6 +154,7 @@ class Explorer {
       ),
     );
     this.canvas.asOf(this.validAt());
+    void this.timeline.defaults();
     this.saveURL();
   }
 
@@ -168,20 +189,6 @@ class Explorer {
     } catch {
       status("Copy the address bar: it restores this view.");
     }
-  }
-
-  private timeSlider(): void {
-    const on = byId<HTMLInputElement>("asof-on");
-    const slider = byId<HTMLInputElement>("asof");
-    const out = byId<HTMLOutputElement>("asof-value");
-    const update = () => {
-      slider.disabled = !on.checked;
-      out.value = on.checked ? slider.value : "any date";
-      this.canvas.asOf(this.validAt());
-      this.saveURL();
-    };
-    on.addEventListener("change", update);
-    slider.addEventListener("input", update);
   }
 
   private keyboard(): void {
@@ -224,6 +231,9 @@ class Explorer {
     if (form.from || form.to) v.p = { f: form.from?.id, t: form.to?.id, k: form.k, q: form.filter, c: form.chosen };
     if (this.validAt()) v.t = this.validAt();
     if (this.openEntity) v.e = this.openEntity;
+    if (this.timebar.brushed) v.b = [this.timebar.brushed.from, this.timebar.brushed.to];
+    if (this.analysis.measure !== "none") v.a = this.analysis.measure;
+    if (this.live.on) v.l = 1;
     return v;
   }
 
@@ -257,14 +267,12 @@ class Explorer {
         if (flags.includes("x")) node.data("expanded", true);
       }
       this.canvas.fit();
-      if (v.t) {
-        byId<HTMLInputElement>("asof-on").checked = true;
-        const slider = byId<HTMLInputElement>("asof");
-        slider.disabled = false;
-        slider.value = v.t;
-        byId<HTMLOutputElement>("asof-value").value = v.t;
-      }
+      if (v.t) this.timebar.setAsOf(v.t);
       this.changed();
+      await this.timebar.refresh();
+      if (v.b) this.timebar.brush({ from: v.b[0], to: v.b[1] });
+      if (v.a) this.analysis.set(v.a as Measure);
+      if (v.l) this.live.toggle(true);
       if (v.p) {
         const form = this.paths.form;
         form.from = v.p.f ? byID.get(v.p.f) : undefined;

@@ -3,6 +3,8 @@
 // order. An empty answer says why (pathExplanation).
 import { gql } from "./api";
 import type { EntityRef, Kind, Path, PathFilter, RelationTypeInfo, Status } from "./api";
+import { betweenList, maxPaths } from "./between";
+import type { Intermediary } from "./between";
 import { byId, h, replace } from "./dom";
 import { confidence, dates, entityName, kindBadge, run, showTab, sourceItem } from "./ui";
 
@@ -40,6 +42,8 @@ const statuses: Status[] = ["CONFIRMED", "REPORTED", "ALLEGED", "DISPUTED"];
 export class Paths {
   form: PathForm = { k: 3, filter: {}, chosen: 0 };
   private found: Path[] = [];
+  /** ranking counts the searches, so that an old search's ranking never replaces a newer one's. */
+  private ranking = 0;
 
   constructor(
     private vocabulary: Map<string, RelationTypeInfo>,
@@ -47,6 +51,7 @@ export class Paths {
       open(id: string): void;
       drawPath(p: Path): void;
       highlight(p: Path | null): void;
+      select(ids: string[]): void;
       selected(): EntityRef[];
       validAt(): string;
       changed(): void;
@@ -94,11 +99,17 @@ export class Paths {
     this.act.changed();
     const out = byId("path-results");
     replace(out, h("p", { class: "hint" }, "Searching…"));
+    replace(byId("between"));
     const data = await run("Finding paths", () => gql<{ paths: Path[] }>(pathsDocument, { from: from.id, to: to.id, k, filter }));
     if (!data) return replace(out);
     this.found = data.paths;
     if (this.found.length > 0) {
       this.choose(Math.min(this.form.chosen, this.found.length - 1));
+      // Ranking costs a search of up to 20 paths: it runs when asked.
+      replace(
+        byId("between"),
+        h("button", { type: "button", id: "between-run", class: "small", onclick: () => void this.between(from.id, to.id, filter) }, `Who stands between (across up to ${maxPaths} paths)`),
+      );
       return;
     }
     this.act.highlight(null);
@@ -146,6 +157,30 @@ export class Paths {
       h("h3", { id: "evidence-heading" }, `Evidence, hop by hop (path ${i + 1})`),
       h("ol", { class: "evidence", id: "evidence", "aria-labelledby": "evidence-heading" }, path.steps.map((s, n) => this.hop(s, n))),
     );
+  }
+
+  /** between ranks who stands between the ends across as many paths as the API gives (k = 20, its cap). */
+  private async between(from: string, to: string, filter: PathFilter): Promise<void> {
+    const search = ++this.ranking;
+    const out = byId("between");
+    let paths = this.found;
+    if (this.form.k < maxPaths) {
+      replace(out, h("p", { class: "hint" }, `Ranking who stands between across up to ${maxPaths} paths…`));
+      try {
+        paths = (await gql<{ paths: Path[] }>(pathsDocument, { from, to, k: maxPaths, filter })).paths;
+      } catch (err) {
+        if (search === this.ranking) replace(out, h("p", { class: "hint" }, `Who stands between: ${err instanceof Error ? err.message : String(err)}`));
+        return;
+      }
+    }
+    if (search !== this.ranking) return;
+    replace(out, betweenList(paths, (i) => this.pick(i)));
+  }
+
+  /** pick selects an intermediary on the canvas, drawing the shortest path through it first when it is not drawn. */
+  private pick(i: Intermediary): void {
+    this.act.drawPath(i.via);
+    this.act.select([i.entity.id]);
   }
 
   private hop(step: Path["steps"][number], n: number): HTMLElement {
@@ -230,7 +265,7 @@ export class Paths {
       h("p", { class: "hint full" }, "Valid at: the date of “Show as of” under the canvas, when it is on."),
       h("button", { type: "submit", class: "full", id: "path-submit" }, "Find paths"),
     );
-    replace(byId("panel-paths"), h("h2", {}, "Paths"), form, h("div", { id: "path-results", "aria-live": "polite" }));
+    replace(byId("panel-paths"), h("h2", {}, "Paths"), form, h("div", { id: "path-results", "aria-live": "polite" }), h("div", { id: "between", "aria-live": "polite" }));
   }
 
   private useSelected(which: "from" | "to"): void {

@@ -17,6 +17,12 @@ export interface View {
   t?: string;
   /** the entity open in the panel */
   e?: string;
+  /** the time bar's brushed period: from, to */
+  b?: [string, string];
+  /** what Analyse shows */
+  a?: string;
+  /** 1 when the live view is on */
+  l?: 1;
 }
 
 /** encode makes the URL fragment of a view. */
@@ -37,6 +43,9 @@ export function decode(hash: string): View | null {
     if (!Array.isArray(v.n) || !Array.isArray(v.r)) return null;
     v.n = v.n.filter((e) => Array.isArray(e) && typeof e[0] === "string" && Number.isFinite(e[1]) && Number.isFinite(e[2]) && typeof e[3] === "string");
     v.r = v.r.filter((id) => typeof id === "string");
+    if (!(Array.isArray(v.b) && v.b.length === 2 && v.b.every((d) => typeof d === "string" && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(d)))) delete v.b;
+    if (typeof v.a !== "string") delete v.a;
+    if (v.l !== 1) delete v.l;
     return v;
   } catch {
     return null;
