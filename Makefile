@@ -100,7 +100,7 @@ $(FTM_VENV)/.installed: dataset/testdata/ftm-requirements.txt
 	touch $@
 ## web-deps: install web/package.json's pinned devDependencies (npm ci) when web/node_modules lacks them: the build's, and graphql-http, whose audit of the GraphQL-over-HTTP spec make test runs (needs Node and npm)
 web-deps:
-	@test -f web/node_modules/graphql-http/package.json -a -f web/node_modules/graphql-ws/package.json -a -f web/node_modules/ws/package.json || (cd web && npm ci --no-audit --no-fund --loglevel error)
+	@test -f web/node_modules/graphql-http/package.json -a -f web/node_modules/graphql-ws/package.json -a -f web/node_modules/ws/package.json -a -f web/node_modules/axe-core/axe.min.js || (cd web && npm ci --no-audit --no-fund --loglevel error)
 
 ## clients-deps: install clients/package.json's pinned clients (npm ci) when clients/node_modules lacks them: the client matrix (urql, Apollo Client, Relay, graphql-request, graphql-ws, graphql-sse) that make test runs (server/clients_test.go; needs Node and npm)
 clients-deps:

@@ -264,7 +264,7 @@ func TestExplorer(t *testing.T) {
 		b.t = t
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, id("desmond-de-silva")))
 		b.until("de Silva's neighbourhood", fmt.Sprintf(`window.casegraph.canvas.cy.nodes().some(n => n.data("name") === %q) && !window.casegraph.canvas.layingOut`, hostileName))
-		body := b.download(`#toolbar button[data-action="graphml"]`)
+		body := b.export("graphml")
 		var doc graphML
 		if err := xml.Unmarshal(body, &doc); err != nil {
 			t.Fatalf("GraphML does not parse: %v", err)
@@ -286,14 +286,14 @@ func TestExplorer(t *testing.T) {
 		if !strings.Contains(string(body), "&lt;img src=x onerror=alert(1)&gt;") {
 			t.Error("GraphML lacks the hostile name, escaped")
 		}
-		csv := string(b.download(`#toolbar button[data-action="csv"]`))
+		csv := string(b.export("csv"))
 		if lines := strings.Count(csv, "\r\n"); lines < 1+len(nodes)+len(edges) {
 			t.Errorf("CSV has %d lines, want at least %d", lines, 1+len(nodes)+len(edges))
 		}
-		if png := b.download(`#toolbar button[data-action="png"]`); !strings.HasPrefix(string(png), "\x89PNG\r\n") {
+		if png := b.export("png"); !strings.HasPrefix(string(png), "\x89PNG\r\n") {
 			t.Errorf("PNG export is not a PNG: % x", png[:min(8, len(png))])
 		}
-		svg := string(b.download(`#toolbar button[data-action="svg"]`))
+		svg := string(b.export("svg"))
 		if !strings.HasPrefix(svg, "<svg") || strings.Contains(svg, "<img") {
 			t.Errorf("SVG is not one, or holds a tag from a name: %.200s", svg)
 		}
@@ -346,6 +346,13 @@ func TestExplorer(t *testing.T) {
 		b.do(chromedp.Click(chromedp.CSS(".graphiql-execute-button"))) // stops it
 		b.checkClean()
 	})
+}
+
+// export downloads the view in a format from the toolbar's Export menu.
+func (b *tab) export(format string) []byte {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.ID("export-button")))
+	return b.download(fmt.Sprintf(`#export-menu button[data-action=%q]`, format))
 }
 
 type hop struct {

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -151,9 +152,20 @@ func Snapshot(t testing.TB, s *cypher.Store, ds string) []string {
 // and a function from a seed id to its id in the test.
 func LoadSeed(t testing.TB, s *cypher.Store) (string, func(string) string) {
 	t.Helper()
+	return load(t, s, dataset.Seed())
+}
+
+// LoadForce loads the demonstration force (demo-force) as LoadSeed loads the seed.
+func LoadForce(t testing.TB, s *cypher.Store) (string, func(string) string) {
+	t.Helper()
+	return load(t, s, dataset.DemoForce())
+}
+
+func load(t testing.TB, s *cypher.Store, r io.Reader) (string, func(string) string) {
+	t.Helper()
 	ds := Dataset(t)
 	id := func(seedID string) string { return ds + ":" + seedID }
-	b, err := dataset.Read(dataset.Seed())
+	b, err := dataset.Read(r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,8 @@ export interface EntityRef {
   name: string;
   dataset: string;
   redacted: boolean;
+  /** a protected person: redacted for callers without clearance, drawn ringed for those with it */
+  protected?: boolean;
 }
 
 export interface Relation {
@@ -87,7 +89,7 @@ export class ApiError extends Error {
 
 /** The fragments documents may spread; gql adds those a document uses. */
 const fragmentDefinitions: Record<string, string> = {
-  Ref: `fragment Ref on Entity { id kind name dataset redacted }`,
+  Ref: `fragment Ref on Entity { id kind name dataset redacted protected }`,
   Src: `fragment Src on Source { id title publisher url publishedAt }`,
   Rel: `fragment Rel on Relation {
   id type role startDate endDate status confidence quote dataset

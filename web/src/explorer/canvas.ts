@@ -1,12 +1,17 @@
-// The graph canvas: Cytoscape with the fCoSE force layout. A kind is shown
-// by shape and colour, a relation's status by line style (CONFIRMED solid,
-// REPORTED long dashes, ALLEGED short dashes, DISPUTED dotted) and its
-// confidence by width, so nothing depends on colour alone. Every change a
-// user makes (add, expand, hide, remove, pin) can be undone.
+// The graph canvas: Cytoscape with four layouts (fCoSE's force, a
+// hierarchy by breadthfirst with superiors on top, radial, grid). A kind is
+// shown by shape and colour, a relation's status by line style (CONFIRMED
+// solid, REPORTED long dashes, ALLEGED short dashes, DISPUTED dotted) and
+// its confidence by width, so nothing depends on colour alone; an entity's
+// size grows with its degree, and its label is cut to 24 characters (the
+// full name shows on hover). Relation types and kinds can be left out of
+// what is drawn without reading again. Every change a user makes (add,
+// expand, hide, remove, pin) can be undone.
 import cytoscape from "cytoscape";
 import type { Core, ElementDefinition, NodeSingular, EdgeSingular } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import type { EntityRef, Kind, Relation, RelationTypeInfo } from "./api";
+import { entityName } from "./ui";
 
 cytoscape.use(fcose);
 
@@ -27,9 +32,38 @@ export const statusStyle: Record<string, { style: "solid" | "dashed" | "dotted";
   DISPUTED: { style: "dotted", label: "dotted" },
 };
 
+/** labelLength is where an entity's label is cut (the full name shows on hover). */
+export const labelLength = 24;
+
+/** truncate cuts text to n characters (by code point), ending with "…" when it does. */
+export function truncate(text: string, n = labelLength): string {
+  const chars = [...text.replace(/\s+/g, " ").trim()];
+  return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("").trimEnd() + "…";
+}
+
+/** Layouts the canvas offers. */
+export const layouts = { force: "Force", hierarchy: "Hierarchy", radial: "Radial", grid: "Grid" } as const;
+export type LayoutName = keyof typeof layouts;
+
+/**
+ * above says, for a relation type that ranks its ends, which end is the
+ * superior: SUBORDINATE_TO points up (to is above from), COMMANDS and
+ * the like down (from is above to). The hierarchy layout puts superiors on top.
+ */
+const above: Record<string, "from" | "to"> = {
+  SUBORDINATE_TO: "to",
+  MEMBER_OF: "to",
+  COMMANDS: "from",
+  DIRECTOR_OF: "from",
+  OWNS: "from",
+};
+
 /** NodeData is what a drawn entity carries. */
 export interface NodeData extends EntityRef {
+  /** the label drawn: the name cut to labelLength, and how many relations are not drawn */
   label: string;
+  /** the entity's drawn size, by its degree on the canvas */
+  size?: number;
   more: number;
   expanded: boolean;
 }
@@ -59,6 +93,10 @@ export class Canvas {
   /** layingOut says whether a layout is moving entities (tests wait for it). */
   layingOut = false;
   private listeners: (() => void)[] = [];
+  /** the relation types and entity kinds left out of the drawing */
+  readonly leftOut = { types: new Set<string>(), kinds: new Set<string>() };
+  /** the layout the canvas lays out with */
+  layoutName: LayoutName = "force";
 
   constructor(
     container: HTMLElement,
@@ -67,8 +105,8 @@ export class Canvas {
     this.cy = cytoscape({
       container,
       wheelSensitivity: 0.3,
-      minZoom: 0.05,
-      maxZoom: 4,
+      minZoom: 0.02,
+      maxZoom: 6,
       boxSelectionEnabled: true,
       style: stylesheet(),
     });
@@ -79,6 +117,17 @@ export class Canvas {
       this.cy.nodes().toggleClass("far", far);
     });
     this.cy.on("add", "node", (ev) => ev.target.toggleClass("far", far));
+    // The canvas draws no text a pointer can hover: its title says the full
+    // name (or the relation) under the pointer, as a tooltip.
+    this.cy.on("mouseover", "node, edge", (ev) => container.setAttribute("title", this.describe(ev.target)));
+    this.cy.on("mouseout", "node, edge", () => container.removeAttribute("title"));
+  }
+
+  /** describe is an entity's full name, or a relation read from its from. */
+  describe(el: cytoscape.SingularElementArgument): string {
+    if (el.isNode()) return entityName(el.data() as NodeData);
+    const r = (el.data() as EdgeData).relation;
+    return `${entityName(r.from)} ${this.vocabulary.get(r.type)?.label ?? r.type} ${entityName(r.to)}`;
   }
 
   /** onChange calls fn after every change to what is drawn. */
@@ -107,6 +156,7 @@ export class Canvas {
     if (!before) return;
     this.cy.elements().remove();
     this.cy.add(before);
+    this.restyle();
     this.changed();
   }
 
@@ -120,7 +170,7 @@ export class Canvas {
         const existing = cy.getElementById(e.id);
         if (existing.nonempty()) return;
         fresh.push(e.id);
-        cy.add({ group: "nodes", data: { ...e, label: e.redacted ? "Protected person" : e.name, more: 0, expanded: false } satisfies NodeData });
+        cy.add({ group: "nodes", classes: e.protected && !e.redacted ? "protected" : "", data: { ...e, label: truncate(entityName(e)), more: 0, expanded: false } satisfies NodeData });
       };
       nodes.forEach(ensure);
       for (const r of relations) {
@@ -143,14 +193,39 @@ export class Canvas {
       }
     });
     cy.edges().toggleClass("many", cy.edges().length > manyRelations);
+    this.restyle();
     if (options.layout !== false && fresh.length > 0) this.layout(fresh);
     this.changed();
   }
 
-  /** layout runs the force layout; pinned (locked) nodes keep their place. */
-  layout(fresh: string[] = []): void {
+  /** restyle sizes entities by degree and leaves out the types and kinds chosen. */
+  restyle(): void {
+    const cy = this.cy;
+    cy.batch(() => {
+      cy.nodes().forEach((n) => {
+        n.data("size", sizeFor(n.degree(false)));
+        n.toggleClass("left-out", this.leftOut.kinds.has(n.data("kind")));
+      });
+      cy.edges().forEach((e) => {
+        e.toggleClass("left-out", this.leftOut.types.has((e.data() as EdgeData).relation.type));
+      });
+    });
+  }
+
+  /** leaveOut hides (or shows again) a relation type's relations or a kind's entities; nothing is read again. */
+  leaveOut(what: "types" | "kinds", value: string, out: boolean): void {
+    if (out) this.leftOut[what].add(value);
+    else this.leftOut[what].delete(value);
+    this.restyle();
+    this.changed();
+  }
+
+  /** layout lays out with the chosen layout; pinned (locked) nodes keep their place. */
+  layout(fresh: string[] = [], name: LayoutName = this.layoutName): void {
     const cy = this.cy;
     if (cy.nodes().length === 0) return;
+    this.layoutName = name;
+    if (name !== "force") return this.run(this.arranged(name));
     // New nodes start beside a drawn neighbour, so the layout moves the
     // old ones little and the user keeps their bearings.
     for (const id of fresh) {
@@ -179,12 +254,58 @@ export class Canvas {
         .nodes(":locked")
         .map((n) => ({ nodeId: n.id(), position: n.position() })),
     } as cytoscape.LayoutOptions);
+    this.run(layout);
+  }
+
+  private run(layout: cytoscape.Layouts): void {
     layout.one("layoutstop", () => {
       this.layingOut = false;
       this.fit();
     });
     this.layingOut = true;
     layout.run();
+  }
+
+  /** arranged is a layout of the visible entities other than force. */
+  private arranged(name: Exclude<LayoutName, "force">): cytoscape.Layouts {
+    const cy = this.cy;
+    const eles = cy.elements(":visible");
+    const common = { eles, animate: eles.length < 600, animationDuration: 300, fit: false, padding: 30, avoidOverlap: true, nodeDimensionsIncludeLabels: true };
+    if (name === "grid") return eles.layout({ name: "grid", ...common } as cytoscape.LayoutOptions);
+    const degree = (n: NodeSingular) => n.degree(false);
+    if (name === "radial") {
+      // The selection (or the most connected entity) at the centre, the rest in rings by degree.
+      const centre = new Set(this.selected());
+      return eles.layout({ name: "concentric", ...common, minNodeSpacing: 20, concentric: (n: NodeSingular) => (centre.has(n.id()) ? 1e6 : degree(n)), levelWidth: () => 2 } as cytoscape.LayoutOptions);
+    }
+    return eles.layout({ name: "breadthfirst", ...common, directed: false, spacingFactor: 1.1, roots: this.tops(), depthSort: (a: NodeSingular, b: NodeSingular) => a.data("name").localeCompare(b.data("name")) } as unknown as cytoscape.LayoutOptions);
+  }
+
+  /**
+   * tops are the roots of the hierarchy: in each connected part of the
+   * drawing, the entities that are superior in a ranking relation and below
+   * none; else the selected ones; else the most connected one.
+   */
+  tops(): string[] {
+    const below = new Set<string>();
+    const superior = new Set<string>();
+    this.cy.edges(":visible").forEach((e) => {
+      const r = (e.data() as EdgeData).relation;
+      const up = above[r.type];
+      if (!up) return;
+      superior.add(up === "to" ? r.to.id : r.from.id);
+      below.add(up === "to" ? r.from.id : r.to.id);
+    });
+    const selected = new Set(this.selected());
+    const roots: string[] = [];
+    this.cy.elements(":visible").components().forEach((part) => {
+      const ids = part.nodes().map((n) => n.id());
+      let chosen = ids.filter((id) => superior.has(id) && !below.has(id));
+      if (chosen.length === 0) chosen = ids.filter((id) => selected.has(id));
+      if (chosen.length === 0) chosen = [part.nodes().max((n) => n.degree(false)).ele.id()];
+      roots.push(...chosen);
+    });
+    return roots;
   }
 
   /** node is the drawn entity with this id, or null. */
@@ -230,7 +351,7 @@ export class Canvas {
     if (!n) return;
     n.data({ expanded: true, more });
     n.toggleClass("has-more", more > 0);
-    n.data("label", `${n.data("redacted") ? "Protected person" : n.data("name")}${more > 0 ? `\n(${more} more)` : ""}`);
+    n.data("label", `${truncate(entityName(n.data() as NodeData))}${more > 0 ? `\n(${more} more)` : ""}`);
   }
 
   /** hide hides entities (and their relations) without removing them. */
@@ -258,6 +379,7 @@ export class Canvas {
     if (ids.length === 0) return;
     this.checkpoint();
     for (const id of ids) this.cy.getElementById(id).remove();
+    this.restyle();
     this.changed();
   }
 
@@ -305,14 +427,24 @@ export class Canvas {
     });
   }
 
-  /** fit shows the whole drawing, zoomed in no further than 1.2 (one entity would fill the screen). */
+  /**
+   * fit fills the canvas with the drawing: only a drawing of one or two
+   * entities is held at zoom 2, where one entity would fill the screen.
+   */
   fit(): void {
     const cy = this.cy;
-    cy.fit(cy.elements(":visible"), 40);
-    if (cy.zoom() > 1.2) {
-      cy.zoom(1.2);
-      cy.center(cy.elements(":visible"));
+    const shown = cy.elements(":visible");
+    cy.fit(shown, 24);
+    if (shown.nodes().length <= 2 && cy.zoom() > 2) {
+      cy.zoom(2);
+      cy.center(shown);
     }
+  }
+
+  /** zoomBy zooms about the canvas's centre. */
+  zoomBy(factor: number): void {
+    const cy = this.cy;
+    cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
   }
 }
 
@@ -323,6 +455,11 @@ export function validAt(r: Pick<Relation, "startDate" | "endDate">, date: string
   if (r.startDate && earliest(r.startDate) > latest(date)) return false;
   if (r.endDate && latest(r.endDate) < earliest(date)) return false;
   return true;
+}
+
+/** sizeFor is an entity's size by its degree: 24 px alone, growing with the square root, up to 64. */
+export function sizeFor(degree: number): number {
+  return Math.round(Math.min(64, 24 + 6 * Math.sqrt(degree)));
 }
 
 function stylesheet(): cytoscape.StylesheetJson {
@@ -340,7 +477,7 @@ function stylesheet(): cytoscape.StylesheetJson {
       style: {
         label: "data(label)",
         "text-wrap": "wrap",
-        "text-max-width": "140px",
+        "text-max-width": "180px",
         "font-size": 11,
         "text-valign": "bottom",
         "text-margin-y": 4,
@@ -350,14 +487,16 @@ function stylesheet(): cytoscape.StylesheetJson {
         // Labels too small to read are not drawn: a fitted 1,000-entity
         // view redraws shapes and lines only, and reads again on zoom.
         "min-zoomed-font-size": 7,
-        width: 28,
-        height: 28,
+        width: "data(size)",
+        height: "data(size)",
         "border-width": 1,
         "border-color": "#ffffff",
       },
     },
     ...kinds,
     { selector: "node[?redacted]", style: { "background-color": "#8a8a8a", "border-style": "dashed", "border-width": 2, "border-color": "#333" } },
+    // A protected person the caller is cleared to see: its own colour, ringed in red.
+    { selector: "node.protected", style: { "border-style": "double", "border-width": 4, "border-color": "#b3001b" } },
     { selector: "node.has-more", style: { "border-width": 3, "border-color": "#222", "border-style": "double" } },
     { selector: "node.pinned", style: { "outline-width": 2, "outline-color": "#222", "outline-offset": 3 } as cytoscape.Css.Node },
     // Selection is a halo beneath the entity, so its own colour (and a
@@ -373,7 +512,7 @@ function stylesheet(): cytoscape.StylesheetJson {
         "target-arrow-shape": "triangle",
         "arrow-scale": 0.8,
         label: "data(label)",
-        "font-size": 9,
+        "font-size": 10,
         "min-zoomed-font-size": 8,
         color: "#444",
         "text-rotation": "autorotate",
@@ -394,6 +533,6 @@ function stylesheet(): cytoscape.StylesheetJson {
     { selector: ".path", style: { "line-color": "#d0421b", "target-arrow-color": "#d0421b", "z-index": 10, "border-color": "#d0421b", "border-width": 3 } },
     { selector: ".faded", style: { opacity: 0.25 } },
     { selector: "edge.not-valid", style: { opacity: 0.12 } },
-    { selector: ".hidden", style: { display: "none" } },
+    { selector: ".hidden, .left-out", style: { display: "none" } },
   ] as cytoscape.StylesheetJson;
 }

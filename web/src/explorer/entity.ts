@@ -1,10 +1,13 @@
 // The entity panel: an entity's facts, aliases and sources, its relations
-// grouped by how they read from it ("authored", "was authored by"), and
-// its timeline.
+// grouped by how they read from it ("authored", "was authored by"), each
+// with its evidence (how many citations, the first quote, the rest a click
+// away), and its timeline. An organization offers its chain of command.
 import { gql } from "./api";
 import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
 import { byId, h, replace, safeURL } from "./dom";
-import { confidence, dates, entityButton, entityName, kindBadge, reading, run, showTab, sourceItem } from "./ui";
+import { citationFields, citationItem } from "./relation";
+import type { Evidenced } from "./relation";
+import { confidence, dates, entityButton, entityName, kindBadge, reading, run, showTab } from "./ui";
 
 interface EntityDetail extends EntityRef {
   aliases: string[];
@@ -19,7 +22,7 @@ interface EntityDetail extends EntityRef {
   publishedAt?: string | null;
   pageCount?: number | null;
   url?: string | null;
-  relations: { totalCount: number; edges: { node: Relation }[] };
+  relations: { totalCount: number; edges: { node: Evidenced }[] };
 }
 
 interface TimelineItem {
@@ -36,7 +39,7 @@ const entityDocument = `query EntityPanel($id: ID!) {
     ... on Organization { category }
     ... on Event { category startDate endDate }
     ... on Document { category publishedAt pageCount url }
-    relations(first: 100) { totalCount edges { node { ...Rel } } }
+    relations(first: 100) { totalCount edges { node { ...Rel ${citationFields} } } }
   }
   timeline(id: $id) { start end event { ...Ref } relation { ...Rel } }
 }`;
@@ -47,6 +50,18 @@ export interface EntityActions {
   draw(e: EntityRef, relations?: Relation[]): void;
   expand(id: string): void;
   pathEnd(which: "from" | "to", e: EntityRef): void;
+  openRelation(id: string): void;
+  openSource(id: string): void;
+  /** draws an organization's chain of command at a date, top down */
+  commandChain(id: string, at: string): void;
+}
+
+/** lastRelations are the relations of the entity last shown (the source panel looks among them). */
+let lastRelations: Relation[] = [];
+
+/** readRelations are the relations of the entity last shown. */
+export function readRelations(): Relation[] {
+  return lastRelations;
 }
 
 /** showEntity fills the entity panel with the entity id. */
@@ -56,6 +71,7 @@ export async function showEntity(id: string, vocabulary: Map<string, RelationTyp
   const data = await run("Reading the entity", () => gql<{ entity: EntityDetail | null; timeline: TimelineItem[] }>(entityDocument, { id }));
   if (!data) return;
   const e = data.entity;
+  lastRelations = e ? e.relations.edges.map((edge) => edge.node) : [];
   if (!e) {
     replace(panel, h("p", {}, "No entity with this id, or not one you may read."));
     return;
@@ -83,17 +99,18 @@ export async function showEntity(id: string, vocabulary: Map<string, RelationTyp
       h("button", { type: "button", onclick: () => act.pathEnd("from", e) }, "Path from here"),
       h("button", { type: "button", onclick: () => act.pathEnd("to", e) }, "Path to here"),
     ]),
+    e.kind === "ORGANIZATION" ? chainForm(e.id, act) : null,
     h("dl", { class: "facts" }, facts.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v as Node | string | number)])),
     e.aliases.length ? [h("h3", {}, "Also known as"), h("ul", { class: "aliases" }, e.aliases.map((a) => h("li", { dir: "auto" }, a)))] : null,
     h("h3", {}, "Sources"),
-    e.sources.length ? h("ul", { class: "sources" }, e.sources.map(sourceItem)) : h("p", { class: "hint" }, "None you may read."),
+    e.sources.length ? h("ul", { class: "sources" }, e.sources.map((s) => sourceLink(s, act.openSource))) : h("p", { class: "hint" }, "None you may read."),
     relationGroups(e, vocabulary, act),
     timelineList(e.id, data.timeline, vocabulary, act),
   );
 }
 
 function relationGroups(e: EntityDetail, vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): HTMLElement[] {
-  const groups = new Map<string, { relation: Relation; other: EntityRef }[]>();
+  const groups = new Map<string, { relation: Evidenced; other: EntityRef }[]>();
   for (const { node } of e.relations.edges) {
     const { label, other } = reading(node, e.id, vocabulary);
     const group = groups.get(label) ?? [];
@@ -111,15 +128,61 @@ function relationGroups(e: EntityDetail, vocabulary: Map<string, RelationTypeInf
         items.map(({ relation, other }) =>
           h(
             "li",
-            {},
-            entityButton(other, act.open, [dates(relation.startDate, relation.endDate), relation.status.toLowerCase(), confidence(relation.confidence)].filter(Boolean).join(" · ")),
-            h("button", { type: "button", class: "small", title: `Draw this relation`, "aria-label": `Draw: ${entityName(e)} ${label} ${entityName(other)}`, onclick: () => act.draw(other, [relation]) }, "Draw"),
+            { class: "relation-item", "data-relation": relation.id },
+            h(
+              "div",
+              { class: "relation-row" },
+              entityButton(other, act.open, [dates(relation.startDate, relation.endDate), relation.status.toLowerCase(), confidence(relation.confidence)].filter(Boolean).join(" · ")),
+              h("button", { type: "button", class: "small", "aria-label": `Evidence: ${entityName(e)} ${label} ${entityName(other)}`, onclick: () => act.openRelation(relation.id) }, "Evidence"),
+              h("button", { type: "button", class: "small", title: `Draw this relation`, "aria-label": `Draw: ${entityName(e)} ${label} ${entityName(other)}`, onclick: () => act.draw(other, [relation]) }, "Draw"),
+            ),
+            evidenceSummary(relation, act.openSource),
           ),
         ),
       ),
     );
   }
   return out;
+}
+
+/** evidenceSummary is a relation's citation count and first quote; the citations open below it. */
+function evidenceSummary(r: Evidenced, openSource: (id: string) => void): HTMLElement {
+  const n = r.citations.length;
+  const first = r.citations.find((c) => c.quote) ?? r.citations[0];
+  const count = `${n} ${n === 1 ? "citation" : "citations"}`;
+  if (n === 0) return h("div", { class: "evidence-summary hint" }, "No source you may read.");
+  return h(
+    "details",
+    { class: "evidence-summary" },
+    h("summary", {}, h("span", { class: "citation-count" }, count), first?.quote ? h("q", { dir: "auto" }, first.quote) : ` ${first.source.title}`),
+    h("ol", { class: "citations" }, r.citations.map((c) => citationItem(c, openSource))),
+  );
+}
+
+/** sourceLink is a source in a list: its title opens the source panel. */
+function sourceLink(s: Source, openSource: (id: string) => void): HTMLElement {
+  return h(
+    "li",
+    {},
+    h("button", { type: "button", class: "link inline", "data-source": s.id, onclick: () => openSource(s.id) }, s.title),
+    s.publisher ? ` — ${s.publisher}` : "",
+    s.publishedAt ? `, ${s.publishedAt}` : "",
+  );
+}
+
+/** chainForm asks for the date of an organization's chain of command. */
+function chainForm(id: string, act: EntityActions): HTMLElement {
+  const input = h("input", { id: "chain-at", name: "at", value: String(new Date().getFullYear()), pattern: "\\d{4}(-\\d{2}(-\\d{2})?)?", required: true, size: 10, "aria-describedby": "chain-hint" });
+  return h(
+    "form",
+    { class: "chain-form", id: "chain-form", onsubmit: (ev: Event) => (ev.preventDefault(), act.commandChain(id, input.value.trim())) },
+    h("label", { for: "chain-at" }, "Command chain at"),
+    " ",
+    input,
+    " ",
+    h("button", { type: "submit", id: "chain-submit" }, "Command chain"),
+    h("span", { id: "chain-hint", class: "hint" }, " Drawn top down: superiors above."),
+  );
 }
 
 function timelineList(id: string, items: TimelineItem[], vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): HTMLElement[] {

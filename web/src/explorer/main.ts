@@ -9,14 +9,19 @@ import type { Measure } from "./analyse";
 import { ApiError, neighborhood, relationTypes } from "./api";
 import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
 import { signIn, signOut, signedIn } from "./auth";
-import { Canvas, kindStyle, statusStyle } from "./canvas";
-import type { NodeData } from "./canvas";
+import { Canvas } from "./canvas";
+import type { LayoutName, NodeData } from "./canvas";
+import { drawChain } from "./chain";
 import { Common } from "./common";
 import { byId, download, h, replace } from "./dom";
-import { showEntity } from "./entity";
+import { readRelations, showEntity } from "./entity";
 import * as exporter from "./exporter";
+import { renderLegend } from "./legend";
+import { openPanel, setupPanels } from "./panels";
 import { Paths } from "./paths";
+import { showRelation } from "./relation";
 import { Search } from "./search";
+import { showSource } from "./source";
 import { decode, encode, load } from "./state";
 import type { View } from "./state";
 import { TimeBar } from "./timebar";
@@ -78,6 +83,7 @@ class Explorer {
     const cy = this.canvas.cy;
     cy.on("tap", "node", (ev) => void this.open(ev.target.id()));
     cy.on("dbltap", "node", (ev) => void this.expand(ev.target.id()));
+    cy.on("tap", "edge", (ev) => void this.openRelation(ev.target.id()));
     // A tap on the background ends a path's highlight.
     cy.on("tap", (ev) => ev.target === cy && this.canvas.highlight([], []));
     cy.on("select unselect", "node", () => this.common.render(this.selectedRefs()));
@@ -86,18 +92,45 @@ class Explorer {
 
     this.toolbar();
     this.keyboard();
-    legend();
+    setupPanels();
+    renderLegend(this.canvas, vocabulary);
   }
 
   /** open shows an entity in the panel. */
   async open(id: string): Promise<void> {
     this.openEntity = id;
+    openPanel("right");
     this.saveURL();
     await showEntity(id, this.vocabulary, {
       open: (other) => void this.open(other),
       draw: (e, relations = []) => this.canvas.add([e], relations),
       expand: (other) => void this.expand(other),
       pathEnd: (which, e) => this.paths.setEnd(which, e),
+      openRelation: (other) => void this.openRelation(other),
+      openSource: (other) => void this.openSource(other),
+      commandChain: (unit, at) => void drawChain(this.canvas, unit, at),
+    });
+  }
+
+  // The relation and source panels (evidence at a click) share the details panel with entities.
+
+  /** openRelation shows a relation and its evidence in the details panel. */
+  async openRelation(id: string): Promise<void> {
+    openPanel("right");
+    await showRelation(id, this.vocabulary, {
+      open: (other) => void this.open(other),
+      openSource: (other) => void this.openSource(other),
+      draw: (nodes, relations) => this.canvas.add(nodes, relations),
+    });
+  }
+
+  /** openSource shows a source and what it supports in the details panel. */
+  async openSource(id: string): Promise<void> {
+    openPanel("right");
+    await showSource(id, this.vocabulary, {
+      open: (other) => void this.open(other),
+      openRelation: (other) => void this.openRelation(other),
+      known: () => [...this.canvas.relations(), ...readRelations()],
     });
   }
 
@@ -155,6 +188,7 @@ class Explorer {
     );
     this.canvas.asOf(this.validAt());
     void this.timeline.defaults();
+    renderLegend(this.canvas, this.vocabulary);
     this.saveURL();
   }
 
@@ -167,7 +201,9 @@ class Explorer {
       remove: () => this.canvas.remove(this.canvas.selected()),
       undo: () => this.canvas.undo(),
       fit: () => this.canvas.fit(),
-      layout: () => this.canvas.layout(),
+      zoomin: () => this.canvas.zoomBy(1.25),
+      zoomout: () => this.canvas.zoomBy(0.8),
+      layout: () => this.canvas.layout([], byId<HTMLSelectElement>("layout-choice").value as LayoutName),
       clear: () => this.canvas.clear(),
       png: () => exporter.png(this.canvas),
       svg: () => download("casegraph.svg", new Blob([exporter.svg(this.canvas)], { type: "image/svg+xml" })),
@@ -175,6 +211,7 @@ class Explorer {
       csv: () => download("casegraph.csv", new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
       link: () => void this.copyLink(),
     };
+    byId("layout-choice").addEventListener("change", () => actions.layout());
     byId("toolbar").addEventListener("click", (ev) => {
       const action = (ev.target as HTMLElement).closest("button")?.dataset.action;
       if (action && actions[action]) actions[action]();
@@ -205,6 +242,8 @@ class Explorer {
       const keys: Record<string, () => void> = {
         "/": () => byId("search").focus(),
         f: () => this.canvas.fit(),
+        "+": () => this.canvas.zoomBy(1.25),
+        "-": () => this.canvas.zoomBy(0.8),
         e: () => selected.forEach((id) => void this.expand(id)),
         p: () => this.canvas.togglePin(selected),
         h: () => this.canvas.hide(selected),
@@ -289,15 +328,6 @@ class Explorer {
       this.restoring = false;
     }
   }
-}
-
-function legend(): void {
-  replace(
-    byId("legend"),
-    Object.entries(kindStyle).map(([kind, s]) => h("span", {}, h("span", { class: `kind kind-${kind}` }, kind.toLowerCase()), ` ${s.label.replace(/^\w+ /, "")}`)),
-    Object.entries(statusStyle).map(([status, s]) => h("span", {}, `${status.toLowerCase()}: ${s.label}`)),
-    h("span", {}, "line width: confidence"),
-  );
 }
 
 function setupSignIn(onChange: () => void): void {

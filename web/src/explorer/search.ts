@@ -49,7 +49,7 @@ export class Search {
   ) {
     byId("search-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      this.closeSuggestions();
+      this.stopSuggesting();
       this.kinds = [];
       this.datasets = [];
       void this.search(this.input.value);
@@ -103,6 +103,14 @@ export class Search {
     else this.input.removeAttribute("aria-activedescendant");
   }
 
+  /** stopSuggesting closes the suggestions, and drops those asked for and not yet come (they would open over a search's results). */
+  private stopSuggesting(): void {
+    clearTimeout(this.timer);
+    this.asked++;
+    this.input.removeAttribute("aria-busy");
+    this.closeSuggestions();
+  }
+
   private closeSuggestions(): void {
     this.list.hidden = true;
     this.suggestions = [];
@@ -119,6 +127,12 @@ export class Search {
   }
 
   private key(ev: KeyboardEvent): void {
+    if (ev.key === "Escape") {
+      // A search box clears itself on Escape: this one keeps the query and closes its suggestions.
+      ev.preventDefault();
+      this.stopSuggesting();
+      return;
+    }
     if (this.list.hidden) return;
     const n = this.suggestions.length;
     if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
@@ -129,8 +143,6 @@ export class Search {
     } else if (ev.key === "Enter" && this.active >= 0) {
       ev.preventDefault();
       this.choose(this.active);
-    } else if (ev.key === "Escape") {
-      this.closeSuggestions();
     }
   }
 
