@@ -87,7 +87,7 @@ func TestExplorerEvidence(t *testing.T) {
 		items := js[[]struct{ Relation, Count, Summary string }](b, `[...document.querySelectorAll("#panel-entity li.relation-item")].map(li => ({
 			Relation: li.dataset.relation, Count: li.querySelector(".citation-count")?.textContent ?? "", Summary: li.querySelector("summary")?.textContent ?? ""}))`)
 		quoted := 0
-		for _, it := range items {
+		for _, it := range items[:min(3, len(items))] { // three, to spare a loaded server
 			want := apiCitations(t, h, it.Relation)
 			if len(want) == 0 {
 				continue
@@ -129,11 +129,11 @@ func TestExplorerEvidence(t *testing.T) {
 		if first, _, _ := strings.Cut(long.Label, "\n"); len([]rune(first)) > 24 || !strings.HasSuffix(first, "…") {
 			t.Errorf("the label of %q is %q, want it cut to 24 characters", long.Name, long.Label)
 		}
-		js[any](b, fmt.Sprintf(`window.casegraph.canvas.cy.getElementById(%q).emit("mouseover")`, long.ID))
+		js[any](b, fmt.Sprintf(`window.casegraph.canvas.cy.getElementById(%q).emit("mouseover") && 0`, long.ID))
 		if got := js[string](b, `document.getElementById("canvas").title`); got != long.Name {
 			t.Errorf("hovered, the canvas's title is %q, want %q", got, long.Name)
 		}
-		js[any](b, fmt.Sprintf(`window.casegraph.canvas.cy.getElementById(%q).emit("mouseout")`, long.ID))
+		js[any](b, fmt.Sprintf(`window.casegraph.canvas.cy.getElementById(%q).emit("mouseout") && 0`, long.ID))
 		sizes := js[[]float64](b, `window.casegraph.canvas.cy.nodes().map(n => n.width())`)
 		if len(sizes) < 2 || slices.Max(sizes) == slices.Min(sizes) {
 			t.Errorf("entities are sized %v, want the best connected larger", sizes)
@@ -193,10 +193,17 @@ func TestExplorerEvidence(t *testing.T) {
 		b.t = t
 		b.do(chromedp.EmulateViewport(1024, 768), chromedp.Navigate(h.URL+"/"))
 		b.until("the explorer", `document.body.dataset.ready === "true"`)
-		rows := js[int](b, `new Set([...document.querySelectorAll("#toolbar > *")].filter(e => e.offsetParent !== null && !e.classList.contains("visually-hidden")).map(e => Math.round(e.getBoundingClientRect().top))).size`)
-		overflow := js[bool](b, `(t => t.scrollWidth > t.clientWidth)(document.getElementById("toolbar"))`)
-		if rows != 1 || overflow {
-			t.Errorf("at 1024 px the toolbar has %d rows (overflowing: %v)", rows, overflow)
+		// One row: every control shares a horizontal line, and none is scrolled out of the toolbar.
+		row := js[struct {
+			OneRow                   bool
+			ScrollWidth, ClientWidth int
+		}](b, `(() => {
+			const t = document.getElementById("toolbar");
+			const boxes = [...t.children].filter(e => e.offsetParent !== null && !e.classList.contains("visually-hidden")).map(e => e.getBoundingClientRect()).filter(r => r.height > 0);
+			return { OneRow: Math.max(...boxes.map(r => r.top)) < Math.min(...boxes.map(r => r.bottom)), ScrollWidth: t.scrollWidth, ClientWidth: t.clientWidth };
+		})()`)
+		if !row.OneRow || row.ScrollWidth > row.ClientWidth {
+			t.Errorf("at 1024 px the toolbar is not one row: one line %v, %d px of controls in %d", row.OneRow, row.ScrollWidth, row.ClientWidth)
 		}
 		if width := js[float64](b, `document.getElementById("canvas").getBoundingClientRect().width`); width < 600 {
 			t.Errorf("at 1024 px the canvas is %.0f px wide", width)
@@ -213,7 +220,8 @@ func TestExplorerEvidence(t *testing.T) {
 
 	t.Run("the keyboard reaches the search, which keeps its query", func(t *testing.T) {
 		b.t = t
-		js[any](b, `document.activeElement?.blur()`)
+		// From the top of the page (a click on the title), as a keyboard user starts.
+		b.do(chromedp.Click(chromedp.CSS("header h1")))
 		reached := false
 		for range 6 {
 			b.do(chromedp.KeyEvent(kb.Tab))
@@ -337,8 +345,7 @@ func apiCitations(t *testing.T, h *servertest.Harness, rel string) []apiCitation
 // signIn opens the explorer and signs in with the harness's key.
 func (b *tab) signIn(h *servertest.Harness) {
 	b.t.Helper()
-	b.do(chromedp.Navigate(h.URL + "/"))
-	b.until("the refusal", `!document.getElementById("alert").hidden`)
+	b.do(chromedp.Navigate(h.URL+"/"), chromedp.WaitVisible(chromedp.ID("alert")))
 	b.expectProblem("401")
 	b.do(
 		chromedp.Click(chromedp.ID("signin-button")),

@@ -18,7 +18,7 @@ cytoscape.use(fcose);
 /** Kind styles: shape first, colour second. */
 export const kindStyle: Record<Kind, { shape: string; color: string; label: string }> = {
   PERSON: { shape: "ellipse", color: "#3b6fb6", label: "person (circle)" },
-  ORGANIZATION: { shape: "round-rectangle", color: "#b8641d", label: "organization (rounded square)" },
+  ORGANIZATION: { shape: "round-rectangle", color: "#a0561a", label: "organization (rounded square)" },
   EVENT: { shape: "diamond", color: "#9b2f6b", label: "event (diamond)" },
   DOCUMENT: { shape: "rectangle", color: "#2f7f5f", label: "document (square)" },
   PLACE: { shape: "triangle", color: "#6a5aa8", label: "place (triangle)" },
@@ -269,7 +269,8 @@ export class Canvas {
   /** arranged is a layout of the visible entities other than force. */
   private arranged(name: Exclude<LayoutName, "force">): cytoscape.Layouts {
     const cy = this.cy;
-    const eles = cy.elements(":visible");
+    // Not :visible, which an element added in this frame may not be yet.
+    const eles = cy.elements().not(".hidden, .left-out");
     const common = { eles, animate: eles.length < 600, animationDuration: 300, fit: false, padding: 30, avoidOverlap: true, nodeDimensionsIncludeLabels: true };
     if (name === "grid") return eles.layout({ name: "grid", ...common } as cytoscape.LayoutOptions);
     const degree = (n: NodeSingular) => n.degree(false);
@@ -278,7 +279,46 @@ export class Canvas {
       const centre = new Set(this.selected());
       return eles.layout({ name: "concentric", ...common, minNodeSpacing: 20, concentric: (n: NodeSingular) => (centre.has(n.id()) ? 1e6 : degree(n)), levelWidth: () => 2 } as cytoscape.LayoutOptions);
     }
-    return eles.layout({ name: "breadthfirst", ...common, directed: false, spacingFactor: 1.1, roots: this.tops(), depthSort: (a: NodeSingular, b: NodeSingular) => a.data("name").localeCompare(b.data("name")) } as unknown as cytoscape.LayoutOptions);
+    const ranks = this.ranks(eles);
+    if (!ranks) {
+      return eles.layout({ name: "breadthfirst", ...common, directed: false, spacingFactor: 1.1, roots: this.tops(), depthSort: (a: NodeSingular, b: NodeSingular) => a.data("name").localeCompare(b.data("name")) } as unknown as cytoscape.LayoutOptions);
+    }
+    // Ranked rows, the highest on top, each row in the order of the names.
+    const rows = new Map<number, NodeSingular[]>();
+    eles.nodes().forEach((n) => void rows.set(ranks.get(n.id()) ?? 0, [...(rows.get(ranks.get(n.id()) ?? 0) ?? []), n]));
+    const positions = new Map<string, { x: number; y: number }>();
+    for (const [rank, nodes] of rows) {
+      nodes.sort((a, b) => String(a.data("name")).localeCompare(String(b.data("name"))));
+      nodes.forEach((n, i) => positions.set(n.id(), { x: (i - (nodes.length - 1) / 2) * 170, y: -rank * 120 }));
+    }
+    return eles.layout({ name: "preset", ...common, positions: (n: NodeSingular) => positions.get(n.id()) ?? n.position() } as unknown as cytoscape.LayoutOptions);
+  }
+
+  /**
+   * ranks are the rows of a hierarchy: 0 at the bottom, and every ranking
+   * relation (see above) puts its superior at least a row above its
+   * subordinate; null when no relation drawn ranks its ends. A cycle stops
+   * at as many passes as there are entities.
+   */
+  private ranks(eles: cytoscape.CollectionReturnValue): Map<string, number> | null {
+    const ups: [string, string][] = [];
+    eles.edges().forEach((e) => {
+      const r = (e.data() as EdgeData).relation;
+      const up = above[r.type];
+      if (up) ups.push(up === "to" ? [r.from.id, r.to.id] : [r.to.id, r.from.id]);
+    });
+    if (ups.length === 0) return null;
+    const rank = new Map<string, number>(eles.nodes().map((n) => [n.id(), 0]));
+    for (let pass = 0, moved = true; moved && pass < rank.size; pass++) {
+      moved = false;
+      for (const [low, high] of ups) {
+        if ((rank.get(high) ?? 0) <= (rank.get(low) ?? 0)) {
+          rank.set(high, (rank.get(low) ?? 0) + 1);
+          moved = true;
+        }
+      }
+    }
+    return rank;
   }
 
   /**
@@ -289,7 +329,8 @@ export class Canvas {
   tops(): string[] {
     const below = new Set<string>();
     const superior = new Set<string>();
-    this.cy.edges(":visible").forEach((e) => {
+    const drawn = this.cy.elements().not(".hidden, .left-out");
+    drawn.edges().forEach((e) => {
       const r = (e.data() as EdgeData).relation;
       const up = above[r.type];
       if (!up) return;
@@ -298,7 +339,7 @@ export class Canvas {
     });
     const selected = new Set(this.selected());
     const roots: string[] = [];
-    this.cy.elements(":visible").components().forEach((part) => {
+    drawn.components().forEach((part) => {
       const ids = part.nodes().map((n) => n.id());
       let chosen = ids.filter((id) => superior.has(id) && !below.has(id));
       if (chosen.length === 0) chosen = ids.filter((id) => selected.has(id));
