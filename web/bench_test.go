@@ -26,7 +26,7 @@ import (
 func BenchmarkFirstGraph(b *testing.B) {
 	store := cyphertest.Store(b, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(b, store)
-	h := servertest.New(b, servertest.Options{Key: &casegraph.NewAPIKey{Name: "bench", Role: casegraph.RoleReader, Datasets: []string{ds}}})
+	h := readerServer(b, ds)
 	tb := openTab(b, h.URL)
 	signInTab(b, tb, h)
 	link := h.URL + "/#" + viewOf(b, h, id("desmond-de-silva"))
@@ -52,7 +52,7 @@ func BenchmarkDragFrames(b *testing.B) {
 	store := cyphertest.Store(b, cypher.Options{})
 	ds := cyphertest.Dataset(b)
 	hub := star(b, store, ds, 1000)
-	h := servertest.New(b, servertest.Options{Key: &casegraph.NewAPIKey{Name: "bench", Role: casegraph.RoleReader, Datasets: []string{ds}}})
+	h := readerServer(b, ds)
 	tb := openTab(b, h.URL)
 	signInTab(b, tb, h)
 	js[any](tb, fmt.Sprintf(`window.casegraph.canvas.add([{id: %q, kind: "ORGANIZATION", name: "Hub", dataset: %q, redacted: false}], [])`, hub, ds))

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -85,6 +87,13 @@ func openTab(t testing.TB, base string) *tab {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// readerServer is a server for the test whose key reads the dataset ds
+// only, as an analyst's does.
+func readerServer(t testing.TB, ds string) *servertest.Harness {
+	t.Helper()
+	return servertest.New(t, servertest.Options{Key: &casegraph.NewAPIKey{Name: "reader " + t.Name(), Role: casegraph.RoleReader, Datasets: []string{ds}}})
+}
 
 // artifactDir is the test's artifact folder (kept with go test -artifacts).
 func artifactDir(t testing.TB) string {
@@ -302,15 +311,35 @@ func (b *tab) download(sel string) []byte {
 // a user would.
 func (b *tab) dblclickNode(id string) {
 	b.t.Helper()
+	x, y := b.onScreen(id)
+	b.do(
+		chromedp.MouseClickXY(x, y),
+		chromedp.MouseClickXY(x, y, chromedp.ClickCount(2)),
+	)
+}
+
+// onScreen is where a drawn element is on the screen: an entity's
+// centre, a relation's midpoint.
+func (b *tab) onScreen(id string) (x, y float64) {
+	b.t.Helper()
 	pos := js[struct{ X, Y float64 }](b, fmt.Sprintf(`(() => {
-		const n = window.casegraph.canvas.cy.getElementById(%q);
-		const p = n.renderedPosition(), box = document.getElementById("canvas").getBoundingClientRect();
+		const e = window.casegraph.canvas.cy.getElementById(%q);
+		const p = e.isNode() ? e.renderedPosition() : e.renderedMidpoint(), box = document.getElementById("canvas").getBoundingClientRect();
 		return { X: box.left + p.x, Y: box.top + p.y };
 	})()`, id))
+	return pos.X, pos.Y
+}
+
+// submitKey signs in with an API key through the sign-in dialog, as a
+// user does, and waits for the explorer to be ready.
+func (b *tab) submitKey(token string) {
+	b.t.Helper()
 	b.do(
-		chromedp.MouseClickXY(pos.X, pos.Y),
-		chromedp.MouseClickXY(pos.X, pos.Y, chromedp.ClickCount(2)),
+		chromedp.Click(chromedp.ID("signin-button")),
+		chromedp.SendKeys(chromedp.ID("signin-token"), token),
+		chromedp.Click(chromedp.CSS(`#signin-form button[value="signin"]`)),
 	)
+	b.until("the explorer", `document.body.dataset.ready === "true"`)
 }
 
 // decode turns a response's data into a typed value.

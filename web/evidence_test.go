@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
@@ -27,7 +26,7 @@ import (
 func TestExplorerEvidence(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, store)
-	h := servertest.New(t, servertest.Options{Key: &casegraph.NewAPIKey{Name: "evidence test", Role: casegraph.RoleReader, Datasets: []string{ds}}})
+	h := readerServer(t, ds)
 	b := openTab(t, h.URL)
 	b.signIn(h)
 	desilva := id("desmond-de-silva")
@@ -37,9 +36,12 @@ func TestExplorerEvidence(t *testing.T) {
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, desilva))
 		b.until("de Silva's neighbourhood", `window.casegraph.canvas.cy.edges().length > 0 && !window.casegraph.canvas.layingOut`)
 		rel := js[string](b, `window.casegraph.canvas.cy.edges().filter(e => e.data("relation").sources.length > 0)[0].id()`)
-		b.clickEdge(rel)
-		b.until("the relation panel", fmt.Sprintf(`document.getElementById("relation-heading")?.dataset.relation === %q`, rel))
+		// The API's answer first: it also has Neo4j plan relation(id)'s
+		// statement (a union over every relation type, slow to plan the
+		// first time on a loaded machine) before the click is timed.
 		want := apiCitations(t, h, rel)
+		b.clickEdge(rel)
+		b.panel("the relation panel", fmt.Sprintf(`document.getElementById("relation-heading")?.dataset.relation === %q`, rel))
 		got := js[[]string](b, `[...document.querySelectorAll("#citations li.citation")].map(li => li.textContent)`)
 		if len(got) != len(want) || len(want) == 0 {
 			t.Fatalf("%d citations shown, the API has %d", len(got), len(want))
@@ -76,7 +78,35 @@ func TestExplorerEvidence(t *testing.T) {
 		b.shot("source-panel")
 		b.axe("#right")
 		b.do(chromedp.Click(chromedp.CSS(`#source-supports button`)))
-		b.until("the relation again", `document.getElementById("relation-heading") !== null`)
+		b.panel("the relation again", `document.getElementById("relation-heading") !== null`)
+		b.checkClean()
+	})
+
+	t.Run("a slow relation says it is read, then its error, and tries again", func(t *testing.T) {
+		b.t = t
+		rel := js[string](b, `document.getElementById("relation-heading").dataset.relation`)
+		// The relation's read answers TIMEOUT after a second, as a loaded server does.
+		js[any](b, `(() => {
+			const fetch = window.fetch;
+			window.fetch = (url, init) => String(init?.body ?? "").includes("RelationPanel")
+				? new Promise(ok => setTimeout(() => ok(new Response(JSON.stringify({errors: [{message: "the request ran out of time", extensions: {code: "TIMEOUT"}}]}), {headers: {"Content-Type": "application/json"}})), 1000))
+				: fetch(url, init);
+			window.restoreFetch = () => { window.fetch = fetch; };
+		})()`)
+		b.clickEdge(rel)
+		b.until("the panel reading", `document.getElementById("panel-entity").getAttribute("aria-busy") === "true" && document.getElementById("panel-loading") !== null`)
+		b.until("the panel's error", `document.getElementById("panel-error") !== null`)
+		if got := b.text("#panel-error"); !strings.Contains(got, "TIMEOUT") || !strings.Contains(got, "ran out of time") {
+			t.Errorf("the panel's error says %q, want the code and the message", got)
+		}
+		if js[bool](b, `document.getElementById("panel-entity").hasAttribute("aria-busy")`) {
+			t.Error("the panel is still busy after its error")
+		}
+		b.shot("relation-error")
+		b.axe("#right")
+		js[any](b, `window.restoreFetch()`)
+		b.do(chromedp.Click(chromedp.CSS(`#panel-error button`)))
+		b.panel("the relation after trying again", fmt.Sprintf(`document.getElementById("relation-heading")?.dataset.relation === %q`, rel))
 		b.checkClean()
 	})
 
@@ -156,13 +186,13 @@ func TestExplorerEvidence(t *testing.T) {
 		}
 		b.shot("type-left-out")
 		b.axe("#legend")
-		b.do(chromedp.KeyEvent(kb.Enter)) // the focus stays on the toggle, drawn anew
+		b.do(chromedp.KeyEvent(kb.Enter)) // the focus stays on the toggle, updated in place
 		if n := js[int](b, count); n != before {
 			t.Errorf("%d %s relations drawn again, want %d", n, typ, before)
 		}
 		b.do(chromedp.Click(chromedp.CSS(`#legend button[data-toggle="kinds:PERSON"]`)))
 		if n := js[int](b, `window.casegraph.canvas.cy.nodes(":visible").filter(n => n.data("kind") === "PERSON").length`); n != 0 {
-			t.Errorf("%d people drawn with people left out", n)
+			t.Errorf("%d people drawn with people left out (drawn: %s)", n, js[string](b, `JSON.stringify(window.casegraph.canvas.cy.nodes().map(n => [n.data("kind"), n.classes().join(" "), n.visible()]))`))
 		}
 		b.do(chromedp.Click(chromedp.CSS(`#legend button[data-toggle="kinds:PERSON"]`)))
 		if got := b.requestCount(); got != requests {
@@ -274,7 +304,7 @@ func TestExplorerEvidence(t *testing.T) {
 func TestExplorerCommandChain(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadForce(t, store)
-	h := servertest.New(t, servertest.Options{Key: &casegraph.NewAPIKey{Name: "chain test", Role: casegraph.RoleReader, Datasets: []string{ds}}})
+	h := readerServer(t, ds)
 	b := openTab(t, h.URL)
 	b.signIn(h)
 
@@ -313,9 +343,9 @@ func TestExplorerCommandChain(t *testing.T) {
 	}
 	// A hop of the chain: its evidence on a click.
 	rel := js[string](b, `window.casegraph.canvas.cy.edges().filter(e => e.data("relation").type === "SUBORDINATE_TO")[0].id()`)
+	want := apiCitations(t, h, rel) // first, as above: Neo4j plans the statement before the click
 	b.clickEdge(rel)
-	b.until("the hop's evidence", `document.querySelectorAll("#citations li.citation").length > 0`)
-	want := apiCitations(t, h, rel)
+	b.panel("the hop's evidence", `document.querySelectorAll("#citations li.citation").length > 0`)
 	if got := b.text("#citations"); len(want) == 0 || !strings.Contains(got, want[0].Quote) || !strings.Contains(got, want[0].Grade) {
 		t.Errorf("the hop's evidence %q lacks the quote and grade of %+v", got, want)
 	}
@@ -347,23 +377,25 @@ func (b *tab) signIn(h *servertest.Harness) {
 	b.t.Helper()
 	b.do(chromedp.Navigate(h.URL+"/"), chromedp.WaitVisible(chromedp.ID("alert")))
 	b.expectProblem("401")
-	b.do(
-		chromedp.Click(chromedp.ID("signin-button")),
-		chromedp.SendKeys(chromedp.ID("signin-token"), h.Token),
-		chromedp.Click(chromedp.CSS(`#signin-form button[value="signin"]`)),
-	)
-	b.until("the explorer", `document.body.dataset.ready === "true"`)
+	b.submitKey(h.Token)
 }
 
 // clickEdge clicks a drawn relation at its midpoint, where it is on the screen.
 func (b *tab) clickEdge(id string) {
 	b.t.Helper()
-	pos := js[struct{ X, Y float64 }](b, fmt.Sprintf(`(() => {
-		const e = window.casegraph.canvas.cy.getElementById(%q);
-		const p = e.renderedMidpoint(), box = document.getElementById("canvas").getBoundingClientRect();
-		return { X: box.left + p.x, Y: box.top + p.y };
-	})()`, id))
-	b.do(chromedp.MouseClickXY(pos.X, pos.Y))
+	b.do(chromedp.MouseClickXY(b.onScreen(id)))
+}
+
+// panel waits for the details panel to show what cond says, failing at
+// once with the panel's error when its read fails (TIMEOUT, say) rather
+// than waiting out the deadline.
+func (b *tab) panel(what, cond string) {
+	b.t.Helper()
+	b.until(what, fmt.Sprintf(`(%s) || document.getElementById("panel-error") !== null`, cond))
+	if js[bool](b, fmt.Sprintf(`!(%s)`, cond)) {
+		b.shot("failed")
+		b.t.Fatalf("%s: the panel's read failed: %s", what, b.text("#panel-error"))
+	}
 }
 
 // requestCount is how many requests the tab has made.

@@ -42,12 +42,7 @@ func TestExplorer(t *testing.T) {
 		}
 		b.expectProblem("401")
 		b.shot("signed-out")
-		b.do(
-			chromedp.Click(chromedp.ID("signin-button")),
-			chromedp.SendKeys(chromedp.ID("signin-token"), h.Token),
-			chromedp.Click(chromedp.CSS(`#signin-form button[value="signin"]`)),
-		)
-		b.until("the explorer", `document.body.dataset.ready === "true"`)
+		b.submitKey(h.Token)
 		if got := b.text("#who"); !strings.Contains(got, "Signed in with key") {
 			t.Errorf("who = %q", got)
 		}

@@ -210,6 +210,19 @@ export class Canvas {
         e.toggleClass("left-out", this.leftOut.types.has((e.data() as EdgeData).relation.type));
       });
     });
+    this.settle();
+  }
+
+  /**
+   * settle applies the style of the classes just changed. Cytoscape applies
+   * a class's style lazily (when it next draws, at the next frame) and
+   * caches visible() until then, so :visible (fit, exports, what the
+   * legend and tests count) went on answering for the drawing before a
+   * toggle or a hide, longest on a loaded machine; reading an element's
+   * display applies its pending style and drops the cached answer.
+   */
+  settle(): void {
+    this.cy.elements().forEach((e) => void e.style("display"));
   }
 
   /** leaveOut hides (or shows again) a relation type's relations or a kind's entities; nothing is read again. */
@@ -400,6 +413,7 @@ export class Canvas {
     if (ids.length === 0) return;
     this.checkpoint();
     for (const id of ids) this.cy.getElementById(id).addClass("hidden");
+    this.settle();
     this.changed();
   }
 
@@ -407,6 +421,7 @@ export class Canvas {
   showHidden(): void {
     this.checkpoint();
     this.cy.elements(".hidden").removeClass("hidden");
+    this.settle();
     this.changed();
   }
 

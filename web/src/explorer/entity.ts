@@ -7,7 +7,7 @@ import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
 import { byId, h, replace, safeURL } from "./dom";
 import { citationFields, citationItem } from "./relation";
 import type { Evidenced } from "./relation";
-import { confidence, dates, entityButton, entityName, kindBadge, reading, run, showTab } from "./ui";
+import { confidence, dates, entityButton, entityName, kindBadge, reading, readPanel, showTab } from "./ui";
 
 interface EntityDetail extends EntityRef {
   aliases: string[];
@@ -68,7 +68,7 @@ export function readRelations(): Relation[] {
 export async function showEntity(id: string, vocabulary: Map<string, RelationTypeInfo>, act: EntityActions): Promise<void> {
   const panel = byId("panel-entity");
   showTab("entity");
-  const data = await run("Reading the entity", () => gql<{ entity: EntityDetail | null; timeline: TimelineItem[] }>(entityDocument, { id }));
+  const data = await readPanel("Reading the entity", () => gql<{ entity: EntityDetail | null; timeline: TimelineItem[] }>(entityDocument, { id }), () => void showEntity(id, vocabulary, act));
   if (!data) return;
   const e = data.entity;
   lastRelations = e ? e.relations.edges.map((edge) => edge.node) : [];

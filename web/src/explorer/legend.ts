@@ -17,6 +17,25 @@ export function renderLegend(canvas: Canvas, vocabulary: Map<string, RelationTyp
     types.set(t, (types.get(t) ?? 0) + 1);
   });
   for (const t of canvas.leftOut.types) if (!types.has(t)) types.set(t, 0);
+  const kindList = Object.keys(kindStyle) as Kind[];
+  const typeList = [...types.keys()].sort((a, b) => a.localeCompare(b));
+  const legend = byId("legend");
+  // The same toggles as drawn: they are updated in place, not drawn anew,
+  // so a press and its release land on one element (a legend replaced
+  // between them, by a change that comes in meanwhile, loses the click)
+  // and the keyboard's focus stays where it is.
+  const keys = [...kindList.map((k) => `kinds:${k}`), ...typeList.map((t) => `types:${t}`)].join(" ");
+  if (legend.dataset.toggles === keys) {
+    legend.querySelectorAll<HTMLButtonElement>("button[data-toggle]").forEach((b) => {
+      const [what, value] = b.dataset.toggle!.split(/:(.*)/s) as ["types" | "kinds", string];
+      const shown = !canvas.leftOut[what].has(value);
+      b.setAttribute("aria-pressed", String(shown));
+      b.title = toggleTitle(shown);
+      b.querySelector(".count")!.textContent = String((what === "kinds" ? kinds : types).get(value) ?? 0);
+    });
+    return;
+  }
+  legend.dataset.toggles = keys;
   const toggle = (what: "types" | "kinds", value: string, label: (string | HTMLElement)[], count: number) => {
     const shown = !canvas.leftOut[what].has(value);
     return h(
@@ -26,32 +45,30 @@ export function renderLegend(canvas: Canvas, vocabulary: Map<string, RelationTyp
         class: "toggle",
         "data-toggle": `${what}:${value}`,
         "aria-pressed": String(shown),
-        title: shown ? "Shown: press to leave out of the drawing" : "Left out: press to draw again",
-        onclick: () => canvas.leaveOut(what, value, shown),
+        title: toggleTitle(shown),
+        // What the toggle does is read when it is pressed, never kept from when it was drawn.
+        onclick: () => canvas.leaveOut(what, value, !canvas.leftOut[what].has(value)),
       },
       ...label,
       h("span", { class: "count" }, String(count)),
     );
   };
-  // The toggle pressed is drawn anew: the keyboard's focus stays on it.
+  // A toggle drawn anew keeps the keyboard's focus.
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.toggle;
-  const legend = byId("legend");
   replace(
     legend,
     h(
       "div",
       { class: "legend-row", role: "group", "aria-label": "Entity kinds: press to leave out or draw again" },
       h("span", { class: "legend-title" }, "Kinds"),
-      (Object.keys(kindStyle) as Kind[]).map((kind) => toggle("kinds", kind, [h("span", { class: `swatch shape-${kind}`, "aria-hidden": "true" }), ` ${kindStyle[kind].label} `], kinds.get(kind) ?? 0)),
+      kindList.map((kind) => toggle("kinds", kind, [h("span", { class: `swatch shape-${kind}`, "aria-hidden": "true" }), ` ${kindStyle[kind].label} `], kinds.get(kind) ?? 0)),
     ),
     types.size
       ? h(
           "div",
           { class: "legend-row", role: "group", "aria-label": "Relation types: press to leave out or draw again" },
           h("span", { class: "legend-title" }, "Relations"),
-          [...types.entries()]
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([type, count]) => toggle("types", type, [`${vocabulary.get(type)?.label ?? type.toLowerCase()} `], count)),
+          typeList.map((type) => toggle("types", type, [`${vocabulary.get(type)?.label ?? type.toLowerCase()} `], types.get(type) ?? 0)),
         )
       : null,
     h(
@@ -65,4 +82,8 @@ export function renderLegend(canvas: Canvas, vocabulary: Map<string, RelationTyp
     ),
   );
   if (focused) legend.querySelector<HTMLElement>(`[data-toggle="${CSS.escape(focused)}"]`)?.focus();
+}
+
+function toggleTitle(shown: boolean): string {
+  return shown ? "Shown: press to leave out of the drawing" : "Left out: press to draw again";
 }

@@ -305,6 +305,7 @@ class Explorer {
         if (flags.includes("h")) node.addClass("hidden");
         if (flags.includes("x")) node.data("expanded", true);
       }
+      this.canvas.settle();
       this.canvas.fit();
       if (v.t) this.timebar.setAsOf(v.t);
       this.changed();

@@ -7,7 +7,7 @@
 import { gql } from "./api";
 import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
 import { byId, h, replace, safeURL } from "./dom";
-import { confidence, dates, entityName, kindBadge, run, showTab } from "./ui";
+import { confidence, dates, entityName, kindBadge, readPanel, showTab } from "./ui";
 
 /** SourceInfo is a source as the evidence shows it. */
 export interface SourceInfo extends Source {
@@ -78,7 +78,7 @@ const credibilityWords: Record<number, string> = {
 export async function showRelation(id: string, vocabulary: Map<string, RelationTypeInfo>, act: RelationActions): Promise<void> {
   const panel = byId("panel-entity");
   showTab("entity");
-  const data = await run("Reading the relation", () => gql<{ relation: RelationDetail | null }>(relationDocument, { id }));
+  const data = await readPanel("Reading the relation", () => gql<{ relation: RelationDetail | null }>(relationDocument, { id }), () => void showRelation(id, vocabulary, act));
   if (!data) return;
   const r = data.relation;
   if (!r) {

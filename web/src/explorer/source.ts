@@ -7,7 +7,7 @@ import { gql } from "./api";
 import type { EntityRef, Relation, RelationTypeInfo } from "./api";
 import { byId, h, replace, safeURL } from "./dom";
 import type { SourceInfo } from "./relation";
-import { entityButton, entityName, run, showTab } from "./ui";
+import { entityButton, entityName, readPanel, showTab } from "./ui";
 
 interface SourceDetail extends SourceInfo {
   retrievedAt: string | null;
@@ -31,7 +31,7 @@ export interface SourceActions {
 export async function showSource(id: string, vocabulary: Map<string, RelationTypeInfo>, act: SourceActions): Promise<void> {
   const panel = byId("panel-entity");
   showTab("entity");
-  const data = await run("Reading the source", () => gql<{ source: SourceDetail | null }>(sourceDocument, { id }));
+  const data = await readPanel("Reading the source", () => gql<{ source: SourceDetail | null }>(sourceDocument, { id }), () => void showSource(id, vocabulary, act));
   if (!data) return;
   const s = data.source;
   if (!s) {

@@ -7,11 +7,15 @@ import { byId, h, replace, safeURL } from "./dom";
 /** showError shows an error with its code until the next action. */
 export function showError(err: unknown): void {
   const alert = byId("alert");
+  replace(alert, ...errorText(err));
+  alert.hidden = false;
+}
+
+/** errorText is an error as the page shows it: its code (and reason), then its message. */
+function errorText(err: unknown): [HTMLElement, string] {
   const code = err instanceof ApiError ? err.code : "ERROR";
   const reason = err instanceof ApiError && err.reason ? ` (${err.reason})` : "";
-  const message = err instanceof Error ? err.message : String(err);
-  replace(alert, h("span", { class: "code" }, code + reason), message);
-  alert.hidden = false;
+  return [h("span", { class: "code" }, code + reason), err instanceof Error ? err.message : String(err)];
 }
 
 /** clearError hides the error. */
@@ -37,6 +41,38 @@ export async function run<T>(what: string, fn: () => Promise<T>): Promise<T | un
     showError(err);
     return undefined;
   }
+}
+
+let panelReads = 0;
+
+/**
+ * readPanel reads what the details panel shows next (an entity, a
+ * relation, a source). While it reads, the panel says so (busy, for
+ * screen readers too); a read that fails leaves the panel with the error's
+ * code and message and a button that tries again, never the last thing
+ * shown as if it were the answer; and an answer that comes after a later
+ * click is dropped, so a slow read never covers what the user asked for
+ * since. The result is undefined then, or on an error.
+ */
+export async function readPanel<T>(what: string, read: () => Promise<T>, again: () => void): Promise<T | undefined> {
+  const panel = byId("panel-entity");
+  const mine = ++panelReads;
+  panel.setAttribute("aria-busy", "true");
+  replace(panel, h("p", { class: "hint", id: "panel-loading" }, `${what}…`));
+  let failure: unknown;
+  const out = await run(what, () =>
+    read().catch((err: unknown) => {
+      failure = err;
+      throw err;
+    }),
+  );
+  if (mine !== panelReads) return undefined;
+  panel.removeAttribute("aria-busy");
+  if (failure !== undefined) {
+    replace(panel, h("div", { class: "panel-error", id: "panel-error" }, h("p", {}, `${what} failed: `, ...errorText(failure)), h("button", { type: "button", onclick: again }, "Try again")));
+    return undefined;
+  }
+  return out;
 }
 
 const tabs = ["entity", "paths", "common", "timeline"] as const;
