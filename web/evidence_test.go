@@ -35,7 +35,7 @@ func TestExplorerEvidence(t *testing.T) {
 		b.t = t
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q)`, desilva))
 		b.until("de Silva's neighbourhood", `window.casegraph.canvas.cy.edges().length > 0 && !window.casegraph.canvas.layingOut`)
-		rel := js[string](b, `window.casegraph.canvas.cy.edges().filter(e => e.data("relation").sources.length > 0)[0].id()`)
+		rel := b.clearEdge(`e => e.data("relation").sources.length > 0`)
 		// The API's answer first: it also has Neo4j plan relation(id)'s
 		// statement (a union over every relation type, slow to plan the
 		// first time on a loaded machine) before the click is timed.
@@ -342,7 +342,7 @@ func TestExplorerCommandChain(t *testing.T) {
 		t.Error("the protected commander's name reached the page")
 	}
 	// A hop of the chain: its evidence on a click.
-	rel := js[string](b, `window.casegraph.canvas.cy.edges().filter(e => e.data("relation").type === "SUBORDINATE_TO")[0].id()`)
+	rel := b.clearEdge(`e => e.data("relation").type === "SUBORDINATE_TO"`)
 	want := apiCitations(t, h, rel) // first, as above: Neo4j plans the statement before the click
 	b.clickEdge(rel)
 	b.panel("the hop's evidence", `document.querySelectorAll("#citations li.citation").length > 0`)
@@ -380,10 +380,35 @@ func (b *tab) signIn(h *servertest.Harness) {
 	b.submitKey(h.Token)
 }
 
-// clickEdge clicks a drawn relation at its midpoint, where it is on the screen.
+// clearEdge is a drawn relation that keep (a JavaScript predicate on an
+// edge) keeps, whose midpoint no entity covers: a click there reaches the
+// relation, not an entity drawn across it (in a hierarchy, a relation
+// that spans two rows can pass under an entity of the row between).
+func (b *tab) clearEdge(keep string) string {
+	b.t.Helper()
+	id := js[string](b, fmt.Sprintf(`(() => {
+		const cy = window.casegraph.canvas.cy;
+		const covered = p => cy.nodes(":visible").some(n => { const b = n.renderedBoundingBox({includeLabels: false}); return p.x >= b.x1 - 4 && p.x <= b.x2 + 4 && p.y >= b.y1 - 4 && p.y <= b.y2 + 4; });
+		return cy.edges(":visible").filter(%s).filter(e => !covered(e.renderedMidpoint()))[0]?.id() ?? "";
+	})()`, keep))
+	if id == "" {
+		b.shot("failed")
+		b.t.Fatalf("no relation drawn with %s and its midpoint clear of entities", keep)
+	}
+	return id
+}
+
+// clickEdge clicks a drawn relation at its midpoint, where it is on the
+// screen, and fails when the canvas took the click for something else.
 func (b *tab) clickEdge(id string) {
 	b.t.Helper()
-	b.do(chromedp.MouseClickXY(b.onScreen(id)))
+	js[any](b, `(cy => cy.one("tap", ev => { window.tapped = ev.target === cy ? "the background" : ev.target.id(); }))(window.casegraph.canvas.cy) && 0`)
+	x, y := b.onScreen(id)
+	b.do(chromedp.MouseClickXY(x, y))
+	if got := js[string](b, `window.tapped ?? "nothing"`); got != id {
+		b.shot("failed")
+		b.t.Fatalf("the click at (%.0f, %.0f) on the relation %s reached %s", x, y, id, got)
+	}
 }
 
 // panel waits for the details panel to show what cond says, failing at
@@ -391,7 +416,10 @@ func (b *tab) clickEdge(id string) {
 // than waiting out the deadline.
 func (b *tab) panel(what, cond string) {
 	b.t.Helper()
-	b.until(what, fmt.Sprintf(`(%s) || document.getElementById("panel-error") !== null`, cond))
+	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](fmt.Sprintf(`(%s) || document.getElementById("panel-error") !== null`, cond), chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		b.shot("failed")
+		b.t.Fatalf("waiting for %s: %v; the panel shows %q, the page's alert %q", what, err, b.text("#panel-entity h2"), b.visibleText("#alert"))
+	}
 	if js[bool](b, fmt.Sprintf(`!(%s)`, cond)) {
 		b.shot("failed")
 		b.t.Fatalf("%s: the panel's read failed: %s", what, b.text("#panel-error"))

@@ -123,6 +123,19 @@ export class Canvas {
     this.cy.on("mouseout", "node, edge", () => container.removeAttribute("title"));
   }
 
+  /**
+   * follow keeps Cytoscape's idea of where the canvas is on the page
+   * current when any of these elements changes size. Cytoscape keeps the
+   * container's place and follows a resize of its own 100 ms late; an
+   * element above the canvas that grows or shrinks (an error shown, a
+   * panel folded) moves the canvas without resizing it, and clicks landed
+   * off by as much (on a relation, often nothing) until the next resize.
+   */
+  follow(elements: Element[]): void {
+    const observer = new ResizeObserver(() => this.cy.resize());
+    for (const el of [this.cy.container()!, ...elements]) observer.observe(el);
+  }
+
   /** describe is an entity's full name, or a relation read from its from. */
   describe(el: cytoscape.SingularElementArgument): string {
     if (el.isNode()) return entityName(el.data() as NodeData);

@@ -93,6 +93,7 @@ class Explorer {
     this.toolbar();
     this.keyboard();
     setupPanels();
+    this.canvas.follow([...document.querySelectorAll("header, #alert, #status, #toolbar, #left, #right")]);
     renderLegend(this.canvas, vocabulary);
   }
 
