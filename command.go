@@ -30,6 +30,21 @@ const (
 	IncidentPlaceDepth = 3
 )
 
+// CommandRead says what a command query reads besides the units,
+// people and relations it must (as the GraphQL selection under it asks,
+// the way EntityRead and PathRead do): the sources they cite, and which of
+// their properties. It is not a client's argument, so it is not part of
+// the requests.
+type CommandRead struct {
+	// WithSources asks for the sources its entities and relations cite;
+	// without it the statement reads none.
+	WithSources bool
+	// Properties names the properties read of every entity and relation
+	// (nil: every one). The assembly's own needs come whatever it names:
+	// the relations' and the incident's dates.
+	Properties *Properties
+}
+
 // CommandChainRequest asks for the chain of command of a unit (an
 // Organization) at a date: its superiors up to MaxLevels levels above it.
 type CommandChainRequest struct {

@@ -9,6 +9,8 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -16,37 +18,151 @@ import (
 )
 
 // Statements of this file (statements/NAME.cypher.tmpl), each rendered
-// for every maxLevels and with and without sources (commandStatementName).
+// up front for every maxLevels, with and without sources, with every
+// property (commandStatementName), and on demand for the property sets
+// that selections ask for (commandStatements).
 const (
 	stmtCommandChain    statement = "CommandChain"
 	stmtWhoWasInCommand statement = "WhoWasInCommand"
 )
 
-// commandVariant is the data of one rendering of a command statement.
+// commandVariant is the data of one rendering of a command statement:
+// the properties it projects of units, people and places (Entity), of the
+// incident (Incident: Entity with its dates, which the answer's period
+// needs) and of relations (Relation: with their dates, which the
+// assembly's overlaps need).
 type commandVariant struct {
-	Levels, PlaceDepth int
-	Sources            bool
+	Levels, PlaceDepth         int
+	Sources                    bool
+	Entity, Incident, Relation []string
 }
 
 // commandStatementName names the variant of a command statement for
 // levels, with or without sources: NAME/lN (NAME/lN/nosources).
-func commandStatementName(stmt statement, levels int, read casegraph.PathRead) statement {
-	return withSources(stmt+statement(fmt.Sprintf("/l%d", levels)), read)
+func commandStatementName(stmt statement, levels int, read casegraph.CommandRead) statement {
+	return withSources(stmt+statement(fmt.Sprintf("/l%d", levels)), casegraph.PathRead{WithSources: read.WithSources})
 }
 
 // commandVariants renders a command statement for every maxLevels, with
-// and without sources (the quantifier's bound cannot be a parameter).
+// and without sources (the quantifier's bound cannot be a parameter), with
+// every property.
 func commandVariants(stmt statement) func() []variant {
 	return func() []variant {
 		var out []variant
 		for levels := 1; levels <= casegraph.MaxCommandLevels; levels++ {
-			for _, read := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
-				out = append(out, variant{Name: commandStatementName(stmt, levels, read),
-					Data: commandVariant{Levels: levels, PlaceDepth: casegraph.IncidentPlaceDepth, Sources: read.WithSources}})
+			for _, read := range []casegraph.CommandRead{{WithSources: true}, {WithSources: false}} {
+				v, _ := commandVariantOf(levels, read) // every property: no error
+				out = append(out, variant{Name: commandStatementName(stmt, levels, read), Data: v})
 			}
 		}
 		return out
 	}
+}
+
+// commandVariantOf is the rendering of a command statement that levels
+// and read ask for; an error for a property of no table (a bug).
+func commandVariantOf(levels int, read casegraph.CommandRead) (commandVariant, error) {
+	v := commandVariant{Levels: levels, PlaceDepth: casegraph.IncidentPlaceDepth, Sources: read.WithSources,
+		Entity: casegraph.EntityProperties, Incident: casegraph.EntityProperties, Relation: casegraph.RelationProperties}
+	if p := read.Properties; p != nil {
+		if err := checkProperties(p); err != nil {
+			return v, err
+		}
+		v.Entity = p.Entity
+		v.Incident = including(casegraph.EntityProperties, p.Entity, "startDate", "endDate")
+		v.Relation = including(casegraph.RelationProperties, p.Relation, "startDate", "endDate")
+	}
+	return v, nil
+}
+
+// including is the properties of all that are in props or more, in the
+// order of all.
+func including(all, props []string, more ...string) []string {
+	var out []string
+	for _, p := range all {
+		if slices.Contains(props, p) || slices.Contains(more, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// maxCommandShapes bounds the command statements rendered for selections'
+// property sets (each its own plan in Neo4j, and a command statement
+// takes seconds to plan on a loaded machine): past it, a selection with
+// another set is answered by the statement with every property.
+const maxCommandShapes = 64
+
+// commandStatements keeps the command statements rendered for property
+// sets, by variant name and set.
+type commandStatements struct {
+	mu    sync.Mutex
+	byKey map[string]string
+}
+
+func newCommandStatements() *commandStatements {
+	return &commandStatements{byKey: map[string]string{}}
+}
+
+// get is the statement of stmt as name and v ask for; false when the
+// bound is reached (and it is not kept already).
+func (c *commandStatements) get(stmt, name statement, v commandVariant) (string, bool, error) {
+	key := fmt.Sprintf("%s %v %v", name, v.Entity, v.Relation)
+	c.mu.Lock()
+	text, ok := c.byKey[key]
+	full := len(c.byKey) >= maxCommandShapes
+	c.mu.Unlock()
+	if ok || full {
+		return text, ok, nil
+	}
+	set, err := templates()
+	if err != nil {
+		return "", false, err
+	}
+	if text, err = execute(set, string(stmt)+".cypher.tmpl", v); err != nil {
+		return "", false, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.byKey) >= maxCommandShapes {
+		return "", false, nil
+	}
+	c.byKey[key] = text
+	return text, true, nil
+}
+
+// readCommand runs the variant of a command statement that levels and
+// read ask for (commandText).
+func (s *Store) readCommand(ctx context.Context, stmt statement, levels int, read casegraph.CommandRead, params map[string]any) (*neo4j.EagerResult, statement, error) {
+	name, text, err := s.commandText(stmt, levels, read)
+	if err != nil {
+		return nil, name, err
+	}
+	res, err := s.executeText(ctx, name, text, params, readRouting)
+	return res, name, err
+}
+
+// commandText is the text of the variant of a command statement that
+// levels and read ask for, and its name: that of its variant with every
+// property (for metrics and errors, so that names stay few), whose text it
+// is when read names no properties or the bound is reached.
+func (s *Store) commandText(stmt statement, levels int, read casegraph.CommandRead) (statement, string, error) {
+	name := commandStatementName(stmt, levels, read)
+	if read.Properties == nil {
+		return name, s.statement(name), nil
+	}
+	v, err := commandVariantOf(levels, read)
+	if err != nil {
+		return name, "", internalError(string(name), err)
+	}
+	text, ok, err := s.commands.get(stmt, name, v)
+	if err != nil {
+		return name, "", internalError(string(name), err)
+	}
+	if !ok {
+		text = s.statement(name)
+	}
+	return name, text, nil
 }
 
 // commandParams are what every command statement takes: the id, the
@@ -61,11 +177,10 @@ func commandParams(id string, grades casegraph.GradeFilter) map[string]any {
 // (with read.WithSources) the sources its units, people and relations
 // cite. An id the caller cannot read is NOT_FOUND; an entity that is not
 // an organization is BAD_USER_INPUT. q must be valid.
-func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error) {
-	name := commandStatementName(stmtCommandChain, q.MaxLevels, read)
+func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.CommandRead) (casegraph.CommandChain, []casegraph.Source, error) {
 	params := commandParams(q.UnitID, q.GradeFilter)
 	params["from"], params["to"] = q.At.String(), q.At.String()
-	res, err := s.read(ctx, name, params)
+	res, name, err := s.readCommand(ctx, stmtCommandChain, q.MaxLevels, read, params)
 	if err != nil {
 		return casegraph.CommandChain{}, nil, err
 	}
@@ -100,9 +215,8 @@ func (s *Store) CommandChain(ctx context.Context, q casegraph.CommandChainReques
 // and (with read.WithSources) the sources they cite. An id the caller
 // cannot read is NOT_FOUND; an entity that is not an event is
 // BAD_USER_INPUT. q must be valid.
-func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
-	name, params := whoWasInCommandStatement(q, read)
-	res, err := s.read(ctx, name, params)
+func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
+	res, name, err := s.readCommand(ctx, stmtWhoWasInCommand, q.MaxLevels, read, whoWasInCommandParams(q))
 	if err != nil {
 		return casegraph.IncidentCommand{}, nil, err
 	}
@@ -120,15 +234,14 @@ func (s *Store) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommand
 	return casegraph.AssembleIncident(q, recs), sources, nil
 }
 
-// whoWasInCommandStatement is the variant of WhoWasInCommand that q and
-// read ask for, with its parameters.
-func whoWasInCommandStatement(q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (statement, map[string]any) {
+// whoWasInCommandParams are WhoWasInCommand's parameters for q.
+func whoWasInCommandParams(q casegraph.WhoWasInCommandRequest) map[string]any {
 	params := commandParams(q.IncidentID, q.GradeFilter)
 	// Ties of each kind: enough for MaxUnits units tied to the incident
 	// several ways each.
 	tieLimit := 4 * q.MaxUnits
 	params["tieLimit"], params["tieLimitPlusOne"] = int64(tieLimit), int64(tieLimit+1)
-	return commandStatementName(stmtWhoWasInCommand, q.MaxLevels, read), params
+	return params
 }
 
 // kindIs refuses (BAD_USER_INPUT) an entity the statement found of

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,19 +33,7 @@ func BenchmarkCommandQueries(b *testing.B) {
 	}
 	h := servertest.New(b, servertest.Options{})
 	units, incidents := forceIDs(b, h, ds, "Organization"), forceIDs(b, h, ds, "Event")
-	rng := rand.New(rand.NewPCG(1, 2))
-	workloads := []struct {
-		name, query string
-		vars        func() map[string]any
-	}{
-		{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { ` + chain + ` } }`,
-			func() map[string]any {
-				at := time.Date(2005+rng.IntN(20), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, time.UTC)
-				return map[string]any{"id": units[rng.IntN(len(units))], "at": at.Format("2006-01-02")}
-			}},
-		{"whoWasInCommand", whoWasInCommandQuery,
-			func() map[string]any { return map[string]any{"id": incidents[rng.IntN(len(incidents))]} }},
-	}
+	workloads := commandWorkloads(rand.New(rand.NewPCG(1, 2)), units, incidents)
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
 			for range 20 { // warm the statement cache and the page cache
@@ -63,6 +52,27 @@ func BenchmarkCommandQueries(b *testing.B) {
 			b.ReportMetric(ms(p50), "p50-ms")
 			b.ReportMetric(ms(p95), "p95-ms")
 		})
+	}
+}
+
+// commandWorkload is a command query and its variables, drawn at random.
+type commandWorkload struct {
+	name, query string
+	vars        func() map[string]any
+}
+
+// commandWorkloads are the benchmarks' queries: commandChain at random
+// units (of every echelon) and days from 2005 to 2024, whoWasInCommand at
+// random incidents.
+func commandWorkloads(rng *rand.Rand, units, incidents []string) []commandWorkload {
+	return []commandWorkload{
+		{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { ` + chain + ` } }`,
+			func() map[string]any {
+				at := time.Date(2005+rng.IntN(20), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, time.UTC)
+				return map[string]any{"id": units[rng.IntN(len(units))], "at": at.Format("2006-01-02")}
+			}},
+		{"whoWasInCommand", whoWasInCommandQuery,
+			func() map[string]any { return map[string]any{"id": incidents[rng.IntN(len(incidents))]} }},
 	}
 }
 
@@ -90,7 +100,7 @@ func BenchmarkSplitWhoWasInCommand(b *testing.B) {
 	// request's time on a loaded machine.
 	h := servertest.New(b, servertest.Options{Config: func(c *server.Config) { c.RequestTimeout = 5 * time.Minute }})
 	incidents := forceIDs(b, h, ds, "Event")
-	read := casegraph.PathRead{WithSources: true}
+	read := casegraph.CommandRead{WithSources: true}
 	for b.Loop() {
 		rng := rand.New(rand.NewPCG(5, 6))
 		var server, statement, store, request []time.Duration
@@ -176,7 +186,7 @@ func BenchmarkProfileWhoWasInCommand(b *testing.B) {
 	h := servertest.New(b, servertest.Options{})
 	incidents := forceIDs(b, h, ds, "Event")
 	rng := rand.New(rand.NewPCG(3, 4))
-	read := casegraph.PathRead{WithSources: true}
+	read := casegraph.CommandRead{WithSources: true}
 	for b.Loop() {
 		var slowest time.Duration
 		var worst casegraph.WhoWasInCommandRequest
@@ -215,4 +225,76 @@ func BenchmarkProfileWhoWasInCommand(b *testing.B) {
 		}
 		b.Log(out)
 	}
+}
+
+// BenchmarkCommandSelection measures what reading only the selected
+// properties brings to the command queries through the whole service, on
+// the force (as for BenchmarkCommandQueries), with BenchmarkCommandQueries'
+// selections: each request is asked twice, in turn first, once as before
+// (every entity and relation property read: the store sees no
+// properties) and once as the selection asks, so that both meet the same
+// load; p50 and p95 of each after 20 warm-up requests, and the ratios.
+func BenchmarkCommandSelection(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_FORCE")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_FORCE to an imported force (see BenchmarkCommandQueries)")
+	}
+	var everything atomic.Bool
+	h := servertest.New(b, servertest.Options{
+		Config: func(c *server.Config) { c.RequestTimeout = 5 * time.Minute }, // the first plans take long
+		Store:  func(s server.Store) server.Store { return everyProperty{Store: s, on: &everything} },
+	})
+	units, incidents := forceIDs(b, h, ds, "Organization"), forceIDs(b, h, ds, "Event")
+	workloads := commandWorkloads(rand.New(rand.NewPCG(7, 8)), units, incidents)
+	for _, w := range workloads {
+		b.Run(w.name, func(b *testing.B) {
+			var before, after []time.Duration
+			for i := range 20 + b.N {
+				vars := w.vars()
+				for j := range 2 {
+					full := (i+j)%2 == 0 // in turn first
+					everything.Store(full)
+					start := time.Now()
+					h.MustPost(w.query, vars)
+					took := time.Since(start)
+					switch {
+					case i < 20:
+					case full:
+						before = append(before, took)
+					default:
+						after = append(after, took)
+					}
+				}
+			}
+			b50, b95 := percentiles(before)
+			a50, a95 := percentiles(after)
+			b.ReportMetric(ms(b50), "before-p50-ms")
+			b.ReportMetric(ms(b95), "before-p95-ms")
+			b.ReportMetric(ms(a50), "after-p50-ms")
+			b.ReportMetric(ms(a95), "after-p95-ms")
+			b.ReportMetric(float64(a50)/float64(b50), "p50-ratio")
+			b.ReportMetric(float64(a95)/float64(b95), "p95-ratio")
+		})
+	}
+}
+
+// everyProperty is the store as it was before the command queries read
+// only the selected properties, while on says so.
+type everyProperty struct {
+	server.Store
+	on *atomic.Bool
+}
+
+func (s everyProperty) CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.CommandRead) (casegraph.CommandChain, []casegraph.Source, error) {
+	if s.on.Load() {
+		read.Properties = nil
+	}
+	return s.Store.CommandChain(ctx, q, read)
+}
+
+func (s everyProperty) WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
+	if s.on.Load() {
+		read.Properties = nil
+	}
+	return s.Store.WhoWasInCommand(ctx, q, read)
 }

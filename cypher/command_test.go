@@ -158,7 +158,7 @@ func TestCommandChain(t *testing.T) {
 		if err := q.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		return s.CommandChain(ctx, q, casegraph.PathRead{WithSources: true})
+		return s.CommandChain(ctx, q, casegraph.CommandRead{WithSources: true})
 	}
 	tests := []struct {
 		name   string
@@ -262,7 +262,7 @@ func TestWhoWasInCommand(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		ctx = casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:reader", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
-		return s.WhoWasInCommand(ctx, casegraph.NewWhoWasInCommandRequest(ds+":"+id), casegraph.PathRead{WithSources: true})
+		return s.WhoWasInCommand(ctx, casegraph.NewWhoWasInCommandRequest(ds+":"+id), casegraph.CommandRead{WithSources: true})
 	}
 	got, sources, err := ask(false, "shelling")
 	if err != nil {
@@ -341,7 +341,7 @@ func TestCommandGrades(t *testing.T) {
 	if err := q.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	chain, _, err := s.CommandChain(reader, q, casegraph.PathRead{})
+	chain, _, err := s.CommandChain(reader, q, casegraph.CommandRead{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestCommandGrades(t *testing.T) {
 	}
 	q.MinCredibility = 3 // col-b's B citation is 2, better than 3: kept
 	q.MinReliability = casegraph.ReliabilityA
-	if chain, _, err = s.CommandChain(reader, q, casegraph.PathRead{}); err != nil {
+	if chain, _, err = s.CommandChain(reader, q, casegraph.CommandRead{}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"bde-1 CERTAIN commanders NONE_RECORDED superiors NONE_RECORDED"}, chainLines(chain, ds)); diff != "" {
@@ -360,7 +360,7 @@ func TestCommandGrades(t *testing.T) {
 
 	w := casegraph.NewWhoWasInCommandRequest(ds + ":shelling")
 	w.GradeFilter = casegraph.GradeFilter{MinReliability: casegraph.ReliabilityB}
-	answer, _, err := s.WhoWasInCommand(reader, w, casegraph.PathRead{})
+	answer, _, err := s.WhoWasInCommand(reader, w, casegraph.CommandRead{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,5 +379,81 @@ func TestCommandGrades(t *testing.T) {
 	bad.MinCredibility = 7
 	if err := bad.Validate(); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
 		t.Errorf("minCredibility 7: %v, want BAD_USER_INPUT", err)
+	}
+}
+
+// TestCommandNarrowRead: a read that names its properties (as a selection
+// of names and roles does) gives the same chains and ties as one of every
+// property, reads no sources when none are asked for, projects no property
+// it was not asked for, and still redacts the protected general for an
+// uncleared reader; and the assembly's dates come whatever it names.
+func TestCommandNarrowRead(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, _ := commandFixture(t, s)
+	narrow := casegraph.CommandRead{Properties: &casegraph.Properties{Entity: []string{"name"}, Relation: []string{"role"}}}
+	reader := func(cleared bool) context.Context {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		t.Cleanup(cancel)
+		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:reader", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: cleared})
+	}
+	w := casegraph.NewWhoWasInCommandRequest(ds + ":shelling")
+	full, _, err := s.WhoWasInCommand(reader(false), w, casegraph.CommandRead{WithSources: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, sources, err := s.WhoWasInCommand(reader(false), w, narrow)
+	if err != nil {
+		t.Fatalf("%v (%v)", err, errors.Unwrap(err))
+	}
+	if len(sources) != 0 {
+		t.Errorf("a read without sources read %d", len(sources))
+	}
+	if text, _, err := s.WhoWasInCommandText(w, narrow); err != nil || strings.Contains(text, ":Source") {
+		t.Errorf("the statement without sources looks sources up (err %v)", err)
+	}
+	if lean.Period != full.Period || len(lean.Units) != len(full.Units) || len(lean.People) != len(full.People) {
+		t.Fatalf("narrow: period %v, %d units, %d people; full: %v, %d, %d", lean.Period, len(lean.Units), len(lean.People), full.Period, len(full.Units), len(full.People))
+	}
+	for i := range full.Units {
+		if diff := cmp.Diff(chainLines(full.Units[i].Chain, ds), chainLines(lean.Units[i].Chain, ds)); diff != "" {
+			t.Errorf("unit %d's chain, narrow against full (-full +narrow):\n%s", i, diff)
+		}
+		for j, tie := range full.Units[i].Ties {
+			if got := lean.Units[i].Ties[j]; got.Kind != tie.Kind || got.Overlap != tie.Overlap || got.Relation.ID != tie.Relation.ID {
+				t.Errorf("unit %d's tie %d: got %v %v %s, want %v %v %s", i, j, got.Kind, got.Overlap, got.Relation.ID, tie.Kind, tie.Overlap, tie.Relation.ID)
+			}
+		}
+	}
+	if diff := cmp.Diff(bn1AtTheShelling, chainLines(lean.Units[0].Chain, ds)); diff != "" {
+		t.Errorf("bn-1's chain, narrow (-want +got):\n%s", diff)
+	}
+	if u := lean.Units[0].Chain.Unit.Unit; u.Category != "" || u.Name != "Unit bn-1" {
+		t.Errorf("the battalion, narrow: category %q, name %q; want no category (not asked for), its name", u.Category, u.Name)
+	}
+	// The general, as the uncleared reader sees him with a narrow read.
+	top := lean.Units[0].Chain.Levels[len(lean.Units[0].Chain.Levels)-1][0]
+	if len(top.Commanders) != 1 {
+		t.Fatalf("the army's commanders: %v", top.Commanders)
+	}
+	gen := top.Commanders[0]
+	if !gen.Entity.Redacted || gen.Entity.Name != casegraph.RedactedName || strings.Contains(gen.Entity.ID, "gen-x") ||
+		gen.Relation.Role != "" || strings.Contains(gen.Relation.FromID, "gen-x") {
+		t.Errorf("the protected general, narrow, uncleared: %+v, relation from %q role %q", gen.Entity, gen.Relation.FromID, gen.Relation.Role)
+	}
+
+	q := casegraph.NewCommandChainRequest(ds+":bde-1", casegraph.MustPartialDate("2012"))
+	for _, cleared := range []bool{false, true} {
+		fullChain, _, err := s.CommandChain(reader(cleared), q, casegraph.CommandRead{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		leanChain, _, err := s.CommandChain(reader(cleared), q, narrow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(chainLines(fullChain, ds), chainLines(leanChain, ds)); diff != "" {
+			t.Errorf("the brigade's chain in 2012, cleared %v, narrow against full (-full +narrow):\n%s", cleared, diff)
+		}
 	}
 }

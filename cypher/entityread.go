@@ -95,18 +95,11 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	fmt.Fprintf(&shape, "scoped%t", scoped)
 	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
 	if p := read.Properties; p != nil {
+		if err := checkProperties(p); err != nil {
+			return readLevel{}, "", nil, err
+		}
 		entityProps, relationProps = p.Entity, p.Relation
 		fmt.Fprintf(&shape, "%v%v", p.Entity, p.Relation)
-	}
-	for _, p := range entityProps {
-		if !slices.Contains(casegraph.EntityProperties, p) {
-			return readLevel{}, "", nil, fmt.Errorf("no entity property %q", p)
-		}
-	}
-	for _, p := range relationProps {
-		if !slices.Contains(casegraph.RelationProperties, p) {
-			return readLevel{}, "", nil, fmt.Errorf("no relation property %q", p)
-		}
 	}
 	var level func(r *casegraph.EntityRead, depth int, path string) readLevel
 	level = func(r *casegraph.EntityRead, depth int, path string) readLevel {
@@ -155,6 +148,22 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	}
 	root := level(read, 0, "")
 	return root, shape.String(), params, nil
+}
+
+// checkProperties refuses a property of no table: the properties are
+// written into statements, so only the vocabulary's may be.
+func checkProperties(p *casegraph.Properties) error {
+	for _, name := range p.Entity {
+		if !slices.Contains(casegraph.EntityProperties, name) {
+			return fmt.Errorf("no entity property %q", name)
+		}
+	}
+	for _, name := range p.Relation {
+		if !slices.Contains(casegraph.RelationProperties, name) {
+			return fmt.Errorf("no relation property %q", name)
+		}
+	}
+	return nil
 }
 
 // ReadEntities reads the entities with the given ids (an id merged away

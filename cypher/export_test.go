@@ -95,7 +95,12 @@ var (
 // Profile runs a named statement with PROFILE and returns its plan with
 // rows and database hits, one operator a line.
 func (s *Store) Profile(ctx context.Context, name string, params map[string]any) (string, error) {
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+s.statement(statement(name)), scopeParams(casegraph.FullScope, params), neo4j.EagerResultTransformer,
+	return s.ProfileText(ctx, s.statement(statement(name)), params)
+}
+
+// ProfileText is Profile for a statement's text.
+func (s *Store) ProfileText(ctx context.Context, text string, params map[string]any) (string, error) {
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+text, scopeParams(casegraph.FullScope, params), neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
 		return "", err
@@ -118,25 +123,31 @@ func (s *Store) Profile(ctx context.Context, name string, params map[string]any)
 
 // ProfileWhoWasInCommand runs the statement WhoWasInCommand runs for q
 // and read with PROFILE (Profile).
-func (s *Store) ProfileWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (string, error) {
-	name, params := whoWasInCommandStatement(q, read)
-	return s.Profile(ctx, string(name), params)
+func (s *Store) ProfileWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (string, error) {
+	_, text, err := s.commandText(stmtWhoWasInCommand, q.MaxLevels, read)
+	if err != nil {
+		return "", err
+	}
+	return s.ProfileText(ctx, text, whoWasInCommandParams(q))
 }
 
 // WhoWasInCommandText is the text of the statement WhoWasInCommand runs
 // for q and read, and its parameters (the operator's).
-func (s *Store) WhoWasInCommandText(q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (string, map[string]any) {
-	name, params := whoWasInCommandStatement(q, read)
-	return s.statement(name), scopeParams(casegraph.FullScope, params)
+func (s *Store) WhoWasInCommandText(q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (string, map[string]any, error) {
+	_, text, err := s.commandText(stmtWhoWasInCommand, q.MaxLevels, read)
+	return text, scopeParams(casegraph.FullScope, whoWasInCommandParams(q)), err
 }
 
 // TimeWhoWasInCommand runs the statement WhoWasInCommand runs for q and
 // read, and returns how long Neo4j took to plan, run and stream it (the
 // result summary's times) and how long the call took here.
-func (s *Store) TimeWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (server, wall time.Duration, err error) {
-	name, params := whoWasInCommandStatement(q, read)
+func (s *Store) TimeWhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (server, wall time.Duration, err error) {
+	_, text, err := s.commandText(stmtWhoWasInCommand, q.MaxLevels, read)
+	if err != nil {
+		return 0, 0, err
+	}
 	start := time.Now()
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, s.statement(name), scopeParams(casegraph.FullScope, params), neo4j.EagerResultTransformer,
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, scopeParams(casegraph.FullScope, whoWasInCommandParams(q)), neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {
 		return 0, 0, err

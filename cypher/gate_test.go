@@ -77,6 +77,26 @@ func gateTestStatements(t *testing.T) map[statement]string {
 			}
 		}
 	}
+	// The command statements as a narrow selection renders them.
+	narrow := &casegraph.Properties{Entity: []string{"name"}, Relation: []string{"role"}}
+	set, err := templates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []statement{stmtCommandChain, stmtWhoWasInCommand} {
+		for _, sources := range []bool{false, true} {
+			read := casegraph.CommandRead{WithSources: sources, Properties: narrow}
+			v, err := commandVariantOf(casegraph.DefaultCommandLevels, read)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := execute(set, string(stmt)+".cypher.tmpl", v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loaded[commandStatementName(stmt, casegraph.DefaultCommandLevels, read)+"/narrow"] = text
+		}
+	}
 	return loaded
 }
 

@@ -59,6 +59,10 @@ var templateFuncs = template.FuncMap{
 	// relationHidden is whether an end of the relation is hidden from the
 	// caller.
 	"relationHidden": relationHidden,
+	// entityWith and relationWith are the same projections with the
+	// properties named (a statement rendered for a selection's).
+	"entityWith":   entityProjection,
+	"relationWith": relationProjection,
 	// relationKey is a relation's id as the caller sees it.
 	"relationKey": relationKey,
 	// The gate (gate.go): readable tests a dataset the caller may read;

@@ -193,7 +193,7 @@ func TestStatementVariants(t *testing.T) {
 		}
 	}
 	for levels := 1; levels <= casegraph.MaxCommandLevels; levels++ {
-		for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
+		for _, o := range []casegraph.CommandRead{{WithSources: true}, {WithSources: false}} {
 			built[commandStatementName(stmtCommandChain, levels, o)] = true
 			built[commandStatementName(stmtWhoWasInCommand, levels, o)] = true
 		}

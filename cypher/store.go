@@ -56,6 +56,7 @@ type Store struct {
 	pathTimeout time.Duration
 	roundTrips  atomic.Int64
 	reads       *readStatements
+	commands    *commandStatements
 	admission   Admission
 	light       pool              // statements other than heavy ones (nil: no bound)
 	heavy       pool              // path and full-text searches (nil: no bound)
@@ -84,6 +85,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		statements:  statements,
 		pathTimeout: opts.PathTimeout,
 		reads:       newReadStatements(),
+		commands:    newCommandStatements(),
 		admission:   opts.Admission,
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),

@@ -7,6 +7,8 @@ package graph
 import (
 	"context"
 
+	"github.com/99designs/gqlgen/graphql"
+
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
 	"github.com/casegraph/casegraph/loaders"
@@ -28,6 +30,18 @@ func whoWasInCommandQueryOf(incidentID string, maxLevels, maxUnits *int, minReli
 	given(&q.MaxUnits, maxUnits)
 	gradesGiven(&q.GradeFilter, minReliability, minCredibility)
 	return q
+}
+
+// commandRead is what the command field's selection asks the statement
+// to read: the sources if it selects them, and the properties the whole
+// operation shows of any entity and relation (operationProperties), since
+// the entities it reads prime the request's loaders.
+func commandRead(ctx context.Context) casegraph.CommandRead {
+	read := casegraph.CommandRead{WithSources: pathRead(ctx).WithSources}
+	if graphql.HasOperationContext(ctx) {
+		read.Properties = operationProperties(graphql.GetOperationContext(ctx))
+	}
+	return read
 }
 
 // commandModels turns chains into their GraphQL form, and keeps the

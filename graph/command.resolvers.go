@@ -17,7 +17,7 @@ func (r *queryResolver) CommandChain(ctx context.Context, unitID string, at mode
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	chain, sources, err := r.CommandStore.CommandChain(ctx, q, pathRead(ctx))
+	chain, sources, err := r.CommandStore.CommandChain(ctx, q, commandRead(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func (r *queryResolver) WhoWasInCommand(ctx context.Context, incidentID string, 
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	answer, sources, err := r.CommandStore.WhoWasInCommand(ctx, q, pathRead(ctx))
+	answer, sources, err := r.CommandStore.WhoWasInCommand(ctx, q, commandRead(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -73,10 +73,10 @@ type TimelineStore interface {
 }
 
 // CommandStore reads chains of command and who was in command at an
-// incident; read says whether the selection asks for sources.
+// incident; read says what the selection asks for (sources, properties).
 type CommandStore interface {
-	CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error)
-	WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error)
+	CommandChain(ctx context.Context, q casegraph.CommandChainRequest, read casegraph.CommandRead) (casegraph.CommandChain, []casegraph.Source, error)
+	WhoWasInCommand(ctx context.Context, q casegraph.WhoWasInCommandRequest, read casegraph.CommandRead) (casegraph.IncidentCommand, []casegraph.Source, error)
 }
 
 // SavedQueryStore saves, lists, reads and deletes saved queries.

@@ -153,11 +153,11 @@ func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineReq
 	return nil, nil, false, r.refuse("DatasetTimeline")
 }
 
-func (r *Refusing) CommandChain(context.Context, casegraph.CommandChainRequest, casegraph.PathRead) (casegraph.CommandChain, []casegraph.Source, error) {
+func (r *Refusing) CommandChain(context.Context, casegraph.CommandChainRequest, casegraph.CommandRead) (casegraph.CommandChain, []casegraph.Source, error) {
 	return casegraph.CommandChain{}, nil, r.refuse("CommandChain")
 }
 
-func (r *Refusing) WhoWasInCommand(context.Context, casegraph.WhoWasInCommandRequest, casegraph.PathRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
+func (r *Refusing) WhoWasInCommand(context.Context, casegraph.WhoWasInCommandRequest, casegraph.CommandRead) (casegraph.IncidentCommand, []casegraph.Source, error) {
 	return casegraph.IncidentCommand{}, nil, r.refuse("WhoWasInCommand")
 }
 
