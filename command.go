@@ -37,8 +37,10 @@ const (
 // the requests.
 type CommandRead struct {
 	// WithSources asks for the sources its entities and relations cite;
-	// without it the statement reads none.
-	WithSources bool
+	// without it the statement reads none. RelationSourcesOnly narrows it
+	// to those its relations cite (a selection of sources on hops and
+	// ties only).
+	WithSources, RelationSourcesOnly bool
 	// Properties names the properties read of every entity and relation
 	// (nil: every one). The assembly's own needs come whatever it names:
 	// the relations' and the incident's dates.

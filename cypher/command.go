@@ -32,8 +32,10 @@ const (
 // needs) and of relations (Relation: with their dates, which the
 // assembly's overlaps need).
 type commandVariant struct {
-	Levels, PlaceDepth         int
-	Sources                    bool
+	Levels, PlaceDepth int
+	// Sources reads the sources that relations cite, and with
+	// EntitySources those that entities cite.
+	Sources, EntitySources     bool
 	Entity, Incident, Relation []string
 }
 
@@ -62,7 +64,8 @@ func commandVariants(stmt statement) func() []variant {
 // commandVariantOf is the rendering of a command statement that levels
 // and read ask for; an error for a property of no table (a bug).
 func commandVariantOf(levels int, read casegraph.CommandRead) (commandVariant, error) {
-	v := commandVariant{Levels: levels, PlaceDepth: casegraph.IncidentPlaceDepth, Sources: read.WithSources,
+	v := commandVariant{Levels: levels, PlaceDepth: casegraph.IncidentPlaceDepth,
+		Sources: read.WithSources, EntitySources: read.WithSources && !read.RelationSourcesOnly,
 		Entity: casegraph.EntityProperties, Incident: casegraph.EntityProperties, Relation: casegraph.RelationProperties}
 	if p := read.Properties; p != nil {
 		if err := checkProperties(p); err != nil {
@@ -107,7 +110,7 @@ func newCommandStatements() *commandStatements {
 // get is the statement of stmt as name and v ask for; false when the
 // bound is reached (and it is not kept already).
 func (c *commandStatements) get(stmt, name statement, v commandVariant) (string, bool, error) {
-	key := fmt.Sprintf("%s %v %v", name, v.Entity, v.Relation)
+	key := fmt.Sprintf("%s %t %v %v", name, v.EntitySources, v.Entity, v.Relation)
 	c.mu.Lock()
 	text, ok := c.byKey[key]
 	full := len(c.byKey) >= maxCommandShapes
@@ -144,11 +147,12 @@ func (s *Store) readCommand(ctx context.Context, stmt statement, levels int, rea
 
 // commandText is the text of the variant of a command statement that
 // levels and read ask for, and its name: that of its variant with every
-// property (for metrics and errors, so that names stay few), whose text it
-// is when read names no properties or the bound is reached.
+// property and every source (for metrics and errors, so that names stay
+// few), whose text it is when read asks for no less or the bound is
+// reached.
 func (s *Store) commandText(stmt statement, levels int, read casegraph.CommandRead) (statement, string, error) {
 	name := commandStatementName(stmt, levels, read)
-	if read.Properties == nil {
+	if read.Properties == nil && (!read.WithSources || !read.RelationSourcesOnly) {
 		return name, s.statement(name), nil
 	}
 	v, err := commandVariantOf(levels, read)

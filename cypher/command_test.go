@@ -412,6 +412,14 @@ func TestCommandNarrowRead(t *testing.T) {
 	if text, _, err := s.WhoWasInCommandText(w, narrow); err != nil || strings.Contains(text, ":Source") {
 		t.Errorf("the statement without sources looks sources up (err %v)", err)
 	}
+	hops := narrow
+	hops.WithSources, hops.RelationSourcesOnly = true, true
+	if _, cited, err := s.WhoWasInCommand(reader(false), w, hops); err != nil || len(cited) == 0 {
+		t.Errorf("the sources of the relations only: %d sources (err %v), want the report", len(cited), err)
+	}
+	if text, _, err := s.WhoWasInCommandText(w, hops); err != nil || !strings.Contains(text, ":Source") || strings.Contains(text, "[ev] + places") {
+		t.Errorf("the statement reading the relations' sources only: err %v, or it looks up the entities'", err)
+	}
 	if lean.Period != full.Period || len(lean.Units) != len(full.Units) || len(lean.People) != len(full.People) {
 		t.Fatalf("narrow: period %v, %d units, %d people; full: %v, %d, %d", lean.Period, len(lean.Units), len(lean.People), full.Period, len(full.Units), len(full.People))
 	}

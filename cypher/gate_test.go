@@ -4,6 +4,7 @@ package cypher
 // ungated beside its constants, and the checker catches those that do not.
 
 import (
+	"fmt"
 	"go/ast"
 	"strings"
 	"testing"
@@ -84,8 +85,8 @@ func gateTestStatements(t *testing.T) map[statement]string {
 		t.Fatal(err)
 	}
 	for _, stmt := range []statement{stmtCommandChain, stmtWhoWasInCommand} {
-		for _, sources := range []bool{false, true} {
-			read := casegraph.CommandRead{WithSources: sources, Properties: narrow}
+		for i, read := range []casegraph.CommandRead{{Properties: narrow}, {WithSources: true, Properties: narrow},
+			{WithSources: true, RelationSourcesOnly: true, Properties: narrow}} {
 			v, err := commandVariantOf(casegraph.DefaultCommandLevels, read)
 			if err != nil {
 				t.Fatal(err)
@@ -94,7 +95,7 @@ func gateTestStatements(t *testing.T) map[statement]string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loaded[commandStatementName(stmt, casegraph.DefaultCommandLevels, read)+"/narrow"] = text
+			loaded[commandStatementName(stmt, casegraph.DefaultCommandLevels, read)+statement(fmt.Sprintf("/narrow%d", i))] = text
 		}
 	}
 	return loaded

@@ -33,14 +33,19 @@ func whoWasInCommandQueryOf(incidentID string, maxLevels, maxUnits *int, minReli
 }
 
 // commandRead is what the command field's selection asks the statement
-// to read: the sources if it selects them, and the properties the whole
-// operation shows of any entity and relation (operationProperties), since
-// the entities it reads prime the request's loaders.
+// to read: the sources if it selects them (only the relations' if it
+// selects no entity's), and the properties the whole operation shows of
+// any entity and relation (operationProperties), since the entities it
+// reads prime the request's loaders.
 func commandRead(ctx context.Context) casegraph.CommandRead {
 	read := casegraph.CommandRead{WithSources: pathRead(ctx).WithSources}
-	if graphql.HasOperationContext(ctx) {
-		read.Properties = operationProperties(graphql.GetOperationContext(ctx))
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return read
 	}
+	op := graphql.GetOperationContext(ctx)
+	read.Properties = operationProperties(op)
+	read.RelationSourcesOnly = read.WithSources && !selectsOn(op, fc.Field.Selections, entityTypes, "sources", "citations")
 	return read
 }
 

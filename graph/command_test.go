@@ -9,7 +9,8 @@ import (
 
 // TestCommandNarrowSelection: whoWasInCommand, asked for names only by a
 // caller without clearance, reads its answer in one statement, with no
-// sources when none are selected and the sources when they are, and the
+// sources when none are selected and the sources when they are (of the
+// relations only, or of the entities too), and the
 // protected commander redacted as everywhere: neither his name nor his
 // id, post or rank shows.
 func TestCommandNarrowSelection(t *testing.T) {
@@ -52,8 +53,13 @@ func TestCommandNarrowSelection(t *testing.T) {
 	if !strings.Contains(raw, `"title":"The article"`) {
 		t.Errorf("the sources selected are missing: %s", raw)
 	}
-	if n != m {
-		t.Errorf("round trips: %d without sources, %d with them; want the same (one statement)", n, m)
+	const hops = `query($id: ID!) { whoWasInCommand(incidentId: $id) { units { chain { unit {
+  commanders { entity { id name } relation { id sources { id title } } } } } } } }`
+	k, raw := trips(hops)
+	if !strings.Contains(raw, `"title":"The article"`) {
+		t.Errorf("the relations' sources are missing: %s", raw)
 	}
-	t.Logf("round trips: %d without sources, %d with", n, m)
+	if n != 1 || m != 1 || k != 1 {
+		t.Errorf("round trips: %d without sources, %d with them, %d with the relations' only; want one statement each", n, m, k)
+	}
 }

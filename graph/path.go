@@ -123,8 +123,17 @@ func pathRead(ctx context.Context) casegraph.PathRead {
 // selects reports whether a field called one of names is selected in set
 // or below.
 func selects(op *graphql.OperationContext, set ast.SelectionSet, names ...string) bool {
+	return selectsOn(op, set, nil, names...)
+}
+
+// selectsOn reports whether a field called one of names, of one of the
+// types on (any type for none), is selected in set or below.
+func selectsOn(op *graphql.OperationContext, set ast.SelectionSet, on []string, names ...string) bool {
 	for _, f := range graphql.CollectFields(op, set, nil) {
-		if slices.Contains(names, f.Name) || selects(op, f.Selections, names...) {
+		if slices.Contains(names, f.Name) && (on == nil || f.ObjectDefinition != nil && slices.Contains(on, f.ObjectDefinition.Name)) {
+			return true
+		}
+		if selectsOn(op, f.Selections, on, names...) {
 			return true
 		}
 	}
