@@ -86,6 +86,13 @@ const (
 				people { person { id name } } units { unit { id name } ties { kind overlap place { id name } relation { id sources { id } } } chain { ` + chain + ` } } } }`
 )
 
+// namesOnlyQuery is whoWasInCommand asked for the names of the units tied
+// and of every unit, commander and superior of their chains, no evidence.
+const namesOnlyQuery = `query($id: ID!) { whoWasInCommand(incidentId: $id) { from to truncated people { person { id name } }
+	units { unit { id name } ties { kind overlap } chain { truncated
+		unit { unit { id name } commanders { overlap entity { id name } } superiors { overlap entity { id name } } }
+		levels { level units { unit { id name } commanders { overlap entity { id name } } superiors { overlap entity { id name } } } } } } } }`
+
 // BenchmarkSplitWhoWasInCommand splits whoWasInCommand's time at 60
 // random incidents of the force (after 20 to warm up) into Neo4j's (plan,
 // run and stream: the result summary's), the statement's call from Go
@@ -230,7 +237,7 @@ func BenchmarkProfileWhoWasInCommand(b *testing.B) {
 // BenchmarkCommandSelection measures what reading only the selected
 // properties brings to the command queries through the whole service, on
 // the force (as for BenchmarkCommandQueries), with BenchmarkCommandQueries'
-// selections: each request is asked twice, in turn first, once as before
+// selections and whoWasInCommand asked for names only: each request is asked twice, in turn first, once as before
 // (every entity and relation property read: the store sees no
 // properties) and once as the selection asks, so that both meet the same
 // load; p50 and p95 of each after 20 warm-up requests, and the ratios.
@@ -245,7 +252,11 @@ func BenchmarkCommandSelection(b *testing.B) {
 		Store:  func(s server.Store) server.Store { return everyProperty{Store: s, on: &everything} },
 	})
 	units, incidents := forceIDs(b, h, ds, "Organization"), forceIDs(b, h, ds, "Event")
-	workloads := commandWorkloads(rand.New(rand.NewPCG(7, 8)), units, incidents)
+	rng := rand.New(rand.NewPCG(7, 8))
+	workloads := append(commandWorkloads(rng, units, incidents),
+		// A client that asks for names only (no evidence).
+		commandWorkload{"whoWasInCommand-names", namesOnlyQuery,
+			func() map[string]any { return map[string]any{"id": incidents[rng.IntN(len(incidents))]} }})
 	for _, w := range workloads {
 		b.Run(w.name, func(b *testing.B) {
 			var before, after []time.Duration
