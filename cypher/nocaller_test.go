@@ -19,6 +19,7 @@ var notData = map[string]string{
 	// Helpers that export_test.go gives this package's tests only.
 	"Explain": "test only", "ExplainRead": "test only", "Profile": "test only",
 	"RunTestStatement": "test only", "HoldHeavy": "test only",
+	"ProfileText": "test only", "ProfileWhoWasInCommand": "test only", "TimeWhoWasInCommand": "test only",
 }
 
 // TestNoPrincipalNoAccess calls every exported method of the Store that
