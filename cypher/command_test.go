@@ -450,6 +450,11 @@ func TestCommandNarrowRead(t *testing.T) {
 		t.Errorf("the protected general, narrow, uncleared: %+v, relation from %q role %q", gen.Entity, gen.Relation.FromID, gen.Relation.Role)
 	}
 
+	// Nothing tied, nothing read: still a row, which says what it is.
+	if _, _, err := s.WhoWasInCommand(reader(false), casegraph.NewWhoWasInCommandRequest(ds+":col-a"), narrow); casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+		t.Errorf("a person as the incident, narrow, without sources: got %v, want BAD_USER_INPUT", err)
+	}
+
 	q := casegraph.NewCommandChainRequest(ds+":bde-1", casegraph.MustPartialDate("2012"))
 	for _, cleared := range []bool{false, true} {
 		fullChain, _, err := s.CommandChain(reader(cleared), q, casegraph.CommandRead{})
