@@ -20,6 +20,7 @@ var notData = map[string]string{
 	"Explain": "test only", "ExplainRead": "test only", "Profile": "test only",
 	"RunTestStatement": "test only", "HoldHeavy": "test only",
 	"ProfileText": "test only", "ProfileWhoWasInCommand": "test only", "TimeWhoWasInCommand": "test only",
+	"CitingDatasets": "test only", "ForgetCitingDatasets": "test only", "CitingClaimsDBHits": "test only",
 }
 
 // TestNoPrincipalNoAccess calls every exported method of the Store that
