@@ -4,7 +4,8 @@
 //
 //   - entity.go: an entity, its kinds, its filter and order, and the read
 //     a GraphQL selection compiles to (EntityRead); property.go: the
-//     table of its kind-specific properties;
+//     table of its kind-specific properties; identifier.go: the typed
+//     identifiers of people and organizations;
 //   - relation.go: a relation, its statuses, the vocabulary of relation
 //     types and what each allows, and the filter and page of an entity's
 //     relations;

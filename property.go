@@ -79,45 +79,6 @@ const (
 // Genders lists every gender.
 func Genders() []Gender { return []Gender{GenderMale, GenderFemale, GenderOther} }
 
-// IdentifierType is the kind of number an identifier is.
-type IdentifierType string
-
-// The identifier types.
-const (
-	IdentifierPassport     IdentifierType = "PASSPORT"
-	IdentifierNationalID   IdentifierType = "NATIONAL_ID"
-	IdentifierServiceNo    IdentifierType = "SERVICE_NUMBER"
-	IdentifierRegistration IdentifierType = "REGISTRATION_NUMBER"
-	IdentifierTax          IdentifierType = "TAX_NUMBER"
-	IdentifierOther        IdentifierType = "OTHER"
-)
-
-// IdentifierTypes lists every identifier type.
-func IdentifierTypes() []IdentifierType {
-	return []IdentifierType{IdentifierPassport, IdentifierNationalID, IdentifierServiceNo,
-		IdentifierRegistration, IdentifierTax, IdentifierOther}
-}
-
-// Identifier is a number that identifies a person or an organization: its
-// type, its value as issued, and who issued it (a country's ISO 3166 code
-// or an authority's name; empty when unknown).
-type Identifier struct {
-	Type   IdentifierType `json:"type"`
-	Value  string         `json:"value"`
-	Issuer string         `json:"issuer,omitempty"`
-}
-
-// Limits on identifiers.
-const (
-	MaxIdentifiers      = 20
-	MaxIdentifierLength = 100 // characters, of a value and of an issuer
-)
-
-var (
-	identifierRule = TextRule{Max: MaxIdentifierLength, Required: true}
-	issuerRule     = TextRule{Max: MaxIdentifierLength}
-)
-
 // Coordinates are a point on the earth (WGS 84, degrees), stored as a
 // Neo4j point.
 type Coordinates struct {
@@ -340,57 +301,6 @@ func enum[T ~string](at func(*Entity) *T) fieldRef {
 	}
 }
 
-// identifiers stores identifiers as a list of strings, each the JSON of
-// its [type, issuer, value] (EncodeIdentifier).
-func identifiers(at func(*Entity) *[]Identifier) fieldRef {
-	return fieldRef{
-		typ: PropertyList,
-		get: func(e *Entity) any {
-			ids := *at(e)
-			out := make([]string, len(ids))
-			for i, id := range ids {
-				out[i] = EncodeIdentifier(id)
-			}
-			return out
-		},
-		set: func(e *Entity, v any) error {
-			list, ok := v.([]string)
-			if !ok {
-				return fmt.Errorf("want []string, got %T", v)
-			}
-			ids := make([]Identifier, 0, len(list))
-			for _, s := range list {
-				id, err := DecodeIdentifier(s)
-				if err != nil {
-					return err
-				}
-				ids = append(ids, id)
-			}
-			if len(ids) == 0 {
-				ids = nil
-			}
-			*at(e) = ids
-			return nil
-		},
-	}
-}
-
-// EncodeIdentifier is how an identifier is stored: the JSON of [type,
-// issuer, value].
-func EncodeIdentifier(id Identifier) string {
-	b, _ := json.Marshal([]string{string(id.Type), id.Issuer, id.Value}) // strings always encode
-	return string(b)
-}
-
-// DecodeIdentifier reads what EncodeIdentifier wrote.
-func DecodeIdentifier(s string) (Identifier, error) {
-	var parts []string
-	if json.Unmarshal([]byte(s), &parts) != nil || len(parts) != 3 {
-		return Identifier{}, fmt.Errorf("identifier %q is not a stored identifier", truncate(s, 40))
-	}
-	return Identifier{Type: IdentifierType(parts[0]), Issuer: parts[1], Value: parts[2]}, nil
-}
-
 // An entity's citations are stored as parallel lists, one item per
 // citation in their order: sourceIds (which the old shape had alone),
 // citationQuotes, citationLocators, citationCredibility (typed) and
@@ -543,30 +453,6 @@ func checkLanguage(e Entity) error { return ValidateLanguage("language", e.Langu
 func checkGender(e Entity) error {
 	if e.Gender != "" && !slices.Contains(Genders(), e.Gender) {
 		return UnknownValue("gender", "gender", string(e.Gender), Genders())
-	}
-	return nil
-}
-
-func checkIdentifiers(e Entity) error {
-	if len(e.Identifiers) > MaxIdentifiers {
-		return Errorf(CodeBadUserInput, "%d identifiers; the limit is %d", len(e.Identifiers), MaxIdentifiers)
-	}
-	seen := make(map[Identifier]bool, len(e.Identifiers))
-	for i, id := range e.Identifiers {
-		field := fmt.Sprintf("identifiers[%d]", i)
-		if !slices.Contains(IdentifierTypes(), id.Type) {
-			return InField(field, UnknownValue("type", "identifier type", string(id.Type), IdentifierTypes()))
-		}
-		if err := identifierRule.Check(field+".value", id.Value); err != nil {
-			return err
-		}
-		if err := issuerRule.Check(field+".issuer", id.Issuer); err != nil {
-			return err
-		}
-		if seen[id] {
-			return Errorf(CodeBadUserInput, "%s repeats %s %q", field, id.Type, truncate(id.Value, 40))
-		}
-		seen[id] = true
 	}
 	return nil
 }
