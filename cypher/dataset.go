@@ -50,8 +50,8 @@ func (s *Store) DeleteDataset(ctx context.Context, dataset string) (int64, error
 }
 
 // inBatches runs a statement that commits as it goes (CALL ... IN
-// TRANSACTIONS, which runs only in an auto-commit transaction, so neither
-// retried nor all-or-nothing) and returns the column of its one row.
+// TRANSACTIONS, which runs only in an auto-commit transaction, so not
+// all-or-nothing) and returns the column of its one row.
 func (s *Store) inBatches(ctx context.Context, name statement, column string, params map[string]any) (int64, error) {
 	rec, err := s.autoCommit(ctx, name, params)
 	if err != nil {
@@ -65,24 +65,29 @@ func (s *Store) inBatches(ctx context.Context, name statement, column string, pa
 }
 
 // autoCommit runs a statement that commits its own transactions (CALL
-// ... IN TRANSACTIONS) and returns its one record.
+// ... IN TRANSACTIONS) and returns its one record. Each such statement
+// does what is left to do (converts what is still in its old form,
+// deletes what is still there), so one that met a transient failure (a
+// deadlock beside other writes) is run again (retryOperator): what its
+// batches committed before the failure stays, and the counts it returns
+// are those of the run that finished.
 func (s *Store) autoCommit(ctx context.Context, name statement, params map[string]any) (*neo4j.Record, error) {
-	session, err := s.session(ctx, neo4j.AccessModeWrite)
-	if err != nil {
-		return nil, err
-	}
-	defer session.Close(ctx)
-	done := s.roundTrip(ctx, string(name))
-	res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))
 	var rec *neo4j.Record
-	if err == nil {
-		rec, err = res.Single(ctx)
-	}
-	done(err)
-	if err != nil {
-		return nil, mapError(ctx, string(name), err)
-	}
-	return rec, nil
+	err := retryOperator(ctx, string(name), func() error {
+		session, err := s.session(ctx, neo4j.AccessModeWrite)
+		if err != nil {
+			return err
+		}
+		defer session.Close(ctx)
+		done := s.roundTrip(ctx, string(name))
+		res, err := session.Run(ctx, s.statement(name), params, neo4j.WithTxTimeout(remaining(ctx)))
+		if err == nil {
+			rec, err = res.Single(ctx)
+		}
+		done(err)
+		return err
+	})
+	return rec, err
 }
 
 // MissingDatasets returns the names among datasets that nothing in the

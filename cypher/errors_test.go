@@ -75,3 +75,43 @@ func TestPathError(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryOperator: an operator's statement (a migration, a dataset's
+// delete) that met a deadlock beside other writes is run again, and one
+// that failed for good, or was refused before the database, is not.
+func TestRetryOperator(t *testing.T) {
+	ctx := casegraph.AsOperator(context.Background())
+	deadlock := &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "lock"}
+	attempts := 0
+	err := cypher.RetryOperator(ctx, "Migration", func() error {
+		if attempts++; attempts < 3 {
+			return deadlock
+		}
+		return nil
+	})
+	if err != nil || attempts != 3 {
+		t.Errorf("after two deadlocks: err %v, %d attempts, want nil after 3", err, attempts)
+	}
+
+	attempts = 0
+	err = cypher.RetryOperator(ctx, "Migration", func() error {
+		attempts++
+		return &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "MATCH secret"}
+	})
+	if attempts != 1 || casegraph.ErrorCode(err) != casegraph.CodeInternal || strings.Contains(err.Error(), "secret") {
+		t.Errorf("a syntax error: %d attempts, err %v; want one attempt and INTERNAL", attempts, err)
+	}
+
+	attempts = 0
+	var refused error = casegraph.Errorf(casegraph.CodeUnauthenticated, "no caller")
+	if err := cypher.RetryOperator(ctx, "Migration", func() error { attempts++; return refused }); err != refused || attempts != 1 {
+		t.Errorf("a refusal before the database: %d attempts, err %v; want it as it was", attempts, err)
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	attempts = 0
+	err = cypher.RetryOperator(cancelled, "Migration", func() error { attempts++; cancel(); return deadlock })
+	if attempts != 1 || err == nil {
+		t.Errorf("cancelled while retrying: %d attempts, err %v; want one attempt and an error", attempts, err)
+	}
+}

@@ -39,6 +39,7 @@ var (
 	}
 	CountEntitiesStatementName = func(f casegraph.EntityFilter) string { return string(stmtCountEntities.byFilter(f)) }
 	MapError                   = mapError
+	RetryOperator              = retryOperator
 	PathError                  = func(timeout time.Duration, err error) error { return (&Store{pathTimeout: timeout}).pathError(err) }
 )
 

@@ -234,16 +234,10 @@ func remaining(ctx context.Context) time.Duration {
 // runSchema runs one schema statement in its own write transaction (Neo4j
 // does not mix schema and data changes in one transaction).
 func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err error) {
-	// Processes that migrate at once (replicas starting together, test
-	// packages on a fresh database) deadlock on the schema's locks now and
-	// then; Neo4j says so with a retryable error. Schema changes are rare
-	// and not urgent, so they get a longer retry budget than requests.
-	const budget = 30 * time.Second
 	if err := casegraph.RequireAdmin(ctx); err != nil {
 		return false, err
 	}
-	start := time.Now()
-	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
+	err = retryOperator(ctx, "migrate "+m.Name, func() error {
 		done := s.roundTrip(ctx, "migrate:"+m.Name)
 		res, err := neo4j.ExecuteQuery(ctx, s.driver, m.Statement, nil, neo4j.EagerResultTransformer,
 			neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting())
@@ -251,18 +245,46 @@ func (s *Store) runSchema(ctx context.Context, m Migration) (created bool, err e
 		if err == nil {
 			// IF NOT EXISTS over an existing index or constraint updates nothing.
 			c := res.Summary.Counters()
-			return c.IndexesAdded()+c.ConstraintsAdded() > 0, nil
-		}
-		if alreadyExists(err) {
+			created = c.IndexesAdded()+c.ConstraintsAdded() > 0
+		} else if alreadyExists(err) {
 			// IF NOT EXISTS raced another process's creation, and lost.
-			return false, nil
+			return nil
 		}
-		if !retryable(err) || time.Since(start)+backoff > budget {
-			return false, mapError(ctx, "migrate "+m.Name, err)
+		return err
+	})
+	return created, err
+}
+
+// operatorRetryBudget bounds the retries of an operator's statement
+// (schema changes, data migrations, deleting a dataset): processes that
+// migrate at once (replicas starting together, test packages on a fresh
+// database) or a migration beside the writes of a running service
+// deadlock on their locks now and then, and Neo4j says so with a
+// retryable error. These are rare and not urgent, so they get a longer
+// budget than requests (writeRetryBudget).
+const operatorRetryBudget = 30 * time.Second
+
+// retryOperator runs attempt until it succeeds, fails with an error a
+// retry would meet again, or operatorRetryBudget (or ctx) runs out; the
+// error returned is the last attempt's, mapped for the statement named.
+// Only statements that do what is left to do may be retried this way (IF
+// NOT EXISTS schema, a migration that converts what is still in its old
+// form, a delete in batches): a batch of CALL ... IN TRANSACTIONS that
+// committed before the failure stays, and the retry does the rest.
+func retryOperator(ctx context.Context, name string, attempt func() error) error {
+	start := time.Now()
+	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
+		err := attempt()
+		var coded *casegraph.Error
+		if err == nil || errors.As(err, &coded) { // refused before the database: no caller
+			return err
+		}
+		if !retryable(err) || time.Since(start)+backoff > operatorRetryBudget {
+			return mapError(ctx, name, err)
 		}
 		select {
 		case <-ctx.Done():
-			return false, mapError(ctx, "migrate "+m.Name, ctx.Err())
+			return mapError(ctx, name, ctx.Err())
 		case <-time.After(backoff):
 		}
 	}
