@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // The answers of the workloads, normalized so that the three systems'
@@ -107,11 +109,22 @@ func decodeCasegraphW2(data json.RawMessage) (any, error) {
 	out := w2Answer{ID: d.Entity.ID, Name: d.Entity.Name, Relations: []w2Relation{}}
 	if d.Entity.Relations != nil {
 		for _, e := range d.Entity.Relations.Edges {
-			out.Relations = append(out.Relations, w2Relation{ID: e.Node.ID, Type: e.Node.Type,
+			out.Relations = append(out.Relations, w2Relation{ID: relationKey(e.Node.ID), Type: e.Node.Type,
 				From: e.Node.From, To: entityRef{e.Node.To.ID, e.Node.To.Name}})
 		}
 	}
 	return out, nil
+}
+
+// relationKey is the relation id a node id names (relation~KEY: the API's
+// relation ids), the id the peer and the raw statements answer with; any
+// other id stays as it is, so that it shows in the diff.
+func relationKey(id string) string {
+	ref, err := casegraph.ParseNodeID("id", id)
+	if err != nil || ref.Type != casegraph.NodeRelation {
+		return id
+	}
+	return ref.ID
 }
 
 func decodeCasegraphW3(data json.RawMessage) (any, error) {

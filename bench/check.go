@@ -76,6 +76,23 @@ func (b *bench) check(ctx context.Context, p *prepared, n int) []checkResult {
 	return out
 }
 
+// disagreements counts the inputs whose answers disagree: Casegraph's
+// with raw's, or with the peer's beyond the expected differences, or an
+// error from any of them.
+func disagreements(checks []checkResult) int {
+	n := 0
+	for _, c := range checks {
+		if c.disagrees() {
+			n++
+		}
+	}
+	return n
+}
+
+func (c checkResult) disagrees() bool {
+	return c.Raw == verdictMismatch || c.Peer == verdictMismatch || c.Raw == verdictError || c.Peer == verdictError
+}
+
 // answer asks one system for input i and normalizes its answer.
 func (b *bench) answer(ctx context.Context, p *prepared, sys, i int) (any, error) {
 	switch sys {

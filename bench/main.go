@@ -63,9 +63,10 @@ type config struct {
 	Warmup       time.Duration // per system per cell, not measured
 	Workloads    []string
 	Seed         uint64
-	Inputs       int // inputs drawn per workload
-	Checks       int // inputs per workload whose answers are compared
-	RoundTrips   int // sequential requests per workload for round trips at c=1
+	Inputs       int  // inputs drawn per workload
+	Checks       int  // inputs per workload whose answers are compared
+	KeepGoing    bool // time a workload whose answers disagree (else the run stops)
+	RoundTrips   int  // sequential requests per workload for round trips at c=1
 	Wait         time.Duration
 	Timeout      time.Duration // of one request
 }
@@ -97,6 +98,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.Uint64Var(&c.Seed, "seed", 7, "seed of the inputs")
 	fs.IntVar(&c.Inputs, "inputs", 2000, "inputs drawn per workload")
 	fs.IntVar(&c.Checks, "check", 5, "inputs per workload whose answers are compared across systems before timing (0: none)")
+	fs.BoolVar(&c.KeepGoing, "keep-going", false, "time a workload even when the systems' answers disagree (by default the run stops there: a speed of wrong answers means nothing)")
 	fs.IntVar(&c.RoundTrips, "rt", 20, "sequential requests per workload that measure round trips at c=1 (0: none)")
 	fs.DurationVar(&c.Wait, "wait", 90*time.Second, "how long to wait for the servers to answer")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline of one request (Casegraph's default request timeout)")
@@ -177,7 +179,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		if cfg.Checks > 0 {
-			checks = append(checks, b.check(ctx, prepared, min(cfg.Checks, len(inputs)))...)
+			checked := b.check(ctx, prepared, min(cfg.Checks, len(inputs)))
+			checks = append(checks, checked...)
+			if bad := disagreements(checked); bad > 0 && !cfg.KeepGoing {
+				report(stdout, cfg, checks, trips, results)
+				return fmt.Errorf("%s: %d of %d inputs answered differently (see ANSWER MISMATCHES); the run stops (-keep-going times it anyway)", w.Key, bad, len(checked))
+			}
 		}
 		if cfg.RoundTrips > 0 {
 			rt, err := b.roundTripsAtOne(ctx, prepared, cfg.RoundTrips)

@@ -41,7 +41,7 @@ func report(w io.Writer, cfg config, checks []checkResult, trips []roundTripResu
 		}
 		var loud []string
 		for _, c := range checks {
-			if c.Raw == verdictMismatch || c.Peer == verdictMismatch || c.Raw == verdictError || c.Peer == verdictError {
+			if c.disagrees() {
 				loud = append(loud, fmt.Sprintf("- %s input %d (%s): raw %s, peer %s\n\n```\n%s\n```", c.Workload.Key, c.Input,
 					describeInput(c.in), c.Raw, c.Peer, c.Detail))
 			}
