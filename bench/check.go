@@ -128,7 +128,7 @@ func (b *bench) comparePeer(ctx context.Context, w workload, in input, cgAnswer,
 		if cmp.Equal(cg, peer, equateEmpty) {
 			return verdictEqual, ""
 		}
-		hits, err := b.raw.store.Search(ctx, casegraph.SearchRequest{Words: casegraph.Words(in.Text)})
+		hits, err := b.raw.store.Search(b.raw.as(ctx), casegraph.SearchRequest{Words: casegraph.Words(in.Text)})
 		if err != nil {
 			return verdictError, err.Error()
 		}

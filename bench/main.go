@@ -27,6 +27,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 func main() {
@@ -63,10 +65,12 @@ type config struct {
 	Warmup       time.Duration // per system per cell, not measured
 	Workloads    []string
 	Seed         uint64
-	Inputs       int  // inputs drawn per workload
-	Checks       int  // inputs per workload whose answers are compared
-	KeepGoing    bool // time a workload whose answers disagree (else the run stops)
-	RoundTrips   int  // sequential requests per workload for round trips at c=1
+	Inputs       int      // inputs drawn per workload
+	Checks       int      // inputs per workload whose answers are compared
+	KeepGoing    bool     // time a workload whose answers disagree (else the run stops)
+	Draw         string   // how entities are drawn: drawByDegree or drawUniform
+	Anonymous    []string // the datasets Casegraph's server lets anonymous callers read (the raw system's rights)
+	RoundTrips   int      // sequential requests per workload for round trips at c=1
 	Wait         time.Duration
 	Timeout      time.Duration // of one request
 }
@@ -96,6 +100,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.Turns, "turns", 10, "slices per system per cell: the systems take turns this many times")
 	fs.DurationVar(&c.Warmup, "warmup", time.Second, "unmeasured warm-up per system per cell")
 	fs.Uint64Var(&c.Seed, "seed", 7, "seed of the inputs")
+	anonymous := fs.String("anonymous", env("BENCH_ANONYMOUS", casegraph.AllDatasets), "the datasets Casegraph's server lets anonymous callers read, comma-separated (bench/run.sh starts it with BENCH_ANONYMOUS, default every one): the raw system reads with the same rights (BENCH_ANONYMOUS)")
+	fs.StringVar(&c.Draw, "draw", drawByDegree, "how W1-W3's entities and W5's starts are drawn: degree (a random end of a random relation: hubs as often as the relations they hold) or uniform")
 	fs.IntVar(&c.Inputs, "inputs", 2000, "inputs drawn per workload")
 	fs.IntVar(&c.Checks, "check", 5, "inputs per workload whose answers are compared across systems before timing (0: none)")
 	fs.BoolVar(&c.KeepGoing, "keep-going", false, "time a workload even when the systems' answers disagree (by default the run stops there: a speed of wrong answers means nothing)")
@@ -121,6 +127,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 			return c, usageError{fmt.Errorf("-w: no workload %q (W1 to W5)", w)}
 		}
 		c.Workloads = append(c.Workloads, w)
+	}
+	c.Anonymous = strings.Split(*anonymous, ",")
+	if c.Draw != drawByDegree && c.Draw != drawUniform {
+		return c, usageError{fmt.Errorf("-draw: %q is neither %s nor %s", c.Draw, drawByDegree, drawUniform)}
 	}
 	if c.Turns < 1 || c.Inputs < 10 || c.Duration <= 0 || c.Requests < 0 {
 		return c, usageError{errors.New("-turns must be at least 1, -inputs at least 10, -d positive, -n not negative")}
@@ -166,6 +176,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	logf("%d entities in %s", len(sample), cfg.Dataset)
+	pop := newPopulation(sample, cfg.Draw, raw.neighborOf(ctx))
 
 	b := &bench{cfg: cfg, raw: raw, cg: cg, peer: peer, metrics: metrics, logf: logf}
 	var results []cellResult
@@ -173,7 +184,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var checks []checkResult
 	for _, key := range cfg.Workloads {
 		w, _ := workloadByKey(key)
-		inputs := w.inputs(newRand(cfg.Seed, key), sample, cfg.Inputs)
+		inputs := w.inputs(newRand(cfg.Seed, key), pop, cfg.Inputs)
+		if len(inputs) == 0 {
+			return fmt.Errorf("%s: no inputs could be drawn from %s (W5: no entity has a relation)", w.Key, cfg.Dataset)
+		}
 		prepared, err := b.prepare(w, inputs)
 		if err != nil {
 			return err

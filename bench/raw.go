@@ -22,6 +22,16 @@ type rawStore struct {
 	driver  neo4j.DriverWithContext
 	store   *cypher.Store
 	timeout time.Duration
+	// caller is the principal Casegraph's server gives the benchmark's
+	// requests (an anonymous caller of -anonymous's datasets, as
+	// bench/run.sh starts it): the raw store reads with the same rights,
+	// so that both answer the same (the store reads nothing without one).
+	caller casegraph.Principal
+}
+
+// as is ctx with the raw system's caller.
+func (r *rawStore) as(ctx context.Context) context.Context {
+	return casegraph.WithPrincipal(ctx, r.caller)
 }
 
 func openRaw(ctx context.Context, cfg config) (*rawStore, error) {
@@ -45,7 +55,7 @@ func openRaw(ctx context.Context, cfg config) (*rawStore, error) {
 		driver.Close(ctx)
 		return nil, err
 	}
-	return &rawStore{driver: driver, store: store, timeout: cfg.Timeout}, nil
+	return &rawStore{driver: driver, store: store, timeout: cfg.Timeout, caller: casegraph.Anonymous(cfg.Anonymous)}, nil
 }
 
 func (r *rawStore) Close() {
@@ -57,6 +67,7 @@ func (r *rawStore) RoundTrips() int64 { return r.store.RoundTrips() }
 
 // entityByID is W1: entity(id) { id name aliases }.
 func (r *rawStore) entityByID(ctx context.Context, id string) (w1Answer, error) {
+	ctx = r.as(ctx)
 	e, err := r.store.Entity(ctx, id)
 	if err != nil {
 		return w1Answer{}, err
@@ -68,6 +79,7 @@ func (r *rawStore) entityByID(ctx context.Context, id string) (w1Answer, error) 
 // way, in id order) and the names of both ends of each, in one compiled
 // read, as the entity resolver asks for it.
 func (r *rawStore) entityWithRelations(ctx context.Context, id string) (w2Answer, error) {
+	ctx = r.as(ctx)
 	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{
 		Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 20},
 		Ends: &casegraph.EntityRead{},
@@ -109,6 +121,7 @@ func pageOf(res casegraph.ReadResult, id string) []casegraph.Relation {
 // relations (in relation id order), and theirs, in one compiled read, as
 // the aliased entity fields ask for it.
 func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, error) {
+	ctx = r.as(ctx)
 	window := func(ends *casegraph.EntityRead) casegraph.RelationsRead {
 		return casegraph.RelationsRead{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing}, Page: casegraph.Page{First: 10}, Ends: ends}
 	}
@@ -146,6 +159,7 @@ func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, erro
 // search is W4: the full-text candidates (the best 200), ranked, the
 // first 20.
 func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
+	ctx = r.as(ctx)
 	q := casegraph.SearchRequest{Text: text}
 	if err := q.Normalize(); err != nil {
 		return nil, err
@@ -164,6 +178,7 @@ func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
 
 // shortestPath is W5: the shortest path of at most 4 relations.
 func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer, error) {
+	ctx = r.as(ctx)
 	q := casegraph.PathRequest{From: from, To: to, K: 1, Filter: casegraph.PathFilter{MaxDepth: 4}}
 	if err := q.Normalize(); err != nil {
 		return w5Answer{}, err
@@ -186,31 +201,7 @@ func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer,
 // sampleEntity is what the inputs are drawn from.
 type sampleEntity struct {
 	ID, Name string
-}
-
-// drawSample reads the ids and names of the dataset's entities, in id
-// order, a page of 5000 at a time through the store's Entities.
-func drawSample(ctx context.Context, r *rawStore, dataset string) ([]sampleEntity, error) {
-	var out []sampleEntity
-	q := casegraph.EntitiesRequest{Filter: casegraph.EntityFilter{Datasets: []string{dataset}}, Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
-		Page: casegraph.Page{First: 5000}}
-	for {
-		found, keys, more, err := r.store.Entities(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("read the entities of %s: %w", dataset, err)
-		}
-		for _, e := range found {
-			out = append(out, sampleEntity{e.ID, e.Name})
-		}
-		if !more || len(found) == 0 {
-			break
-		}
-		q.Page.After, q.Page.AfterKey = found[len(found)-1].ID, keys[len(keys)-1]
-	}
-	if len(out) < 10 {
-		return nil, fmt.Errorf("dataset %s has %d entities: import a generated graph first (bench/README.md)", dataset, len(out))
-	}
-	return out, nil
+	Degree   int64
 }
 
 func dedupe(ids []string) []string {

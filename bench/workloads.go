@@ -27,7 +27,7 @@ type workload struct {
 	Title string
 	// What the peer does instead, where it is not the same query.
 	PeerNote string
-	inputs   func(rng *rand.Rand, sample []sampleEntity, n int) []input
+	inputs   func(rng *rand.Rand, pop *population, n int) []input
 
 	casegraph     func(input) graphQLRequest
 	peer          func(input) graphQLRequest
@@ -42,10 +42,10 @@ func newRand(seed uint64, key string) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
 
-func randomIDs(rng *rand.Rand, sample []sampleEntity, n int) []input {
+func randomIDs(rng *rand.Rand, pop *population, n int) []input {
 	out := make([]input, n)
 	for i := range out {
-		out[i].ID = sample[rng.IntN(len(sample))].ID
+		out[i].ID = pop.pick(rng).ID
 	}
 	return out
 }
@@ -125,12 +125,12 @@ var workloads = []workload{
 		Key:      "W3",
 		Title:    "depth 2: 10 x 10 x 10, names",
 		PeerNote: "entityNodes(where: {id: {in}}) and a node-typed @cypher neighbors field, nested",
-		inputs: func(rng *rand.Rand, sample []sampleEntity, n int) []input {
+		inputs: func(rng *rand.Rand, pop *population, n int) []input {
 			out := make([]input, n)
 			for i := range out {
 				seen := map[string]bool{}
 				for len(out[i].IDs) < w3Roots {
-					id := sample[rng.IntN(len(sample))].ID
+					id := pop.pick(rng).ID
 					if !seen[id] {
 						seen[id] = true
 						out[i].IDs = append(out[i].IDs, id)
@@ -162,10 +162,11 @@ var workloads = []workload{
 		Key:      "W4",
 		Title:    "full-text search, 20 hits",
 		PeerNote: "@fulltext over entity_search with Casegraph's Lucene query; Lucene's top 20 by score, not Casegraph's ranking",
-		inputs: func(rng *rand.Rand, sample []sampleEntity, n int) []input {
+		inputs: func(rng *rand.Rand, pop *population, n int) []input {
 			out := make([]input, n)
 			for i := range out {
-				out[i].Text = sample[rng.IntN(len(sample))].Name
+				// Names as a user types them: any entity's, whatever its degree.
+				out[i].Text = pop.entities[rng.IntN(len(pop.entities))].Name
 			}
 			return out
 		},
@@ -186,15 +187,14 @@ var workloads = []workload{
 		Key:      "W5",
 		Title:    "shortest path, at most 4 hops",
 		PeerNote: "a @cypher Query field with Casegraph's shortestPath() pattern, without its (unset) filters",
-		inputs: func(rng *rand.Rand, sample []sampleEntity, n int) []input {
-			out := make([]input, n)
-			for i := range out {
-				a := rng.IntN(len(sample))
-				b := rng.IntN(len(sample) - 1)
-				if b >= a {
-					b++
+		inputs: func(rng *rand.Rand, pop *population, n int) []input {
+			out := make([]input, 0, n)
+			for len(out) < n {
+				from, to := pop.joinedPair(rng)
+				if from == "" {
+					break // nothing in the dataset is joined
 				}
-				out[i].From, out[i].To = sample[a].ID, sample[b].ID
+				out = append(out, input{From: from, To: to})
 			}
 			return out
 		},
