@@ -344,6 +344,29 @@ type SearchRequest struct {
 	// Page is the page of ranked results: After, from a search cursor,
 	// is the number of results before it (see Offset).
 	Page Page
+	// Shows, when not nil, names the entity properties (of
+	// EntityProperties) the caller shows of any entity: the store may read
+	// of each candidate only what ranking needs (RankingProperties) when
+	// that is all it shows. Nil: every property.
+	Shows []string
+}
+
+// RankingProperties are the entity properties Rank reads: a search that
+// shows no other reads only these of its candidates.
+var RankingProperties = []string{"name", "aliases", "identifiers"}
+
+// RanksOnly says whether the request shows no entity property beyond
+// RankingProperties (and the id and kind, always read).
+func (q SearchRequest) RanksOnly() bool {
+	if q.Shows == nil {
+		return false
+	}
+	for _, p := range q.Shows {
+		if !slices.Contains(RankingProperties, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // Normalize checks the request and finds its words.

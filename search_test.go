@@ -95,3 +95,23 @@ func TestRankSuggestions(t *testing.T) {
 		t.Errorf("suggestions %v, want %v", got, want)
 	}
 }
+
+// TestRanksOnly: a search reads only ranking's properties when it shows
+// nothing else, never when it may show every property (nil).
+func TestRanksOnly(t *testing.T) {
+	for _, tt := range []struct {
+		shows []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{}, true},
+		{[]string{"name"}, true},
+		{[]string{"name", "aliases", "identifiers"}, true},
+		{[]string{"name", "description"}, false},
+		{[]string{"birthDate"}, false},
+	} {
+		if got := (casegraph.SearchRequest{Shows: tt.shows}).RanksOnly(); got != tt.want {
+			t.Errorf("shows %v: RanksOnly %v, want %v", tt.shows, got, tt.want)
+		}
+	}
+}

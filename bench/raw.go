@@ -157,10 +157,10 @@ func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, erro
 }
 
 // search is W4: the full-text candidates (the best 200), ranked, the
-// first 20.
+// first 20; it shows their names, as W4's selection does.
 func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
 	ctx = r.as(ctx)
-	q := casegraph.SearchRequest{Text: text}
+	q := casegraph.SearchRequest{Text: text, Shows: []string{"name"}}
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}

@@ -101,14 +101,16 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 // Search returns up to casegraph.SearchWindow candidates for q's words,
 // with their scores and degrees, unranked (q.Page is the part of them the
 // caller shows, after ranking). q must be normalized.
+// When q shows nothing but what ranking reads (q.RanksOnly), only that is
+// read of each candidate (Search/ranking), not every property.
 func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow, exactName(q.Words))
+	return s.fullText(ctx, searchStatement(q.RanksOnly()), scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow, exactName(q.Words))
 }
 
 // Suggest returns up to q.Candidates() type-ahead candidates for q's
 // words, unranked. q must be normalized.
 func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates(), nil)
+	return s.fullText(ctx, searchStatement(false), scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates(), nil)
 }
 
 // scoped limits a full-text query to the filter's datasets and kinds, by
@@ -186,11 +188,29 @@ func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchRequest, fac
 	return casegraph.TallySearch(rows, q.Filter), nil
 }
 
-func (s *Store) fullText(ctx context.Context, query string, f casegraph.SearchFilter, window int, exact any) ([]casegraph.SearchHit, error) {
+// searchVariants renders Search twice: projecting every entity property
+// of the candidates (Search/full), and only what ranking reads
+// (Search/ranking: casegraph.RankingProperties).
+func searchVariants() []variant {
+	return []variant{
+		{Name: searchStatement(false), Data: map[string]any{"Props": casegraph.EntityProperties}},
+		{Name: searchStatement(true), Data: map[string]any{"Props": casegraph.RankingProperties}},
+	}
+}
+
+// searchStatement names the variant of Search (searchVariants).
+func searchStatement(ranksOnly bool) statement {
+	if ranksOnly {
+		return stmtSearch + "/ranking"
+	}
+	return stmtSearch + "/full"
+}
+
+func (s *Store) fullText(ctx context.Context, stmt statement, query string, f casegraph.SearchFilter, window int, exact any) ([]casegraph.SearchHit, error) {
 	params := searchParams(f)
 	params["query"], params["window"], params["exact"] = query, int64(window), exact
 	params["candidates"] = int64(window)
-	res, err := s.readHeavy(ctx, stmtSearch, params)
+	res, err := s.readHeavy(ctx, stmt, params)
 	if err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ func BenchmarkSearchQueries(b *testing.B) {
 				}
 				runRaw := func() {
 					start := time.Now()
-					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search"), map[string]any{
+					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search/full"), map[string]any{
 						"readable": nil, "callerCleared": true,
 						"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
 						"window": int64(w.first), "candidates": int64(w.first), "exact": nil,

@@ -204,6 +204,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtRelationStates:           gateVariants(stmtRelationStates),
 	stmtCommandChain:             commandVariants(stmtCommandChain),
 	stmtWhoWasInCommand:          commandVariants(stmtWhoWasInCommand),
+	stmtSearch:                   searchVariants,
 	stmtReadEntities:             nil,
 }
 

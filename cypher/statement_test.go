@@ -173,6 +173,7 @@ func TestStatementVariants(t *testing.T) {
 		built[stmt.inGate(gateWrite)], built[stmt.inGate(gateCheck)] = true, true
 	}
 	built[stmtEntityStates+"/ends"] = true
+	built[searchStatement(false)], built[searchStatement(true)] = true, true
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}

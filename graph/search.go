@@ -39,6 +39,20 @@ func searchSelectionOf(ctx context.Context) searchSelection {
 	return sel
 }
 
+// shownProperties is what the whole operation shows of any entity
+// (operationProperties: the search's hits go into the request's loaders),
+// never nil within an operation; nil outside one (every property).
+func shownProperties(ctx context.Context) []string {
+	if !graphql.HasOperationContext(ctx) {
+		return nil
+	}
+	shown := operationProperties(graphql.GetOperationContext(ctx)).Entity
+	if shown == nil {
+		shown = []string{}
+	}
+	return shown
+}
+
 // searchCursorKey is what a search's cursors are bound to: a cursor of
 // another search's words or filter is refused.
 func searchCursorKey(q casegraph.SearchRequest) any {

@@ -42,6 +42,7 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 	if !sel.page {
 		return conn, nil
 	}
+	q.Shows = shownProperties(ctx)
 	hits, err := r.SearchStore.Search(ctx, q)
 	if err != nil {
 		return nil, err

@@ -276,3 +276,53 @@ func TestDegreeIgnoresTombstones(t *testing.T) {
 		t.Errorf("entities by degree (-want +got):\n%s", diff)
 	}
 }
+
+// TestSearchReadsWhatItShows: a search that shows of its hits only what
+// ranking reads (ids, names) reads only that of its candidates
+// (Search/ranking); one that shows more reads every property
+// (Search/full); both rank, score and match alike.
+func TestSearchReadsWhatItShows(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	const wide = `query($text: String!, $ds: [String!]) { search(text: $text, datasets: $ds, first: 10) {
+		edges { score matchedField node { id name description } } } }`
+	vars := map[string]any{"text": "government", "ds": []string{s.ds}}
+	searches := func(variant string) int {
+		line := fmt.Sprintf(`casegraph_cypher_queries_total{query="Search/%s"} `, variant)
+		for _, l := range strings.Split(s.h.Get("/metrics").Raw, "\n") {
+			if n, ok := strings.CutPrefix(l, line); ok {
+				var count int
+				fmt.Sscan(n, &count)
+				return count
+			}
+		}
+		return 0
+	}
+	full, ranking := searches("full"), searches("ranking")
+	narrow := s.search(t, "government", map[string]any{"first": 10})
+	if searches("ranking") <= ranking {
+		t.Error("a search showing ids and names did not read through Search/ranking")
+	}
+	res := s.h.MustPost(wide, vars)
+	if searches("full") <= full {
+		t.Error("a search showing descriptions did not read through Search/full")
+	}
+	edges := field(res, "search", "edges").([]any)
+	if len(edges) != len(narrow) || len(edges) < 3 {
+		t.Fatalf("%d hits showing descriptions, %d showing names", len(edges), len(narrow))
+	}
+	described := 0
+	for i, x := range edges {
+		e, n := x.(map[string]any), narrow[i]
+		node, nnode := e["node"].(map[string]any), n["node"].(map[string]any)
+		if node["id"] != nnode["id"] || node["name"] != nnode["name"] || e["score"] != n["score"] || e["matchedField"] != n["matchedField"] {
+			t.Errorf("hit %d: %v showing descriptions, %v showing names", i, e, n)
+		}
+		if d, _ := node["description"].(string); d != "" {
+			described++
+		}
+	}
+	if described == 0 {
+		t.Error("no hit's description was read where the search shows them")
+	}
+}
