@@ -14,15 +14,15 @@ import (
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
-// TestPathsOnAGeneratedGraph: on a generated graph of 10k entities and
-// 50k relations, the length of shortestPath for 200 random pairs equals
+// TestPathsOnAGeneratedGraph: on a generated graph of 5k entities and
+// 25k relations, the length of shortestPath for 200 random pairs equals
 // what a plain breadth-first search over the same data finds (or both find
 // nothing within 8 hops).
 func TestPathsOnAGeneratedGraph(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	ds := cyphertest.Dataset(t)
-	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 10000, Relations: 50000, Seed: 11, Dataset: ds})
+	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 5000, Relations: 25000, Seed: 11, Dataset: ds})
 	if err != nil {
 		t.Fatal(err)
 	}
