@@ -470,6 +470,12 @@ export class Canvas {
     this.changed();
   }
 
+  /** forget removes everything and the undo history, which holds what an old identity read; nothing to undo. */
+  forget(): void {
+    this.history = [];
+    this.cy.elements().remove();
+  }
+
   /** clear removes everything. */
   clear(): void {
     this.checkpoint();

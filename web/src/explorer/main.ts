@@ -27,7 +27,10 @@ import type { View } from "./state";
 import { TimeBar } from "./timebar";
 import { Timeline } from "./timeline";
 import { Live } from "./live";
-import { clearError, entityButton, run, setupTabs, showError, status } from "./ui";
+import { clearError, entityButton, run, setupTabs, showError, showTab, status } from "./ui";
+import { reread, skeleton } from "./identity";
+import type { Reread } from "./identity";
+import { Welcome } from "./welcome";
 
 /** The first expansion of an entity draws this many neighbours; each further one four times more, up to the API's cap. */
 const firstExpansion = 50;
@@ -45,7 +48,16 @@ class Explorer {
   readonly timebar: TimeBar;
   readonly analysis: Analysis;
   readonly live: Live;
+  /** the first screen, until the analyst starts (issue 27 item 3) */
+  readonly welcome: Welcome;
+  private readonly search: Search;
   private openEntity = "";
+  /** what the details panel shows, read again for a new identity */
+  private detail: { kind: "entity" | "relation" | "source"; id: string } | null = null;
+  /** the view as it was when the tab signed out, ids only: read again at the next sign-in */
+  private pending: { view: View; drawn: Relation[] } | null = null;
+  /** counts identity changes, so that a slow read for an old identity never draws over a newer one's */
+  private identities = 0;
   private urlTimer = 0;
   private restoring = false;
 
@@ -78,7 +90,17 @@ class Explorer {
     });
     this.common = new Common(vocabulary, act);
     this.timeline = new Timeline(vocabulary, { ...act, datasets: () => [...new Set(this.canvas.nodes().map((n) => n.dataset))] });
-    new Search(act.open, (e) => this.canvas.add([e], []));
+    this.search = new Search(act.open, (e) => this.canvas.add([e], []));
+    this.welcome = new Welcome(byId("welcome"), {
+      start: (e) => {
+        this.canvas.add([e], []);
+        void this.expand(e.id);
+        void this.open(e.id);
+      },
+      ask: (from, to) => void this.ask(from, to),
+    });
+    // A search is a start: the first screen goes.
+    byId("search-form").addEventListener("submit", () => this.welcome.dismiss());
 
     const cy = this.canvas.cy;
     cy.on("tap", "node", (ev) => void this.open(ev.target.id()));
@@ -99,7 +121,9 @@ class Explorer {
 
   /** open shows an entity in the panel. */
   async open(id: string): Promise<void> {
+    this.welcome.dismiss();
     this.openEntity = id;
+    this.detail = { kind: "entity", id };
     openPanel("right");
     this.saveURL();
     await showEntity(id, this.vocabulary, {
@@ -117,6 +141,7 @@ class Explorer {
 
   /** openRelation shows a relation and its evidence in the details panel. */
   async openRelation(id: string): Promise<void> {
+    this.detail = { kind: "relation", id };
     openPanel("right");
     await showRelation(id, this.vocabulary, {
       open: (other) => void this.open(other),
@@ -127,6 +152,7 @@ class Explorer {
 
   /** openSource shows a source and what it supports in the details panel. */
   async openSource(id: string): Promise<void> {
+    this.detail = { kind: "source", id };
     openPanel("right");
     await showSource(id, this.vocabulary, {
       open: (other) => void this.open(other),
@@ -150,6 +176,18 @@ class Explorer {
     this.saveURL();
   }
 
+  /** ask runs a path search from the first screen: the paths and their evidence, hop by hop, in the Paths panel. */
+  async ask(from: EntityRef, to: EntityRef): Promise<void> {
+    this.welcome.dismiss();
+    openPanel("right");
+    this.paths.form = { k: 3, filter: {}, chosen: 0 };
+    this.paths.setEnd("from", from);
+    this.paths.setEnd("to", to);
+    showTab("paths");
+    await this.paths.search();
+    document.querySelector<HTMLElement>("#evidence li.hop")?.focus();
+  }
+
   /** filter is the filter for expansions and common ground: the date, when one is set. */
   filter(): PathFilter {
     const validAt = this.validAt();
@@ -169,6 +207,7 @@ class Explorer {
 
   private changed(): void {
     const nodes = this.canvas.nodes();
+    if (nodes.length > 0) this.welcome.dismiss();
     if (nodes.length > 0 && performance.getEntriesByName(firstGraph).length === 0) {
       // The frame after the first entities are drawn: the benchmark's "time to first graph".
       requestAnimationFrame(() => performance.getEntriesByName(firstGraph).length === 0 && performance.mark(firstGraph));
@@ -278,57 +317,131 @@ class Explorer {
   }
 
   saveURL(): void {
-    if (this.restoring) return;
+    if (this.restoring || this.pending) return;
     clearTimeout(this.urlTimer);
     this.urlTimer = window.setTimeout(() => this.saveURLNow(), 300);
   }
 
   private saveURLNow(): void {
-    if (this.restoring) return;
+    if (this.restoring || this.pending) return;
     history.replaceState(null, "", "#" + encode(this.view()));
   }
 
   /** restore rebuilds the view a URL names. */
   async restore(v: View): Promise<void> {
+    this.welcome.dismiss();
     this.restoring = true;
     try {
       const pathEnds = [v.p?.f, v.p?.t].filter((id): id is string => !!id);
       const loaded = await run("Restoring the view", () => load([...v.n.map(([id]) => id), ...pathEnds], v.r));
       if (!loaded) return;
-      const byID = new Map(loaded.nodes.map((e) => [e.id, e]));
-      const onCanvas = loaded.nodes.filter((e) => v.n.some(([id]) => id === e.id));
-      this.canvas.add(onCanvas, loaded.relations, { checkpoint: false, layout: false });
-      for (const [id, x, y, flags] of v.n) {
-        const node = this.canvas.node(id);
-        if (!node) continue;
-        node.position({ x, y });
-        if (flags.includes("p")) node.lock().addClass("pinned");
-        if (flags.includes("h")) node.addClass("hidden");
-        if (flags.includes("x")) node.data("expanded", true);
-      }
-      this.canvas.settle();
-      this.canvas.fit();
-      if (v.t) this.timebar.setAsOf(v.t);
-      this.changed();
-      await this.timebar.refresh();
-      if (v.b) this.timebar.brush({ from: v.b[0], to: v.b[1] });
-      if (v.a) this.analysis.set(v.a as Measure);
-      if (v.l) this.live.toggle(true);
-      if (v.p) {
-        const form = this.paths.form;
-        form.from = v.p.f ? byID.get(v.p.f) : undefined;
-        form.to = v.p.t ? byID.get(v.p.t) : undefined;
-        form.k = v.p.k;
-        form.filter = v.p.q ?? {};
-        form.chosen = v.p.c ?? 0;
-        this.paths.render();
-        if (form.from && form.to) await this.paths.search();
-      }
+      await this.apply(v, loaded.nodes, loaded.relations, true);
       if (v.e) await this.open(v.e);
       if (loaded.nodes.length < v.n.length + pathEnds.length) status("Some entities of this view are gone, or not yours to read.");
     } finally {
       this.restoring = false;
     }
+  }
+
+  /** apply draws a view from what was read for it: places, pins, the date, the time bar, analysis, live and the path search. */
+  private async apply(v: View, nodes: EntityRef[], relations: Relation[], fit: boolean): Promise<void> {
+    const byID = new Map(nodes.map((e) => [e.id, e]));
+    const onCanvas = nodes.filter((e) => v.n.some(([id]) => id === e.id));
+    this.canvas.add(onCanvas, relations, { checkpoint: false, layout: false });
+    for (const [id, x, y, flags] of v.n) {
+      const node = this.canvas.node(id);
+      if (!node) continue;
+      node.position({ x, y });
+      if (flags.includes("p")) node.lock().addClass("pinned");
+      if (flags.includes("h")) node.addClass("hidden");
+      if (flags.includes("x")) node.data("expanded", true);
+    }
+    this.canvas.settle();
+    if (fit) this.canvas.fit();
+    if (v.t) this.timebar.setAsOf(v.t);
+    this.changed();
+    await this.timebar.refresh();
+    if (v.b) this.timebar.brush({ from: v.b[0], to: v.b[1] });
+    if (v.a) this.analysis.set(v.a as Measure);
+    if (v.l && !this.live.on) this.live.toggle(true);
+    if (v.p) {
+      const form = this.paths.form;
+      form.from = v.p.f ? byID.get(v.p.f) : undefined;
+      form.to = v.p.t ? byID.get(v.p.t) : undefined;
+      form.k = v.p.k;
+      form.filter = v.p.q ?? {};
+      form.chosen = v.p.c ?? 0;
+      this.paths.render();
+      if (form.from && form.to) await this.paths.search();
+    }
+  }
+
+  /**
+   * identityChanged reads everything shown again with the tab's new
+   * credentials (signed in, or with another key): what the new identity
+   * reads stays where it was, a protected person changes face (see
+   * identity.ts), and what it cannot read is dropped; the undo history,
+   * which holds what the old identity read, goes.
+   */
+  async identityChanged(): Promise<void> {
+    const mine = ++this.identities;
+    void this.welcome.show();
+    this.search.again();
+    const before = this.pending ?? { view: this.view(), drawn: this.canvas.relations() };
+    const showing = this.pending ? null : this.detail;
+    this.pending = null;
+    if (before.view.n.length === 0 && !before.view.p && !before.view.e && !showing) return;
+    const again = await run("Reading the view again for the new identity", () => reread(before.view, before.drawn));
+    if (mine !== this.identities) return;
+    if (!again) {
+      this.forget(before);
+      return;
+    }
+    await this.redraw(again, showing);
+  }
+
+  private async redraw(again: Reread, showing: { kind: "entity" | "relation" | "source"; id: string } | null): Promise<void> {
+    this.restoring = true;
+    try {
+      this.clearPanels();
+      await this.apply({ ...again.view, e: undefined }, again.nodes, again.relations, false);
+      const now = (id: string) => again.renamed.get(id) ?? id;
+      if (showing?.kind === "relation" && again.relations.some((r) => r.id === now(showing.id))) await this.openRelation(now(showing.id));
+      else if (showing?.kind === "source") await this.openSource(showing.id);
+      else if (again.view.e) await this.open(again.view.e);
+    } finally {
+      this.restoring = false;
+    }
+    this.saveURL();
+    const changed = again.faces > 0 ? `${again.faces} shown as you may now see ${again.faces === 1 ? "it" : "them"}` : "";
+    const dropped = again.dropped > 0 ? `${again.dropped} no longer yours to read` : "";
+    status(`Read again for the new identity${changed || dropped ? ": " + [changed, dropped].filter(Boolean).join("; ") : ""}.`);
+  }
+
+  /**
+   * forget drops everything shown when the tab may read nothing (signed
+   * out without anonymous access, or a key refused), keeping the view's
+   * ids (as the URL does) to read again at the next sign-in.
+   */
+  forget(before: { view: View; drawn: Relation[] } = this.pending ?? { view: this.view(), drawn: this.canvas.relations() }): void {
+    this.identities++;
+    this.pending = { view: before.view, drawn: before.drawn.map(skeleton) };
+    this.welcome.clear();
+    this.clearPanels();
+    this.search.clear();
+    this.changed();
+  }
+
+  /** clearPanels empties the canvas, its undo history and every panel that shows what was read. */
+  private clearPanels(): void {
+    this.canvas.forget();
+    this.openEntity = "";
+    this.detail = null;
+    this.paths.form = { k: 3, filter: {}, chosen: 0 };
+    this.paths.render();
+    this.common.render([]);
+    this.timeline.render();
+    replace(byId("panel-entity"), h("p", { class: "hint" }, "Search for an entity, or click an entity or a relation on the canvas."));
   }
 }
 
@@ -366,20 +479,33 @@ async function main(): Promise<void> {
   setupTabs();
   let explorer: Explorer | null = null;
   const start = async () => {
+    // Until what is shown is read again with the new credentials, the page is not ready (tests wait for it).
+    if (explorer) document.body.dataset.ready = "false";
     let vocabulary: Map<string, RelationTypeInfo>;
     try {
       vocabulary = await relationTypes();
     } catch (err) {
       showError(err);
-      if (err instanceof ApiError && (err.code === "UNAUTHENTICATED" || err.code === "FORBIDDEN")) byId("signin-button").focus();
+      if (err instanceof ApiError && (err.code === "UNAUTHENTICATED" || err.code === "FORBIDDEN")) {
+        // Signed out (or the key refused): nothing shown may stay.
+        explorer?.forget();
+        byId("signin-button").focus();
+      }
+      if (explorer) document.body.dataset.ready = "true";
       return;
     }
     clearError();
-    if (explorer) return; // signed in again: the page keeps its view, later requests use the new credentials
+    if (explorer) {
+      // Signed in again, or with another key: what is shown is read again with it.
+      await explorer.identityChanged();
+      document.body.dataset.ready = "true";
+      return;
+    }
     explorer = new Explorer(vocabulary);
     (window as unknown as { casegraph: Explorer }).casegraph = explorer;
     const view = decode(location.hash);
     if (view) await explorer.restore(view);
+    else void explorer.welcome.show();
     document.body.dataset.ready = "true";
   };
   setupSignIn(() => void start());

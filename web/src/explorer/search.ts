@@ -146,6 +146,18 @@ export class Search {
     }
   }
 
+  /** again runs the last search again (for a new identity), if there was one. */
+  again(): void {
+    if (this.text.trim() !== "") void this.search(this.text);
+  }
+
+  /** clear forgets the results (signed out: they were the old identity's). */
+  clear(): void {
+    this.text = "";
+    replace(byId("facets"));
+    replace(byId("results"));
+  }
+
   /** search runs a full search and lists the hits with their facets. */
   async search(text: string): Promise<void> {
     this.text = text;
