@@ -286,10 +286,29 @@ func (b *tab) expectProblem(want string) {
 // download clicks a button that downloads a file and returns the file.
 func (b *tab) download(sel string) []byte {
 	b.t.Helper()
-	progress := chromedp.Events(b.ctx, browser.DownloadProgress)
-	b.do(chromedp.Click(chromedp.CSS(sel)))
+	_, body := b.downloadFile(sel)
+	return body
+}
+
+// downloadFile clicks a button that downloads a file and returns the name
+// the page gave it and the file.
+func (b *tab) downloadFile(sel string) (string, []byte) {
+	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
+	names := map[string]string{} // by GUID
+	var mu sync.Mutex
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*browser.EventDownloadWillBegin); ok {
+			mu.Lock()
+			names[e.GUID] = e.SuggestedFilename
+			mu.Unlock()
+		}
+	}); err != nil {
+		b.t.Fatal(err)
+	}
+	progress := chromedp.Events(b.ctx, browser.DownloadProgress)
+	b.do(chromedp.Click(chromedp.CSS(sel)))
 	for ev, err := range progress {
 		if err != nil || ctx.Err() != nil {
 			b.t.Fatalf("download by %s: %v", sel, errors.Join(err, ctx.Err()))
@@ -301,10 +320,12 @@ func (b *tab) download(sel string) []byte {
 		if err != nil {
 			b.t.Fatal(err)
 		}
-		return body
+		mu.Lock()
+		defer mu.Unlock()
+		return names[ev.GUID], body
 	}
 	b.t.Fatalf("download by %s: no file", sel)
-	return nil
+	return "", nil
 }
 
 // dblclickNode double-clicks a drawn entity where it is on the screen, as

@@ -292,6 +292,14 @@ func TestExplorer(t *testing.T) {
 		if !strings.HasPrefix(svg, "<svg") || strings.Contains(svg, "<img") {
 			t.Errorf("SVG is not one, or holds a tag from a name: %.200s", svg)
 		}
+		// Files are named after the view: its two most connected entities
+		// (de Silva's neighbourhood: he is one), and the day.
+		b.do(chromedp.Click(chromedp.ID("export-button")))
+		name, _ := b.downloadFile(`#export-menu button[data-action="csv"]`)
+		day := js[string](b, `new Date().toISOString().slice(0, 10)`)
+		if !strings.HasPrefix(name, "casegraph-") || !strings.Contains(name, "desmond-de-silva") || !strings.HasSuffix(name, "-"+day+".csv") {
+			t.Errorf("the CSV export is named %q, want casegraph-…desmond-de-silva…-%s.csv", name, day)
+		}
 		b.checkClean()
 	})
 

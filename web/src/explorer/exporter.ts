@@ -4,10 +4,35 @@ import type { Canvas, EdgeData, NodeData } from "./canvas";
 import { kindStyle, statusStyle } from "./canvas";
 import { download } from "./dom";
 
+/**
+ * fileName names an export after its view: the path's ends when the view
+ * asks for a path, else its two most connected entities, then the day,
+ * e.g. casegraph-desmond-de-silva-government-of-qatar-2026-12-01.svg. A
+ * redacted entity is named as drawn ("protected-person"), never by id.
+ */
+export function fileName(canvas: Canvas, ext: string, ends: (string | undefined)[] = [], today = new Date()): string {
+  let names = ends.filter((n): n is string => !!n);
+  if (names.length === 0) {
+    names = canvas.cy
+      .nodes(":visible")
+      .sort((a, b) => b.degree(false) - a.degree(false) || a.id().localeCompare(b.id()))
+      .slice(0, 2)
+      .map((n) => (n.data("redacted") ? "Protected person" : String(n.data("name") ?? "")));
+  }
+  const slug = names
+    .map((n) => n.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""))
+    .filter(Boolean)
+    .join("-")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  const day = today.toISOString().slice(0, 10);
+  return ["casegraph", slug, day].filter(Boolean).join("-") + "." + ext;
+}
+
 /** png saves the whole drawing as a PNG at twice the screen's scale. */
-export function png(canvas: Canvas): void {
+export function png(canvas: Canvas, name: string): void {
   const blob = canvas.cy.png({ output: "blob", full: true, bg: "#ffffff", scale: 2 }) as unknown as Blob;
-  download("casegraph.png", blob);
+  download(name, blob);
 }
 
 /** graphml is the visible graph as GraphML, every property a keyed data element. */

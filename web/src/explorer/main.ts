@@ -245,10 +245,10 @@ class Explorer {
       zoomout: () => this.canvas.zoomBy(0.8),
       layout: () => this.canvas.layout([], byId<HTMLSelectElement>("layout-choice").value as LayoutName),
       clear: () => this.canvas.clear(),
-      png: () => exporter.png(this.canvas),
-      svg: () => download("casegraph.svg", new Blob([exporter.svg(this.canvas)], { type: "image/svg+xml" })),
-      graphml: () => download("casegraph.graphml", new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
-      csv: () => download("casegraph.csv", new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
+      png: () => exporter.png(this.canvas, this.exportName("png")),
+      svg: () => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas)], { type: "image/svg+xml" })),
+      graphml: () => download(this.exportName("graphml"), new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
+      csv: () => download(this.exportName("csv"), new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
       link: () => void this.copyLink(),
     };
     byId("layout-choice").addEventListener("change", () => actions.layout());
@@ -297,6 +297,12 @@ class Explorer {
   }
 
   /** view is what the URL keeps of the page. */
+  /** exportName is an export's file name, after the view (exporter.fileName). */
+  private exportName(ext: string): string {
+    const form = this.paths.form;
+    return exporter.fileName(this.canvas, ext, [form.from?.name, form.to?.name]);
+  }
+
   view(): View {
     const v: View = {
       n: this.canvas.cy.nodes().map((n) => {
