@@ -292,11 +292,25 @@ func TestExplorer(t *testing.T) {
 		if !strings.HasPrefix(svg, "<svg") || strings.Contains(svg, "<img") {
 			t.Errorf("SVG is not one, or holds a tag from a name: %.200s", svg)
 		}
+		// A figure to publish: its caption holds the title, the datasets,
+		// the day, the legend of what is drawn and every source cited.
+		day := js[string](b, `new Date().toISOString().slice(0, 10)`)
+		sources := js[[]string](b, `[...new Set(window.casegraph.canvas.visibleRelations().flatMap(r => r.sources.map(s => s.title)))]`)
+		if len(sources) == 0 {
+			t.Fatal("de Silva's relations cite no source")
+		}
+		if !strings.Contains(svg, ">Around ") && !strings.Contains(svg, " is connected to ") {
+			t.Error("the SVG has no title")
+		}
+		for _, want := range append([]string{"Drawn " + day, "Datasets: ", "Sources:", "person (circle)"}, sources...) {
+			if !strings.Contains(svg, xmlText(want)) {
+				t.Errorf("the SVG's caption lacks %q", want)
+			}
+		}
 		// Files are named after the view: its two most connected entities
 		// (de Silva's neighbourhood: he is one), and the day.
 		b.do(chromedp.Click(chromedp.ID("export-button")))
 		name, _ := b.downloadFile(`#export-menu button[data-action="csv"]`)
-		day := js[string](b, `new Date().toISOString().slice(0, 10)`)
 		if !strings.HasPrefix(name, "casegraph-") || !strings.Contains(name, "desmond-de-silva") || !strings.HasSuffix(name, "-"+day+".csv") {
 			t.Errorf("the CSV export is named %q, want casegraph-…desmond-de-silva…-%s.csv", name, day)
 		}
@@ -349,6 +363,13 @@ func TestExplorer(t *testing.T) {
 		b.do(chromedp.Click(chromedp.CSS(".graphiql-execute-button"))) // stops it
 		b.checkClean()
 	})
+}
+
+// xmlText is text as the SVG export escapes it.
+func xmlText(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return strings.NewReplacer("&#34;", "&quot;", "&#39;", "&apos;").Replace(b.String())
 }
 
 // export downloads the view in a format from the toolbar's Export menu.

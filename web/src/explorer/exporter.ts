@@ -1,24 +1,30 @@
 // Export of what is on screen (hidden entities left out): PNG and SVG of
 // the view, GraphML and CSV of its entities and relations.
+import type { Kind } from "./api";
 import type { Canvas, EdgeData, NodeData } from "./canvas";
 import { kindStyle, statusStyle } from "./canvas";
 import { download } from "./dom";
 
 /**
- * fileName names an export after its view: the path's ends when the view
- * asks for a path, else its two most connected entities, then the day,
- * e.g. casegraph-desmond-de-silva-government-of-qatar-2026-12-01.svg. A
- * redacted entity is named as drawn ("protected-person"), never by id.
+ * viewNames are the names a view is known by: the path's ends when the
+ * view asks for a path, else its two most connected entities; a redacted
+ * entity as drawn ("Protected person"), never by id.
  */
-export function fileName(canvas: Canvas, ext: string, ends: (string | undefined)[] = [], today = new Date()): string {
-  let names = ends.filter((n): n is string => !!n);
-  if (names.length === 0) {
-    names = canvas.cy
-      .nodes(":visible")
-      .sort((a, b) => b.degree(false) - a.degree(false) || a.id().localeCompare(b.id()))
-      .slice(0, 2)
-      .map((n) => (n.data("redacted") ? "Protected person" : String(n.data("name") ?? "")));
-  }
+export function viewNames(canvas: Canvas, ends: (string | undefined)[] = []): string[] {
+  const names = ends.filter((n): n is string => !!n);
+  if (names.length > 0) return names;
+  return canvas.cy
+    .nodes(":visible")
+    .sort((a, b) => b.degree(false) - a.degree(false) || a.id().localeCompare(b.id()))
+    .slice(0, 2)
+    .map((n) => (n.data("redacted") ? "Protected person" : String(n.data("name") ?? "")));
+}
+
+/**
+ * fileName names an export after its view (viewNames) and the day, e.g.
+ * casegraph-desmond-de-silva-government-of-qatar-2026-12-01.svg.
+ */
+export function fileName(names: string[], ext: string, today = new Date()): string {
   const slug = names
     .map((n) => n.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""))
     .filter(Boolean)
@@ -29,9 +35,53 @@ export function fileName(canvas: Canvas, ext: string, ends: (string | undefined)
   return ["casegraph", slug, day].filter(Boolean).join("-") + "." + ext;
 }
 
-/** png saves the whole drawing as a PNG at twice the screen's scale. */
-export function png(canvas: Canvas, name: string): void {
-  const blob = canvas.cy.png({ output: "blob", full: true, bg: "#ffffff", scale: 2 }) as unknown as Blob;
+/** png saves the whole drawing as a PNG at print resolution (four times the screen's scale, at most 8,000 pixels a side), its caption below. */
+export async function png(canvas: Canvas, name: string, title = "Casegraph"): Promise<void> {
+  const box = canvas.cy.elements(":visible").boundingBox({});
+  const scale = Math.max(1, Math.min(4, 8000 / Math.max(box.w, box.h, 1)));
+  const drawing = canvas.cy.png({ output: "base64uri", full: true, bg: "#ffffff", scale }) as string;
+  const image = new Image();
+  image.src = drawing;
+  await image.decode();
+  const cap = caption(canvas, title);
+  const line = captionLine * scale;
+  const pad = 20 * scale;
+  const out = document.createElement("canvas");
+  out.width = Math.max(image.width, Math.round(480 * scale));
+  out.height = image.height + pad + (cap.lines.length + 2) * line;
+  const g = out.getContext("2d")!;
+  g.fillStyle = "#ffffff";
+  g.fillRect(0, 0, out.width, out.height);
+  g.drawImage(image, 0, 0);
+  let y = image.height + pad;
+  g.fillStyle = "#1d1d1d";
+  g.font = `bold ${14 * scale}px sans-serif`;
+  g.fillText(cap.title, pad, y);
+  g.font = `${10 * scale}px sans-serif`;
+  g.fillStyle = "#333333";
+  for (const l of cap.lines) {
+    y += line;
+    let x = pad;
+    if (l.kind) {
+      g.fillStyle = l.kind === "REDACTED" ? "#8a8a8a" : kindStyle[l.kind as Kind].color;
+      g.fillRect(x, y - 9 * scale, 9 * scale, 9 * scale);
+      x += 16 * scale;
+    } else if (l.status) {
+      const st = statusStyle[l.status];
+      g.strokeStyle = "#7a7a7a";
+      g.lineWidth = 2 * scale;
+      g.setLineDash((st.style === "dotted" ? [2, 3] : (st.dash ?? [])).map((d) => d * scale));
+      g.beginPath();
+      g.moveTo(x, y - 4 * scale);
+      g.lineTo(x + 12 * scale, y - 4 * scale);
+      g.stroke();
+      g.setLineDash([]);
+      x += 16 * scale;
+    }
+    g.fillStyle = "#333333";
+    g.fillText(l.text, x, y);
+  }
+  const blob = await new Promise<Blob>((resolve, reject) => out.toBlob((b) => (b ? resolve(b) : reject(new Error("the PNG could not be made"))), "image/png"));
   download(name, blob);
 }
 
@@ -77,16 +127,76 @@ export function csvCell(v: string): string {
   return /[",;\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** svg is the view as SVG: shapes by kind, lines by status, labels as text. */
-export function svg(canvas: Canvas): string {
+/**
+ * Caption is what a published figure carries under the drawing: its
+ * title, the datasets and the day it was drawn, the legend of the kinds
+ * and statuses shown, and every source the relations shown cite.
+ */
+export interface Caption {
+  title: string;
+  lines: { text: string; kind?: string; status?: string }[];
+}
+
+/** caption is the view's caption (see Caption). */
+export function caption(canvas: Canvas, title: string, today = new Date()): Caption {
+  const nodes = canvas.visibleNodes();
+  const relations = canvas.visibleRelations();
+  const datasets = [...new Set([...nodes.map((n) => n.dataset), ...relations.map((r) => r.dataset)].filter(Boolean))].sort();
+  const lines: Caption["lines"] = [
+    { text: `Datasets: ${datasets.join(", ") || "none"}. Drawn ${today.toISOString().slice(0, 10)} from Casegraph: ${nodes.length} entities, ${relations.length} relations.` },
+  ];
+  const kinds = new Set(nodes.map((n) => (n.redacted ? "REDACTED" : n.kind)));
+  for (const k of Object.keys(kindStyle) as Kind[]) if (kinds.has(k)) lines.push({ text: kindStyle[k].label, kind: k });
+  if (kinds.has("REDACTED")) lines.push({ text: "protected person (grey: redacted for this reader)", kind: "REDACTED" });
+  const statuses = new Set<string>(relations.map((r) => r.status));
+  for (const st of Object.keys(statusStyle)) if (statuses.has(st)) lines.push({ text: `${st.toLowerCase()} (${statusStyle[st].label})`, status: st });
+  const sources = new Map<string, string>();
+  for (const r of relations) for (const src of r.sources) sources.set(src.id, [src.title, src.publisher, src.publishedAt, src.url].filter(Boolean).join(", "));
+  if (sources.size > 0) {
+    lines.push({ text: "Sources:" });
+    [...sources.values()].sort((a, b) => a.localeCompare(b)).forEach((text, i) => lines.push({ text: `${i + 1}. ${text}` }));
+  }
+  return { title, lines };
+}
+
+/** Caption layout, in the drawing's units. */
+const captionLine = 14;
+
+/** svgCaption draws the caption as SVG from (x, y), and returns its height. */
+function svgCaption(c: Caption, x: number, y: number, out: string[]): number {
+  out.push(`<text x="${r1(x)}" y="${r1(y + 16)}" font-size="14" font-weight="bold" fill="#1d1d1d">${xml(c.title)}</text>`);
+  let at = y + 16 + captionLine + 4;
+  for (const line of c.lines) {
+    let tx = x;
+    if (line.kind) {
+      out.push(shape(line.kind === "REDACTED" ? "ellipse" : kindStyle[line.kind as Kind].shape, x + 5, at - 4, 5, line.kind === "REDACTED" ? "#8a8a8a" : kindStyle[line.kind as Kind].color));
+      tx += 16;
+    } else if (line.status) {
+      const st = statusStyle[line.status];
+      const dash = st.style === "dotted" ? "2 3" : st.dash ? st.dash.join(" ") : "";
+      out.push(`<line x1="${r1(x)}" y1="${r1(at - 4)}" x2="${r1(x + 12)}" y2="${r1(at - 4)}" stroke="#7a7a7a" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""}/>`);
+      tx += 16;
+    }
+    out.push(`<text x="${r1(tx)}" y="${r1(at)}" font-size="10" fill="#333">${xml(line.text)}</text>`);
+    at += captionLine;
+  }
+  return at - y;
+}
+
+/** svg is the view as SVG: shapes by kind, lines by status, labels as text, and its caption below. */
+export function svg(canvas: Canvas, title = "Casegraph"): string {
   const cy = canvas.cy;
   const box = cy.elements(":visible").boundingBox({});
   const pad = 30;
+  const cap = caption(canvas, title);
+  const capHeight = 16 + captionLine + 4 + cap.lines.length * captionLine + pad;
+  const width = Math.max(box.w + 2 * pad, 480);
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x1 - pad} ${box.y1 - pad} ${box.w + 2 * pad} ${box.h + 2 * pad}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x1 - pad} ${box.y1 - pad} ${width} ${box.h + 2 * pad + capHeight}" font-family="sans-serif">`,
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#7a7a7a"/></marker></defs>`,
-    `<rect x="${box.x1 - pad}" y="${box.y1 - pad}" width="${box.w + 2 * pad}" height="${box.h + 2 * pad}" fill="#ffffff"/>`,
+    `<rect x="${box.x1 - pad}" y="${box.y1 - pad}" width="${width}" height="${box.h + 2 * pad + capHeight}" fill="#ffffff"/>`,
   ];
+  svgCaption(cap, box.x1, box.y2 + pad, out);
   cy.edges(":visible").forEach((e) => {
     const d = e.data() as EdgeData;
     const s = e.source().position();

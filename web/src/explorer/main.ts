@@ -245,8 +245,8 @@ class Explorer {
       zoomout: () => this.canvas.zoomBy(0.8),
       layout: () => this.canvas.layout([], byId<HTMLSelectElement>("layout-choice").value as LayoutName),
       clear: () => this.canvas.clear(),
-      png: () => exporter.png(this.canvas, this.exportName("png")),
-      svg: () => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas)], { type: "image/svg+xml" })),
+      png: () => void exporter.png(this.canvas, this.exportName("png"), this.exportTitle()).catch((err: unknown) => status(`The PNG could not be made: ${String(err)}`)),
+      svg: () => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas, this.exportTitle())], { type: "image/svg+xml" })),
       graphml: () => download(this.exportName("graphml"), new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
       csv: () => download(this.exportName("csv"), new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
       link: () => void this.copyLink(),
@@ -297,10 +297,23 @@ class Explorer {
   }
 
   /** view is what the URL keeps of the page. */
-  /** exportName is an export's file name, after the view (exporter.fileName). */
-  private exportName(ext: string): string {
+  /** exportNames are what the view is known by (exporter.viewNames). */
+  private exportNames(): string[] {
     const form = this.paths.form;
-    return exporter.fileName(this.canvas, ext, [form.from?.name, form.to?.name]);
+    return exporter.viewNames(this.canvas, [form.from?.name, form.to?.name]);
+  }
+
+  /** exportTitle is an exported figure's title: the path asked for, else the view's most connected entities. */
+  private exportTitle(): string {
+    const form = this.paths.form;
+    if (form.from && form.to) return `How ${form.from.name} is connected to ${form.to.name}`;
+    const names = this.exportNames();
+    return names.length > 0 ? `Around ${names.join(" and ")}` : "Casegraph";
+  }
+
+  /** exportName is an export's file name, after the view and the day (exporter.fileName). */
+  private exportName(ext: string): string {
+    return exporter.fileName(this.exportNames(), ext);
   }
 
   view(): View {
