@@ -80,6 +80,12 @@ type Config struct {
 	// Watch bounds and paces subscriptions (its Timeout is RequestTimeout:
 	// each statement a watch runs gets a request's deadline).
 	Watch watch.Options
+	// WarmUp is the budget of the warm-up (warm.go): before /readyz says
+	// ready, the server sends itself the common requests so that Neo4j
+	// plans their statements first; when it runs out the server is ready
+	// anyway. 0 turns the warm-up off (the default here, and so in tests;
+	// `casegraph serve` warms up by default).
+	WarmUp time.Duration
 	// Readiness is what /readyz asks, on a database connection of its own
 	// so that no load on the store's pool can flip it; nil asks the store.
 	Readiness Checker
@@ -117,6 +123,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("request-timeout must be positive")
 	case c.ShutdownTimeout <= c.RequestTimeout:
 		return fmt.Errorf("shutdown-timeout (%s) must be longer than request-timeout (%s), so that requests in flight can finish", c.ShutdownTimeout, c.RequestTimeout)
+	case c.WarmUp < 0:
+		return fmt.Errorf("warm-up must not be negative (0 turns it off)")
 	case c.DrainDelay < 0 || c.DrainDelay > time.Minute:
 		return fmt.Errorf("drain-delay must be between 0 and 1m")
 	case c.MaxBodyBytes < 1024:

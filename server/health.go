@@ -1,7 +1,7 @@
 package server
 
-// /healthz (the process is up) and /readyz (Neo4j answers and the schema
-// is applied).
+// /healthz (the process is up) and /readyz (Neo4j answers, the schema
+// is applied and the warm-up is over).
 
 import (
 	"context"
@@ -28,6 +28,8 @@ type readiness struct {
 	schema  bool // the schema was seen applied; it does not go away
 
 	draining atomic.Bool // shutting down: never ready again
+
+	warm *warmUp // the warm-up (warm.go); nil: none
 }
 
 // drain makes the server not ready for good: it is shutting down.
@@ -41,7 +43,24 @@ func newReadiness(db Checker) *readiness {
 
 const readinessTTL = time.Second
 
+// check is what /readyz answers: the probe's error (reachable), or, while
+// the warm-up runs, that it does.
 func (r *readiness) check(ctx context.Context) error {
+	if err := r.reachable(ctx); err != nil {
+		return err
+	}
+	if done, status := r.warm.state(); !done {
+		if status == "" {
+			status = "warming up"
+		}
+		return casegraph.Errorf(casegraph.CodeDatabaseUnavailable, "%s", status)
+	}
+	return nil
+}
+
+// reachable is whether the database answers, has the schema and takes
+// writes, asked at most once a second.
+func (r *readiness) reachable(ctx context.Context) error {
 	if r.draining.Load() {
 		return errDraining
 	}
@@ -83,6 +102,8 @@ func (r *readiness) probe(ctx context.Context) error {
 type healthResponse struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+	// WarmUp says how the warm-up went, once it is over (warm.go).
+	WarmUp string `json:"warmUp,omitempty"`
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
@@ -94,7 +115,8 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, healthResponse{Status: "unavailable", Error: casegraph.ErrorMessage(err)})
 		return
 	}
-	writeJSON(w, http.StatusOK, healthResponse{Status: "ready"})
+	_, warm := s.ready.warm.state()
+	writeJSON(w, http.StatusOK, healthResponse{Status: "ready", WarmUp: warm})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

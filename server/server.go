@@ -144,6 +144,10 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	// metrics are for probes and scrapers, which send no Origin.
 	s.cors = newCORS(cfg.CORSOrigins)
 	s.table = s.routes(gql, saved)
+	if cfg.WarmUp > 0 {
+		s.ready.warm = &warmUp{}
+		go s.warm(stopping, gql, cfg.WarmUp)
+	}
 	handler, err := compressed(s.mux(s.table))
 	if err != nil {
 		return nil, err

@@ -52,7 +52,7 @@ func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687
 func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
 
 func defaultServeConfig() serveConfig {
-	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", JWT: defaultJWT(), Tracing: defaultTracing(), Server: server.DefaultConfig()}
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", JWT: defaultJWT(), Tracing: defaultTracing(), Server: defaultServer()}
 }
 
 // defaultJWT names the claims' defaults where --help and
@@ -124,6 +124,7 @@ func (c *serveConfig) register(b *binder) {
 	b.duration(&s.RequestTimeout, "request-timeout", "CASEGRAPH_REQUEST_TIMEOUT", "deadline of every request, passed to Neo4j as the transaction timeout")
 	b.duration(&s.ShutdownTimeout, "shutdown-timeout", "CASEGRAPH_SHUTDOWN_TIMEOUT", "time for requests in flight on SIGINT or SIGTERM; must be longer than request-timeout. Requests that outlast it are cut off, each named in the log (shutdown: request cut off, with its request id, route and age), and the process still exits 0")
 	b.duration(&s.DrainDelay, "drain-delay", "CASEGRAPH_DRAIN_DELAY", "on SIGTERM, how long /readyz says 503 (at once) while requests are still served, before the server stops accepting: set it above your load balancer's probe interval")
+	b.duration(&s.WarmUp, "warm-up", "CASEGRAPH_WARM_UP", "before /readyz says ready, the server sends itself the common requests (as callers that read nothing) so that Neo4j plans their statements before a client waits: this long at most, then ready anyway (logged); 0 turns it off. /healthz answers meanwhile")
 	b.bool(&c.Migrate, "migrate", "CASEGRAPH_MIGRATE", "apply the schema (as casegraph migrate does) once Neo4j answers")
 	b.bool(&s.Web, "web", "CASEGRAPH_WEB", "serve the explorer at / and GraphiQL at /graphiql")
 
@@ -370,3 +371,16 @@ func splitList(v string) []string {
 	}
 	return out
 }
+
+// defaultServer is the server's defaults as `casegraph serve` has them: a
+// warm-up (off in server.DefaultConfig, which tests start servers with).
+func defaultServer() server.Config {
+	c := server.DefaultConfig()
+	c.WarmUp = DefaultWarmUp
+	return c
+}
+
+// DefaultWarmUp is the warm-up budget of `casegraph serve`: on this
+// machine the common requests plan in a few seconds at rest, several
+// times that beside a load (bench/README.md, "Cold start").
+const DefaultWarmUp = 30 * time.Second

@@ -1,0 +1,173 @@
+package server
+
+// The warm-up: before /readyz says ready, the server sends itself the
+// common requests, so that Neo4j plans their statements before a client
+// waits for it. Planning is a fresh server's cost (bench/README.md, "Cold
+// start": a depth-2 read's statement takes seconds to plan and
+// milliseconds to run), and Neo4j keeps a plan by the statement's exact
+// text and its parameters' types, which only the real request renders:
+// a plan made by EXPLAIN without them serves the next run little. So the
+// warm-up runs the requests themselves, through the GraphQL handler the
+// routes serve (limits, loaders, resolvers, the store's read path and its
+// gate), as callers that read nothing: one whose scope holds no dataset
+// (the statements of callers limited to datasets), and one that may read
+// every dataset (the others) asking about ids, words and pairs that no
+// entity has. Nothing is written and nothing is returned to anyone.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+)
+
+// warmRequest is one common request the warm-up sends.
+type warmRequest struct {
+	name, query string
+}
+
+// warmNone is an id no entity has: the opaque ids of protected entities
+// are the reserved form (casegraph.OpaqueIDPrefix) and none is this.
+const warmNone = casegraph.OpaqueIDPrefix + "warm-up-none"
+
+// warmRequests are the common requests' shapes: bench/'s workloads (W1 to
+// W5), the explorer's entity panel and the command queries. A shape is
+// what a statement's text depends on (the fields selected, the pages and
+// their arguments), not the values.
+var warmRequests = []warmRequest{
+	{"entity", `query($id: ID!) { entity(id: $id) { id name aliases } }`},
+	{"entity with relations", `query($id: ID!) { entity(id: $id) { id name relations(first: 20) { edges { node { id type from { id name } to { id name } } } } } }`},
+	{"depth 2, both ends", `query($id: ID!) { entity(id: $id) { id name relations(first: 10) { edges { node { id type from { id name relations(first: 10) { edges { node { id type from { id name } to { id name } } } } } to { id name relations(first: 10) { edges { node { id type from { id name } to { id name } } } } } } } } } }`},
+	{"depth 2, outgoing", `query($id: ID!) { entity(id: $id) { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } } } } } } } }`},
+	{"entity panel", `query($id: ID!) { entity(id: $id) { id name kind aliases description updatedAt sources { id title } relations(first: 100) { totalCount edges { node { id type role startDate endDate status confidence from { id name kind } to { id name kind } } } } } timeline(id: $id) { start end event { id name } relation { id type } } }`},
+	{"search", `query($text: String!) { search(text: $text, first: 20) { edges { score node { id name } } } }`},
+	{"shortestPath", `query($id: ID!) { shortestPath(from: $id, to: "` + warmNone + `-2", filter: {maxDepth: 4}) { length nodes { id } } }`},
+	{"timeline", `query($id: ID!) { timeline(id: $id) { start end event { id name } relation { id type } } }`},
+	{"commandChain", `query($id: ID!) { commandChain(unitId: $id, at: "2000") { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
+	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
+}
+
+// warmCallers are who the warm-up asks as: scoped to no dataset, and
+// reading every dataset (whose statements differ: they count totals from
+// the degree store, for one).
+var warmCallers = []casegraph.Principal{
+	{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{}},
+	{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}},
+}
+
+// warmUp is the warm-up's state, which /readyz reports.
+type warmUp struct {
+	mu     sync.Mutex
+	done   bool
+	status string
+}
+
+func (w *warmUp) set(done bool, status string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done, w.status = done, status
+}
+
+// state says whether the warm-up is over and how it went (or goes).
+func (w *warmUp) state() (bool, string) {
+	if w == nil {
+		return true, ""
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.done, w.status
+}
+
+// warm waits until the database is reachable (readiness's probe), then
+// sends the common requests to gql, one at a time (planning takes the
+// database's processors: several at once finish no sooner), within
+// budget. It is over when every request has been answered, when budget
+// runs out, or when ctx ends; then /readyz answers as the probe does. A
+// request that fails is logged and counted, never fatal: the server
+// serves cold.
+func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duration) {
+	w := s.ready.warm
+	for s.ready.reachable(ctx) != nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(readinessTTL):
+		}
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	total := len(warmRequests) * len(warmCallers)
+	sent, failed := 0, 0
+	var firstErr string
+	for _, p := range warmCallers {
+		for _, req := range warmRequests {
+			if ctx.Err() != nil {
+				break
+			}
+			w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
+			if err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req); err != nil && ctx.Err() == nil {
+				failed++
+				if firstErr == "" {
+					firstErr = req.name + ": " + err.Error()
+				}
+				s.log.Warn().Str("request", req.name).Str("error", err.Error()).Msg("warm-up: a common request failed")
+			}
+			sent++
+		}
+	}
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case sent < total:
+		status := fmt.Sprintf("warm-up ran out of its budget (%s): %d of %d common requests planned", budget, sent-failed, total)
+		w.set(true, status)
+		s.log.Warn().Dur("budget", budget).Int("planned", sent-failed).Int("requests", total).Msg("warm-up: budget ran out, ready anyway")
+	case failed > 0:
+		w.set(true, fmt.Sprintf("warm-up done in %s: %d of %d common requests failed (first: %s)", took, failed, total, firstErr))
+		s.log.Warn().Dur("took", took).Int("failed", failed).Int("requests", total).Msg("warm-up: done, with failures")
+	default:
+		w.set(true, fmt.Sprintf("warm-up done in %s: %d common requests planned", took, total))
+		s.log.Info().Dur("took", took).Int("requests", total).Msg("warm-up: done")
+	}
+}
+
+// warmOne sends one request and reports a failure of the service (an
+// error coded DATABASE_UNAVAILABLE, TIMEOUT, BUSY or INTERNAL, or a status
+// other than 200); NOT_FOUND and the like are the answers expected of ids
+// that no entity has.
+func warmOne(ctx context.Context, gql http.Handler, req warmRequest) error {
+	body, err := json.Marshal(map[string]any{"query": req.query, "variables": map[string]any{"id": warmNone, "text": "casegraphwarmupnothing"}})
+	if err != nil {
+		return err
+	}
+	r := httptest.NewRequest(http.MethodPost, graphQLPath, strings.NewReader(string(body))).WithContext(ctx)
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/graphql-response+json")
+	rec := httptest.NewRecorder()
+	gql.ServeHTTP(rec, r)
+	var answer struct {
+		Errors []struct {
+			Message    string
+			Extensions struct{ Code string }
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil {
+		return fmt.Errorf("status %d, answer not JSON", rec.Code)
+	}
+	for _, e := range answer.Errors {
+		switch e.Extensions.Code {
+		case string(casegraph.CodeDatabaseUnavailable), string(casegraph.CodeTimeout), string(casegraph.CodeBusy), string(casegraph.CodeInternal), "":
+			return fmt.Errorf("%s (%s)", e.Message, e.Extensions.Code)
+		}
+	}
+	if rec.Code != http.StatusOK && len(answer.Errors) == 0 {
+		return fmt.Errorf("status %d", rec.Code)
+	}
+	return nil
+}
