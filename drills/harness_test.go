@@ -337,7 +337,9 @@ func (e *env) serve(t *testing.T, uri string, settings ...string) *server {
 		t.Fatal(err)
 	}
 	defaults := []string{"NEO4J_URI=" + uri, "CASEGRAPH_ADDR=" + s.addr, "CASEGRAPH_LOG_FORMAT=json",
-		"CASEGRAPH_LOG_LEVEL=warn", "CASEGRAPH_GRAPHIQL=false"}
+		"CASEGRAPH_LOG_LEVEL=warn", "CASEGRAPH_GRAPHIQL=false",
+		// No warm-up: the drills wait for /readyz, and time what follows.
+		"CASEGRAPH_WARM_UP=0"}
 	s.cmd = exec.Command(e.bin, "serve")
 	s.cmd.Dir = e.root
 	s.cmd.Env = cleanEnviron(append(defaults, settings...)...)

@@ -47,11 +47,15 @@ var warmRequests = []warmRequest{
 	{"depth 2, outgoing", `query($id: ID!) { entity(id: $id) { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } } } } } } } }`},
 	{"entity panel", `query($id: ID!) { entity(id: $id) { id name kind aliases description updatedAt sources { id title } relations(first: 100) { totalCount edges { node { id type role startDate endDate status confidence from { id name kind } to { id name kind } } } } } timeline(id: $id) { start end event { id name } relation { id type } } }`},
 	{"search", `query($text: String!) { search(text: $text, first: 20) { edges { score node { id name } } } }`},
-	{"shortestPath", `query($id: ID!) { shortestPath(from: $id, to: "` + warmNone + `-2", filter: {maxDepth: 4}) { length nodes { id } } }`},
+	{"shortestPath", `query($id: ID!, $to: ID!) { shortestPath(from: $id, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`},
 	{"timeline", `query($id: ID!) { timeline(id: $id) { start end event { id name } relation { id type } } }`},
-	{"commandChain", `query($id: ID!) { commandChain(unitId: $id, at: "2000") { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
+	{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
 	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
 }
+
+// warmVariables are the warm-up's values: an id, a pair, a word and a
+// date that find nothing (a request declares those it takes).
+var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text": "casegraphwarmupnothing", "at": "2000"}
 
 // warmCallers are who the warm-up asks as: scoped to no dataset, and
 // reading every dataset (whose statements differ: they count totals from
@@ -112,7 +116,7 @@ func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duratio
 				break
 			}
 			w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
-			if err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req); err != nil && ctx.Err() == nil {
+			if err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req.query, warmVariables); err != nil && ctx.Err() == nil {
 				failed++
 				if firstErr == "" {
 					firstErr = req.name + ": " + err.Error()
@@ -141,8 +145,8 @@ func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duratio
 // error coded DATABASE_UNAVAILABLE, TIMEOUT, BUSY or INTERNAL, or a status
 // other than 200); NOT_FOUND and the like are the answers expected of ids
 // that no entity has.
-func warmOne(ctx context.Context, gql http.Handler, req warmRequest) error {
-	body, err := json.Marshal(map[string]any{"query": req.query, "variables": map[string]any{"id": warmNone, "text": "casegraphwarmupnothing"}})
+func warmOne(ctx context.Context, gql http.Handler, query string, variables map[string]any) error {
+	body, err := json.Marshal(map[string]any{"query": query, "variables": variables})
 	if err != nil {
 		return err
 	}
