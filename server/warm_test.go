@@ -9,6 +9,7 @@ import (
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -136,5 +137,31 @@ func TestWarmUpFailureAndBudget(t *testing.T) {
 				t.Errorf("after the warm-up: %d %s", res.Status, res.Raw)
 			}
 		})
+	}
+}
+
+// TestWarmUpWaitsForTheDatabase: while Neo4j refuses connections, /readyz
+// says 503 with the database's reason (not "warming up": the warm-up has
+// not started) and /healthz 200; once it answers, the warm-up runs, and
+// then /readyz says ready and how the warm-up went.
+func TestWarmUpWaitsForTheDatabase(t *testing.T) {
+	t.Parallel()
+	cyphertest.Driver(t)
+	target := strings.TrimPrefix(strings.TrimPrefix(cyphertest.URI(), "bolt://"), "neo4j://")
+	g := newGate(t, target)
+	h := newHarness(t, options{
+		Driver: driverTo(t, g.ln.Addr().String()),
+		Config: func(c *server.Config) { c.WarmUp = time.Minute },
+	})
+	res := h.Get("/readyz")
+	if _, _, reason := readyBody(t, res.Raw); res.Status != http.StatusServiceUnavailable || reason == "" || strings.Contains(reason, "warm") {
+		t.Errorf("/readyz while the database is down: %d %s, want 503 with the database's reason", res.Status, res.Raw)
+	}
+	if res := h.Get("/healthz"); res.Status != http.StatusOK {
+		t.Errorf("/healthz while the database is down: %d %s", res.Status, res.Raw)
+	}
+	g.open.Store(true)
+	if warm := waitReady(t, h, 2*time.Minute); !strings.Contains(warm, "warm-up done") {
+		t.Errorf("/readyz's warm-up once the database answers: %q", warm)
 	}
 }
