@@ -116,7 +116,11 @@ func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duratio
 				break
 			}
 			w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
-			if err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req.query, warmVariables); err != nil && ctx.Err() == nil {
+			err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req.query, warmVariables)
+			if ctx.Err() != nil {
+				break // cut off by the budget: not planned, not a failure
+			}
+			if err != nil {
 				failed++
 				if firstErr == "" {
 					firstErr = req.name + ": " + err.Error()
