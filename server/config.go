@@ -44,6 +44,11 @@ type Config struct {
 	// TrustedHashesFile run.
 	TrustedDocuments  bool
 	TrustedHashesFile string
+	// PersistedDocumentsFile is a JSON object of document ids to their
+	// texts (relay-compiler's persistConfig writes one) that requests may
+	// name by id (documentId, doc_id) instead of sending the text; they
+	// are trusted documents too (persisted.go).
+	PersistedDocumentsFile string
 	// Anonymous are the datasets a request without credentials may read
 	// (casegraph.AllDatasets: every one); nil refuses such requests with
 	// 401, the default.

@@ -31,7 +31,7 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused request
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs map[string]string, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
 	srv := handler.New(schema)
 	// Streams first: a WebSocket upgrade is a GET, and server-sent events
 	// a POST (stream.go).
@@ -45,10 +45,14 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, trusted *trustedDoc
 	srv.AddTransport(codedTransport{transport.MultipartMixed{}})
 	srv.AddTransport(codedTransport{transport.POST{}})
 	srv.SetQueryCache(counted(metrics, "documents", lru.New[*ast.QueryDocument](cfg.QueryCacheSize)))
-	// Automatic persisted queries: a client sends the document's SHA-256,
-	// and the document only when the server does not know it yet.
+	// Persisted documents (persisted.go): a client names a registered
+	// document by its id. Automatic persisted queries: a client sends the
+	// document's SHA-256, and the document only when the server does not
+	// know it yet.
+	apq := counted(metrics, "apq", lru.New[string](cfg.QueryCacheSize))
+	srv.Use(newPersistedDocuments(docs, apq))
 	srv.Use(documentText{})
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: counted(metrics, "apq", lru.New[string](cfg.QueryCacheSize))}})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
 	if trusted != nil {
 		srv.Use(trusted)
 	}

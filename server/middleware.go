@@ -245,6 +245,10 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 			writeReasonedError(w, http.StatusBadRequest, reason, msg)
 			return
 		}
+		r, ok := withDocumentID(w, r, body)
+		if !ok {
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)

@@ -142,7 +142,7 @@ type codedExecutor struct {
 
 func (e codedExecutor) CreateOperationContext(ctx context.Context, params *graphql.RawParams) (*graphql.OperationContext, gqlerror.List) {
 	oc, errs := e.GraphExecutor.CreateOperationContext(ctx, params)
-	if errs != nil && strings.TrimSpace(params.Query) == "" && params.Extensions["persistedQuery"] == nil {
+	if errs != nil && strings.TrimSpace(params.Query) == "" && params.Extensions["persistedQuery"] == nil && !documentIDSent(ctx) {
 		e.w.noDocument = true
 	}
 	return oc, errs

@@ -68,7 +68,7 @@ func (s *Server) routes(gql, saved http.Handler) []route {
 		{Route: Route{"POST", "/graphql", NeedPrincipal}, name: "/graphql", browser: true,
 			handler: idempotencyKey(s.limitBody(gql))},
 		{Route: Route{"GET", "/graphql", NeedPrincipal}, name: "/graphql", browser: true,
-			handler: checkURL(true, revalidate(gql)), stream: gql},
+			handler: checkURL(true, revalidate(documentIDInURL(gql))), stream: gql},
 		{Route: Route{"GET", "/healthz", NeedNothing}, name: "/healthz", handler: http.HandlerFunc(s.healthz)},
 		{Route: Route{"GET", "/readyz", NeedNothing}, name: "/readyz", handler: http.HandlerFunc(s.readyz)},
 		{Route: Route{"GET", "/queries/{name}", NeedPrincipal}, name: "/queries", browser: true,

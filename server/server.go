@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph"
 	"github.com/casegraph/casegraph/loaders"
 	"github.com/casegraph/casegraph/watch"
@@ -98,10 +99,26 @@ type Checker interface {
 // handler with its limits, and the routes. It is the one wiring: `casegraph
 // serve` and the tests' harness both call it. metrics may be nil (New makes
 // its own); pass the store's observer to see its round trips at /metrics.
-// It fails only on a bad trusted-hashes file.
+// It fails only on a bad trusted-hashes or persisted-documents file.
 func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server, error) {
 	if metrics == nil {
 		metrics = NewMetrics()
+	}
+	// The files first: a bad one stops the start before anything runs.
+	docs, err := loadPersistedDocuments(cfg.PersistedDocumentsFile, cfg.MaxTokens)
+	if err != nil {
+		return nil, err
+	}
+	var trusted *trustedDocuments
+	if cfg.TrustedDocuments {
+		hashes, err := loadHashes(cfg.TrustedHashesFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, text := range docs { // vetted by the operator who registered them
+			hashes[casegraph.DocumentHash(text)] = true
+		}
+		trusted = &trustedDocuments{registered: hashes, saved: store, known: map[string]time.Time{}}
 	}
 	// The runner runs saved queries on a schema of its own, which cannot
 	// run saved queries (a run never starts another), so it needs nothing
@@ -126,18 +143,10 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	count := watches.Watches
 	metrics.watches.Store(&count)
 	go watches.Run(stopping)
-	var trusted *trustedDocuments
-	if cfg.TrustedDocuments {
-		hashes, err := loadHashes(cfg.TrustedHashesFile)
-		if err != nil {
-			return nil, err
-		}
-		trusted = &trustedDocuments{registered: hashes, saved: store, known: map[string]time.Time{}}
-	}
 	if p, ok := store.(Pools); ok {
 		metrics.WatchPools(p)
 	}
-	gql := refuseUnacceptable(loaders.Middleware(store, metrics, newGraphQL(cfg, schema, trusted, metrics, s.initStream, s.rate)))
+	gql := refuseUnacceptable(loaders.Middleware(store, metrics, newGraphQL(cfg, schema, docs, trusted, metrics, s.initStream, s.rate)))
 	saved := loaders.Middleware(store, metrics, http.HandlerFunc(s.runSaved))
 
 	// Browser apps call /graphql, /queries and /datasets; health and

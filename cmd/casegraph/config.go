@@ -151,6 +151,7 @@ func (c *serveConfig) register(b *binder) {
 	b.bool(&s.Introspection, "introspection", "CASEGRAPH_INTROSPECTION", "allow schema introspection; false refuses __schema and __type with FORBIDDEN, and validation errors say nothing of the schema")
 	b.bool(&s.TrustedDocuments, "trusted-documents", "CASEGRAPH_TRUSTED_DOCUMENTS", "run only saved queries' documents and the registered hashes (trusted-hashes); anything else is FORBIDDEN")
 	b.str(&s.TrustedHashesFile, "trusted-hashes", "CASEGRAPH_TRUSTED_HASHES", "file of the SHA-256 hashes of trusted documents, one a line")
+	b.str(&s.PersistedDocumentsFile, "persisted-documents", "CASEGRAPH_PERSISTED_DOCUMENTS", "JSON file of document ids to documents (relay-compiler's persistConfig file) that requests may name by documentId or doc_id; read at start, trusted in trusted-documents mode (docs/operator.md#persisted-documents)")
 	b.list(&s.CORSOrigins, "cors-origins", "CASEGRAPH_CORS_ORIGINS", "comma-separated origins (scheme://host[:port]) of browser apps that may call the API (docs/frontend.md, \"CORS\"); empty: same-origin only")
 
 	b.group("JWT bearer tokens (OpenID Connect)", "With jwt-issuer set, serve also accepts JWTs of that provider ([the operator's guide](operator.md#jwt-bearer-tokens-openid-connect)).")
