@@ -4,12 +4,15 @@
 // as relay-compiler compiled them (server/clients_test.go writes the
 // schema and runs the compiler first). Paging goes through the @connection
 // fragment's @refetchable pagination query, and a refetch through
-// node(id:). Relay persists queries only with a persistConfig server of
-// its own: not tried.
+// node(id:). A persisted query: an operation of relay-persisted/ (compiled
+// with relay-compiler's local persistConfig, so it carries params.id and
+// no text) through an environment whose network sends { doc_id:
+// params.id, variables }, as Relay's docs show, to the server that has
+// the compiler's file registered.
 import relay from 'relay-runtime';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { env, wsURL, auth, variables, client, step, expect, expectCode, expectWatchEvent } from './lib.mjs';
+import { env, wsURL, auth, variables, client, step, expect, expectCode, expectWatchEvent, recordingFetch } from './lib.mjs';
 import PeopleQuery from './relay/__generated__/relayPeopleQuery.graphql.js';
 import PeopleFragment from './relay/__generated__/relayPeople_query.graphql.js';
 import PeoplePaginationQuery from './relay/__generated__/relayPeoplePaginationQuery.graphql.js';
@@ -18,6 +21,8 @@ import PersonFragment from './relay/__generated__/relayPerson_person.graphql.js'
 import PersonRefetchQuery from './relay/__generated__/relayPersonRefetchQuery.graphql.js';
 import MakeMutation from './relay/__generated__/relayMakeMutation.graphql.js';
 import WatchSubscription from './relay/__generated__/relayWatchSubscription.graphql.js';
+import PersistedPeopleQuery from './relay-persisted/__generated__/relayPersistedPeopleQuery.graphql.js';
+import PersistedPersonFragment from './relay-persisted/__generated__/relayPersisted_person.graphql.js';
 
 const { Environment, Network, RecordSource, Store, Observable, fetchQuery, commitMutation, requestSubscription, createOperationDescriptor, getRequest, getSelector } = relay;
 
@@ -90,6 +95,29 @@ export async function run() {
         });
       });
       expectWatchEvent(data);
+    });
+    await step('persisted query (doc_id of a persisted compiled query, no text sent)', async () => {
+      const params = PersistedPeopleQuery.params;
+      expect(params.id && params.text == null, 'want a compiled operation with an id and no text', params);
+      const rec = recordingFetch();
+      // The network of Relay's docs on persisted queries.
+      const persistedFetch = async (operation, vars) => {
+        const res = await rec.fetch(env.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...auth },
+          body: JSON.stringify({ doc_id: operation.id, variables: vars }),
+        });
+        return res.json();
+      };
+      const persisted = new Environment({ network: Network.create(persistedFetch), store: new Store(new RecordSource()) });
+      const vars = { ds: [env.dataset] };
+      await fetchQuery(persisted, PersistedPeopleQuery, vars).toPromise();
+      const data = persisted.lookup(createOperationDescriptor(getRequest(PersistedPeopleQuery), vars).fragment).data;
+      const names = data.entities.edges.map((e) => persisted.lookup(getSelector(PersistedPersonFragment, e.node)).data.name).sort();
+      expect(JSON.stringify(names) === '["A","B","C"]', 'want the people A, B and C', names);
+      const sent = rec.sent.map((r) => JSON.parse(r.body));
+      expect(sent.length === 1 && sent[0].doc_id === params.id && !('query' in sent[0]) && !String(rec.sent[0].body).includes('entities'),
+        'want one request carrying the doc_id and no query text', rec.sent);
     });
   } finally {
     await ws.dispose();

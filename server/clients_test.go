@@ -12,6 +12,7 @@ import (
 
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/graph/generated"
+	"github.com/casegraph/casegraph/server"
 )
 
 // TestClientMatrix runs the GraphQL clients frontend developers use, each
@@ -25,7 +26,7 @@ import (
 // CI has them.
 func TestClientMatrix(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, options{}) // first: make test-unit skips here
+	cyphertest.Driver(t) // first: make test-unit skips here
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatal("node is not installed: the client matrix runs the clients in Node (see README: prerequisites)")
@@ -39,7 +40,9 @@ func TestClientMatrix(t *testing.T) {
 			t.Fatalf("%s is missing from clients/node_modules: run make clients-deps", pkg)
 		}
 	}
-	compileRelay(t, dir)
+	persisted := compileRelay(t, dir)
+	// Relay's persisted documents registered, as an operator would.
+	h := newHarness(t, options{Config: func(c *server.Config) { c.PersistedDocumentsFile = persisted }})
 	ds, writes := cyphertest.Dataset(t), cyphertest.Dataset(t)
 	source := func(ds string) string {
 		return h.MustPost(`mutation($ds: String!) { upsertSource(input: {title: "client matrix", dataset: $ds}) { id } }`,
@@ -69,14 +72,17 @@ func TestClientMatrix(t *testing.T) {
 	t.Logf("%s", out)
 }
 
-// compileRelay compiles the Relay client's documents (clients/relay) with
+// compileRelay compiles the Relay client's documents (clients/relay, and
+// clients/relay-persisted, whose operations are persisted) with
 // relay-compiler, over the schema as the server serves it, printed whole
 // (relay-compiler leaves out the text of operations on the fields of an
-// "extend type", which the schema files are made of). Both are
+// "extend type", which the schema files are made of). It returns the file
+// of persisted documents (id -> text) the compiler wrote. All are
 // git-ignored: the artifacts never go stale.
-func compileRelay(t *testing.T, dir string) {
+func compileRelay(t *testing.T, dir string) (persisted string) {
 	t.Helper()
-	for _, d := range []string{".relay", filepath.Join("relay", "__generated__")} {
+	artifacts := []string{filepath.Join("relay", "__generated__"), filepath.Join("relay-persisted", "__generated__")}
+	for _, d := range append([]string{".relay"}, artifacts...) {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -91,12 +97,25 @@ func compileRelay(t *testing.T, dir string) {
 	}
 	// The artifacts are CommonJS, requiring each other without an
 	// extension, in a project of ES modules.
-	if err := os.WriteFile(filepath.Join(dir, "relay", "__generated__", "package.json"), []byte(`{"type": "commonjs"}`+"\n"), 0o644); err != nil {
+	for _, d := range artifacts {
+		if err := os.WriteFile(filepath.Join(dir, d, "package.json"), []byte(`{"type": "commonjs"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The compiler adds to the file, which must exist: start it empty, so
+	// that it holds this compile's documents alone.
+	persisted = filepath.Join(dir, ".relay", "persisted.json")
+	if err := os.WriteFile(persisted, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "relay-compiler"))
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("relay-compiler: %v\n%s", err, out)
+	// --repersist: the compiler persists only what changed since its
+	// last run, and the file starts empty.
+	for _, args := range [][]string{{"relay.config.json"}, {"relay-persisted.config.json", "--repersist"}} {
+		cmd := exec.Command(filepath.Join(dir, "node_modules", ".bin", "relay-compiler"), args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("relay-compiler %s: %v\n%s", args[0], err, out)
+		}
 	}
+	return persisted
 }
