@@ -23,6 +23,8 @@ const (
 	persistedTypes    = "query PersistedTypes {\n  relationTypes {\n    type\n  }\n}\n"
 	persistedMutation = "mutation PersistedDelete {\n  deleteEntity(id: \"x\") {\n    id\n  }\n}\n"
 	persistedSchema   = "query PersistedSchema {\n  __schema {\n    queryType {\n      name\n    }\n  }\n}\n"
+	// Refused by its arguments, before it reads anything.
+	persistedWatch = "subscription PersistedWatch {\n  watchPath(from: \"a\", to: \"b\", after: \"-1\") {\n    kind\n  }\n}\n"
 )
 
 // persistedFile writes a file of documents as relay-compiler's
@@ -32,7 +34,7 @@ func persistedFile(t *testing.T) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "persisted.json")
 	docs := map[string]string{sha(persistedTypes): persistedTypes, sha(persistedMutation): persistedMutation,
-		sha(persistedSchema): persistedSchema, "x-app:types": persistedTypes}
+		sha(persistedSchema): persistedSchema, sha(persistedWatch): persistedWatch, "x-app:types": persistedTypes}
 	if err := os.WriteFile(file, mustJSON(t, docs), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +73,32 @@ func TestPersistedDocuments(t *testing.T) {
 			}
 		})
 	}
+	// graphql-sse's distinct connections: a POST with Accept:
+	// text/event-stream alone, whose events answer a query or a
+	// subscription named by id.
+	sse := func(t *testing.T, body string) string {
+		req, err := http.NewRequest(http.MethodPost, h.URL+"/graphql", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "text/event-stream")
+		res := h.Do(req)
+		if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+			t.Fatalf("Content-Type %q: %s", ct, res.Raw)
+		}
+		return res.Raw
+	}
+	t.Run("a query over SSE", func(t *testing.T) {
+		if got := sse(t, `{"documentId": "x-app:types"}`); !strings.Contains(got, `data: {"data":{"relationTypes":[{"type":`) {
+			t.Errorf("got %s, want the relation types in an event", got)
+		}
+	})
+	t.Run("a subscription over SSE", func(t *testing.T) {
+		if got := sse(t, `{"documentId": "`+sha(persistedWatch)+`"}`); !strings.Contains(got, `"BAD_USER_INPUT"`) || strings.Contains(got, "PERSISTED") {
+			t.Errorf("got %s, want the subscription's own refusal of its cursor", got)
+		}
+	})
 	t.Run("GET", func(t *testing.T) {
 		for _, key := range []string{"documentId", "doc_id"} {
 			if res := h.Get("/graphql?" + key + "=" + sha(persistedTypes)); !types(res) {
