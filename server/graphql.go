@@ -31,7 +31,7 @@ import (
 // newGraphQL builds the gqlgen handler with every limit in place. Parsing,
 // validation and the limits run before any resolver, so a refused request
 // never reaches the database.
-func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs map[string]string, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
+func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs *persistedDocuments, trusted *trustedDocuments, metrics *Metrics, initStream transport.WebsocketInitFunc, rate *rateLimiter) *handler.Server {
 	srv := handler.New(schema)
 	// Streams first: a WebSocket upgrade is a GET, and server-sent events
 	// a POST (stream.go).
@@ -49,10 +49,9 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs map[string]str
 	// document by its id. Automatic persisted queries: a client sends the
 	// document's SHA-256, and the document only when the server does not
 	// know it yet.
-	apq := counted(metrics, "apq", lru.New[string](cfg.QueryCacheSize))
-	srv.Use(newPersistedDocuments(docs, apq))
+	srv.Use(docs)
 	srv.Use(documentText{})
-	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: apq}})
+	srv.Use(persistedQueries{extension.AutomaticPersistedQuery{Cache: docs.apq}})
 	if trusted != nil {
 		srv.Use(trusted)
 	}

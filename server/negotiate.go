@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -283,7 +284,7 @@ type negotiation struct {
 // (not a WebSocket upgrade) before the route's layers see it, reading the
 // body (at most limit bytes, then handing it on whole) only where the
 // choice depends on the operation.
-func negotiateMedia(path string, limit, maxTokens int64, next http.Handler) http.Handler {
+func negotiateMedia(path string, limit, maxTokens int64, docs *persistedDocuments, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != path || strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 			next.ServeHTTP(w, r)
@@ -297,7 +298,7 @@ func negotiateMedia(path string, limit, maxTokens int64, next http.Handler) http
 			}
 		case http.MethodPost:
 			media = choosePOST(parseAccept(r.Header.Values("Accept")), func() opKind {
-				return peekKind(r, limit, int(maxTokens))
+				return peekKind(r, limit, int(maxTokens), docs)
 			})
 		default:
 			next.ServeHTTP(w, r)
@@ -338,8 +339,8 @@ func choosePOST(ranges []mediaRange, kind func() opKind) string {
 // operation's kind, and puts the body back for the layers after it. A
 // body too large, not JSON or not a document (a persisted query's hash
 // alone) is a plain operation's: the layers after refuse what is wrong
-// with it.
-func peekKind(r *http.Request, limit int64, maxTokens int) opKind {
+// with it. A document named by id (persisted.go) is read from docs.
+func peekKind(r *http.Request, limit int64, maxTokens int, docs *persistedDocuments) opKind {
 	media, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if media != "application/json" || r.Body == nil || r.Header.Get("Content-Encoding") != "" {
 		return plainOp
@@ -352,8 +353,16 @@ func peekKind(r *http.Request, limit int64, maxTokens int) opKind {
 	var params struct {
 		Query         string `json:"query"`
 		OperationName string `json:"operationName"`
+		DocumentID    string `json:"documentId"`
+		DocID         string `json:"doc_id"`
 	}
-	if json.Unmarshal(body, &params) != nil || params.Query == "" {
+	if json.Unmarshal(body, &params) != nil {
+		return plainOp
+	}
+	if id := cmp.Or(params.DocumentID, params.DocID); params.Query == "" && id != "" {
+		params.Query, _ = docs.lookup(r.Context(), id)
+	}
+	if params.Query == "" {
 		return plainOp
 	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: params.Query}, maxTokens)

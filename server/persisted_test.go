@@ -20,9 +20,11 @@ import (
 )
 
 const (
-	persistedTypes    = "query PersistedTypes {\n  relationTypes {\n    type\n  }\n}\n"
-	persistedMutation = "mutation PersistedDelete {\n  deleteEntity(id: \"x\") {\n    id\n  }\n}\n"
-	persistedSchema   = "query PersistedSchema {\n  __schema {\n    queryType {\n      name\n    }\n  }\n}\n"
+	graphQLResponseJSON = "application/graphql-response+json"
+	persistedTypes      = "query PersistedTypes {\n  relationTypes {\n    type\n  }\n}\n"
+	persistedMutation   = "mutation PersistedDelete {\n  deleteEntity(id: \"x\") {\n    id\n  }\n}\n"
+	persistedSchema     = "query PersistedSchema {\n  __schema {\n    queryType {\n      name\n    }\n  }\n}\n"
+	persistedDeferred   = "query PersistedDeferred {\n  ... @defer {\n    relationTypes {\n      type\n    }\n  }\n}\n"
 	// Refused by its arguments, before it reads anything.
 	persistedWatch = "subscription PersistedWatch {\n  watchPath(from: \"a\", to: \"b\", after: \"-1\") {\n    kind\n  }\n}\n"
 )
@@ -34,7 +36,7 @@ func persistedFile(t *testing.T) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "persisted.json")
 	docs := map[string]string{sha(persistedTypes): persistedTypes, sha(persistedMutation): persistedMutation,
-		sha(persistedSchema): persistedSchema, sha(persistedWatch): persistedWatch, "x-app:types": persistedTypes}
+		sha(persistedSchema): persistedSchema, sha(persistedWatch): persistedWatch, sha(persistedDeferred): persistedDeferred, "x-app:types": persistedTypes}
 	if err := os.WriteFile(file, mustJSON(t, docs), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -76,19 +78,20 @@ func TestPersistedDocuments(t *testing.T) {
 	// graphql-sse's distinct connections: a POST with Accept:
 	// text/event-stream alone, whose events answer a query or a
 	// subscription named by id.
-	sse := func(t *testing.T, body string) string {
+	post := func(t *testing.T, accept, body, want string) string {
 		req, err := http.NewRequest(http.MethodPost, h.URL+"/graphql", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Accept", accept)
 		res := h.Do(req)
-		if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
-			t.Fatalf("Content-Type %q: %s", ct, res.Raw)
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, want) {
+			t.Fatalf("Content-Type %q, want %s: %s", ct, want, res.Raw)
 		}
 		return res.Raw
 	}
+	sse := func(t *testing.T, body string) string { return post(t, "text/event-stream", body, "text/event-stream") }
 	t.Run("a query over SSE", func(t *testing.T) {
 		if got := sse(t, `{"documentId": "x-app:types"}`); !strings.Contains(got, `data: {"data":{"relationTypes":[{"type":`) {
 			t.Errorf("got %s, want the relation types in an event", got)
@@ -97,6 +100,21 @@ func TestPersistedDocuments(t *testing.T) {
 	t.Run("a subscription over SSE", func(t *testing.T) {
 		if got := sse(t, `{"documentId": "`+sha(persistedWatch)+`"}`); !strings.Contains(got, `"BAD_USER_INPUT"`) || strings.Contains(got, "PERSISTED") {
 			t.Errorf("got %s, want the subscription's own refusal of its cursor", got)
+		}
+	})
+	// urql's Accept: the JSON types, then the stream. The kind of the
+	// operation the id names chooses.
+	const both = "application/graphql-response+json, application/json, text/event-stream"
+	t.Run("a query, accepting JSON and a stream", func(t *testing.T) {
+		post(t, both, `{"doc_id": "x-app:types"}`, graphQLResponseJSON)
+	})
+	t.Run("a subscription, accepting JSON and a stream", func(t *testing.T) {
+		post(t, both, `{"doc_id": "`+sha(persistedWatch)+`"}`, "text/event-stream")
+	})
+	t.Run("@defer, accepting JSON and multipart", func(t *testing.T) {
+		got := post(t, "application/json, multipart/mixed", `{"documentId": "`+sha(persistedDeferred)+`"}`, "multipart/mixed")
+		if !strings.Contains(got, `"relationTypes"`) {
+			t.Errorf("got %s, want the deferred part", got)
 		}
 	})
 	t.Run("GET", func(t *testing.T) {

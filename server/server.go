@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/rs/zerolog"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -105,17 +106,18 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 		metrics = NewMetrics()
 	}
 	// The files first: a bad one stops the start before anything runs.
-	docs, err := loadPersistedDocuments(cfg.PersistedDocumentsFile, cfg.MaxTokens)
+	registered, err := loadPersistedDocuments(cfg.PersistedDocumentsFile, cfg.MaxTokens)
 	if err != nil {
 		return nil, err
 	}
+	docs := newPersistedDocuments(registered, counted(metrics, "apq", lru.New[string](cfg.QueryCacheSize)))
 	var trusted *trustedDocuments
 	if cfg.TrustedDocuments {
 		hashes, err := loadHashes(cfg.TrustedHashesFile)
 		if err != nil {
 			return nil, err
 		}
-		for _, text := range docs { // vetted by the operator who registered them
+		for _, text := range registered { // vetted by the operator who registered them
 			hashes[casegraph.DocumentHash(text)] = true
 		}
 		trusted = &trustedDocuments{registered: hashes, saved: store, known: map[string]time.Time{}}
@@ -163,7 +165,7 @@ func New(cfg Config, log zerolog.Logger, store Store, metrics *Metrics) (*Server
 	}
 	// Before compression and the routes' layers, which stream the events
 	// of a request answered as a stream (isStream).
-	handler = negotiateMedia(graphQLPath, cfg.MaxBodyBytes, int64(cfg.MaxTokens), handler)
+	handler = negotiateMedia(graphQLPath, cfg.MaxBodyBytes, int64(cfg.MaxTokens), docs, handler)
 	s.handler = handler
 	return s, nil
 }
