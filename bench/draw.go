@@ -107,16 +107,23 @@ func (p *population) joinedPair(rng *rand.Rand) (from, to string) {
 // direction): the walk's step.
 const neighborQuery = `MATCH (:Entity {id: $id})--(n:Entity) WITH DISTINCT n ORDER BY n.id SKIP $k LIMIT 1 RETURN n.id AS id`
 
-// neighborOf is the walk's step over the raw driver.
-func (r *rawStore) neighborOf(ctx context.Context) func(string, int) (string, bool) {
+// neighborOf is the walk's step over the raw driver. A failure of the
+// database reads as no neighbour; the first is kept in *failed, so that a
+// draw that found no pair says why.
+func (r *rawStore) neighborOf(ctx context.Context, failed *error) func(string, int) (string, bool) {
 	return func(id string, k int) (string, bool) {
 		res, err := neo4j.ExecuteQuery(ctx, r.driver, neighborQuery, map[string]any{"id": id, "k": k}, neo4j.EagerResultTransformer,
 			neo4j.ExecuteQueryWithReadersRouting())
-		if err != nil || len(res.Records) == 0 {
-			return "", false
+		if err == nil && len(res.Records) > 0 {
+			var next string
+			if next, _, err = neo4j.GetRecordValue[string](res.Records[0], "id"); err == nil {
+				return next, true
+			}
 		}
-		next, _, err := neo4j.GetRecordValue[string](res.Records[0], "id")
-		return next, err == nil
+		if err != nil && *failed == nil {
+			*failed = err
+		}
+		return "", false
 	}
 }
 

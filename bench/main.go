@@ -176,7 +176,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	logf("%d entities in %s", len(sample), cfg.Dataset)
-	pop := newPopulation(sample, cfg.Draw, raw.neighborOf(ctx))
+	var walkFailed error // the first failure of W5's walk, if any
+	pop := newPopulation(sample, cfg.Draw, raw.neighborOf(ctx, &walkFailed))
 
 	b := &bench{cfg: cfg, raw: raw, cg: cg, peer: peer, metrics: metrics, logf: logf}
 	var results []cellResult
@@ -186,6 +187,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		w, _ := workloadByKey(key)
 		inputs := w.inputs(newRand(cfg.Seed, key), pop, cfg.Inputs)
 		if len(inputs) == 0 {
+			if walkFailed != nil {
+				return fmt.Errorf("%s: no inputs could be drawn from %s: %w", w.Key, cfg.Dataset, walkFailed)
+			}
 			return fmt.Errorf("%s: no inputs could be drawn from %s (W5: no entity has a relation)", w.Key, cfg.Dataset)
 		}
 		prepared, err := b.prepare(w, inputs)
