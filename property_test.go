@@ -14,7 +14,7 @@ import (
 // accessors reach that field, and that every row reaches its own field.
 func TestAttributesMatchTable(t *testing.T) {
 	rows := map[string]casegraph.EntityProperty{}
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		if _, dup := rows[p.Name]; dup {
 			t.Errorf("property %q is in the table twice", p.Name)
 		}
@@ -46,7 +46,7 @@ func TestAttributesMatchTable(t *testing.T) {
 			t.Errorf("property %s reads %v (set %t), want %v", name, got, p.IsSet(e), want)
 		}
 	}
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		if err := p.Set(&casegraph.Entity{}, struct{}{}); err == nil {
 			t.Errorf("property %s: Set of a struct succeeded", p.Name)
 		}
@@ -56,7 +56,7 @@ func TestAttributesMatchTable(t *testing.T) {
 // TestCategoryKinds checks that the kinds that may carry a category are the
 // kinds that have categories.
 func TestCategoryKinds(t *testing.T) {
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		if p.Name != "category" {
 			continue
 		}

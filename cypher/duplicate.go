@@ -61,7 +61,7 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 		return nil, err
 	}
 	var props []casegraph.EntityProperty
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		if slices.Contains(duplicateProperties, p.Name) {
 			props = append(props, p)
 		}

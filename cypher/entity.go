@@ -323,7 +323,7 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
 		return e, err
 	}
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		var v any
 		switch p.Type() {
 		case casegraph.PropertyString:
@@ -373,7 +373,7 @@ func entityParams(e casegraph.Entity) map[string]any {
 		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
 		"id":                e.ID, "kind": string(e.Kind),
 	}
-	for _, prop := range casegraph.EntityPropertyTable() {
+	for prop := range casegraph.EntityPropertyRows() {
 		switch v := prop.Value(e).(type) {
 		case string:
 			p[prop.Name] = nullable(v)
@@ -432,7 +432,7 @@ func coordinatesFromPoint(v any) *casegraph.Coordinates {
 // that adding a property changes no stored hash.
 func entityHash(e casegraph.Entity) string {
 	fields := []any{searchVersion, e.Kind}
-	for _, p := range casegraph.EntityPropertyTable() {
+	for p := range casegraph.EntityPropertyRows() {
 		v := p.Value(e)
 		if list, ok := v.([]string); ok {
 			v = nonNilStrings(list)

@@ -41,7 +41,7 @@ var templates = sync.OnceValues(func() (*template.Template, error) {
 })
 
 // templateFuncs are the functions every template may call: the entity's
-// properties come from the domain's table (casegraph.EntityPropertyTable).
+// properties come from the domain's table (casegraph.EntityPropertyRows).
 var templateFuncs = template.FuncMap{
 	// entityProjection is the map projection of an entity variable: its
 	// id, every property a read may return, and its kind.
@@ -84,7 +84,7 @@ var templateFuncs = template.FuncMap{
 	// entityProperties names the properties a write sets, in table order.
 	"entityProperties": func() []string {
 		var names []string
-		for _, p := range casegraph.EntityPropertyTable() {
+		for p := range casegraph.EntityPropertyRows() {
 			names = append(names, p.Name)
 		}
 		return names
