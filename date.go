@@ -1,6 +1,7 @@
 package casegraph
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,21 +93,50 @@ func (d PartialDate) String() string {
 
 // Earliest is the first day d allows, as YYYY-MM-DD.
 func (d PartialDate) Earliest() string {
-	m, day := max(d.month, 1), max(d.day, 1)
-	return fmt.Sprintf("%04d-%02d-%02d", d.year, m, day)
+	return d.earliest().String()
 }
 
 // Latest is the last day d allows, as YYYY-MM-DD.
 func (d PartialDate) Latest() string {
+	return d.latest().String()
+}
+
+// day is a day as the number YYYYMMDD, which orders days as they come
+// (and as their YYYY-MM-DD strings sort): what comparisons of periods
+// use, so that the command queries' overlaps, thousands an answer, make
+// no strings.
+type day int
+
+// Days before and after every day a date allows: the bounds of a
+// period whose start or end is not known.
+const (
+	beforeEveryDay day = 0
+	afterEveryDay  day = 99999999
+)
+
+func dayOf(year, month, d int) day { return day(year*10000 + month*100 + d) }
+
+// String is the day as YYYY-MM-DD.
+func (d day) String() string {
+	return fmt.Sprintf("%04d-%02d-%02d", int(d)/10000, int(d)/100%100, int(d)%100)
+}
+
+// earliest is the first day d allows.
+func (d PartialDate) earliest() day {
+	return dayOf(d.year, max(d.month, 1), max(d.day, 1))
+}
+
+// latest is the last day d allows.
+func (d PartialDate) latest() day {
 	m := d.month
 	if m == 0 {
 		m = 12
 	}
-	day := d.day
-	if day == 0 {
-		day = daysIn(d.year, m)
+	last := d.day
+	if last == 0 {
+		last = daysIn(d.year, m)
 	}
-	return fmt.Sprintf("%04d-%02d-%02d", d.year, m, day)
+	return dayOf(d.year, m, last)
 }
 
 // precision is 1 for a year, 2 for a month, 3 for a day.
@@ -122,7 +152,7 @@ func (d PartialDate) precision() int {
 
 // Compare orders dates by their first day, then the less precise first.
 func (d PartialDate) Compare(o PartialDate) int {
-	if c := strings.Compare(d.Earliest(), o.Earliest()); c != 0 {
+	if c := cmp.Compare(d.earliest(), o.earliest()); c != 0 {
 		return c
 	}
 	return d.precision() - o.precision()
@@ -214,43 +244,38 @@ func (p Period) Overlaps(q Period) Overlap {
 	return OverlapPossible
 }
 
-// Bounds of the days a period's ends allow, as YYYY-MM-DD (which sort as
-// the days do); a date not known is bounded only by the other end.
-const (
-	beforeEveryDay = "0000-00-00"
-	afterEveryDay  = "9999-99-99"
-)
-
-func (p Period) earliestStart() string {
+// Bounds of the days a period's ends allow; a date not known is bounded
+// only by the other end.
+func (p Period) earliestStart() day {
 	if p.Start.IsZero() {
 		return beforeEveryDay
 	}
-	return p.Start.Earliest()
+	return p.Start.earliest()
 }
 
-func (p Period) latestEnd() string {
+func (p Period) latestEnd() day {
 	if p.End.IsZero() {
 		return afterEveryDay
 	}
-	return p.End.Latest()
+	return p.End.latest()
 }
 
 // latestStart is the last day the start allows that is no later than the
 // end's last.
-func (p Period) latestStart() string {
+func (p Period) latestStart() day {
 	s := afterEveryDay
 	if !p.Start.IsZero() {
-		s = p.Start.Latest()
+		s = p.Start.latest()
 	}
 	return min(s, p.latestEnd())
 }
 
 // earliestEnd is the first day the end allows that is no earlier than
 // the start's first.
-func (p Period) earliestEnd() string {
+func (p Period) earliestEnd() day {
 	e := beforeEveryDay
 	if !p.End.IsZero() {
-		e = p.End.Earliest()
+		e = p.End.earliest()
 	}
 	return max(e, p.earliestStart())
 }

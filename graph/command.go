@@ -50,14 +50,24 @@ func commandRead(ctx context.Context) casegraph.CommandRead {
 }
 
 // commandModels turns chains into their GraphQL form, and keeps the
-// entities they hold, to prime the loaders with.
+// entities they hold, to prime the loaders with. An entity is turned
+// once however often it appears: the units above an incident's tied
+// units sit in each of their chains.
 type commandModels struct {
 	entities []casegraph.Entity
+	models   map[string]model.Entity
 }
 
 func (c *commandModels) entity(e casegraph.Entity) model.Entity {
-	c.entities = append(c.entities, e)
-	return toEntity(e)
+	if m, ok := c.models[e.ID]; ok {
+		return m
+	}
+	if c.models == nil {
+		c.models = map[string]model.Entity{}
+	}
+	m := toEntity(e)
+	c.models[e.ID], c.entities = m, append(c.entities, e)
+	return m
 }
 
 func (c *commandModels) hops(hs []casegraph.Hop) []model.CommandHop {
