@@ -121,6 +121,26 @@ func (c citingDatasets) note(run txRunner) error {
 	return inChunks(run, stmtNoteCitingDatasets, "rows", rows, func(*neo4j.Record) error { return nil })
 }
 
+// byCitingDatasets is the variant of a statement rendered by
+// datasetVariants that looks for the claims citing a source: through the
+// datasets the source records as citing it once migrate has recorded them
+// for data written before (BackfillCitingDatasets), through every claim
+// until then.
+func byCitingDatasets(run txRunner, stmt statement) (statement, error) {
+	done, err := run(stmtDataMigrationDone, map[string]any{"name": citingDatasetsMigration})
+	if err != nil {
+		return "", err
+	}
+	indexed, _, err := neo4j.GetRecordValue[bool](done[0], "done")
+	if err != nil {
+		return "", internalError(stmtDataMigrationDone, err)
+	}
+	if indexed {
+		return stmt.byDatasets([]string{"citing"}), nil
+	}
+	return stmt.byDatasets(nil), nil
+}
+
 // regrade grades again, in a write's transaction and after its writes,
 // every stored entity and relation that cites a source whose reliability
 // or publisher the write changed (regradesFor), and stores the grades that
@@ -136,19 +156,9 @@ func regrade(run txRunner, g *gate, written []casegraph.Source) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	// Until migrate has recorded the datasets citing each source of data
-	// written before (BackfillCitingDatasets), every claim is looked at.
-	done, err := run(stmtDataMigrationDone, map[string]any{"name": citingDatasetsMigration})
+	stmt, err := byCitingDatasets(run, stmtCitingClaims)
 	if err != nil {
 		return err
-	}
-	indexed, _, err := neo4j.GetRecordValue[bool](done[0], "done")
-	if err != nil {
-		return internalError(stmtDataMigrationDone, err)
-	}
-	stmt := stmtCitingClaims.byDatasets(nil)
-	if indexed {
-		stmt = stmtCitingClaims.byDatasets([]string{"citing"})
 	}
 	recs, err := run(stmt, map[string]any{"ids": ids})
 	if err != nil {

@@ -218,7 +218,11 @@ func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, 
 		if err != nil {
 			return change{}, err
 		}
-		recs, err := run(stmtDeleteSource, map[string]any{"id": id})
+		stmt, err := byCitingDatasets(run, stmtDeleteSource)
+		if err != nil {
+			return change{}, err
+		}
+		recs, err := run(stmt, map[string]any{"id": id})
 		if err != nil {
 			return change{}, err
 		}
@@ -226,19 +230,17 @@ func (s *Store) DeleteSource(ctx context.Context, id string) (casegraph.Source, 
 			return change{}, casegraph.Errorf(casegraph.CodeNotFound, "no source %q", id) // deleted meanwhile
 		}
 		rec := recs[0]
-		for _, field := range []string{"citingEntity", "citingRelation"} {
-			// What cites it may be in a dataset the caller cannot read:
-			// the refusal does not name it.
-			if by, _ := rec.AsMap()[field].(string); by != "" {
-				return change{}, casegraph.Errorf(casegraph.CodeConflict, "source %q is cited by an entity or a relation: change what cites it first", id)
-			}
+		// What cites it may be in a dataset the caller cannot read: the
+		// refusal does not name it.
+		if by, _ := rec.AsMap()["citing"].(string); by != "" {
+			return change{}, casegraph.Errorf(casegraph.CodeConflict, "source %q is cited by an entity or a relation: change what cites it first", id)
 		}
 		m, err := getMap(rec, "source")
 		if err != nil {
-			return change{}, internalError(string(stmtDeleteSource), err)
+			return change{}, internalError(string(stmt), err)
 		}
 		if out, err = sourceFromMap(m); err != nil {
-			return change{}, internalError(string(stmtDeleteSource), err)
+			return change{}, internalError(string(stmt), err)
 		}
 		title, _ := json.Marshal(out.Title)
 		return change{operation: "deleteSource", dataset: stored.Dataset, targets: []string{id},

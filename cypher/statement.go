@@ -194,6 +194,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtMigrateEntityCitations:   datasetVariants(stmtMigrateEntityCitations),
 	stmtBackfillCitingDatasets:   datasetVariants(stmtBackfillCitingDatasets),
 	stmtCitingClaims:             datasetVariants(stmtCitingClaims),
+	stmtDeleteSource:             datasetVariants(stmtDeleteSource),
 	stmtUpsertRelation:           typeVariants(stmtUpsertRelation),
 	stmtDeleteRelation:           typeVariants(stmtDeleteRelation),
 	stmtPaths:                    pathVariants(stmtPaths),
