@@ -12,6 +12,8 @@ export interface Source {
   publisher: string | null;
   url: string | null;
   publishedAt: string | null;
+  /** the preserved copy's address (what exports carry where there is no url) */
+  archivedUrl?: string | null;
 }
 
 export interface EntityRef {
@@ -22,6 +24,9 @@ export interface EntityRef {
   redacted: boolean;
   /** a protected person: redacted for callers without clearance, drawn ringed for those with it */
   protected?: boolean;
+  /** what exports carry of an entity besides its name (none of a redacted one) */
+  description?: string | null;
+  aliases?: string[];
 }
 
 export interface Relation {
@@ -37,6 +42,8 @@ export interface Relation {
   quote: string | null;
   dataset: string;
   sources: Source[];
+  /** the grade of each citation ("B2"), in the order of sources (what exports carry) */
+  citations?: { grade: string }[];
 }
 
 export interface Subgraph {
@@ -89,11 +96,11 @@ export class ApiError extends Error {
 
 /** The fragments documents may spread; gql adds those a document uses. */
 const fragmentDefinitions: Record<string, string> = {
-  Ref: `fragment Ref on Entity { id kind name dataset redacted protected }`,
-  Src: `fragment Src on Source { id title publisher url publishedAt }`,
+  Ref: `fragment Ref on Entity { id kind name dataset redacted protected description aliases }`,
+  Src: `fragment Src on Source { id title publisher url publishedAt archivedUrl }`,
   Rel: `fragment Rel on Relation {
   id type role startDate endDate status confidence quote dataset
-  from { ...Ref } to { ...Ref } sources { ...Src }
+  from { ...Ref } to { ...Ref } sources { ...Src } citations { grade }
 }`,
 };
 

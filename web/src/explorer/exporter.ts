@@ -1,6 +1,6 @@
 // Export of what is on screen (hidden entities left out): PNG and SVG of
 // the view, GraphML and CSV of its entities and relations.
-import type { Kind } from "./api";
+import type { Kind, Relation } from "./api";
 import type { Canvas, EdgeData, NodeData } from "./canvas";
 import { kindStyle, statusStyle } from "./canvas";
 import { download } from "./dom";
@@ -85,12 +85,25 @@ export async function png(canvas: Canvas, name: string, title = "Casegraph"): Pr
   download(name, blob);
 }
 
+/** The columns exports carry of an entity besides its kind and dataset, and of what a relation cites: the sources, their URLs (the archived one when there is no other) and each citation's grade ("B2": the source's reliability and the claim's credibility). */
+const joined = (vs: (string | null | undefined)[]) => vs.filter((v) => v).join(" | ");
+const entityColumns = (n: NodeData) => ({
+  name: n.redacted ? "Protected person" : n.name,
+  description: n.description ?? "",
+  aliases: joined(n.aliases ?? []),
+});
+const relationColumns = (r: Relation) => ({
+  sources: joined(r.sources.map((s) => s.title)),
+  sourceUrls: joined(r.sources.map((s) => s.url ?? s.archivedUrl)),
+  grades: joined((r.citations ?? []).map((c) => c.grade)),
+});
+
 /** graphml is the visible graph as GraphML, every property a keyed data element. */
 export function graphml(canvas: Canvas): string {
   const nodes = canvas.visibleNodes();
   const relations = canvas.visibleRelations();
-  const nodeKeys = ["name", "kind", "dataset", "redacted"] as const;
-  const edgeKeys = ["type", "status", "confidence", "role", "startDate", "endDate", "quote", "sources", "dataset"] as const;
+  const nodeKeys = ["name", "kind", "dataset", "redacted", "description", "aliases"] as const;
+  const edgeKeys = ["type", "status", "confidence", "role", "startDate", "endDate", "quote", "sources", "sourceUrls", "grades", "dataset"] as const;
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<graphml xmlns="http://graphml.graphdrawing.org/xmlns">`,
@@ -100,10 +113,11 @@ export function graphml(canvas: Canvas): string {
   ];
   const data = (prefix: string, key: string, v: unknown) => (v === null || v === undefined || v === "" ? "" : `<data key="${prefix}_${key}">${xml(String(v))}</data>`);
   for (const n of nodes) {
-    lines.push(`    <node id="${xml(n.id)}">${data("n", "name", n.redacted ? "Protected person" : n.name)}${data("n", "kind", n.kind)}${data("n", "dataset", n.dataset)}${data("n", "redacted", n.redacted)}</node>`);
+    const values: Record<(typeof nodeKeys)[number], unknown> = { ...n, ...entityColumns(n) };
+    lines.push(`    <node id="${xml(n.id)}">${nodeKeys.map((k) => data("n", k, values[k])).join("")}</node>`);
   }
   for (const r of relations) {
-    const values: Record<(typeof edgeKeys)[number], unknown> = { ...r, sources: r.sources.map((s) => s.title).join(" | ") };
+    const values: Record<(typeof edgeKeys)[number], unknown> = { ...r, ...relationColumns(r) };
     lines.push(`    <edge id="${xml(r.id)}" source="${xml(r.from.id)}" target="${xml(r.to.id)}">${edgeKeys.map((k) => data("e", k, values[k])).join("")}</edge>`);
   }
   lines.push(`  </graph>`, `</graphml>`, ``);
@@ -112,11 +126,15 @@ export function graphml(canvas: Canvas): string {
 
 /** csv is the visible graph as one table: a row per entity, then a row per relation. */
 export function csv(canvas: Canvas): string {
-  const header = ["record", "id", "kind", "name", "dataset", "type", "from", "to", "status", "confidence", "role", "startDate", "endDate", "quote", "sources"];
+  const header = ["record", "id", "kind", "name", "description", "aliases", "dataset", "type", "from", "to", "status", "confidence", "role", "startDate", "endDate", "quote", "sources", "sourceUrls", "grades"];
   const rows: unknown[][] = [header];
-  for (const n of canvas.visibleNodes()) rows.push(["entity", n.id, n.kind, n.redacted ? "Protected person" : n.name, n.dataset, "", "", "", "", "", "", "", "", "", ""]);
+  for (const n of canvas.visibleNodes()) {
+    const e = entityColumns(n);
+    rows.push(["entity", n.id, n.kind, e.name, e.description, e.aliases, n.dataset, "", "", "", "", "", "", "", "", "", "", "", ""]);
+  }
   for (const r of canvas.visibleRelations()) {
-    rows.push(["relation", r.id, "", "", r.dataset, r.type, r.from.id, r.to.id, r.status, r.confidence ?? "", r.role ?? "", r.startDate ?? "", r.endDate ?? "", r.quote ?? "", r.sources.map((s) => s.title).join(" | ")]);
+    const c = relationColumns(r);
+    rows.push(["relation", r.id, "", "", "", "", r.dataset, r.type, r.from.id, r.to.id, r.status, r.confidence ?? "", r.role ?? "", r.startDate ?? "", r.endDate ?? "", r.quote ?? "", c.sources, c.sourceUrls, c.grades]);
   }
   return rows.map((row) => row.map((v) => csvCell(String(v))).join(",")).join("\r\n") + "\r\n";
 }
