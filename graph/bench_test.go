@@ -55,16 +55,7 @@ func BenchmarkEntityByID(b *testing.B) {
 // the shapes take turns going first.
 func BenchmarkNeighborShapes(b *testing.B) {
 	h := servertest.New(b, servertest.Options{})
-	ds := cyphertest.Dataset(b)
-	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 2000, Relations: 10000, Seed: 28, Dataset: ds})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
-	defer cancel()
-	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{BatchSize: 10000}); err != nil {
-		b.Fatal(err)
-	}
+	_, batch := importGenerated(b, h, dataset.GenOptions{Entities: 2000, Relations: 10000, Seed: 28})
 	degree := map[string]int{}
 	for _, r := range batch.Relations {
 		degree[r.FromID]++
@@ -122,4 +113,22 @@ func BenchmarkNeighborShapes(b *testing.B) {
 			b.ReportMetric(float64(spent[1])/float64(spent[0]), "neighbor/ends")
 		})
 	}
+}
+
+// importGenerated imports a generated graph (opts, in a dataset of the
+// test's own) into the harness's store, and returns the dataset and the
+// graph.
+func importGenerated(tb testing.TB, h *servertest.Harness, opts dataset.GenOptions) (string, dataset.Batch) {
+	tb.Helper()
+	opts.Dataset = cyphertest.Dataset(tb)
+	batch, err := dataset.GenerateBatch(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{BatchSize: 10000}); err != nil {
+		tb.Fatal(err)
+	}
+	return opts.Dataset, batch
 }

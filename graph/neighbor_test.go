@@ -84,16 +84,12 @@ func entityEdges(t *testing.T, h *servertest.Harness, token, query, id, dir stri
 // without neighbor, whose cursors and relations it keeps.
 func TestNeighborAgreesWithTheEnds(t *testing.T) {
 	t.Parallel()
-	h := servertest.New(t, servertest.Options{})
-	ds, id := cyphertest.LoadSeed(t, h.Store)
+	h, ds, id, uncleared, cleared := seedReaders(t)
 	callers := []struct {
 		name    string
 		token   string
 		cleared bool
-	}{
-		{"uncleared", h.Key(casegraph.NewAPIKey{Name: "uncleared", Role: casegraph.RoleReader, Datasets: []string{ds}}), false},
-		{"cleared", h.Key(casegraph.NewAPIKey{Name: "cleared", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true}), true},
-	}
+	}{{"uncleared", uncleared, false}, {"cleared", cleared, true}}
 	for _, c := range callers {
 		t.Run(c.name, func(t *testing.T) {
 			res := h.PostAs(c.token, `query($ds: [String!]) { entities(filter: {datasets: $ds}, first: 100) { pageInfo { hasNextPage } edges { node { id } } } }`,
@@ -242,10 +238,7 @@ func neighborsOf(entity map[string]any) map[string]any {
 // without, from a protected entity (by its opaque id) as from any.
 func TestNeighborPaging(t *testing.T) {
 	t.Parallel()
-	h := servertest.New(t, servertest.Options{})
-	ds, id := cyphertest.LoadSeed(t, h.Store)
-	uncleared := h.Key(casegraph.NewAPIKey{Name: "uncleared", Role: casegraph.RoleReader, Datasets: []string{ds}})
-	cleared := h.Key(casegraph.NewAPIKey{Name: "cleared", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true})
+	h, _, id, uncleared, cleared := seedReaders(t)
 	page := func(selection string) string {
 		return fmt.Sprintf(`query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) { entity(id: $id) {
 			relations(first: $first, after: $after, last: $last, before: $before) {
@@ -278,4 +271,16 @@ func TestNeighborPaging(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seedReaders is a server over the seed (in a dataset of the test's own,
+// ds, whose ids id gives) and two readers of it, without and with
+// clearance.
+func seedReaders(t *testing.T) (h *servertest.Harness, ds string, id func(string) string, uncleared, cleared string) {
+	t.Helper()
+	h = servertest.New(t, servertest.Options{})
+	ds, id = cyphertest.LoadSeed(t, h.Store)
+	uncleared = h.Key(casegraph.NewAPIKey{Name: "uncleared", Role: casegraph.RoleReader, Datasets: []string{ds}})
+	cleared = h.Key(casegraph.NewAPIKey{Name: "cleared", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true})
+	return h, ds, id, uncleared, cleared
 }
