@@ -78,6 +78,8 @@ type cgEntity struct {
 				From entityRef `json:"from"`
 				To   *cgEntity `json:"to"`
 			} `json:"node"`
+			// W3's other end (its relations are outgoing: their to).
+			Neighbor *cgEntity `json:"neighbor"`
 		} `json:"edges"`
 	} `json:"relations"`
 }
@@ -87,7 +89,7 @@ func (e cgEntity) tree() treeNode {
 	if e.Relations != nil {
 		n.Children = []treeNode{}
 		for _, edge := range e.Relations.Edges {
-			n.Children = append(n.Children, edge.Node.To.tree())
+			n.Children = append(n.Children, edge.Neighbor.tree())
 		}
 	}
 	return n

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCasegraphW2RelationIDs: Casegraph names relations by node id
@@ -19,6 +21,21 @@ func TestCasegraphW2RelationIDs(t *testing.T) {
 	rels := got.(w2Answer).Relations
 	if len(rels) != 2 || rels[0].ID != "r1" || rels[1].ID != "odd" {
 		t.Errorf("relation ids %+v, want r1 (the key) and odd (kept, to show in a diff)", rels)
+	}
+}
+
+// TestCasegraphW3Neighbors: W3's tree is read from the edges' neighbors,
+// level after level.
+func TestCasegraphW3Neighbors(t *testing.T) {
+	data := json.RawMessage(`{"e0": {"id": "p1", "name": "P", "relations": {"edges": [
+		{"neighbor": {"id": "o1", "name": "O", "relations": {"edges": [{"neighbor": {"id": "x", "name": "X"}}]}}}]}}, "e1": null}`)
+	got, err := decodeCasegraphW3(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := w3Answer{{ID: "p1", Name: "P", Children: []treeNode{{ID: "o1", Name: "O", Children: []treeNode{{ID: "x", Name: "X"}}}}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("W3 (-want +got):\n%s", diff)
 	}
 }
 

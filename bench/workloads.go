@@ -53,15 +53,17 @@ func randomIDs(rng *rand.Rand, pop *population, n int) []input {
 // w3Roots is how many entities W3 starts from.
 const w3Roots = 10
 
-// w3Fragment is Casegraph's W3 selection on each root: the other ends of
-// 10 outgoing relations and theirs. Outgoing, so that "to" is always the
-// other end; no relation fields, so that the answer is the peer's.
+// w3Fragment is Casegraph's W3 selection on each root: the neighbours at
+// the other ends of 10 outgoing relations and theirs, by the edges'
+// neighbor (what a client that wants neighbours asks; the compiled read is
+// the one that to would give, as outgoing relations' other end is their
+// to); no relation fields, so that the answer is the peer's.
 const w3Fragment = `fragment W3 on Entity {
   id name
-  relations(direction: OUTGOING, first: 10) { edges { node { to {
+  relations(direction: OUTGOING, first: 10) { edges { neighbor {
     id name
-    relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } }
-  } } } }
+    relations(direction: OUTGOING, first: 10) { edges { neighbor { id name } } }
+  } } }
 }`
 
 // w3Casegraph asks for the 10 roots by aliases of entity(id): Casegraph has

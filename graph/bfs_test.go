@@ -1,15 +1,12 @@
 package graph_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/server/servertest"
 )
@@ -21,16 +18,7 @@ import (
 func TestPathsOnAGeneratedGraph(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
-	ds := cyphertest.Dataset(t)
-	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 5000, Relations: 25000, Seed: 11, Dataset: ds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
-	defer cancel()
-	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{BatchSize: 10000}); err != nil {
-		t.Fatal(err)
-	}
+	ds, batch := importGenerated(t, h, dataset.GenOptions{Entities: 5000, Relations: 25000, Seed: 11})
 
 	adj := map[string][]string{}
 	for _, r := range batch.Relations {

@@ -131,6 +131,11 @@ func TestRoundTripsDoNotDependOnLoad(t *testing.T) {
 			}
 			return b.String()
 		}() + `nobody: entity(id: "nobody") { id } }`, map[string]any{"a": ds + ":p01", "b": ds + ":p02"}, 1},
+		{"neighbors, depth 2", `query($id: ID!) { entity(id: $id) { id relations(first: 10) { edges { direction neighbor { id name
+			relations(first: 10) { totalCount edges { direction neighbor { id name } } } } } } } }`, map[string]any{"id": ds + ":p04"}, 1},
+		{"the same relations asked twice, by aliases", `query($id: ID!) { a: entity(id: $id) { x: relations(first: 5) { edges { neighbor { name } } }
+			y: relations(first: 5) { edges { node { id to { name } } } } } b: entity(id: $id) { relations(first: 5) { edges { neighbor { id } } } } }`,
+			map[string]any{"id": ds + ":p06"}, 1},
 		{"search with relations", `query { search(text: "person", first: 10) { edges { node { id
 			relations(first: 4) { edges { node { to { name } } } } } } } }`, nil, 2},
 	}

@@ -79,9 +79,21 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 	cs := newCursors("relations", cursorFilter)
 	edges, info := connection(p.Relations, page, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
 		c := cs.after(r.ID)
-		return c, model.RelationEdge{Cursor: c, Node: toRelation(r)}
+		return c, relationEdge(c, entityID, r)
 	})
 	return &model.RelationConnection{Edges: edges, TotalCount: int(p.Total), PageInfo: info}, nil
+}
+
+// relationEdge is an edge of the relations of the entity with id
+// entityID (as the caller sees it: a protected entity's opaque id, which
+// the relation's ends then show too): the end that is not the entity is
+// its neighbor, and which end that is its direction.
+func relationEdge(cursor, entityID string, r casegraph.Relation) model.RelationEdge {
+	e := model.RelationEdge{Cursor: cursor, Node: toRelation(r), Direction: model.DirectionOutgoing, NeighborID: r.ToID}
+	if r.FromID != entityID {
+		e.Direction, e.NeighborID = model.DirectionIncoming, r.FromID
+	}
+	return e
 }
 
 // relationEnds loads the entities at the ends of many relations or steps in

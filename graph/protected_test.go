@@ -13,7 +13,6 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
-	"github.com/casegraph/casegraph/server/servertest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -239,10 +238,7 @@ func decodedCursors(body string) string {
 // without clearance never sees his id or aliases, a cleared one does.
 func TestProtectedSeed(t *testing.T) {
 	t.Parallel()
-	h := servertest.New(t, servertest.Options{})
-	ds, id := cyphertest.LoadSeed(t, h.Store)
-	reader := h.Key(casegraph.NewAPIKey{Name: "reader", Role: casegraph.RoleReader, Datasets: []string{ds}})
-	cleared := h.Key(casegraph.NewAPIKey{Name: "cleared", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true})
+	h, _, id, reader, cleared := seedReaders(t)
 	doc := `query($id: ID!, $caesar: ID!) {
   caesar: entity(id: $caesar) { id name }
   neighborhood(id: $id, depth: 2) { nodes { id name aliases description } relations { id role quote from { id } to { id } } }

@@ -1,14 +1,11 @@
 package graph_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	casegraph "github.com/casegraph/casegraph"
-	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/dataset"
 	"github.com/casegraph/casegraph/server/servertest"
 )
@@ -21,16 +18,7 @@ import (
 func TestSearchRankingOnAGeneratedSet(t *testing.T) {
 	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
-	ds := cyphertest.Dataset(t)
-	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 3000, Relations: 12000, Seed: 21, Dataset: ds})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
-	defer cancel()
-	if _, err := dataset.Import(ctx, batch, h.Store, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	ds, batch := importGenerated(t, h, dataset.GenOptions{Entities: 3000, Relations: 12000, Seed: 21})
 	res := h.MustPost(`query($ds: [String!]) { search(text: "haddad", datasets: $ds, first: 100) { edges { matchedField node { name aliases relations(first: 1) { totalCount } } } } }`,
 		map[string]any{"ds": []string{ds}})
 	edges := field(res, "search", "edges").([]any)

@@ -117,7 +117,22 @@ func (r *relationResolver) Citations(ctx context.Context, objs []*model.Relation
 	return citationLists(ctx, lists)
 }
 
+// Neighbor is the batch resolver for the neighbor field.
+func (r *relationEdgeResolver) Neighbor(ctx context.Context, objs []*model.RelationEdge) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = o.NeighborID
+	}
+	return relationEnds(ctx, ids)
+}
+
 // Relation returns generated.RelationResolver implementation.
 func (r *Resolver) Relation() generated.RelationResolver { return &relationResolver{r} }
 
-type relationResolver struct{ *Resolver }
+// RelationEdge returns generated.RelationEdgeResolver implementation.
+func (r *Resolver) RelationEdge() generated.RelationEdgeResolver { return &relationEdgeResolver{r} }
+
+type (
+	relationResolver     struct{ *Resolver }
+	relationEdgeResolver struct{ *Resolver }
+)

@@ -163,17 +163,18 @@ func entityRead(op *graphql.OperationContext, sets []ast.SelectionSet, level int
 				if level >= maxReadLevels {
 					continue
 				}
-				p, ok := relationsRead(op, f, level)
+				p, self, ok := relationsRead(op, f, level)
 				if !ok {
 					continue
 				}
 				read.Merge(&casegraph.EntityRead{Relations: []casegraph.RelationsRead{p}})
-				ends = append(ends, p.Ends)
+				ends = append(ends, self)
 			}
 		}
 	}
-	// An end of a relation may be the entity itself (the `to` of an
-	// incoming relation): it must have what the ends are asked for too.
+	// A relation's from or to may be the entity itself (the to of an
+	// incoming relation): it must have what they are asked for too. Its
+	// neighbor never is.
 	for _, e := range ends {
 		read.Merge(e)
 	}
@@ -181,47 +182,49 @@ func entityRead(op *graphql.OperationContext, sets []ast.SelectionSet, level int
 }
 
 // relationsRead compiles one relations field: its window from the
-// arguments, and what its connection selects.
-func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level int) (casegraph.RelationsRead, bool) {
+// arguments, and what its connection selects; self is what its relations'
+// from and to ask for (nil for nothing), which the listed entity, one of
+// them, must read too.
+func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level int) (p casegraph.RelationsRead, self *casegraph.EntityRead, ok bool) {
 	args := f.ArgumentMap(op.Variables)
 	types, ok := enumList[model.RelationType](args["types"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	direction, ok := enumArg[model.Direction](args["direction"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	first, ok := intArg(args["first"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	after, ok := stringArg(args["after"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	last, ok := intArg(args["last"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	before, ok := stringArg(args["before"])
 	if !ok {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
 	filter, page, err := relationsWindow(types, direction, window{first: first, after: after, last: last, before: before})
 	if err != nil {
-		return casegraph.RelationsRead{}, false
+		return casegraph.RelationsRead{}, nil, false
 	}
-	p := casegraph.RelationsRead{Filter: filter, Page: page}
+	p = casegraph.RelationsRead{Filter: filter, Page: page}
 	conn := []ast.SelectionSet{f.Selections}
 	for _, c := range graphql.CollectFields(op, f.Selections, []string{"RelationConnection"}) {
 		if c.Name == "totalCount" {
 			p.Total = true
 		}
 	}
-	relations := fieldsNamed(op, fieldsNamed(op, conn, "edges", []string{"RelationConnection"}), "node", []string{"RelationEdge"})
+	edges := fieldsNamed(op, conn, "edges", []string{"RelationConnection"})
 	var endSets []ast.SelectionSet
-	for _, set := range relations {
+	for _, set := range fieldsNamed(op, edges, "node", []string{"RelationEdge"}) {
 		for _, rf := range graphql.CollectFields(op, set, []string{"Relation"}) {
 			switch rf.Name {
 			case "sources", "citations":
@@ -231,10 +234,16 @@ func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level
 			}
 		}
 	}
+	// The statement reads each relation's other end once, whichever of
+	// from, to and neighbor names it.
+	neighbors := fieldsNamed(op, edges, "neighbor", []string{"RelationEdge"})
 	if len(endSets) > 0 {
-		p.Ends = entityRead(op, endSets, level+1)
+		self = entityRead(op, endSets, level+1)
 	}
-	return p, true
+	if len(endSets)+len(neighbors) > 0 {
+		p.Ends = entityRead(op, append(endSets, neighbors...), level+1)
+	}
+	return p, self, true
 }
 
 // The arguments of a collected field come as the parser or the variables

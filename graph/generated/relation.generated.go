@@ -23,6 +23,9 @@ type RelationResolver interface {
 	Sources(ctx context.Context, objs []*model.Relation) ([][]model.Source, error)
 	Citations(ctx context.Context, objs []*model.Relation) ([][]model.Citation, error)
 }
+type RelationEdgeResolver interface {
+	Neighbor(ctx context.Context, objs []*model.RelationEdge) ([]model.Entity, error)
+}
 
 // endregion ************************** generated!.gotpl **************************
 
@@ -739,6 +742,84 @@ func (ec *executionContext) fieldContext_RelationEdge_node(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _RelationEdge_neighbor(ctx context.Context, field graphql.CollectedField, obj *model.RelationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RelationEdge_neighbor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.resolveBatch_RelationEdge_neighbor(ctx, field, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RelationEdge_neighbor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RelationEdge",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	return fc, nil
+}
+func (ec *executionContext) resolveBatch_RelationEdge_neighbor(ctx context.Context, field graphql.CollectedField, obj *model.RelationEdge) (any, error) {
+	resolver := ec.Resolvers.RelationEdge()
+	if batch, ok := graphql.BatchParentsFor[*model.RelationEdge](ctx, "RelationEdge"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.Neighbor(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"RelationEdge.neighbor",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.Neighbor(ctx, []*model.RelationEdge{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"RelationEdge.neighbor",
+	)
+}
+
+func (ec *executionContext) _RelationEdge_direction(ctx context.Context, field graphql.CollectedField, obj *model.RelationEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RelationEdge_direction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Direction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Direction) graphql.Marshaler {
+			return ec.marshalNDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDirection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RelationEdge_direction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RelationEdge", field, false, false, "Direction")
+}
+
 func (ec *executionContext) _RelationTypeInfo_type(ctx context.Context, field graphql.CollectedField, obj *model.RelationTypeInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1268,12 +1349,23 @@ func (ec *executionContext) _RelationEdge(ctx context.Context, sel ast.Selection
 		case "cursor":
 			out.Values[i] = ec._RelationEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "node":
 			out.Values[i] = ec._RelationEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "neighbor":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RelationEdge_neighbor(ctx, field, obj)
+				})
+		case "direction":
+			out.Values[i] = ec._RelationEdge_direction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -1359,6 +1451,16 @@ func (ec *executionContext) _RelationTypeInfo(ctx context.Context, sel ast.Selec
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDirection(ctx context.Context, v any) (model.Direction, error) {
+	var res model.Direction
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDirection2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDirection(ctx context.Context, sel ast.SelectionSet, v model.Direction) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNLinkInput2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐLinkInput(ctx context.Context, v any) (model.LinkInput, error) {
 	res, err := ec.unmarshalInputLinkInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -1406,6 +1508,7 @@ func (ec *executionContext) marshalNRelationEdge2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNRelationEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RelationEdge) graphql.Marshaler {
+	ctx = graphql.WithBatchParentValues(ctx, "RelationEdge", v)
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]

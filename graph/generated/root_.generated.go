@@ -35,6 +35,7 @@ type ResolverRoot interface {
 	Place() PlaceResolver
 	Query() QueryResolver
 	Relation() RelationResolver
+	RelationEdge() RelationEdgeResolver
 	SavedQueryConnection() SavedQueryConnectionResolver
 	SourceConnection() SourceConnectionResolver
 	Subscription() SubscriptionResolver
@@ -489,8 +490,10 @@ type ComplexityRoot struct {
 	}
 
 	RelationEdge struct {
-		Cursor func(childComplexity int) int
-		Node   func(childComplexity int) int
+		Cursor    func(childComplexity int) int
+		Direction func(childComplexity int) int
+		Neighbor  func(childComplexity int) int
+		Node      func(childComplexity int) int
 	}
 
 	RelationTypeInfo struct {
@@ -2686,6 +2689,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RelationEdge.Cursor(childComplexity), true
+	case "RelationEdge.direction":
+		if e.ComplexityRoot.RelationEdge.Direction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationEdge.Direction(childComplexity), true
+	case "RelationEdge.neighbor":
+		if e.ComplexityRoot.RelationEdge.Neighbor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RelationEdge.Neighbor(childComplexity), true
 	case "RelationEdge.node":
 		if e.ComplexityRoot.RelationEdge.Node == nil {
 			break
@@ -4464,6 +4479,16 @@ type RelationConnection {
 type RelationEdge {
   cursor: String!
   node: Relation!
+  """
+  The relation's other end, seen from the entity whose relations are
+  listed: node's to when that entity is its from (direction OUTGOING),
+  node's from when it is its to (INCOMING). Read once, as from and to
+  are, and redacted the same way (a protected person the caller may not
+  see is "Protected person", by the same opaque id).
+  """
+  neighbor: Entity!
+  "OUTGOING when the listed entity is the relation's from end, INCOMING when it is its to end; never BOTH."
+  direction: Direction!
 }
 
 "A relation type of the vocabulary, for UIs."
@@ -5636,6 +5661,10 @@ func (ec *executionContext) childFields_RelationEdge(ctx context.Context, field 
 		return ec.fieldContext_RelationEdge_cursor(ctx, field)
 	case "node":
 		return ec.fieldContext_RelationEdge_node(ctx, field)
+	case "neighbor":
+		return ec.fieldContext_RelationEdge_neighbor(ctx, field)
+	case "direction":
+		return ec.fieldContext_RelationEdge_direction(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RelationEdge", field.Name)
 }

@@ -644,6 +644,9 @@ type RelationConnection struct {
 type RelationEdge struct {
 	Cursor string    `json:"cursor"`
 	Node   *Relation `json:"node"`
+	// OUTGOING when the listed entity is the relation's from end, INCOMING when it is its to end; never BOTH.
+	Direction  Direction `json:"direction"`
+	NeighborID string    `json:"-"`
 }
 
 // A relation type of the vocabulary, for UIs.
