@@ -403,6 +403,23 @@ func (s *server) stop(t *testing.T) {
 
 func (s *server) logTail(lines int) string { return tail(s.log, lines) }
 
+// kill9 kills the server with SIGKILL, as a crash or the OOM killer
+// would (no drain, no answer to what is in flight), and waits until it is
+// gone; it returns when the process was seen gone.
+func (s *server) kill9(t *testing.T) time.Time {
+	t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("casegraph serve: kill -9: %v", err)
+	}
+	select {
+	case <-s.exited:
+		return time.Now()
+	case <-time.After(10 * time.Second):
+		t.Fatalf("casegraph serve: still running 10 s after kill -9")
+		return time.Time{}
+	}
+}
+
 // reaper kills, with SIGKILL, every process the drills started, shortly
 // before go test's deadline: a test that times out panics without running
 // its cleanups, and Neo4j, in a session of its own (neo4j.sh starts it
