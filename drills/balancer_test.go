@@ -197,8 +197,10 @@ func (b *balancer) stop(t *testing.T) {
 }
 
 // balancerRefusals is the first n lines of HAProxy's log that are not
-// an access line with status 200 (option httplog: client, date,
-// frontend, backend/server, timers, status ...): other answers, and its
+// an access line of a 200 that ended normally (option httplog: client,
+// date, frontend, backend/server, timers, status, bytes, cookies, the
+// termination state, "----" when nothing broke): other answers, answers
+// cut off (a 200 whose replica died while sending it is SD--), and its
 // own messages (a server down).
 func balancerRefusals(log string, n int) string {
 	var out []string
@@ -206,11 +208,11 @@ func balancerRefusals(log string, n int) string {
 		if len(out) == n {
 			break
 		}
-		if m := accessLine.FindStringSubmatch(line); line != "" && (m == nil || m[1] != "200") {
+		if m := accessLine.FindStringSubmatch(line); line != "" && (m == nil || m[1] != "200" || m[2] != "----") {
 			out = append(out, line)
 		}
 	}
 	return strings.Join(out, "\n")
 }
 
-var accessLine = regexp.MustCompile(`\] \S+ \S+ \S+ (\d{3}) `)
+var accessLine = regexp.MustCompile(`\] \S+ \S+ \S+ (-?\d+) \S+ \S+ \S+ (\S{4}) `)

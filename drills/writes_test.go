@@ -102,8 +102,8 @@ type write struct {
 	key      string // its Idempotency-Key; the entity's name holds it too
 	id       string // the id sent, or "" for one the server makes up
 	attempts []string
-	ackedID  string // the id of the success, when one came
-	failed   string // a refusal no retry can change
+	ackedID  string    // the id of the success, when one came
+	failed   string    // a refusal no retry can change
 	began    time.Time // its first attempt's start
 	ackedAt  time.Time // when the success came
 }
