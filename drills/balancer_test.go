@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -27,12 +26,9 @@ const balancerReplicas = 3
 // balancer is HAProxy on the project's configuration, in front of some
 // `casegraph serve` replicas, on free ports.
 type balancer struct {
-	cmd       *exec.Cmd
+	proc
 	addr      string // where clients send requests
 	statsAddr string // HAProxy's statistics (/stats;csv)
-	log       string
-	exited    chan struct{}
-	err       error
 }
 
 // haproxyBinary is HAProxy's path: on PATH, or where Debian puts it
@@ -59,7 +55,7 @@ func (e *env) balance(t *testing.T, replicas []*server) *balancer {
 		t.Fatalf("%s has %d replicas, not %d", balancerConfig, balancerReplicas, len(replicas))
 	}
 	bin := haproxyBinary(t)
-	b := &balancer{addr: freeAddr(t), statsAddr: freeAddr(t), exited: make(chan struct{})}
+	b := &balancer{addr: freeAddr(t), statsAddr: freeAddr(t)}
 	settings := []string{"CASEGRAPH_LB_ADDR=" + b.addr, "CASEGRAPH_LB_STATS_ADDR=" + b.statsAddr}
 	for i, r := range replicas {
 		settings = append(settings, fmt.Sprintf("CASEGRAPH_REPLICA_%d=%s", i+1, r.addr))
@@ -71,24 +67,11 @@ func (e *env) balance(t *testing.T, replicas []*server) *balancer {
 		t.Fatalf("haproxy -c -f %s: %v\n%s", balancerConfig, err, out)
 	}
 
-	b.log = filepath.Join(t.TempDir(), "haproxy.log")
-	logFile, err := os.Create(b.log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// -db: in the foreground, its log (to stdout) in the file.
+	b.log = filepath.Join(t.TempDir(), "haproxy.log")
 	b.cmd = exec.Command(bin, "-db", "-f", cfg)
 	b.cmd.Env = cleanEnviron(settings...)
-	b.cmd.Stdout, b.cmd.Stderr = logFile, logFile
-	if err := b.cmd.Start(); err != nil {
-		logFile.Close()
-		t.Fatalf("haproxy: %v", err)
-	}
-	go func() {
-		b.err = b.cmd.Wait()
-		logFile.Close()
-		close(b.exited)
-	}()
+	b.start(t, "haproxy")
 	e.reaper.add(func() { _ = b.cmd.Process.Kill() })
 	t.Cleanup(func() { b.stop(t) })
 	if _, err := b.waitServers(t, setupWait, func(up int) bool { return up == len(replicas) }); err != nil {
@@ -161,10 +144,8 @@ func (b *balancer) upServers(ctx context.Context) (int, error) {
 func (b *balancer) waitServers(t *testing.T, wait time.Duration, want func(up int) bool) (time.Duration, error) {
 	t.Helper()
 	return waitFor(context.Background(), wait, 50*time.Millisecond, func() error {
-		select {
-		case <-b.exited:
+		if b.hasExited() {
 			return fmt.Errorf("haproxy exited: %v", b.err)
-		default:
 		}
 		up, err := b.upServers(context.Background())
 		if err != nil {
@@ -180,17 +161,7 @@ func (b *balancer) waitServers(t *testing.T, wait time.Duration, want func(up in
 // stop ends HAProxy (SIGTERM: a hard stop), then kills it; on a failed
 // test it shows the end of its log.
 func (b *balancer) stop(t *testing.T) {
-	select {
-	case <-b.exited:
-	default:
-		_ = b.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-b.exited:
-		case <-time.After(10 * time.Second):
-			_ = b.cmd.Process.Kill()
-			<-b.exited
-		}
-	}
+	b.terminate(10 * time.Second)
 	if t.Failed() {
 		t.Logf("haproxy log (end):\n%s", tail(b.log, 30))
 	}

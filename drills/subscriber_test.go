@@ -38,7 +38,7 @@ type subscriberLog struct {
 
 // resumeBackoff is how long a subscriber waits before it subscribes
 // again: long enough for the drill's writers to write while it is away.
-const resumeBackoff = time.Second
+const resumeBackoff = 1500 * time.Millisecond
 
 // resume is one stream broken and subscribed to again.
 type resume struct {
