@@ -6,7 +6,7 @@ NEO4J_BOLT_PORT ?= 7687
 export NEO4J_BOLT_PORT
 export NEO4J_URI ?= bolt://127.0.0.1:$(NEO4J_BOLT_PORT)
 
-.PHONY: web-deps clients-deps run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
+.PHONY: web-deps clients-deps run test test-unit fuzz build generate check-generated web check-web ftm-deps fmt-check vet staticcheck shellcheck neo4j-deps haproxy-check neo4j-up neo4j-down neo4j-status neo4j-log bench bench-peer drills clean
 
 # The local admin key `make run` makes on its first run, kept beside the
 # local database (git-ignored) and made again when that database no longer
@@ -141,10 +141,10 @@ bench: neo4j-up
 bench-peer: neo4j-up
 	bench/run.sh $(BENCH_FLAGS)
 
-## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them) and servers; 2 minutes on the quiet 2-core machine (117 s), 5 at load 13 (311 s); the figures are the lines with "drill:"
+## drills: the fault drills (drills/, README "Fault drills"): each starts its own Neo4j (bolt ports 7695-7696, DRILLS_BOLT_PORT moves them), servers and, for the replicas drill, HAProxy (apt-get install haproxy; .ci/run installs it), on free ports; 2.5 minutes on the quiet 2-core machine, 5 at load 13; the figures are the lines with "drill:"
 # The exit status of go test is kept in a file: sh has no pipefail, and
 # the output is shown as it comes.
-drills: build neo4j-deps
+drills: build neo4j-deps haproxy-check
 	@out=$$(mktemp); rcf=$$(mktemp); \
 	{ CASEGRAPH_BIN=$(BIN) $(GO) test -tags drills -count=1 -v -timeout 15m ./drills/; echo $$? >$$rcf; } 2>&1 | tee $$out; \
 	rc=$$(cat $$rcf); echo; echo "drills: figures"; grep -o 'drill: .*' $$out || true; \
@@ -152,6 +152,10 @@ drills: build neo4j-deps
 
 neo4j-deps:
 	@$(NEO4J) deps
+
+# haproxy-check: the replicas drill runs Debian's HAProxy (deploy/haproxy.cfg); Debian puts it in /usr/sbin
+haproxy-check:
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || { echo "haproxy not found: apt-get install haproxy (CI installs it; the replicas drill needs it)"; exit 1; }
 
 ## neo4j-up: start the local embedded Neo4j in the background (no-op when up)
 neo4j-up:

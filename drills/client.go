@@ -45,6 +45,7 @@ type Outcome struct {
 	Reason     string // extensions.reason of the first error
 	Message    string // message of the first error
 	RetryAfter string // the Retry-After header
+	ServedBy   string // the X-Served-By header: the replica a load balancer chose
 	Data       json.RawMessage
 	Took       time.Duration
 	Err        error // the request got no HTTP answer
@@ -117,7 +118,7 @@ func (c *Client) GraphQL(ctx context.Context, document string, vars map[string]a
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
-	o := Outcome{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Took: time.Since(start)}
+	o := Outcome{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), ServedBy: res.Header.Get("X-Served-By"), Took: time.Since(start)}
 	if err != nil {
 		o.Err = err
 		return o
@@ -154,7 +155,7 @@ func (c *Client) Get(ctx context.Context, path string) Outcome {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	o := Outcome{Status: res.StatusCode, Took: time.Since(start), RetryAfter: res.Header.Get("Retry-After")}
+	o := Outcome{Status: res.StatusCode, Took: time.Since(start), RetryAfter: res.Header.Get("Retry-After"), ServedBy: res.Header.Get("X-Served-By")}
 	if res.StatusCode != http.StatusOK {
 		o.Message = clip(raw)
 	}

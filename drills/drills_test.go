@@ -13,5 +13,6 @@ func TestDrills(t *testing.T) {
 	t.Run("alias-150", e.drillAlias150)
 	t.Run("heavy-load", e.drillHeavyLoad)
 	t.Run("delay-proxy", e.drillDelayProxy)
+	t.Run("replicas", e.drillReplicas)
 	t.Run("kill9-writers", e.drillKill9Writers)
 }

@@ -316,13 +316,65 @@ func untilOK(t *testing.T, what string, do func() Outcome) Outcome {
 	return o
 }
 
-// server is one `casegraph serve` subprocess.
-type server struct {
+// proc is a subprocess of a drill, its output in a log file.
+type proc struct {
 	cmd    *exec.Cmd
-	addr   string
 	log    string
 	exited chan struct{}
 	err    error // its exit, once exited is closed
+}
+
+// start starts p.cmd with its output in a new file p.log, and reaps it
+// when it exits; what names it in a failure.
+func (p *proc) start(t *testing.T, what string) {
+	t.Helper()
+	p.exited = make(chan struct{})
+	logFile, err := os.Create(p.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Stdout, p.cmd.Stderr = logFile, logFile
+	if err := p.cmd.Start(); err != nil {
+		logFile.Close()
+		t.Fatalf("%s: %v", what, err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		logFile.Close()
+		close(p.exited)
+	}()
+}
+
+func (p *proc) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// terminate stops the process, if it runs, with SIGTERM, and with
+// SIGKILL after grace; it says whether it had to kill it.
+func (p *proc) terminate(grace time.Duration) (killed bool) {
+	if p.hasExited() {
+		return false
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+		return false
+	case <-time.After(grace):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		return true
+	}
+}
+
+// server is one `casegraph serve` subprocess.
+type server struct {
+	proc
+	addr string
 }
 
 // serve starts `casegraph serve` against uri with the given settings
@@ -330,12 +382,8 @@ type server struct {
 // and stops it (SIGTERM, then SIGKILL) when the drill ends.
 func (e *env) serve(t *testing.T, uri string, settings ...string) *server {
 	t.Helper()
-	s := &server{addr: freeAddr(t), exited: make(chan struct{})}
+	s := &server{addr: freeAddr(t)}
 	s.log = filepath.Join(t.TempDir(), "serve.log")
-	logFile, err := os.Create(s.log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	defaults := []string{"NEO4J_URI=" + uri, "CASEGRAPH_ADDR=" + s.addr, "CASEGRAPH_LOG_FORMAT=json",
 		"CASEGRAPH_LOG_LEVEL=warn", "CASEGRAPH_GRAPHIQL=false",
 		// No warm-up: the drills wait for /readyz, and time what follows.
@@ -343,20 +391,11 @@ func (e *env) serve(t *testing.T, uri string, settings ...string) *server {
 	s.cmd = exec.Command(e.bin, "serve")
 	s.cmd.Dir = e.root
 	s.cmd.Env = cleanEnviron(append(defaults, settings...)...)
-	s.cmd.Stdout, s.cmd.Stderr = logFile, logFile
-	if err := s.cmd.Start(); err != nil {
-		logFile.Close()
-		t.Fatalf("casegraph serve: %v", err)
-	}
-	go func() {
-		s.err = s.cmd.Wait()
-		logFile.Close()
-		close(s.exited)
-	}()
+	s.start(t, "casegraph serve")
 	t.Cleanup(func() { s.stop(t) })
 	e.reaper.add(func() { _ = s.cmd.Process.Kill() })
 	c := NewClient("http://"+s.addr, "", 5*time.Second)
-	_, err = waitFor(context.Background(), setupWait, 50*time.Millisecond, func() error {
+	_, err := waitFor(context.Background(), setupWait, 50*time.Millisecond, func() error {
 		if s.hasExited() {
 			return fmt.Errorf("serve exited: %v", s.err)
 		}
@@ -376,25 +415,9 @@ func (s *server) client(token string, timeout time.Duration) *Client {
 	return NewClient("http://"+s.addr, token, timeout)
 }
 
-func (s *server) hasExited() bool {
-	select {
-	case <-s.exited:
-		return true
-	default:
-		return false
-	}
-}
-
 func (s *server) stop(t *testing.T) {
-	if !s.hasExited() {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-		case <-time.After(30 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.exited
-			t.Errorf("casegraph serve did not stop within 30 s of SIGTERM; killed")
-		}
+	if s.terminate(30 * time.Second) {
+		t.Errorf("casegraph serve did not stop within 30 s of SIGTERM; killed")
 	}
 	if t.Failed() {
 		t.Logf("casegraph serve log (end):\n%s", s.logTail(30))
@@ -402,6 +425,23 @@ func (s *server) stop(t *testing.T) {
 }
 
 func (s *server) logTail(lines int) string { return tail(s.log, lines) }
+
+// kill9 kills the server with SIGKILL, as a crash or the OOM killer
+// would (no drain, no answer to what is in flight), and waits until it is
+// gone; it returns when the process was seen gone.
+func (s *server) kill9(t *testing.T) time.Time {
+	t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("casegraph serve: kill -9: %v", err)
+	}
+	select {
+	case <-s.exited:
+		return time.Now()
+	case <-time.After(10 * time.Second):
+		t.Fatalf("casegraph serve: still running 10 s after kill -9")
+		return time.Time{}
+	}
+}
 
 // reaper kills, with SIGKILL, every process the drills started, shortly
 // before go test's deadline: a test that times out panics without running
