@@ -77,7 +77,8 @@ type readPage struct {
 	Types       string // AUTHORED|FUNDS|...
 	Projection  string // what is returned of each relation
 	Hidden      string // whether an end is hidden from the caller (relationHidden), computed once as Rel_hidden
-	Key         string // the relation's id as the caller sees it, of Rel_hidden: the page's order, computed once as Rel_key
+	Order       string // the page's order and cursor, of the relation alone (relationOrder), computed once as Rel_order
+	Key         string // the relation's id as the caller sees it, of Rel_hidden, for the page's relations only: computed once as Rel_key
 	Total       bool
 	Sources     bool
 	Backward    bool // reads the page before the cursor, in reverse
@@ -131,7 +132,7 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
 				Projection: relationProjectionOf(rel, relationProps, rel+"_hidden", rel+"_key"),
-				Hidden:     relationHidden(rel), Key: relationKeyOf(rel, rel+"_hidden"), Backward: p.Page.Backward,
+				Hidden:     relationHidden(rel), Order: relationOrder(rel), Key: relationKeyOf(rel, rel+"_hidden"), Backward: p.Page.Backward,
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t b%t", left, pg.Types, right, p.Total, p.Sources, p.Page.Backward)
 			params[param+"_after"] = p.Page.After

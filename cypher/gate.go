@@ -171,6 +171,19 @@ func relationKey(r string) string {
 	return relationKeyOf(r, relationHidden(r))
 }
 
+// relationOrder is relationKey read from the relation alone, a page's
+// sort key and cursor: the record the writes keep of whether an end is
+// protected (protectedEnd: UpsertRelation, CreateRelations, MergeEntity,
+// and UpsertEntities when an end's protection changes), so that a page of
+// a hub's relations reads none of their other ends to sort them; the
+// ends' test (relationHidden) only for a relation written before the
+// record was kept (BackfillProtectedEnds fills it). What is shown is
+// still relationKey, of the ends, for the page's relations alone; the
+// two agree wherever the record does.
+func relationOrder(r string) string {
+	return "CASE WHEN $callerCleared THEN " + r + ".id WHEN coalesce(" + r + ".protectedEnd, " + relationHidden(r) + ") THEN " + r + ".redactedId ELSE " + r + ".id END"
+}
+
 // relationKeyOf is relationKey with the relation's test already computed.
 func relationKeyOf(r, redact string) string {
 	return "CASE WHEN " + redact + " THEN " + r + ".redactedId ELSE " + r + ".id END"

@@ -88,6 +88,7 @@ const (
 	stmtReservedIDs           statement = "ReservedIDs"
 	stmtSharedRelationIDs     statement = "SharedRelationIDs"
 	stmtBackfillRelationIDs   statement = "BackfillRelationIDs"
+	stmtBackfillProtectedEnds statement = "BackfillProtectedEnds"
 	stmtSchemaState           statement = "SchemaState"
 	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
 	stmtSetSearchFields       statement = "SetSearchFields"
@@ -108,6 +109,7 @@ func migrateUngated() ungated {
 		stmtReservedIDs:           "migrate's report (the operator's) of reserved ids that data already holds",
 		stmtSharedRelationIDs:     "migrate's report (the operator's) of relation ids that more than one relation holds",
 		stmtBackfillRelationIDs:   "a migration's write (the operator's): the relation id registry",
+		stmtBackfillProtectedEnds: "a migration's write (the operator's): whether a relation's end is protected; returns a count",
 		stmtMarkDataMigration:     "a migration's mark that it ran to its end (the operator's): returns its name",
 
 		stmtMigrateRelationCitations: "a migration's write (the operator's): relations' quote and sourceIds become citations; returns counts",
@@ -285,6 +287,17 @@ func (s *Store) idsReport(ctx context.Context, stmt statement, params map[string
 // runs return at once.
 func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int64, error) {
 	return s.dataMigration(ctx, "relation-id-registry", stmtBackfillRelationIDs, "registered", datasets)
+}
+
+// BackfillProtectedEnds records on every relation of the datasets'
+// entities (all when datasets is empty) written before it was kept
+// whether an end is protected (protectedEnd: the order of a page of
+// relations without reading their ends, relationOrder), in batches, and
+// returns how many it recorded; run again, it records none. Over all the
+// data, once it has run to its end it says so in the graph, and later
+// runs return at once.
+func (s *Store) BackfillProtectedEnds(ctx context.Context, datasets []string) (int64, error) {
+	return s.dataMigration(ctx, "relation-protected-ends", stmtBackfillProtectedEnds, "recorded", datasets)
 }
 
 // dataMigration runs the data migration of that name, the statement stmt

@@ -65,6 +65,9 @@ var templateFuncs = template.FuncMap{
 	"relationWith": relationProjection,
 	// relationKey is a relation's id as the caller sees it.
 	"relationKey": relationKey,
+	// relationOrder is relationKey read from the relation alone: a
+	// page's order.
+	"relationOrder": relationOrder,
 	// The gate (gate.go): readable tests a dataset the caller may read;
 	// lookupMatch and lookupEntity find an entity by a key as the caller
 	// may name it (an opaque id for a protected entity it may not see);
@@ -189,6 +192,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtExportRelations:          datasetVariants(stmtExportRelations),
 	stmtBackfillDegree:           datasetVariants(stmtBackfillDegree),
 	stmtBackfillRelationIDs:      datasetVariants(stmtBackfillRelationIDs),
+	stmtBackfillProtectedEnds:    datasetVariants(stmtBackfillProtectedEnds),
 	stmtSharedRelationIDs:        datasetVariants(stmtSharedRelationIDs),
 	stmtMigrateRelationCitations: datasetVariants(stmtMigrateRelationCitations),
 	stmtMigrateEntityCitations:   datasetVariants(stmtMigrateEntityCitations),

@@ -164,6 +164,13 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if registered > 0 {
 			fmt.Fprintf(e.stdout, "registered the ids of %d relations\n", registered)
 		}
+		ends, err := store.BackfillProtectedEnds(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: protected ends: %w", describe(err))
+		}
+		if ends > 0 {
+			fmt.Fprintf(e.stdout, "recorded whether an end is protected on %d relations\n", ends)
+		}
 		cited, err := store.MigrateCitations(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("migrate: citations: %w", describe(err))

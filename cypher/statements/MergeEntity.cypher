@@ -4,7 +4,7 @@
 // sets the aliases and citations the caller computed ($citations: sourceIds
 // and the other parallel lists of citations, graded), leaves a tombstone so
 // the old id resolves to $into (and repoints older tombstones), then
-// deletes $from. The content hash goes: the entity no
+// deletes $from. A moved relation's protectedEnd is its new ends' (relationKey). The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
 //
 // Degrees: a neighbour keeps its count (its relation with $from is now one
@@ -23,14 +23,14 @@ CALL (into, f) {
   WITH r, o, type(r) AS t, properties(r) AS p
   DELETE r
   CREATE (into)-[n:$(t)]->(o)
-  SET n = p
+  SET n = p, n.protectedEnd = coalesce(into.protected, false) OR coalesce(o.protected, false)
 }
 CALL (into, f) {
   MATCH (o:Entity)-[r]->(f)
   WITH r, o, type(r) AS t, properties(r) AS p
   DELETE r
   CREATE (o)-[n:$(t)]->(into)
-  SET n = p
+  SET n = p, n.protectedEnd = coalesce(o.protected, false) OR coalesce(into.protected, false)
 }
 CALL (into, f) {
   MATCH (t:MergedEntity)-[x:MERGED_INTO]->(f)

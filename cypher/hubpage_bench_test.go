@@ -1,0 +1,136 @@
+package cypher_test
+
+// Benchmarks of a page of a hub's relations (issue 28 item 2): one entity
+// with 50,000 relations, a few of them to protected people, in a dataset
+// of the benchmark's own.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// hubRelations is the hub's degree; hubProtected how many of its people
+// are protected (each with hubPerPerson relations to it).
+const (
+	hubRelations = 50000
+	hubPerPerson = 2
+	hubProtected = 5
+)
+
+// hubBatch is a hub organization with hubRelations relations from
+// people, hubProtected of them protected, and the ids of its relations
+// with no protected end, sorted (the cursors of the benchmarks).
+func hubBatch(ds string) (dataset.Batch, string, []string) {
+	src := casegraph.Source{ID: ds + ":src", Title: "Hub register", Dataset: ds}
+	hub := casegraph.Entity{ID: ds + ":hub", Kind: casegraph.KindOrganization, Name: "Hub Ministry", Dataset: ds, SourceIDs: []string{src.ID}}
+	b := dataset.Batch{Sources: []casegraph.Source{src}, Entities: []casegraph.Entity{hub}}
+	var open []string
+	for i := range hubRelations / hubPerPerson {
+		p := casegraph.Entity{ID: fmt.Sprintf("%s:p%05d", ds, i), Kind: casegraph.KindPerson, Name: fmt.Sprintf("Member %d", i),
+			Dataset: ds, SourceIDs: []string{src.ID}}
+		// Spread over the id order: near the start, the middle and the end.
+		p.Protected = i%(hubRelations/hubPerPerson/hubProtected) == 3
+		b.Entities = append(b.Entities, p)
+		for j, t := range []casegraph.RelationType{"MEMBER_OF", "EMPLOYED_BY"}[:hubPerPerson] {
+			r := casegraph.Relation{ID: fmt.Sprintf("%s:r%05d-%d", ds, i, j), Type: t, FromID: p.ID, ToID: hub.ID,
+				Status: casegraph.StatusReported, Dataset: ds, SourceIDs: []string{src.ID}}
+			b.Relations = append(b.Relations, r)
+			if !p.Protected {
+				open = append(open, r.ID)
+			}
+		}
+	}
+	slices.Sort(open)
+	line := 0
+	for _, lines := range []*[]int{&b.SourceLines, &b.EntityLines, &b.RelationLines} {
+		n := map[*[]int]int{&b.SourceLines: len(b.Sources), &b.EntityLines: len(b.Entities), &b.RelationLines: len(b.Relations)}[lines]
+		for range n {
+			line++
+			*lines = append(*lines, line)
+		}
+	}
+	return b, hub.ID, open
+}
+
+// importHub imports hubBatch into a dataset of the benchmark's own.
+func importHub(b *testing.B, s *cypher.Store) (string, []string) {
+	b.Helper()
+	ds := cyphertest.Dataset(b)
+	batch, hub, open := hubBatch(ds)
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 10*time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, batch, s, dataset.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	return hub, open
+}
+
+// hubCallers are the two callers of the benchmarks: readers of every
+// dataset, without and with clearance.
+func hubCallers() map[string]context.Context {
+	reader := func(cleared bool) context.Context {
+		return casegraph.WithPrincipal(context.Background(), casegraph.Principal{ID: "hub-reader", Role: casegraph.RoleReader,
+			Datasets: []string{casegraph.AllDatasets}, Cleared: cleared})
+	}
+	return map[string]context.Context{"uncleared": reader(false), "cleared": reader(true)}
+}
+
+// BenchmarkHubPages measures a page of 10 of the hub's relations through
+// the compiled read (ReadEntities, as entity { relations(first: 10,
+// after) } asks for it) at the start, in the middle (by cursor) and at
+// the end, for an uncleared and a cleared caller, interleaved request by
+// request so that the six share the machine's noise: p50 and p95 of each.
+//
+//	go test ./cypher -run '^$' -bench HubPages -benchtime 100x
+func BenchmarkHubPages(b *testing.B) {
+	s := cyphertest.Store(b, cypher.Options{})
+	hub, open := importHub(b, s)
+	cursors := []struct{ name, after string }{
+		{"start", ""}, {"middle", open[len(open)/2]}, {"end", open[len(open)-6]},
+	}
+	callers := hubCallers()
+	type cell struct{ caller, at string }
+	took := map[cell][]time.Duration{}
+	read := func(ctx context.Context, after string) casegraph.ReadResult {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{
+			{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 10, After: after}},
+		}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	// Planned once before the clock runs.
+	for _, ctx := range callers {
+		read(ctx, "")
+	}
+	for b.Loop() {
+		for name, ctx := range callers {
+			for _, c := range cursors {
+				start := time.Now()
+				res := read(ctx, c.after)
+				took[cell{name, c.name}] = append(took[cell{name, c.name}], time.Since(start))
+				if len(res.Pages) != 1 || len(res.Pages[0].Result.Relations) == 0 {
+					b.Fatalf("%s %s: no page", name, c.name)
+				}
+			}
+		}
+	}
+	for name := range callers {
+		for _, c := range cursors {
+			p50, p95 := percentiles(took[cell{name, c.name}])
+			b.ReportMetric(ms(p50), name+"-"+c.name+"-p50-ms")
+			b.ReportMetric(ms(p95), name+"-"+c.name+"-p95-ms")
+		}
+	}
+}

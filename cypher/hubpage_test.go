@@ -1,0 +1,204 @@
+package cypher_test
+
+// Pages of an entity's relations sorted without reading their ends
+// (relationOrder): the order, the cursor, redaction and the migration.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// smallHub is an organization with n members, every fifth protected.
+func smallHub(ds string, n int) (dataset.Batch, string) {
+	src := casegraph.Source{ID: ds + ":src", Title: "Register", Dataset: ds}
+	hub := casegraph.Entity{ID: ds + ":hub", Kind: casegraph.KindOrganization, Name: "Ministry", Dataset: ds, SourceIDs: []string{src.ID}}
+	b := dataset.Batch{Sources: []casegraph.Source{src}, Entities: []casegraph.Entity{hub}, SourceLines: []int{1}, EntityLines: []int{2}}
+	for i := range n {
+		p := casegraph.Entity{ID: fmt.Sprintf("%s:p%02d", ds, i), Kind: casegraph.KindPerson, Name: fmt.Sprintf("Member %d", i),
+			Dataset: ds, SourceIDs: []string{src.ID}}
+		p.Protected = i%5 == 2
+		b.Entities, b.EntityLines = append(b.Entities, p), append(b.EntityLines, len(b.EntityLines)+2)
+		b.Relations = append(b.Relations, member(ds, i, p.ID, hub.ID))
+		b.RelationLines = append(b.RelationLines, 1000+i)
+	}
+	return b, hub.ID
+}
+
+func member(ds string, i int, from, to string) casegraph.Relation {
+	return casegraph.Relation{ID: fmt.Sprintf("%s:r%02d", ds, i), Type: "MEMBER_OF", FromID: from, ToID: to,
+		Status: casegraph.StatusReported, Dataset: ds, SourceIDs: []string{ds + ":src"}}
+}
+
+// pageThrough reads every page of the hub's relations, size at a time,
+// by both statements (the compiled read and RelationsOf, which must
+// agree), calling between after each page.
+func pageThrough(t *testing.T, s *cypher.Store, ctx context.Context, hub string, size int, between func(page int)) []casegraph.Relation {
+	t.Helper()
+	var out []casegraph.Relation
+	after := ""
+	for page := 0; ; page++ {
+		p := casegraph.Page{First: size, After: after}
+		f := casegraph.RelationFilter{Direction: casegraph.DirectionBoth}
+		res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		of, err := s.RelationsOf(ctx, []string{hub}, f, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Pages[0].Result
+		if diff := ids(of[hub].Relations); !slices.Equal(diff, ids(got.Relations)) {
+			t.Fatalf("page %d: RelationsOf %v, the compiled read %v", page, diff, ids(got.Relations))
+		}
+		out = append(out, got.Relations...)
+		if !got.HasNext {
+			return out
+		}
+		after = got.Relations[len(got.Relations)-1].ID
+		if between != nil {
+			between(page)
+		}
+	}
+}
+
+func ids(rs []casegraph.Relation) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+// checkPages checks a caller's pages: in the order of the ids it sees,
+// each once, a relation to a protected person shown to an uncleared
+// caller by opaque ids only, and to a cleared one as it is.
+func checkPages(t *testing.T, got []casegraph.Relation, cleared bool, protected map[string]bool, want int) {
+	t.Helper()
+	shown := ids(got)
+	if !slices.IsSorted(shown) || len(slices.Compact(slices.Clone(shown))) != len(shown) {
+		t.Errorf("cleared=%t: pages not in the order of the ids shown, or repeating one: %v", cleared, shown)
+	}
+	if len(got) != want {
+		t.Errorf("cleared=%t: %d relations, want %d", cleared, len(got), want)
+	}
+	for _, r := range got {
+		masked := strings.HasPrefix(r.ID, "protected-")
+		if !cleared && masked != strings.HasPrefix(r.FromID, "protected-") {
+			t.Errorf("uncleared: relation %s from %s: an opaque id for the relation exactly when its end is one", r.ID, r.FromID)
+		}
+		if !cleared && protected[r.FromID] {
+			t.Errorf("uncleared: relation %s shows the protected person %s", r.ID, r.FromID)
+		}
+		if cleared && masked {
+			t.Errorf("cleared: relation %s shown by its opaque id", r.ID)
+		}
+	}
+}
+
+// TestHubPagesByTheRelationAlone pages a hub's relations for an uncleared
+// and a cleared caller: in the order of the ids each sees (as before the
+// order was read from the relations alone), redacted as before; with
+// relations added and removed between pages, none skipped or repeated;
+// after people are protected and unprotected (the writes keep each
+// relation's record, protectedEnd); and over relations written before
+// the record was kept, then filled by the migration, idempotently.
+func TestHubPagesByTheRelationAlone(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	b, hub := smallHub(ds, 30)
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	protected := map[string]bool{}
+	for _, e := range b.Entities {
+		protected[e.ID] = e.Protected
+	}
+	callers := hubCallers()
+	for _, cleared := range []bool{false, true} {
+		name := map[bool]string{false: "uncleared", true: "cleared"}[cleared]
+		checkPages(t, pageThrough(t, s, callers[name], hub, 4, nil), cleared, protected, 30)
+	}
+
+	// Between pages: relations added before and after the cursor, one
+	// removed that was read and one not yet read.
+	var added, removed []string
+	got := pageThrough(t, s, callers["uncleared"], hub, 4, func(page int) {
+		if page != 1 {
+			return
+		}
+		for _, i := range []int{40, 41} {
+			p := casegraph.Entity{ID: fmt.Sprintf("%s:p%02d", ds, i), Kind: casegraph.KindPerson, Name: "Newcomer", Dataset: ds, SourceIDs: []string{ds + ":src"}}
+			if _, err := s.WriteBatch(ctx, nil, []casegraph.Entity{p}, []casegraph.Relation{member(ds, i, p.ID, hub)}); err != nil {
+				t.Fatal(err)
+			}
+			added = append(added, member(ds, i, p.ID, hub).ID)
+		}
+		for _, i := range []int{0, 29} {
+			if _, err := s.Unlink(ctx, member(ds, i, "", "").ID); err != nil {
+				t.Fatal(err)
+			}
+			removed = append(removed, member(ds, i, "", "").ID)
+		}
+	})
+	seen := map[string]int{}
+	for _, r := range got {
+		seen[r.ID]++
+	}
+	for i := range 30 {
+		id := member(ds, i, "", "").ID
+		if !protected[fmt.Sprintf("%s:p%02d", ds, i)] && id != removed[1] && seen[id] != 1 {
+			t.Errorf("relation %s read %d times across pages, want once", id, seen[id])
+		}
+	}
+	if seen[removed[1]] != 0 || seen[added[0]] != 1 || seen[added[1]] != 1 {
+		t.Errorf("after the cursor: removed %s read %d times, added %v read %d and %d times, want 0, 1, 1",
+			removed[1], seen[removed[1]], added, seen[added[0]], seen[added[1]])
+	}
+
+	// Protection changed both ways.
+	var changed []casegraph.Entity
+	for _, e := range b.Entities[1:5] {
+		e.Protected = !e.Protected
+		protected[e.ID] = e.Protected
+		changed = append(changed, e)
+	}
+	if _, err := s.WriteBatch(ctx, nil, changed, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, cleared := range []bool{false, true} {
+		name := map[bool]string{false: "uncleared", true: "cleared"}[cleared]
+		checkPages(t, pageThrough(t, s, callers[name], hub, 4, nil), cleared, protected, 30)
+	}
+
+	// Written before the record was kept: the ends decide, until the
+	// migration records it.
+	drv := cyphertest.Driver(t)
+	if _, err := neo4j.ExecuteQuery(ctx, drv, "MATCH (e:Entity {dataset: $ds})-[r]->() REMOVE r.protectedEnd", map[string]any{"ds": ds},
+		neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
+	checkPages(t, pageThrough(t, s, callers["uncleared"], hub, 4, nil), false, protected, 30)
+	for i, want := range []int64{30, 0} {
+		n, err := s.BackfillProtectedEnds(ctx, []string{ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("BackfillProtectedEnds run %d recorded %d relations, want %d", i+1, n, want)
+		}
+	}
+	checkPages(t, pageThrough(t, s, callers["uncleared"], hub, 4, nil), false, protected, 30)
+}
