@@ -5,7 +5,6 @@ package graph_test
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -304,41 +303,70 @@ func TestSearchReadsWhatItShows(t *testing.T) {
 	if searches("ranking") <= ranking {
 		t.Error("a search showing ids and names did not read through Search/ranking")
 	}
-	res := s.h.MustPost(wide, vars)
+	wideHits := func() []map[string]any {
+		var out []map[string]any
+		for _, x := range field(s.h.MustPost(wide, vars), "search", "edges").([]any) {
+			out = append(out, x.(map[string]any))
+		}
+		return out
+	}
+	edges := wideHits()
 	if searches("full") <= full {
 		t.Error("a search showing descriptions did not read through Search/full")
 	}
-	edges := field(res, "search", "edges").([]any)
 	if len(edges) != len(narrow) || len(edges) < 3 {
 		t.Fatalf("%d hits showing descriptions, %d showing names", len(edges), len(narrow))
 	}
-	// Hits are matched by id and scores compared within 5%: the
-	// fulltext index is shared with the suite's other tests (and other
-	// packages), and every write between the two searches moves its
-	// BM25 statistics a little, so the same hit scores 25.4976 in one
-	// and 25.4793 in the other.
-	shown := map[any]map[string]any{}
-	for _, n := range narrow {
-		shown[n["node"].(map[string]any)["id"]] = n
+	// The fulltext index is shared with the suite's other tests (and other
+	// packages), whose writes move BM25's statistics between two searches
+	// (CI saw 25.4976 against 25.4793 for one hit, and more than 5% under
+	// load). So the two reads are compared hit for hit, scores exactly,
+	// in a window where the index held still: a search showing names
+	// before and after the one showing descriptions that agree exactly.
+	// Until such a window is found, only what does not move with the
+	// statistics is compared: the same hits, names and matched fields.
+	same := func(a, b []map[string]any, scores bool) string {
+		if len(a) != len(b) {
+			return fmt.Sprintf("%d hits against %d", len(a), len(b))
+		}
+		for i := range a {
+			na, nb := a[i]["node"].(map[string]any), b[i]["node"].(map[string]any)
+			if na["id"] != nb["id"] || na["name"] != nb["name"] || a[i]["matchedField"] != b[i]["matchedField"] || scores && a[i]["score"] != b[i]["score"] {
+				return fmt.Sprintf("hit %d: %v against %v", i, a[i], b[i])
+			}
+		}
+		return ""
+	}
+	byID := func(hits []map[string]any) []map[string]any {
+		out := slices.Clone(hits)
+		slices.SortFunc(out, func(a, b map[string]any) int {
+			return strings.Compare(a["node"].(map[string]any)["id"].(string), b["node"].(map[string]any)["id"].(string))
+		})
+		return out
+	}
+	if diff := same(byID(edges), byID(narrow), false); diff != "" {
+		t.Errorf("showing descriptions against showing names: %s", diff)
+	}
+	compared := false
+	for try := 0; try < 10 && !compared; try++ {
+		before := s.search(t, "government", map[string]any{"first": 10})
+		between := wideHits()
+		after := s.search(t, "government", map[string]any{"first": 10})
+		if same(before, after, true) != "" {
+			continue // the index moved meanwhile
+		}
+		compared = true
+		if diff := same(between, before, true); diff != "" {
+			t.Errorf("with the index still, showing descriptions against showing names: %s", diff)
+		}
+		edges = between
+	}
+	if !compared {
+		t.Log("the index moved during every try: the two reads' scores and order were not compared")
 	}
 	described := 0
-	for i, x := range edges {
-		e := x.(map[string]any)
-		node := e["node"].(map[string]any)
-		n, ok := shown[node["id"]]
-		if !ok {
-			t.Errorf("hit %d: %v showing descriptions is not among the hits showing names", i, e)
-			continue
-		}
-		nnode := n["node"].(map[string]any)
-		a, b := e["score"].(float64), n["score"].(float64)
-		if at := narrow[i]; at["node"].(map[string]any)["id"] != node["id"] && math.Abs(at["score"].(float64)-a) > 0.05*a {
-			t.Errorf("hit %d: %v showing descriptions, %v showing names: ranked apart", i, e, at)
-		}
-		if node["name"] != nnode["name"] || e["matchedField"] != n["matchedField"] || math.Abs(a-b) > 0.05*math.Max(a, b) {
-			t.Errorf("hit %d: %v showing descriptions, %v showing names", i, e, n)
-		}
-		if d, _ := node["description"].(string); d != "" {
+	for _, e := range edges {
+		if d, _ := e["node"].(map[string]any)["description"].(string); d != "" {
 			described++
 		}
 	}
