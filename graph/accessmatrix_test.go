@@ -192,6 +192,9 @@ type matrixOp struct {
 	// open says the route needs no principal: credentials that would be
 	// refused elsewhere are not even read.
 	open bool
+	// transfer says the server runs only a few at once (an export):
+	// the cell runs alone, or it would be BUSY beside another.
+	transfer bool
 }
 
 // Outcome rules.
@@ -426,8 +429,8 @@ func matrixRoutes(f matrixFixture) map[string]matrixOp {
 		"POST /queries/{name}": {send: func(*testing.T, matrixCaller, int) matrixRequest {
 			return matrixRequest{method: http.MethodPost, path: "/queries/" + f.savedA, body: `{}`}
 		}, want: findsA, shows: "Nyx Alphanice"},
-		"GET /datasets/{name}/export":       {send: get("/datasets/" + f.a + "/export"), want: findsA, shows: "Nyx Alphanice"},
-		"GET /datasets/{name}/export (FtM)": {send: get("/datasets/" + f.a + "/export?format=ftm"), want: findsA, shows: "Nyx Alphanice"},
+		"GET /datasets/{name}/export":       {send: get("/datasets/" + f.a + "/export"), want: findsA, shows: "Nyx Alphanice", transfer: true},
+		"GET /datasets/{name}/export (FtM)": {send: get("/datasets/" + f.a + "/export?format=ftm"), want: findsA, shows: "Nyx Alphanice", transfer: true},
 		"POST /datasets/{name}/import": {send: func(*testing.T, matrixCaller, int) matrixRequest {
 			return matrixRequest{method: http.MethodPost, path: "/datasets/" + f.a + "/import", body: importLine}
 		}, want: writesA, write: true},
@@ -522,6 +525,12 @@ func TestGeneratedAccessMatrix(t *testing.T) {
 			cells++
 			cell := i*len(callers) + j
 			t.Run(name+"/"+c.name, func(t *testing.T) {
+				// A writing cell runs alone (its refusal check sees no other
+				// cell's writes), as does a transfer; the others, side by
+				// side after them.
+				if !o.write && !o.transfer {
+					t.Parallel()
+				}
 				req := o.send(t, c, cell)
 				var before string
 				if o.write {

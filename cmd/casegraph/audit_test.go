@@ -12,6 +12,7 @@ import (
 )
 
 func TestAuditCommand(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	store := cyphertest.Store(t, cypher.Options{})

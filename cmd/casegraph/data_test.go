@@ -38,6 +38,7 @@ func normalized(t *testing.T, ndjson string) []string {
 }
 
 func TestGenImportExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	file := filepath.Join(t.TempDir(), "g.ndjson")
@@ -87,6 +88,7 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 }
 
 func TestImportRefusesABadFileWhole(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	lines := []string{
@@ -150,6 +152,7 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 }
 
 func TestExportOfAnUnknownDatasetFails(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t) // nothing is written to it
 	out, _, err := runWith(t, []string{"export", "--dataset", ds}, vars)
@@ -171,6 +174,7 @@ func TestExportOfAnUnknownDatasetFails(t *testing.T) {
 // TestFtMCommands: the seed exported as FtM by the command line imports
 // back into a dataset of its own.
 func TestFtMCommands(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)

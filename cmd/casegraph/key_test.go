@@ -13,6 +13,7 @@ import (
 )
 
 func TestKeyCommands(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	name := "cli key " + ds
@@ -60,6 +61,7 @@ func TestKeyCommands(t *testing.T) {
 }
 
 func TestDatasetCommands(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, _ := cyphertest.LoadSeed(t, store)
@@ -86,6 +88,7 @@ func TestDatasetCommands(t *testing.T) {
 // alone) and standard error says where, never that it was shown; a file
 // that cannot be written leaves no live key behind.
 func TestKeyCreateOut(t *testing.T) {
+	t.Parallel()
 	vars := neo4jVars(t)
 	ds := cyphertest.Dataset(t)
 	path := filepath.Join(t.TempDir(), "local-admin.key")

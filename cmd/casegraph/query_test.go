@@ -11,6 +11,7 @@ import (
 )
 
 func TestQueryCommands(t *testing.T) {
+	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	_, id := cyphertest.LoadSeed(t, h.Store)
 	b := make([]byte, 4)
@@ -66,6 +67,7 @@ func TestQueryCommands(t *testing.T) {
 // looks like an answer; an empty answer is said to be empty, and is no
 // error.
 func TestQueryRunHonestExits(t *testing.T) {
+	t.Parallel()
 	h := servertest.New(t, servertest.Options{})
 	_, id := cyphertest.LoadSeed(t, h.Store)
 	b := make([]byte, 4)
