@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -50,7 +51,12 @@ func newRaceFixture(t *testing.T) raceFixture {
 	t.Helper()
 	f := raceFixture{s: cyphertest.Store(t, cypher.Options{}), ds: cyphertest.Dataset(t)}
 	f.src = f.ds + ":src"
-	ctx := testContext(t)
+	// The whole test's rounds (25 of them, each a race of writes, some
+	// meeting deadlocks that are retried) share this: minutes, not
+	// testContext's 30 seconds, which a loaded machine ran out (TIMEOUT,
+	// OUTCOME_UNKNOWN). The tests are about who wins, not how fast.
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
+	t.Cleanup(cancel)
 	editor := func(name string, cleared bool) context.Context {
 		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "key:" + name, Role: casegraph.RoleEditor, Datasets: []string{f.ds}, Cleared: cleared})
 	}

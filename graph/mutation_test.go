@@ -59,7 +59,13 @@ func newFixture(t *testing.T) fixture {
 // whose degrees must be right at the test's end.
 func newBareFixture(t *testing.T) fixture {
 	t.Helper()
-	f := fixture{h: servertest.New(t, servertest.Options{}), ds: cyphertest.Dataset(t)}
+	return newBareFixtureWith(t, servertest.Options{})
+}
+
+// newBareFixtureWith is newBareFixture on a server made with opts.
+func newBareFixtureWith(t *testing.T, opts servertest.Options) fixture {
+	t.Helper()
+	f := fixture{h: servertest.New(t, opts), ds: cyphertest.Dataset(t)}
 	f.src = f.ds + ":article"
 	t.Cleanup(func() { cyphertest.CheckDegrees(t, f.h.Store, f.ds) })
 	f.h.MustPost(`mutation S($in: SourceInput!) { upsertSource(input: $in) { id } }`,
