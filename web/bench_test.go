@@ -1,11 +1,16 @@
 package web_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -93,7 +98,7 @@ func BenchmarkDragFrames(b *testing.B) {
 }
 
 // signInTab opens the explorer and signs the tab in with the harness's key.
-func signInTab(b *testing.B, tb *tab, h *servertest.Harness) {
+func signInTab(b testing.TB, tb *tab, h *servertest.Harness) {
 	b.Helper()
 	tb.do(chromedp.Navigate(h.URL + "/"))
 	js[any](tb, fmt.Sprintf(`sessionStorage.setItem("casegraph.auth", %q)`, h.Token))
@@ -104,7 +109,7 @@ func signInTab(b *testing.B, tb *tab, h *servertest.Harness) {
 
 // viewOf is the URL fragment of a view of an entity's neighbourhood, laid
 // out on a circle, as the explorer writes it.
-func viewOf(b *testing.B, h *servertest.Harness, centre string) string {
+func viewOf(b testing.TB, h *servertest.Harness, centre string) string {
 	res := h.Post(`query($id: ID!) { neighborhood(id: $id, limit: 100) { nodes { id } relations { id } } }`, map[string]any{"id": centre})
 	if len(res.Errors) > 0 {
 		b.Fatal(res.Raw)
@@ -161,4 +166,241 @@ func floatPercentiles(v []float64) (p50, p95 float64) {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	return s[len(s)*50/100], s[min(len(s)-1, len(s)*95/100)]
+}
+
+// BenchmarkFirstPaint measures, on loopback, a signed-in analyst opening
+// the explorer (a fresh page load each time, the assets from the browser's
+// cache): navigation to the first contentful paint, and to the first screen
+// usable (the relation vocabulary read, the welcome shown; the mark
+// "casegraph:ready"). It reports the explorer's bundle as served, gzipped
+// (the JavaScript and CSS index.html loads, as make web prints them).
+//
+//	go test ./web -run '^$' -bench FirstPaint -benchtime 20x
+func BenchmarkFirstPaint(b *testing.B) {
+	h := readerServer(b, cyphertest.Dataset(b))
+	tb := openTab(b, h.URL)
+	signInTab(b, tb, h)
+	var paint, usable []float64
+	for b.Loop() {
+		tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(h.URL+"/"))
+		tb.until("the explorer", `performance.getEntriesByName("casegraph:ready").length > 0 && performance.getEntriesByName("first-contentful-paint").length > 0`)
+		paint = append(paint, js[float64](tb, `performance.getEntriesByName("first-contentful-paint")[0].startTime`))
+		usable = append(usable, js[float64](tb, `performance.getEntriesByName("casegraph:ready")[0].startTime`))
+	}
+	p50, p95 := floatPercentiles(paint)
+	b.ReportMetric(p50, "first-paint-p50-ms")
+	b.ReportMetric(p95, "first-paint-p95-ms")
+	p50, p95 = floatPercentiles(usable)
+	b.ReportMetric(p50, "usable-p50-ms")
+	b.ReportMetric(p95, "usable-p95-ms")
+	b.ReportMetric(bundleGzipped(b), "bundle-gzip-KB")
+	tb.checkClean()
+}
+
+// bundleGzipped is the size in KB, gzipped, of the assets web/dist/index.html loads.
+func bundleGzipped(b *testing.B) float64 {
+	b.Helper()
+	page, err := os.ReadFile("dist/index.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := 0
+	for _, m := range regexp.MustCompile(`"/(assets/[^"]+\.(?:js|css))"`).FindAllStringSubmatch(string(page), -1) {
+		body, err := os.ReadFile(filepath.Join("dist", m[1]))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		if _, err := w.Write(body); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		total += buf.Len()
+	}
+	if total == 0 {
+		b.Fatal("index.html loads no assets")
+	}
+	return float64(total) / 1024
+}
+
+// BenchmarkDraw measures drawing a graph of 100, 1,000 and 5,000 generated
+// entities with their relations (netOf: about 1.3 relations an entity),
+// read once through the explorer's own restore, then drawn afresh each
+// time from what was read: the time from the call to the first frame after
+// the force layout has placed everything and fitted the drawing (its
+// animation included, as an analyst waits for it), and the frames a second
+// while the background is dragged to pan it (requestAnimationFrame
+// callbacks over a 1.5 s scripted drag).
+//
+//	go test ./web -run '^$' -bench Draw -benchtime 3x
+func BenchmarkDraw(b *testing.B) {
+	store := cyphertest.Store(b, cypher.Options{})
+	for _, n := range []int{100, 1000, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ds := cyphertest.Dataset(b)
+			nodes, relations := netOf(b, store, ds, n)
+			h := readerServer(b, ds)
+			tb := openTab(b, h.URL)
+			signInTab(b, tb, h)
+			view := map[string]any{"n": nodes, "r": relations}
+			raw, err := json.Marshal(view)
+			if err != nil {
+				b.Fatal(err)
+			}
+			js[any](tb, fmt.Sprintf(`window.casegraph.restore(%s)`, raw))
+			tb.until("the view", fmt.Sprintf(`window.casegraph.canvas.cy.nodes().length === %d`, n))
+			js[any](tb, `(() => {
+				const c = window.casegraph.canvas;
+				window.read_ = { nodes: c.cy.nodes().map((n) => { const d = n.data(); return { id: d.id, kind: d.kind, name: d.name, dataset: d.dataset, redacted: d.redacted, protected: d.protected, description: d.description, aliases: d.aliases }; }), relations: c.relations() };
+			})()`)
+			var draw, fps, frame []float64
+			for b.Loop() {
+				draw = append(draw, js[float64](tb, `new Promise((done) => {
+					const c = window.casegraph.canvas;
+					c.forget();
+					const t0 = performance.now();
+					c.add(window.read_.nodes, window.read_.relations, { checkpoint: false });
+					const wait = () => (c.layingOut ? setTimeout(wait, 5) : requestAnimationFrame(() => done(performance.now() - t0)));
+					wait();
+				})`))
+				f := panFrames(tb)
+				fps = append(fps, float64(len(f))/(sum(f)/1000))
+				frame = append(frame, f...)
+			}
+			tb.shot(fmt.Sprintf("draw-%d", n))
+			p50, _ := floatPercentiles(draw)
+			b.ReportMetric(p50, "draw-p50-ms")
+			p50, _ = floatPercentiles(fps)
+			b.ReportMetric(p50, "pan-fps-p50")
+			p50, p95 := floatPercentiles(frame)
+			b.ReportMetric(p50, "pan-frame-p50-ms")
+			b.ReportMetric(p95, "pan-frame-p95-ms")
+			tb.checkClean()
+		})
+	}
+}
+
+// panFrames drags the canvas's background (its top left corner, which the
+// fitted drawing leaves empty) for 1.5 s, as a hand pans, and returns the
+// time between the frames drawn meanwhile.
+func panFrames(tb *tab) []float64 {
+	box := js[struct{ X, Y float64 }](tb, `(() => { const b = document.getElementById("canvas").getBoundingClientRect(); return { X: b.left + 6, Y: b.top + 6 }; })()`)
+	js[any](tb, `(() => {
+		window.frames_ = []; window.stop_ = false;
+		let last = performance.now();
+		const tick = (t) => { window.frames_.push(t - last); last = t; if (!window.stop_) requestAnimationFrame(tick); };
+		requestAnimationFrame(tick);
+	})()`)
+	tb.do(chromedp.MouseEvent(chromedp.MousePressed, box.X, box.Y, chromedp.ButtonLeft))
+	for i := 1; i <= 90; i++ {
+		tb.do(chromedp.MouseEvent(chromedp.MouseMoved, box.X+2*float64(i), box.Y+float64(i), chromedp.ButtonLeft), chromedp.Sleep(16*time.Millisecond))
+	}
+	tb.do(chromedp.MouseEvent(chromedp.MouseReleased, box.X+180, box.Y+90, chromedp.ButtonLeft))
+	return js[[]float64](tb, `(() => { window.stop_ = true; return window.frames_.slice(1); })()`)
+}
+
+// BenchmarkRestoreView measures opening a shared link to a view of 500
+// generated entities and their relations (netOf), each at its place: from
+// navigation to the first frame with the view drawn ("casegraph:first-graph")
+// and to the explorer usable with the whole view restored, its time bar
+// included ("casegraph:ready").
+//
+//	go test ./web -run '^$' -bench RestoreView -benchtime 10x
+func BenchmarkRestoreView(b *testing.B) {
+	store := cyphertest.Store(b, cypher.Options{})
+	ds := cyphertest.Dataset(b)
+	nodes, relations := netOf(b, store, ds, 500)
+	for i := range nodes {
+		nodes[i][1], nodes[i][2] = 60*(i%25), 60*(i/25)
+	}
+	raw, err := json.Marshal(map[string]any{"n": nodes, "r": relations})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := readerServer(b, ds)
+	tb := openTab(b, h.URL)
+	signInTab(b, tb, h)
+	link := h.URL + "/#view=" + base64.RawURLEncoding.EncodeToString(raw)
+	var drawn, restored []float64
+	for b.Loop() {
+		tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
+		tb.until("the view", `performance.getEntriesByName("casegraph:ready").length > 0 && performance.getEntriesByName("casegraph:first-graph").length > 0`)
+		if got := js[int](tb, `window.casegraph.canvas.cy.nodes().length`); got != 500 {
+			b.Fatalf("%d entities restored, want 500", got)
+		}
+		drawn = append(drawn, js[float64](tb, `performance.getEntriesByName("casegraph:first-graph")[0].startTime`))
+		restored = append(restored, js[float64](tb, `performance.getEntriesByName("casegraph:ready")[0].startTime`))
+	}
+	p50, p95 := floatPercentiles(drawn)
+	b.ReportMetric(p50, "drawn-p50-ms")
+	b.ReportMetric(p95, "drawn-p95-ms")
+	p50, p95 = floatPercentiles(restored)
+	b.ReportMetric(p50, "restored-p50-ms")
+	b.ReportMetric(p95, "restored-p95-ms")
+	tb.checkClean()
+}
+
+// netOf writes n generated entities of dataset ds (every tenth an
+// organization, the rest people), each person a member of the
+// organization before it, each organization subordinate to one of the
+// earlier ones, and a third of the people associates of the next one; it
+// returns the view's entities (no places) and relation ids.
+func netOf(b *testing.B, store *cypher.Store, ds string, n int) ([][4]any, []string) {
+	b.Helper()
+	src := casegraph.Source{ID: ds + "-src", Title: "Generated", Dataset: ds}
+	id := func(i int) string { return fmt.Sprintf("%s-e%d", ds, i) }
+	var entities []casegraph.Entity
+	var relations []casegraph.Relation
+	var view [][4]any
+	rel := func(typ casegraph.RelationType, from, to int) {
+		relations = append(relations, casegraph.Relation{ID: fmt.Sprintf("%s-r%d", ds, len(relations)), Type: typ, FromID: id(from), ToID: id(to),
+			Status: casegraph.StatusConfirmed, Dataset: ds, SourceIDs: []string{src.ID}})
+	}
+	for i := range n {
+		e := casegraph.Entity{ID: id(i), Kind: casegraph.KindPerson, Name: fmt.Sprintf("Person %d", i), Dataset: ds, SourceIDs: []string{src.ID}}
+		switch {
+		case i%10 == 0:
+			e.Kind, e.Name = casegraph.KindOrganization, fmt.Sprintf("Unit %d", i/10)
+			if i > 0 {
+				rel("SUBORDINATE_TO", i, (i/10-1)/3*10)
+			}
+		default:
+			rel("MEMBER_OF", i, i/10*10)
+			if i%3 == 1 && (i+1)%10 != 0 && i+1 < n {
+				rel("ASSOCIATE_OF", i, i+1)
+			}
+		}
+		entities = append(entities, e)
+		view = append(view, [4]any{e.ID, 0, 0, ""})
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
+	defer cancel()
+	const chunk = 1000
+	for i := 0; i < max(len(entities), len(relations)); i += chunk {
+		es := entities[min(i, len(entities)):min(i+chunk, len(entities))]
+		if _, err := store.WriteBatch(ctx, []casegraph.Source{src}, es, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; i < len(relations); i += chunk {
+		if _, err := store.WriteBatch(ctx, []casegraph.Source{src}, nil, relations[i:min(i+chunk, len(relations))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ids := make([]string, len(relations))
+	for i, r := range relations {
+		ids[i] = casegraph.NodeID(casegraph.NodeRelation, r.ID)
+	}
+	return view, ids
+}
+
+func sum(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t
 }

@@ -1,7 +1,8 @@
 // Export of what is on screen (hidden entities left out): PNG and SVG of
 // the view, GraphML and CSV of its entities and relations.
 import type { Kind, Relation } from "./api";
-import type { Canvas, EdgeData, NodeData } from "./canvas";
+import type cytoscape from "cytoscape";
+import type { Canvas, NodeData } from "./canvas";
 import { kindStyle, statusStyle } from "./canvas";
 import { download } from "./dom";
 
@@ -187,7 +188,7 @@ function svgCaption(c: Caption, x: number, y: number, out: string[]): number {
   for (const line of c.lines) {
     let tx = x;
     if (line.kind) {
-      out.push(shape(line.kind === "REDACTED" ? "ellipse" : kindStyle[line.kind as Kind].shape, x + 5, at - 4, 5, line.kind === "REDACTED" ? "#8a8a8a" : kindStyle[line.kind as Kind].color));
+      out.push(shape(line.kind === "REDACTED" ? "ellipse" : kindStyle[line.kind as Kind].shape, 5, 5, `fill="${line.kind === "REDACTED" ? "#8a8a8a" : kindStyle[line.kind as Kind].color}"`, x + 5, at - 4));
       tx += 16;
     } else if (line.status) {
       const st = statusStyle[line.status];
@@ -201,61 +202,121 @@ function svgCaption(c: Caption, x: number, y: number, out: string[]): number {
   return at - y;
 }
 
-/** svg is the view as SVG: shapes by kind, lines by status, labels as text, and its caption below. */
+/**
+ * svg is the view as SVG, drawn as the canvas draws it: every visible
+ * entity and relation (hidden and left-out ones absent) at its place, with
+ * the shape, size, colours, border, opacity and label the canvas's style
+ * gives it (redacted, protected, on a path, faded; no label where the
+ * canvas draws none), relations from where their lines start to where
+ * they end (curves by their control points, arrows of the canvas's size),
+ * labelled along the line as the canvas labels them; its caption below.
+ * Each entity is a group translated to its place, each carrying the id
+ * of what it draws (data-id), so the drawing can be checked against the canvas.
+ */
 export function svg(canvas: Canvas, title = "Casegraph"): string {
   const cy = canvas.cy;
+  canvas.settle();
   const box = cy.elements(":visible").boundingBox({});
   const pad = 30;
   const cap = caption(canvas, title);
   const capHeight = 16 + captionLine + 4 + cap.lines.length * captionLine + pad;
   const width = Math.max(box.w + 2 * pad, 480);
   const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${box.x1 - pad} ${box.y1 - pad} ${width} ${box.h + 2 * pad + capHeight}" font-family="sans-serif">`,
-    `<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#7a7a7a"/></marker></defs>`,
-    `<rect x="${box.x1 - pad}" y="${box.y1 - pad}" width="${width}" height="${box.h + 2 * pad + capHeight}" fill="#ffffff"/>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${r1(box.x1 - pad)} ${r1(box.y1 - pad)} ${r1(width)} ${r1(box.h + 2 * pad + capHeight)}" font-family="sans-serif">`,
+    `<rect x="${r1(box.x1 - pad)}" y="${r1(box.y1 - pad)}" width="${r1(width)}" height="${r1(box.h + 2 * pad + capHeight)}" fill="#ffffff"/>`,
   ];
   svgCaption(cap, box.x1, box.y2 + pad, out);
-  cy.edges(":visible").forEach((e) => {
-    const d = e.data() as EdgeData;
-    const s = e.source().position();
-    const t = e.target().position();
-    // Stop short of the target's edge so the arrow shows.
-    const len = Math.hypot(t.x - s.x, t.y - s.y) || 1;
-    const tx = t.x - ((t.x - s.x) / len) * 15;
-    const ty = t.y - ((t.y - s.y) / len) * 15;
-    const style = statusStyle[d.relation.status];
-    const dash = style.style === "dotted" ? "2 3" : style.dash ? style.dash.join(" ") : "";
-    out.push(
-      `<line x1="${r1(s.x)}" y1="${r1(s.y)}" x2="${r1(tx)}" y2="${r1(ty)}" stroke="#7a7a7a" stroke-width="${r1(d.width)}"${dash ? ` stroke-dasharray="${dash}"` : ""}${e.hasClass("undirected") ? "" : ` marker-end="url(#arrow)"`}><title>${xml(d.label)}</title></line>`,
-      `<text x="${r1((s.x + t.x) / 2)}" y="${r1((s.y + t.y) / 2)}" font-size="8" fill="#444" text-anchor="middle">${xml(d.label)}</text>`,
-    );
-  });
-  cy.nodes(":visible").forEach((n) => {
-    const d = n.data() as NodeData;
-    const { x, y } = n.position();
-    const color = d.redacted ? "#8a8a8a" : kindStyle[d.kind].color;
-    out.push(shape(kindStyle[d.kind].shape, x, y, 14, color));
-    String(d.label)
-      .split("\n")
-      .forEach((line, i) => out.push(`<text x="${r1(x)}" y="${r1(y + 28 + i * 12)}" font-size="11" text-anchor="middle" fill="#1d1d1d">${xml(line)}</text>`));
-  });
+  // The canvas draws relations beneath entities.
+  cy.edges(":visible").forEach((e) => void out.push(svgEdge(e)));
+  cy.nodes(":visible").forEach((n) => void out.push(svgNode(n)));
   out.push(`</svg>`, ``);
   return out.join("\n");
 }
 
-function shape(kind: string, x: number, y: number, r: number, fill: string): string {
-  const pts = (ps: [number, number][]) => `<polygon points="${ps.map(([a, b]) => `${r1(x + a)},${r1(y + b)}`).join(" ")}" fill="${fill}"/>`;
+const px = (v: string | number) => parseFloat(String(v)) || 0;
+const opacity = (el: cytoscape.SingularElementArgument) => {
+  const o = px(el.style("opacity"));
+  return o < 1 ? ` opacity="${o}"` : "";
+};
+
+/** svgLabel is text as the canvas labels: its font size and colour, outlined in white, one text per line. */
+function svgLabel(el: cytoscape.SingularElementArgument, x: number, y: number, attrs = ""): string {
+  const label = String(el.style("label") ?? "");
+  if (label === "") return "";
+  const size = px(el.style("font-size"));
+  const outline = px(el.style("text-outline-width"));
+  const stroke = outline > 0 ? ` stroke="${el.style("text-outline-color")}" stroke-width="${2 * outline}" paint-order="stroke" stroke-linejoin="round"` : "";
+  return label
+    .split("\n")
+    .map((line, i) => `<text x="${r1(x)}" y="${r1(y + i * size * 1.2)}" font-size="${size}" text-anchor="middle" fill="${el.style("color")}"${stroke}${attrs}>${xml(line)}</text>`)
+    .join("");
+}
+
+function svgNode(n: cytoscape.NodeSingular): string {
+  const { x, y } = n.position();
+  const w = n.width();
+  const h = n.height();
+  const bw = px(n.style("border-width"));
+  const border = n.style("border-style");
+  const dash = border === "dashed" ? ` stroke-dasharray="4 3"` : border === "dotted" ? ` stroke-dasharray="1 1"` : "";
+  const paint = `fill="${n.style("background-color")}"${bw > 0 ? ` stroke="${n.style("border-color")}" stroke-width="${bw}"${dash}` : ""}`;
+  const parts = [`<g class="node" data-id="${xml(n.id())}" transform="translate(${r1(x)},${r1(y)})"${opacity(n)}>`, `<title>${xml(String(n.data("redacted") ? "Protected person" : n.data("name")))}</title>`];
+  parts.push(shape(n.style("shape"), w / 2, h / 2, paint));
+  // Labels below the entity (text-valign bottom), their first line's baseline a font size down.
+  parts.push(svgLabel(n, 0, h / 2 + px(n.style("text-margin-y")) + px(n.style("font-size"))));
+  parts.push(`</g>`);
+  return parts.join("");
+}
+
+function svgEdge(e: cytoscape.EdgeSingular): string {
+  const s = e.sourceEndpoint();
+  const t = e.targetEndpoint();
+  const cps = e.controlPoints();
+  const d = cps && cps.length > 0 ? `M${r1(s.x)},${r1(s.y)} ${cps.map((c, i) => `Q${r1(c.x)},${r1(c.y)} ${r1(i === cps.length - 1 ? t.x : (c.x + cps[i + 1].x) / 2)},${r1(i === cps.length - 1 ? t.y : (c.y + cps[i + 1].y) / 2)}`).join(" ")}` : `M${r1(s.x)},${r1(s.y)} L${r1(t.x)},${r1(t.y)}`;
+  const width = px(e.style("width"));
+  const color = e.style("line-color");
+  const style = e.style("line-style");
+  // Cytoscape gives the pattern as text ("10px 3px", or "10, 3").
+  const pattern = String(e.style("line-dash-pattern") ?? "").split(/[\s,]+/).filter(Boolean).map(px);
+  const dash = style === "dotted" ? ` stroke-dasharray="1 1"` : style === "dashed" && pattern.length > 0 ? ` stroke-dasharray="${pattern.join(" ")}"` : "";
+  const parts = [`<g class="edge" data-id="${xml(e.id())}"${opacity(e)}>`, `<title>${xml(String(e.data("label")))}</title>`];
+  parts.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="${width}"${dash}/>`);
+  if (e.style("target-arrow-shape") !== "none") {
+    // Cytoscape's triangle arrow: 0.3 of its arrow size long and wide, the size growing with the line's width.
+    const size = Math.max(Math.pow(width * 13.37, 0.9), 29) * px(e.style("arrow-scale"));
+    const from = cps && cps.length > 0 ? cps[cps.length - 1] : s;
+    const len = Math.hypot(t.x - from.x, t.y - from.y) || 1;
+    const ux = (t.x - from.x) / len;
+    const uy = (t.y - from.y) / len;
+    const bx = t.x - ux * 0.3 * size;
+    const by = t.y - uy * 0.3 * size;
+    const half = 0.15 * size;
+    parts.push(`<polygon class="arrow" points="${r1(t.x)},${r1(t.y)} ${r1(bx - uy * half)},${r1(by + ux * half)} ${r1(bx + uy * half)},${r1(by - ux * half)}" fill="${e.style("target-arrow-color")}"/>`);
+  }
+  const m = e.midpoint();
+  // autorotate: along the line, never upside down.
+  let angle = (Math.atan2(t.y - s.y, t.x - s.x) * 180) / Math.PI;
+  if (angle > 90) angle -= 180;
+  if (angle < -90) angle += 180;
+  parts.push(svgLabel(e, m.x, m.y, ` dominant-baseline="middle" transform="rotate(${r1(angle)} ${r1(m.x)} ${r1(m.y)})"`));
+  parts.push(`</g>`);
+  return parts.join("");
+}
+
+/** shape draws a node shape of half-width rx and half-height ry about (0, 0), or about (x, y) for the caption's legend. */
+function shape(kind: string, rx: number, ry: number, paint: string, x = 0, y = 0): string {
+  const pts = (ps: [number, number][]) => `<polygon points="${ps.map(([a, b]) => `${r1(x + a * rx)},${r1(y + b * ry)}`).join(" ")}" ${paint}/>`;
   switch (kind) {
     case "ellipse":
-      return `<circle cx="${r1(x)}" cy="${r1(y)}" r="${r}" fill="${fill}"/>`;
+      return `<ellipse cx="${r1(x)}" cy="${r1(y)}" rx="${r1(rx)}" ry="${r1(ry)}" ${paint}/>`;
     case "round-rectangle":
-      return `<rect x="${r1(x - r)}" y="${r1(y - r)}" width="${2 * r}" height="${2 * r}" rx="5" fill="${fill}"/>`;
+      return `<rect x="${r1(x - rx)}" y="${r1(y - ry)}" width="${r1(2 * rx)}" height="${r1(2 * ry)}" rx="${r1(Math.min(rx, ry) / 2)}" ${paint}/>`;
     case "rectangle":
-      return `<rect x="${r1(x - r)}" y="${r1(y - r)}" width="${2 * r}" height="${2 * r}" fill="${fill}"/>`;
+      return `<rect x="${r1(x - rx)}" y="${r1(y - ry)}" width="${r1(2 * rx)}" height="${r1(2 * ry)}" ${paint}/>`;
     case "diamond":
-      return pts([[0, -r], [r, 0], [0, r], [-r, 0]]);
+      return pts([[0, -1], [1, 0], [0, 1], [-1, 0]]);
     default:
-      return pts([[0, -r], [r, r], [-r, r]]);
+      return pts([[0, -1], [1, 1], [-1, 1]]);
   }
 }
 
