@@ -40,6 +40,8 @@ const maxExpansion = 1000;
 const firstGraph = "casegraph:first-graph";
 /** ready is the performance mark of the first moment the explorer is usable (a view in the address restored): the benchmarks' "first screen usable". */
 const ready = "casegraph:ready";
+/** viewRead is the performance mark of the moment the view in the address has been read, before it is drawn. */
+const viewRead = "casegraph:view-read";
 
 class Explorer {
   readonly canvas: Canvas;
@@ -356,6 +358,8 @@ class Explorer {
       const pathEnds = [v.p?.f, v.p?.t].filter((id): id is string => !!id);
       const loaded = await run("Restoring the view", () => load([...v.n.map(([id]) => id), ...pathEnds], v.r));
       if (!loaded) return;
+      // What the benchmark splits a restore by: reading the view, then drawing it.
+      if (performance.getEntriesByName(viewRead).length === 0) performance.mark(viewRead);
       await this.apply(v, loaded.nodes, loaded.relations, true);
       if (v.e) await this.open(v.e);
       if (loaded.nodes.length < v.n.length + pathEnds.length) status("Some entities of this view are gone, or not yours to read.");
@@ -369,14 +373,17 @@ class Explorer {
     const byID = new Map(nodes.map((e) => [e.id, e]));
     const onCanvas = nodes.filter((e) => v.n.some(([id]) => id === e.id));
     this.canvas.add(onCanvas, relations, { checkpoint: false, layout: false });
-    for (const [id, x, y, flags] of v.n) {
-      const node = this.canvas.node(id);
-      if (!node) continue;
-      node.position({ x, y });
-      if (flags.includes("p")) node.lock().addClass("pinned");
-      if (flags.includes("h")) node.addClass("hidden");
-      if (flags.includes("x")) node.data("expanded", true);
-    }
+    // In one batch: Cytoscape then redraws and restyles once, not once an entity.
+    this.canvas.cy.batch(() => {
+      for (const [id, x, y, flags] of v.n) {
+        const node = this.canvas.node(id);
+        if (!node) continue;
+        node.position({ x, y });
+        if (flags.includes("p")) node.lock().addClass("pinned");
+        if (flags.includes("h")) node.addClass("hidden");
+        if (flags.includes("x")) node.data("expanded", true);
+      }
+    });
     this.canvas.settle();
     if (fit) this.canvas.fit();
     if (v.t) this.timebar.setAsOf(v.t);
