@@ -38,9 +38,7 @@ func BenchmarkFirstGraph(b *testing.B) {
 	link := h.URL + "/#" + viewOf(b, h, id("desmond-de-silva"))
 	var took []float64
 	for b.Loop() {
-		tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
-		tb.until("the first graph", `performance.getEntriesByName("casegraph:first-graph").length > 0`)
-		took = append(took, js[float64](tb, `performance.getEntriesByName("casegraph:first-graph")[0].startTime`))
+		took = append(took, marks(tb, link, "casegraph:first-graph")[0])
 	}
 	p50, p95 := floatPercentiles(took)
 	b.ReportMetric(p50, "first-graph-p50-ms")
@@ -75,20 +73,9 @@ func BenchmarkDragFrames(b *testing.B) {
 			const p = window.casegraph.canvas.node(%q).renderedPosition(), box = document.getElementById("canvas").getBoundingClientRect();
 			return { X: box.left + p.x, Y: box.top + p.y };
 		})()`, hub))
-		js[any](tb, `(() => {
-			window.frames_ = []; window.stop_ = false;
-			let last = performance.now();
-			const tick = (t) => { window.frames_.push(t - last); last = t; if (!window.stop_) requestAnimationFrame(tick); };
-			requestAnimationFrame(tick);
-		})()`)
-		tb.do(chromedp.MouseEvent(chromedp.MousePressed, pos.X, pos.Y, chromedp.ButtonLeft))
-		for i := 1; i <= 90; i++ {
-			// A hand moves the mouse about 60 times a second.
-			x := pos.X + 120*math.Sin(float64(i)/15)
-			tb.do(chromedp.MouseEvent(chromedp.MouseMoved, x, pos.Y+float64(i), chromedp.ButtonLeft), chromedp.Sleep(16*time.Millisecond))
-		}
-		tb.do(chromedp.MouseEvent(chromedp.MouseReleased, pos.X, pos.Y+90, chromedp.ButtonLeft))
-		got := js[[]float64](tb, `(() => { window.stop_ = true; return window.frames_.slice(1); })()`)
+		got := dragFrames(tb, pos.X, pos.Y, func(i int) (float64, float64) {
+			return pos.X + 120*math.Sin(float64(i)/15), pos.Y + float64(i)
+		})
 		frames = append(frames, got...)
 	}
 	p50, p95 := floatPercentiles(frames)
@@ -183,10 +170,8 @@ func BenchmarkFirstPaint(b *testing.B) {
 	signInTab(b, tb, h)
 	var paint, usable []float64
 	for b.Loop() {
-		tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(h.URL+"/"))
-		tb.until("the explorer", `performance.getEntriesByName("casegraph:ready").length > 0 && performance.getEntriesByName("first-contentful-paint").length > 0`)
-		paint = append(paint, js[float64](tb, `performance.getEntriesByName("first-contentful-paint")[0].startTime`))
-		usable = append(usable, js[float64](tb, `performance.getEntriesByName("casegraph:ready")[0].startTime`))
+		at := marks(tb, h.URL+"/", "first-contentful-paint", "casegraph:ready")
+		paint, usable = append(paint, at[0]), append(usable, at[1])
 	}
 	p50, p95 := floatPercentiles(paint)
 	b.ReportMetric(p50, "first-paint-p50-ms")
@@ -289,18 +274,41 @@ func BenchmarkDraw(b *testing.B) {
 // time between the frames drawn meanwhile.
 func panFrames(tb *tab) []float64 {
 	box := js[struct{ X, Y float64 }](tb, `(() => { const b = document.getElementById("canvas").getBoundingClientRect(); return { X: b.left + 6, Y: b.top + 6 }; })()`)
+	return dragFrames(tb, box.X, box.Y, func(i int) (float64, float64) { return box.X + 2*float64(i), box.Y + float64(i) })
+}
+
+// dragFrames presses the mouse at (x, y) and moves it to at(1) ... at(90),
+// one move every 16 ms (a hand moves the mouse about 60 times a second),
+// then lets go; it returns the time between the frames drawn meanwhile
+// (requestAnimationFrame callbacks).
+func dragFrames(tb *tab, x, y float64, at func(i int) (x, y float64)) []float64 {
 	js[any](tb, `(() => {
 		window.frames_ = []; window.stop_ = false;
 		let last = performance.now();
 		const tick = (t) => { window.frames_.push(t - last); last = t; if (!window.stop_) requestAnimationFrame(tick); };
 		requestAnimationFrame(tick);
 	})()`)
-	tb.do(chromedp.MouseEvent(chromedp.MousePressed, box.X, box.Y, chromedp.ButtonLeft))
+	tb.do(chromedp.MouseEvent(chromedp.MousePressed, x, y, chromedp.ButtonLeft))
 	for i := 1; i <= 90; i++ {
-		tb.do(chromedp.MouseEvent(chromedp.MouseMoved, box.X+2*float64(i), box.Y+float64(i), chromedp.ButtonLeft), chromedp.Sleep(16*time.Millisecond))
+		mx, my := at(i)
+		tb.do(chromedp.MouseEvent(chromedp.MouseMoved, mx, my, chromedp.ButtonLeft), chromedp.Sleep(16*time.Millisecond))
 	}
-	tb.do(chromedp.MouseEvent(chromedp.MouseReleased, box.X+180, box.Y+90, chromedp.ButtonLeft))
+	mx, my := at(90)
+	tb.do(chromedp.MouseEvent(chromedp.MouseReleased, mx, my, chromedp.ButtonLeft))
 	return js[[]float64](tb, `(() => { window.stop_ = true; return window.frames_.slice(1); })()`)
+}
+
+// marks opens url afresh (from about:blank) and returns, once the page has
+// them all, when each of the performance entries named happened (ms from
+// navigation).
+func marks(tb *tab, url string, names ...string) []float64 {
+	tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(url))
+	list, err := json.Marshal(names)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.until(strings.Join(names, ", "), fmt.Sprintf(`%s.every((n) => performance.getEntriesByName(n).length > 0)`, list))
+	return js[[]float64](tb, fmt.Sprintf(`%s.map((n) => performance.getEntriesByName(n)[0].startTime)`, list))
 }
 
 // BenchmarkRestoreView measures opening a shared link to a view of 500
@@ -327,14 +335,11 @@ func BenchmarkRestoreView(b *testing.B) {
 	link := h.URL + "/#view=" + base64.RawURLEncoding.EncodeToString(raw)
 	var read, drawn, restored []float64
 	for b.Loop() {
-		tb.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
-		tb.until("the view", `performance.getEntriesByName("casegraph:ready").length > 0 && performance.getEntriesByName("casegraph:first-graph").length > 0`)
+		at := marks(tb, link, "casegraph:view-read", "casegraph:first-graph", "casegraph:ready")
 		if got := js[int](tb, `window.casegraph.canvas.cy.nodes().length`); got != 500 {
 			b.Fatalf("%d entities restored, want 500", got)
 		}
-		read = append(read, js[float64](tb, `performance.getEntriesByName("casegraph:view-read")[0].startTime`))
-		drawn = append(drawn, js[float64](tb, `performance.getEntriesByName("casegraph:first-graph")[0].startTime`))
-		restored = append(restored, js[float64](tb, `performance.getEntriesByName("casegraph:ready")[0].startTime`))
+		read, drawn, restored = append(read, at[0]), append(drawn, at[1]), append(restored, at[2])
 	}
 	p50, p95 := floatPercentiles(read)
 	b.ReportMetric(p50, "read-p50-ms")
