@@ -40,9 +40,7 @@ func BenchmarkFirstGraph(b *testing.B) {
 	for b.Loop() {
 		took = append(took, marks(tb, link, "casegraph:first-graph")[0])
 	}
-	p50, p95 := floatPercentiles(took)
-	b.ReportMetric(p50, "first-graph-p50-ms")
-	b.ReportMetric(p95, "first-graph-p95-ms")
+	reportPercentiles(b, took, "first-graph")
 	tb.checkClean()
 }
 
@@ -78,9 +76,7 @@ func BenchmarkDragFrames(b *testing.B) {
 		})
 		frames = append(frames, got...)
 	}
-	p50, p95 := floatPercentiles(frames)
-	b.ReportMetric(p50, "frame-p50-ms")
-	b.ReportMetric(p95, "frame-p95-ms")
+	reportPercentiles(b, frames, "frame")
 	b.ReportMetric(slices.Max(frames), "frame-max-ms")
 	tb.checkClean()
 }
@@ -150,6 +146,13 @@ func star(b *testing.B, store *cypher.Store, ds string, n int) string {
 	return hub.ID
 }
 
+// reportPercentiles reports the p50 and p95 of v, in ms, as name-p50-ms and name-p95-ms.
+func reportPercentiles(b *testing.B, v []float64, name string) {
+	p50, p95 := floatPercentiles(v)
+	b.ReportMetric(p50, name+"-p50-ms")
+	b.ReportMetric(p95, name+"-p95-ms")
+}
+
 func floatPercentiles(v []float64) (p50, p95 float64) {
 	s := slices.Clone(v)
 	slices.Sort(s)
@@ -173,12 +176,8 @@ func BenchmarkFirstPaint(b *testing.B) {
 		at := marks(tb, h.URL+"/", "first-contentful-paint", "casegraph:ready")
 		paint, usable = append(paint, at[0]), append(usable, at[1])
 	}
-	p50, p95 := floatPercentiles(paint)
-	b.ReportMetric(p50, "first-paint-p50-ms")
-	b.ReportMetric(p95, "first-paint-p95-ms")
-	p50, p95 = floatPercentiles(usable)
-	b.ReportMetric(p50, "usable-p50-ms")
-	b.ReportMetric(p95, "usable-p95-ms")
+	reportPercentiles(b, paint, "first-paint")
+	reportPercentiles(b, usable, "usable")
 	b.ReportMetric(bundleGzipped(b), "bundle-gzip-KB")
 	tb.checkClean()
 }
@@ -341,15 +340,9 @@ func BenchmarkRestoreView(b *testing.B) {
 		}
 		read, drawn, restored = append(read, at[0]), append(drawn, at[1]), append(restored, at[2])
 	}
-	p50, p95 := floatPercentiles(read)
-	b.ReportMetric(p50, "read-p50-ms")
-	b.ReportMetric(p95, "read-p95-ms")
-	p50, p95 = floatPercentiles(drawn)
-	b.ReportMetric(p50, "drawn-p50-ms")
-	b.ReportMetric(p95, "drawn-p95-ms")
-	p50, p95 = floatPercentiles(restored)
-	b.ReportMetric(p50, "restored-p50-ms")
-	b.ReportMetric(p95, "restored-p95-ms")
+	reportPercentiles(b, read, "read")
+	reportPercentiles(b, drawn, "drawn")
+	reportPercentiles(b, restored, "restored")
 	tb.checkClean()
 }
 
