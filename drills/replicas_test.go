@@ -204,8 +204,11 @@ func (e *env) replicaKill(t *testing.T, replicas []*server, lb *balancer, reader
 	readers := admin.WithToken(readerToken)
 	untilOK(t, "upsertSource", func() Outcome { return upsertSource(ctx, admin, src, ds) })
 
-	// The subscriber, on a client of its own (not counted in flight).
-	sub := startSubscriber(t, ctx, lb.client(e.adminToken, 30*time.Second), ds)
+	// The subscriber, on a client of its own (not counted in flight),
+	// away after the kill until a write was acknowledged meanwhile.
+	var lastAck atomic.Int64 // when the last write was acknowledged, in Unix nanoseconds
+	sub := startSubscriber(t, ctx, lb.client(e.adminToken, 30*time.Second), ds,
+		func(since time.Time) bool { return lastAck.Load() <= since.UnixNano() })
 	victim := -1
 	for i := range replicas {
 		if sub.firstServedBy == fmt.Sprintf("replica%d", i+1) {
@@ -218,7 +221,7 @@ func (e *env) replicaKill(t *testing.T, replicas []*server, lb *balancer, reader
 
 	stop := make(chan struct{})
 	deadline := time.Now().Add(replicaSettle)
-	ws := startWriters(ctx, replicaWriters, admin, ds, src, run, deadline, stop, func() {})
+	ws := startWriters(ctx, replicaWriters, admin, ds, src, run, deadline, stop, func() { lastAck.Store(time.Now().UnixNano()) })
 	var mu sync.Mutex
 	var reads []*read
 	var readAttempts Tally

@@ -15,12 +15,21 @@ import (
 
 // subscriber follows the changes of one dataset through a balancer, as
 // a client that keeps its last cursor does: when its stream breaks, it
-// waits resumeBackoff (as a client backs off; writes go on meanwhile) and
-// subscribes again with after: that cursor, until a replica takes it.
+// waits resumeBackoff (as a client backs off; writes go on meanwhile),
+// and for as long as unwritten says no write was acknowledged since it
+// broke (at most maxAway), and subscribes again with after: that cursor,
+// until a replica takes it.
 type subscriber struct {
 	c             *Client
 	ds            string
 	firstServedBy string // the replica of the first stream
+	// unwritten says whether no write was acknowledged since a time: the
+	// subscriber stays away until one was, so that its resume has a
+	// change to catch up on (nil: resumeBackoff alone). Writes can stall
+	// for many seconds after a replica dies (its transactions hold their
+	// locks until Neo4j sees the connection gone): a fixed back-off then
+	// resumed with nothing written meanwhile, and tested nothing.
+	unwritten func(since time.Time) bool
 
 	mu       sync.Mutex
 	sub      *Subscription
@@ -37,8 +46,12 @@ type subscriberLog struct {
 }
 
 // resumeBackoff is how long a subscriber waits before it subscribes
-// again: long enough for the drill's writers to write while it is away.
-const resumeBackoff = 1500 * time.Millisecond
+// again, and maxAway the longest it waits for a write to be acknowledged
+// while it is away.
+const (
+	resumeBackoff = 1500 * time.Millisecond
+	maxAway       = 60 * time.Second
+)
 
 // resume is one stream broken and subscribed to again.
 type resume struct {
@@ -50,10 +63,11 @@ type resume struct {
 }
 
 // startSubscriber subscribes to the changes of ds (from now), waits for
-// the first event, and follows the stream in the background.
-func startSubscriber(t *testing.T, ctx context.Context, c *Client, ds string) *subscriber {
+// the first event, and follows the stream in the background; unwritten
+// as the subscriber's.
+func startSubscriber(t *testing.T, ctx context.Context, c *Client, ds string, unwritten func(since time.Time) bool) *subscriber {
 	t.Helper()
-	sb := &subscriber{c: c, ds: ds, done: make(chan struct{})}
+	sb := &subscriber{c: c, ds: ds, unwritten: unwritten, done: make(chan struct{})}
 	if _, err := waitFor(ctx, setupWait, 200*time.Millisecond, func() error {
 		s, err := c.SubscribeChanges(ctx, []string{ds}, "")
 		if err != nil {
@@ -95,6 +109,9 @@ func (sb *subscriber) follow(ctx context.Context) {
 		}
 		r := resume{broke: err.Error(), brokeAt: time.Now()}
 		time.Sleep(resumeBackoff)
+		for sb.unwritten != nil && sb.unwritten(r.brokeAt) && time.Since(r.brokeAt) < maxAway && ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+		}
 		for {
 			if sb.stopping.Load() || ctx.Err() != nil {
 				return
