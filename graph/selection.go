@@ -240,8 +240,14 @@ func relationsRead(op *graphql.OperationContext, f graphql.CollectedField, level
 	if len(endSets) > 0 {
 		self = entityRead(op, endSets, level+1)
 	}
-	if len(endSets)+len(neighbors) > 0 {
-		p.Ends = entityRead(op, append(endSets, neighbors...), level+1)
+	p.Ends = self
+	if len(neighbors) > 0 {
+		// A copy of self (which the listed entity reads too) with what
+		// the neighbors ask for: self is compiled once, not again with
+		// them.
+		p.Ends = &casegraph.EntityRead{}
+		p.Ends.Merge(self)
+		p.Ends.Merge(entityRead(op, neighbors, level+1))
 	}
 	return p, self, true
 }
