@@ -16,9 +16,35 @@ import (
 )
 
 // svgDoc is what TestSVGEqualsCanvas reads of an SVG export: the groups
-// that draw entities and relations, with what they draw.
+// that draw entities and relations, with what they draw, and on the map
+// the outlines beneath them.
 type svgDoc struct {
 	Groups []svgGroup `xml:"g"`
+	Map    []svgLayer `xml:"svg"`
+}
+
+// svgLayer is the map's outlines in an SVG export: a viewport that clips
+// them to the drawing, and what it holds, in order.
+type svgLayer struct {
+	X      float64 `xml:"x,attr"`
+	Y      float64 `xml:"y,attr"`
+	Width  float64 `xml:"width,attr"`
+	Height float64 `xml:"height,attr"`
+	G      struct {
+		Class  string     `xml:"class,attr"`
+		Shapes []svgShape `xml:",any"`
+	} `xml:"g"`
+}
+
+// svgShape is one shape of the outlines: the sphere, a country, the strip's panel or its title.
+type svgShape struct {
+	XMLName xml.Name
+	Class   string `xml:"class,attr"`
+	D       string `xml:"d,attr"`
+	Fill    string `xml:"fill,attr"`
+	Stroke  string `xml:"stroke,attr"`
+	Name    string `xml:"data-name,attr"`
+	Text    string `xml:",chardata"`
 }
 
 type svgGroup struct {
@@ -62,7 +88,8 @@ type canvasElement struct {
 // relations (the hidden and left-out ones absent), each entity at its
 // place with its shape, size, colour and label, each relation from where
 // its line starts to where it ends, in its colour and width, with its
-// arrow and label, and the faded ones faded.
+// arrow and label, and the faded ones faded; then the same on the map,
+// whose outlines the SVG holds as they are drawn under the canvas.
 func TestSVGEqualsCanvas(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{})
 	ds, id := cyphertest.LoadSeed(t, store)
@@ -86,6 +113,23 @@ func TestSVGEqualsCanvas(t *testing.T) {
 		return other.id();
 	})()`, id("caesar-report")))
 	b.shot("svg-canvas")
+	checkSVGEqualsCanvas(t, b, hidden)
+	// On the map, the same holds, and the outlines are in the SVG as drawn.
+	b.chooseLayout("map")
+	b.mapDrawn()
+	b.shot("svg-map")
+	checkSVGEqualsCanvas(t, b, hidden)
+	b.checkClean()
+}
+
+// checkSVGEqualsCanvas exports the view as SVG and checks that it draws
+// what the canvas shows: the same entities and relations (hidden, the
+// entity hidden, absent), each entity at its place with its shape, size,
+// colour and label, each relation from where its line starts to where it
+// ends, in its colour and width, with its arrow and label, the faded ones
+// faded; on the map, the outlines beneath them as drawn.
+func checkSVGEqualsCanvas(t *testing.T, b *tab, hidden ...string) {
+	t.Helper()
 	want := js[[]canvasElement](b, `window.casegraph.canvas.cy.elements(":visible").map((e) => {
 		const px = (v) => parseFloat(v) || 0;
 		const base = { ID: e.id(), Label: String(e.style("label") ?? ""), Opacity: px(e.style("opacity")) };
@@ -107,8 +151,10 @@ func TestSVGEqualsCanvas(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("the SVG draws %d entities and relations, the canvas shows %d", len(got), len(want))
 	}
-	if _, ok := got[hidden]; ok {
-		t.Errorf("the SVG draws the hidden entity %s", hidden)
+	for _, id := range hidden {
+		if _, ok := got[id]; ok {
+			t.Errorf("the SVG draws the hidden entity %s", id)
+		}
 	}
 	faded := 0
 	for _, w := range want {
@@ -132,10 +178,66 @@ func TestSVGEqualsCanvas(t *testing.T) {
 			checkSVGEdge(t, w, g)
 		}
 	}
-	if faded == 0 {
+	if len(hidden) > 0 && faded == 0 {
 		t.Error("nothing faded: the highlighted path did not take")
 	}
-	b.checkClean()
+	checkSVGOutlines(t, b, doc.Map)
+}
+
+// checkSVGOutlines checks an SVG export's outlines against those drawn
+// under the canvas: none when the map is not shown; else, clipped to the
+// drawing, the same shapes in the same order (the sphere, the strip's
+// panel and title, each country whose box meets the drawing's, a tenth of
+// a unit either way), with the same path, fill and stroke.
+func checkSVGOutlines(t *testing.T, b *tab, layers []svgLayer) {
+	t.Helper()
+	if !js[bool](b, `window.casegraph.canvas.map.shown`) {
+		if len(layers) != 0 {
+			t.Errorf("the SVG has %d map layers, with no map shown", len(layers))
+		}
+		return
+	}
+	if len(layers) != 1 || layers[0].G.Class != "map" {
+		t.Fatalf("the SVG has %d map layers, want one with the outlines", len(layers))
+	}
+	l := layers[0]
+	type drawn struct {
+		Tag, Class, D, Fill, Stroke, Name, Text string
+		In, Out                                 bool
+	}
+	screen := js[[]drawn](b, fmt.Sprintf(`[...document.querySelector("#canvas svg.map-underlay g.map").children].map(e => {
+		const b = e.getBBox(), meets = (m) => b.x - m <= %[1]g + %[3]g && b.x + b.width + m >= %[1]g && b.y - m <= %[2]g + %[4]g && b.y + b.height + m >= %[2]g;
+		const country = e.classList.contains("country");
+		return { Tag: e.tagName, Class: e.getAttribute("class"), D: e.getAttribute("d") ?? "", Fill: e.getAttribute("fill"), Stroke: e.getAttribute("stroke") ?? "", Name: e.dataset.name ?? "", Text: e.tagName === "text" ? e.textContent : "", In: !country || meets(-0.1), Out: country && !meets(0.1) };
+	})`, l.X, l.Y, l.Width, l.Height))
+	countries := 0
+	at := 0
+	for _, s := range screen {
+		var g *svgShape
+		if at < len(l.G.Shapes) {
+			g = &l.G.Shapes[at]
+		}
+		same := g != nil && g.XMLName.Local == s.Tag && g.Class == s.Class && g.D == s.D && g.Fill == s.Fill && g.Stroke == s.Stroke && g.Name == s.Name && strings.TrimSpace(g.Text) == s.Text
+		switch {
+		case same:
+			at++
+			if s.Class == "country" {
+				countries++
+			}
+			if s.Out {
+				t.Errorf("the SVG holds %s, whose outline is clear of the drawing", s.Name)
+			}
+		case s.In:
+			t.Errorf("the SVG lacks the %s %s %s drawn under the canvas (it has %+v there)", s.Tag, s.Class, s.Name, g)
+			return
+		}
+	}
+	if at != len(l.G.Shapes) {
+		t.Errorf("the SVG's outlines hold %d shapes more than drawn: %+v", len(l.G.Shapes)-at, l.G.Shapes[at])
+	}
+	if countries == 0 {
+		t.Error("the SVG holds no country's outline")
+	}
 }
 
 func checkSVGNode(t *testing.T, w canvasElement, g svgGroup) {

@@ -27,6 +27,8 @@ export interface EntityRef {
   /** what exports carry of an entity besides its name (none of a redacted one) */
   description?: string | null;
   aliases?: string[];
+  /** a place's point (WGS 84 degrees), where the map layout draws it */
+  coordinates?: { latitude: number; longitude: number } | null;
 }
 
 export interface Relation {
@@ -96,7 +98,7 @@ export class ApiError extends Error {
 
 /** The fragments documents may spread; gql adds those a document uses. */
 const fragmentDefinitions: Record<string, string> = {
-  Ref: `fragment Ref on Entity { id kind name dataset redacted protected description aliases }`,
+  Ref: `fragment Ref on Entity { id kind name dataset redacted protected description aliases ... on Place { coordinates { latitude longitude } } }`,
   Src: `fragment Src on Source { id title publisher url publishedAt archivedUrl }`,
   Rel: `fragment Rel on Relation {
   id type role startDate endDate status confidence quote dataset

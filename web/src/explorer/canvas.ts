@@ -1,5 +1,6 @@
-// The graph canvas: Cytoscape with four layouts (fCoSE's force, a
-// hierarchy by breadthfirst with superiors on top, radial, grid). A kind is
+// The graph canvas: Cytoscape with five layouts (fCoSE's force, a
+// hierarchy by breadthfirst with superiors on top, radial, grid, and a map
+// of where entities are: map.ts). A kind is
 // shown by shape and colour, a relation's status by line style (CONFIRMED
 // solid, REPORTED long dashes, ALLEGED short dashes, DISPUTED dotted) and
 // its confidence by width, so nothing depends on colour alone; an entity's
@@ -11,6 +12,8 @@ import cytoscape from "cytoscape";
 import type { Core, ElementDefinition, NodeSingular, EdgeSingular } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import type { EntityRef, Kind, Relation, RelationTypeInfo } from "./api";
+import { GeoMap } from "./map";
+import type { Projection } from "./map";
 import { entityName } from "./ui";
 
 cytoscape.use(fcose);
@@ -42,7 +45,7 @@ export function truncate(text: string, n = labelLength): string {
 }
 
 /** Layouts the canvas offers. */
-export const layouts = { force: "Force", hierarchy: "Hierarchy", radial: "Radial", grid: "Grid" } as const;
+export const layouts = { force: "Force", hierarchy: "Hierarchy", radial: "Radial", grid: "Grid", map: "Map" } as const;
 export type LayoutName = keyof typeof layouts;
 
 /**
@@ -93,10 +96,15 @@ export class Canvas {
   /** layingOut says whether a layout is moving entities (tests wait for it). */
   layingOut = false;
   private listeners: (() => void)[] = [];
+  private laidOut: (() => void)[] = [];
+  /** the layout moving entities, until it stops */
+  private running: cytoscape.Layouts | null = null;
   /** the relation types and entity kinds left out of the drawing */
   readonly leftOut = { types: new Set<string>(), kinds: new Set<string>() };
   /** the layout the canvas lays out with */
   layoutName: LayoutName = "force";
+  /** the map layout's outlines and placement */
+  readonly map: GeoMap;
 
   constructor(
     container: HTMLElement,
@@ -110,6 +118,7 @@ export class Canvas {
       boxSelectionEnabled: true,
       style: stylesheet(),
     });
+    this.map = new GeoMap(this.cy, container);
     let far = false;
     this.cy.on("zoom", () => {
       if (far === this.cy.zoom() < farZoom) return;
@@ -150,6 +159,11 @@ export class Canvas {
 
   private changed(): void {
     for (const fn of this.listeners) fn();
+  }
+
+  /** onLayout calls fn after every layout has placed the entities. */
+  onLayout(fn: () => void): void {
+    this.laidOut.push(fn);
   }
 
   /** checkpoint remembers the drawing, for undo. */
@@ -254,8 +268,10 @@ export class Canvas {
   /** layout lays out with the chosen layout; pinned (locked) nodes keep their place. */
   layout(fresh: string[] = [], name: LayoutName = this.layoutName): void {
     const cy = this.cy;
-    if (cy.nodes().length === 0) return;
     this.layoutName = name;
+    if (name !== "map") this.map.hide();
+    if (cy.nodes().length === 0) return;
+    if (name === "map") return this.run(this.map.layout(cy.elements().not(".hidden, .left-out")));
     if (name !== "force") return this.run(this.arranged(name));
     // New nodes start beside a drawn neighbour, so the layout moves the
     // old ones little and the user keeps their bearings.
@@ -288,17 +304,41 @@ export class Canvas {
     this.run(layout);
   }
 
+  /**
+   * run runs a layout, stopping the one still moving entities, if any:
+   * two at once each move them (an expansion's, or a layout chosen again,
+   * while the last runs), and the first to stop would fit and say the
+   * canvas laid out while the other still moves it.
+   */
   private run(layout: cytoscape.Layouts): void {
+    const before = this.running;
+    this.running = layout;
+    before?.stop();
     layout.one("layoutstop", () => {
+      if (this.running !== layout) return;
+      this.running = null;
       this.layingOut = false;
       this.fit();
+      for (const fn of this.laidOut) fn();
     });
     this.layingOut = true;
     layout.run();
   }
 
-  /** arranged is a layout of the visible entities other than force. */
-  private arranged(name: Exclude<LayoutName, "force">): cytoscape.Layouts {
+  /** keepLayout takes the layout of a kept view without laying out again: a map with its projection (laid out anew without one). */
+  keepLayout(name: LayoutName, projection?: Projection): void {
+    if (name === "map" && projection) {
+      this.layoutName = name;
+      this.map.restore(this.cy.elements().not(".hidden, .left-out"), projection);
+    } else if (name === "map") this.layout([], name);
+    else {
+      this.layoutName = name;
+      this.map.hide();
+    }
+  }
+
+  /** arranged is a layout of the visible entities other than force and map. */
+  private arranged(name: Exclude<LayoutName, "force" | "map">): cytoscape.Layouts {
     const cy = this.cy;
     // Not :visible, which an element added in this frame may not be yet.
     const eles = cy.elements().not(".hidden, .left-out");

@@ -1,5 +1,6 @@
 // Export of what is on screen (hidden entities left out): PNG and SVG of
-// the view, GraphML and CSV of its entities and relations.
+// the view (on the map with its outlines beneath), GraphML and CSV of its
+// entities and relations.
 import type { Kind, Relation } from "./api";
 import type cytoscape from "cytoscape";
 import type { Canvas, NodeData } from "./canvas";
@@ -40,7 +41,10 @@ export function fileName(names: string[], ext: string, today = new Date()): stri
 export async function png(canvas: Canvas, name: string, title = "Casegraph"): Promise<void> {
   const box = canvas.cy.elements(":visible").boundingBox({});
   const scale = Math.max(1, Math.min(4, 8000 / Math.max(box.w, box.h, 1)));
-  const drawing = canvas.cy.png({ output: "base64uri", full: true, bg: "#ffffff", scale }) as string;
+  const map = canvas.map.shown;
+  if (map) await canvas.map.drawn;
+  // On the map the drawing is transparent, over the outlines painted first.
+  const drawing = canvas.cy.png({ output: "base64uri", full: true, bg: map ? undefined : "#ffffff", scale }) as string;
   const image = new Image();
   image.src = drawing;
   await image.decode();
@@ -53,6 +57,15 @@ export async function png(canvas: Canvas, name: string, title = "Casegraph"): Pr
   const g = out.getContext("2d")!;
   g.fillStyle = "#ffffff";
   g.fillRect(0, 0, out.width, out.height);
+  if (map) {
+    // Where Cytoscape draws: its elements' bounding box, at the scale times the screen's pixel ratio (as cy.png does).
+    g.save();
+    g.beginPath();
+    g.rect(0, 0, image.width, image.height);
+    g.clip();
+    canvas.map.paint(g, canvas.cy.elements().boundingBox({}), scale * (window.devicePixelRatio || 1));
+    g.restore();
+  }
   g.drawImage(image, 0, 0);
   let y = image.height + pad;
   g.fillStyle = "#1d1d1d";
@@ -167,6 +180,7 @@ export function caption(canvas: Canvas, title: string, today = new Date()): Capt
   const kinds = new Set(nodes.map((n) => (n.redacted ? "REDACTED" : n.kind)));
   for (const k of Object.keys(kindStyle) as Kind[]) if (kinds.has(k)) lines.push({ text: kindStyle[k].label, kind: k });
   if (kinds.has("REDACTED")) lines.push({ text: "protected person (grey: redacted for this reader)", kind: "REDACTED" });
+  if (canvas.map.shown) lines.push({ text: `Map: ${canvas.map.note(true)}.` });
   const statuses = new Set<string>(relations.map((r) => r.status));
   for (const st of Object.keys(statusStyle)) if (statuses.has(st)) lines.push({ text: `${st.toLowerCase()} (${statusStyle[st].label})`, status: st });
   const sources = new Map<string, string>();
@@ -225,6 +239,11 @@ export function svg(canvas: Canvas, title = "Casegraph"): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${r1(box.x1 - pad)} ${r1(box.y1 - pad)} ${r1(width)} ${r1(box.h + 2 * pad + capHeight)}" font-family="sans-serif">`,
     `<rect x="${r1(box.x1 - pad)}" y="${r1(box.y1 - pad)}" width="${r1(width)}" height="${r1(box.h + 2 * pad + capHeight)}" fill="#ffffff"/>`,
   ];
+  if (canvas.map.shown) {
+    // The outlines as drawn, clipped to the drawing (a nested svg clips to its viewport), beneath everything.
+    const [x, y, w, h] = [box.x1 - pad, box.y1 - pad, width, box.h + 2 * pad].map(r1);
+    out.push(`<svg x="${x}" y="${y}" width="${w}" height="${h}" viewBox="${x} ${y} ${w} ${h}">${canvas.map.svg({ x1: box.x1 - pad, y1: box.y1 - pad, x2: box.x1 - pad + width, y2: box.y2 + pad })}</svg>`);
+  }
   svgCaption(cap, box.x1, box.y2 + pad, out);
   // The canvas draws relations beneath entities.
   cy.edges(":visible").forEach((e) => void out.push(svgEdge(e)));

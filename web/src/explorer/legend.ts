@@ -1,7 +1,9 @@
 // The legend under the canvas: what every style means (kind by shape and
 // colour, protected people, status by line style, confidence by width,
-// degree by size), and toggles by entity kind and by relation type that
-// leave them out of the drawing and bring them back, without reading again.
+// degree by size; on the map, how many entities have no place and where
+// the outlines come from), and toggles by entity kind and by relation
+// type that leave them out of the drawing and bring them back, without
+// reading again.
 import type { Kind, RelationTypeInfo } from "./api";
 import type { Canvas, EdgeData, NodeData } from "./canvas";
 import { kindStyle, statusStyle } from "./canvas";
@@ -24,7 +26,8 @@ export function renderLegend(canvas: Canvas, vocabulary: Map<string, RelationTyp
   // so a press and its release land on one element (a legend replaced
   // between them, by a change that comes in meanwhile, loses the click)
   // and the keyboard's focus stays where it is.
-  const keys = [...kindList.map((k) => `kinds:${k}`), ...typeList.map((t) => `types:${t}`)].join(" ");
+  const map = canvas.map.shown ? canvas.map.note() : "";
+  const keys = [...kindList.map((k) => `kinds:${k}`), ...typeList.map((t) => `types:${t}`), map].join(" ");
   if (legend.dataset.toggles === keys) {
     legend.querySelectorAll<HTMLButtonElement>("button[data-toggle]").forEach((b) => {
       const [what, value] = b.dataset.toggle!.split(/:(.*)/s) as ["types" | "kinds", string];
@@ -80,6 +83,7 @@ export function renderLegend(canvas: Canvas, vocabulary: Map<string, RelationTyp
       h("span", {}, h("span", { class: "swatch swatch-protected", "aria-hidden": "true" }), " protected person you may see (red ring)"),
       h("span", {}, "line width: confidence · size: relations drawn"),
     ),
+    map ? h("div", { class: "legend-row", id: "legend-map" }, h("span", { class: "legend-title" }, "Map"), h("span", {}, map)) : null,
   );
   if (focused) legend.querySelector<HTMLElement>(`[data-toggle="${CSS.escape(focused)}"]`)?.focus();
 }

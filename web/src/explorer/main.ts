@@ -115,6 +115,11 @@ class Explorer {
     cy.on("select unselect", "node", () => this.common.render(this.selectedRefs()));
     cy.on("dragfree", "node", () => this.saveURL());
     this.canvas.onChange(() => this.changed());
+    // A layout moves entities and may show or take away the map: the legend and the address follow.
+    this.canvas.onLayout(() => {
+      renderLegend(this.canvas, vocabulary);
+      this.saveURL();
+    });
 
     this.toolbar();
     this.keyboard();
@@ -250,7 +255,8 @@ class Explorer {
       layout: () => this.canvas.layout([], byId<HTMLSelectElement>("layout-choice").value as LayoutName),
       clear: () => this.canvas.clear(),
       png: () => void exporter.png(this.canvas, this.exportName("png"), this.exportTitle()).catch((err: unknown) => status(`The PNG could not be made: ${String(err)}`)),
-      svg: () => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas, this.exportTitle())], { type: "image/svg+xml" })),
+      // On the map, once its outlines are in (read the first time it is chosen).
+      svg: () => void this.canvas.map.drawn.then(() => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas, this.exportTitle())], { type: "image/svg+xml" }))),
       graphml: () => download(this.exportName("graphml"), new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
       csv: () => download(this.exportName("csv"), new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
       link: () => void this.copyLink(),
@@ -336,6 +342,8 @@ class Explorer {
     if (this.timebar.brushed) v.b = [this.timebar.brushed.from, this.timebar.brushed.to];
     if (this.analysis.measure !== "none") v.a = this.analysis.measure;
     if (this.live.on) v.l = 1;
+    if (this.canvas.layoutName !== "force") v.y = this.canvas.layoutName;
+    if (this.canvas.map.projection) v.m = this.canvas.map.projection;
     return v;
   }
 
@@ -385,6 +393,10 @@ class Explorer {
       }
     });
     this.canvas.settle();
+    if (v.y) {
+      this.canvas.keepLayout(v.y, v.m);
+      byId<HTMLSelectElement>("layout-choice").value = v.y;
+    }
     if (fit) this.canvas.fit();
     if (v.t) this.timebar.setAsOf(v.t);
     this.changed();

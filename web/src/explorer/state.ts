@@ -1,9 +1,12 @@
 // The view in the URL: the entities drawn (with their places, pins and
-// whether hidden), the relations drawn, the expansions, the path search
-// and the date. A link restores it; nothing secret goes in it (never the
+// whether hidden), the relations drawn, the expansions, the path search,
+// the date and the layout (a map with its projection). A link restores it; nothing secret goes in it (never the
 // credentials), and what it names is read again with the reader's rights.
 import { gql } from "./api";
 import type { EntityRef, PathFilter, Relation } from "./api";
+import { layouts } from "./canvas";
+import type { LayoutName } from "./canvas";
+import type { Projection } from "./map";
 
 /** View is what the URL keeps. */
 export interface View {
@@ -23,6 +26,10 @@ export interface View {
   a?: string;
   /** 1 when the live view is on */
   l?: 1;
+  /** the layout, when not force */
+  y?: LayoutName;
+  /** the map's projection (scale, x, y), with y "map": the outlines go back under the places where the view put them */
+  m?: Projection;
 }
 
 /** encode makes the URL fragment of a view. */
@@ -46,6 +53,8 @@ export function decode(hash: string): View | null {
     if (!(Array.isArray(v.b) && v.b.length === 2 && v.b.every((d) => typeof d === "string" && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(d)))) delete v.b;
     if (typeof v.a !== "string") delete v.a;
     if (v.l !== 1) delete v.l;
+    if (!(typeof v.y === "string" && Object.prototype.hasOwnProperty.call(layouts, v.y))) delete v.y;
+    if (!(v.y === "map" && Array.isArray(v.m) && v.m.length === 3 && v.m.every(Number.isFinite) && v.m[0] > 0)) delete v.m;
     return v;
   } catch {
     return null;
