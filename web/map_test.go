@@ -28,11 +28,7 @@ import (
 // reopens the map; axe finds nothing serious; another layout takes the
 // outlines away.
 func TestExplorerMap(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{})
-	ds, id := cyphertest.LoadSeed(t, store)
-	h := readerServer(t, ds)
-	b := openTab(t, h.URL)
-	b.signIn(h)
+	h, ds, id, b := readerTab(t, cyphertest.LoadSeed)
 	places := []string{"london", "the-hague", "geneva", "syria", "qatar", "sierra-leone"}
 	for _, p := range append(slices.Clone(places), "caesar-report") {
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q).then(() => 0)`, id(p)))
@@ -155,11 +151,7 @@ func TestExplorerMap(t *testing.T) {
 // outline), the shelling by its village; units and officers stand in the
 // strip; the SVG export equals the canvas.
 func TestExplorerMapForce(t *testing.T) {
-	store := cyphertest.Store(t, cypher.Options{})
-	ds, id := cyphertest.LoadForce(t, store)
-	h := readerServer(t, ds)
-	b := openTab(t, h.URL)
-	b.signIn(h)
+	h, ds, id, b := readerTab(t, cyphertest.LoadForce)
 	for _, e := range []string{"rur-shelling-kesselbrin", "rur-kesselbrin", "rur-dravo", "rur-41-bn"} {
 		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q).then(() => 0)`, id(e)))
 	}
@@ -193,6 +185,17 @@ func TestExplorerMapForce(t *testing.T) {
 	checkSVGEqualsCanvas(t, b)
 	b.axe("#legend")
 	b.checkClean()
+}
+
+// readerTab loads a copy of a dataset (the seed, the force) and opens a
+// tab signed in with a reader key of it.
+func readerTab(t *testing.T, load func(testing.TB, *cypher.Store) (string, func(string) string)) (*servertest.Harness, string, func(string) string, *tab) {
+	t.Helper()
+	ds, id := load(t, cyphertest.Store(t, cypher.Options{}))
+	h := readerServer(t, ds)
+	b := openTab(t, h.URL)
+	b.signIn(h)
+	return h, ds, id, b
 }
 
 // mapNode is a drawn entity as the map test reads it.
