@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -63,6 +64,9 @@ type ViewTarget struct {
 	ID   string
 }
 
+// ViewNoteTargets are what a note may be on: an entity or a relation.
+func ViewNoteTargets() []NodeType { return []NodeType{NodeEntity, NodeRelation} }
+
 // Limits of kept views. A view of 2,000 entities is past what a canvas
 // reads at a glance; the state's bytes bound what one save may store,
 // under the server's body limit.
@@ -99,10 +103,8 @@ func (v SavedView) Validate() error {
 // and its text.
 func (n ViewNote) validate() error {
 	var p problems
-	switch n.Target.Kind {
-	case NodeEntity, NodeRelation:
-	default:
-		p.add("targetKind", Errorf(CodeBadUserInput, "targetKind %q: a note is on an ENTITY or a RELATION", truncate(string(n.Target.Kind), 40)))
+	if !slices.Contains(ViewNoteTargets(), n.Target.Kind) {
+		p.add("targetKind", UnknownValue("targetKind", "note target", string(n.Target.Kind), ViewNoteTargets()))
 	}
 	p.add("targetId", ValidateID("targetId", n.Target.ID))
 	p.add("text", viewNoteRule.Check("text", n.Text))

@@ -20,7 +20,7 @@ import (
 // an id past the gate when a view is shown.
 type ViewState struct {
 	Entities  []ViewEntity `json:"n"`
-	Relations []string     `json:"r"`
+	Relations []string     `json:"r"` // by id (a relation's node id, relation~ID, is read as its id)
 	Path      *ViewPath    `json:"p,omitempty"`
 	AsOf      string       `json:"t,omitempty"` // "show as of": a partial date
 	Open      string       `json:"e,omitempty"` // the entity open in the details panel
@@ -172,7 +172,9 @@ func (s ViewState) validate() error {
 	}
 	for i, id := range s.Relations[:min(len(s.Relations), MaxViewRelations)] {
 		f := fmt.Sprintf("r[%d]", i)
-		p.add(f, ValidateID(f, id))
+		bare, err := BareID(NodeRelation, f, id)
+		p.add(f, err)
+		s.Relations[i] = bare
 	}
 	if s.Path != nil {
 		p.add("", InField("p", s.Path.validate()))
