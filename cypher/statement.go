@@ -184,7 +184,6 @@ var templateVariants = map[statement]func() []variant{
 	stmtEntities:                 entityOrderVariants,
 	stmtSources:                  directionVariants(stmtSources),
 	stmtSavedQueries:             directionVariants(stmtSavedQueries),
-	stmtSavedViews:               directionVariants(stmtSavedViews),
 	stmtChanges:                  directionVariants(stmtChanges),
 	stmtRelationsOf:              directionVariants(stmtRelationsOf),
 	stmtCountEntities:            filterVariants(stmtCountEntities),
