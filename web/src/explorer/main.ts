@@ -343,7 +343,7 @@ class Explorer {
     if (this.analysis.measure !== "none") v.a = this.analysis.measure;
     if (this.live.on) v.l = 1;
     if (this.canvas.layoutName !== "force") v.y = this.canvas.layoutName;
-    if (this.canvas.map.projection) v.m = this.canvas.map.projection;
+    if (this.canvas.layoutName === "map" && this.canvas.map.projection) v.m = this.canvas.map.projection;
     return v;
   }
 
