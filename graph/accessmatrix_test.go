@@ -607,7 +607,11 @@ func sendCell(t *testing.T, h *servertest.Harness, c matrixCaller, r matrixReque
 		}
 		return res.StatusCode, b.String()
 	}
-	// Events: read what arrives within a second and a half of the last.
+	// Events: every subscription of the matrix answers at once with a
+	// first event (a path now, the feed's replay, or an error), which may
+	// wait for a statement's first planning under load: up to the
+	// client's 30 s for it; then what arrives within a second and a half
+	// of the last.
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -617,6 +621,12 @@ func sendCell(t *testing.T, h *servertest.Harness, c matrixCaller, r matrixReque
 			lines <- sc.Text()
 		}
 	}()
+	quiet := func(seen int) time.Duration {
+		if seen == 0 {
+			return 30 * time.Second
+		}
+		return 1500 * time.Millisecond
+	}
 	var events []string
 	for {
 		select {
@@ -627,7 +637,7 @@ func sendCell(t *testing.T, h *servertest.Harness, c matrixCaller, r matrixReque
 			if data, ok := strings.CutPrefix(l, "data: "); ok {
 				events = append(events, data)
 			}
-		case <-time.After(1500 * time.Millisecond):
+		case <-time.After(quiet(len(events))):
 			return res.StatusCode, "[" + strings.Join(events, ",") + "]"
 		}
 	}
