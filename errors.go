@@ -104,8 +104,12 @@ func ErrorMessage(err error) string {
 
 // InField returns err with the field's name before its message, keeping
 // its code, cause and what it says of its value; field, when it is a
-// field's name or path (not a phrase), becomes its Field too.
+// field's name or path (not a phrase), becomes its Field too. No error is
+// nil.
 func InField(field string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		if len(e.Problems) > 0 {

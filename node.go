@@ -6,7 +6,7 @@ import (
 )
 
 // NodeType is what a node id names (Relay's Node interface): an entity, a
-// relation, a source or a version of a saved query.
+// relation, a source, a version of a saved query or of a kept view.
 type NodeType string
 
 // The types of node.
@@ -15,6 +15,7 @@ const (
 	NodeRelation   NodeType = "relation"
 	NodeSource     NodeType = "source"
 	NodeSavedQuery NodeType = "savedQuery"
+	NodeSavedView  NodeType = "savedView"
 )
 
 // nodeSeparator joins a node type's prefix to an id. No id may hold it
@@ -38,12 +39,18 @@ func SavedQueryNodeID(name string, version int64) string {
 	return NodeID(NodeSavedQuery, name+nodeSeparator+strconv.FormatInt(version, 10))
 }
 
+// SavedViewNodeID is the node id of a version of a kept view.
+func SavedViewNodeID(name string, version int64) string {
+	return NodeID(NodeSavedView, name+nodeSeparator+strconv.FormatInt(version, 10))
+}
+
 // NodeRef is what a node id names.
 type NodeRef struct {
 	Type NodeType
-	// ID is the entity's, relation's or source's id, or the saved query's name.
+	// ID is the entity's, relation's or source's id, or the saved query's
+	// or view's name.
 	ID string
-	// Version is the saved query's version.
+	// Version is the saved query's or view's version.
 	Version int64
 }
 
@@ -57,15 +64,15 @@ func ParseNodeID(field, id string) (NodeRef, error) {
 	switch t := NodeType(prefix); t {
 	case NodeRelation, NodeSource:
 		return NodeRef{Type: t, ID: key}, ValidateID(field, key)
-	case NodeSavedQuery:
+	case NodeSavedQuery, NodeSavedView:
 		name, v, _ := strings.Cut(key, nodeSeparator)
 		version, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || version < 1 {
-			return NodeRef{}, Errorf(CodeBadUserInput, "%s %q is not a saved query's node id (savedQuery~NAME~VERSION)", field, truncate(id, 40))
+			return NodeRef{}, Errorf(CodeBadUserInput, "%s %q is not a version's node id (%s~NAME~VERSION)", field, truncate(id, 40), t)
 		}
 		return NodeRef{Type: t, ID: name, Version: version}, ValidateSlug(field, name)
 	}
-	return NodeRef{}, Errorf(CodeBadUserInput, "%s %q is not a node id: an entity's id, or relation~, source~ or savedQuery~ and an id", field, truncate(id, 40))
+	return NodeRef{}, Errorf(CodeBadUserInput, "%s %q is not a node id: an entity's id, or relation~, source~, savedQuery~ or savedView~ and an id", field, truncate(id, 40))
 }
 
 // BareID is the id of a relation or source (t) that an argument names

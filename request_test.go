@@ -273,7 +273,7 @@ func TestRequestDefaults(t *testing.T) {
 			From: from, To: to, First: casegraph.DefaultDatasetTimeline}},
 		{"entities", casegraph.NewEntitiesRequest(), casegraph.EntitiesRequest{Order: casegraph.EntityOrder{Field: casegraph.OrderByID},
 			Page: casegraph.Page{First: casegraph.DefaultPageSize}}},
-		{"savedQueryVersions", casegraph.NewSavedQueryVersionsRequest("q"), casegraph.SavedQueryVersionsRequest{Name: "q", First: casegraph.DefaultSavedQueryVersions}},
+		{"savedQueryVersions", casegraph.NewVersionsRequest("q"), casegraph.VersionsRequest{Name: "q", First: casegraph.DefaultSavedQueryVersions}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,7 +290,7 @@ func TestRequestDefaults(t *testing.T) {
 		"suggest":            func() error { q := casegraph.NewSuggestRequest("Geo"); return q.Normalize() },
 		"datasetTimeline":    func() error { return casegraph.NewDatasetTimelineRequest([]string{"d"}, from, to).Validate() },
 		"entities":           func() error { return casegraph.NewEntitiesRequest().Validate() },
-		"savedQueryVersions": func() error { return casegraph.NewSavedQueryVersionsRequest("q").Validate() },
+		"savedQueryVersions": func() error { return casegraph.NewVersionsRequest("q").Validate() },
 	} {
 		t.Run(name+" is valid", func(t *testing.T) { checkErr(t, normalize(), "") })
 	}

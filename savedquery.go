@@ -72,7 +72,7 @@ const (
 	MaxSavedQueryDocument = 20000
 	MaxTags               = 20
 
-	DefaultSavedQueryVersions = 50 // savedQueryVersions' first when a client gives none
+	DefaultSavedQueryVersions = 50 // savedQueryVersions' and savedViewVersions' first when a client gives none
 	MaxSavedQueryVersions     = 1000
 )
 
@@ -121,22 +121,30 @@ func (q SavedQuery) Validate() error {
 			return Errorf(CodeBadUserInput, "defaultVariables must be a JSON object")
 		}
 	}
-	switch q.Visibility {
+	return validateVisibility("query", q.Visibility, q.Datasets)
+}
+
+// validateVisibility checks who may see a saved query or a kept view
+// (what names which): a visibility, and the datasets of one visible to
+// datasets' readers.
+func validateVisibility(what string, v Visibility, datasets []string) error {
+	switch v {
 	case "", VisibilityPrivate, VisibilityPublic:
-		if len(q.Datasets) > 0 {
-			return Errorf(CodeBadUserInput, "datasets: only a query visible to datasets (DATASETS) names them")
+		if len(datasets) > 0 {
+			return InField("datasets", Errorf(CodeBadUserInput, "only a %s visible to datasets (DATASETS) names them", what))
 		}
 	case VisibilityDatasets:
-		if len(q.Datasets) == 0 || len(q.Datasets) > MaxFilterValues {
-			return Errorf(CodeBadUserInput, "datasets: a query visible to datasets names 1 to %d of them", MaxFilterValues)
+		if len(datasets) == 0 || len(datasets) > MaxFilterValues {
+			return InField("datasets", Errorf(CodeBadUserInput, "a %s visible to datasets names 1 to %d of them", what, MaxFilterValues))
 		}
-		for i, ds := range q.Datasets {
-			if err := ValidateID(fmt.Sprintf("datasets[%d]", i), ds); err != nil {
-				return err
-			}
+		var p problems
+		for i, ds := range datasets {
+			f := fmt.Sprintf("datasets[%d]", i)
+			p.add(f, ValidateID(f, ds))
 		}
+		return p.err()
 	default:
-		return Errorf(CodeBadUserInput, "visibility %q: want PRIVATE, DATASETS or PUBLIC", q.Visibility)
+		return &Error{Code: CodeBadUserInput, Field: "visibility", Message: fmt.Sprintf("visibility %q: want PRIVATE, DATASETS or PUBLIC", truncate(string(v), 40))}
 	}
 	return nil
 }
@@ -159,21 +167,21 @@ func NormalizeDocument(doc string) string {
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
-// SavedQueryVersionsRequest asks for the latest First versions of the saved
-// query called Name, newest first.
-type SavedQueryVersionsRequest struct {
+// VersionsRequest asks for the latest First versions of the saved query
+// (or the kept view) called Name, newest first.
+type VersionsRequest struct {
 	Name  string
 	First int // 1 to MaxSavedQueryVersions
 }
 
-// NewSavedQueryVersionsRequest is the versions of name with the default:
-// the latest DefaultSavedQueryVersions.
-func NewSavedQueryVersionsRequest(name string) SavedQueryVersionsRequest {
-	return SavedQueryVersionsRequest{Name: name, First: DefaultSavedQueryVersions}
+// NewVersionsRequest is the versions of name with the default: the latest
+// DefaultSavedQueryVersions.
+func NewVersionsRequest(name string) VersionsRequest {
+	return VersionsRequest{Name: name, First: DefaultSavedQueryVersions}
 }
 
 // Validate checks the name and how many versions.
-func (q SavedQueryVersionsRequest) Validate() error {
+func (q VersionsRequest) Validate() error {
 	if err := ValidateSlug("name", q.Name); err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ type ungated map[statement]string
 // ungatedStatements collects the declarations of every file.
 func ungatedStatements() []ungated {
 	return []ungated{batchUngated(), changeUngated(), datasetUngated(), degreeUngated(),
-		duplicateUngated(), entityUngated(), keyUngated(), mergeUngated(), migrateUngated(), relationUngated(), savedQueryUngated(),
+		duplicateUngated(), entityUngated(), keyUngated(), mergeUngated(), migrateUngated(), relationUngated(), savedQueryUngated(), viewUngated(),
 		sourceUngated(), storeUngated(), writeUngated(), writeGateUngated(), citationUngated()}
 }
 

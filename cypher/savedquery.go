@@ -60,13 +60,8 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	if datasets == nil {
 		datasets = []string{}
 	}
-	for _, ds := range datasets {
-		// A query shown to a dataset's readers is saved only by one of
-		// them: a writer elsewhere may not plant queries in their list,
-		// nor learn from the answer whether the dataset exists.
-		if !casegraph.CanReadIn(ctx, ds) {
-			return casegraph.SavedQuery{}, casegraph.Errorf(casegraph.CodeNotFound, "datasets: no dataset %q", ds)
-		}
+	if err := checkShownTo(ctx, datasets); err != nil {
+		return casegraph.SavedQuery{}, err
 	}
 	document := casegraph.NormalizeDocument(q.Document)
 	if canonical, err := canonicalJSON(defaults); err == nil {
@@ -82,7 +77,7 @@ func (s *Store) SaveQuery(ctx context.Context, q casegraph.SavedQuery) (casegrap
 	}
 	var out casegraph.SavedQuery
 	err := s.mutate(ctx, "SaveQuery", &out, func(run txRunner) (change, error) {
-		if err := checkSavedQueryOwner(ctx, run, q.Name, false); err != nil {
+		if err := checkOwner(ctx, run, keptQueries, q.Name, false); err != nil {
 			return change{}, err
 		}
 		recs, err := run(stmtSaveQuery, params)
@@ -212,7 +207,7 @@ func (s *Store) DeleteSavedQuery(ctx context.Context, name string) (int64, error
 	}
 	var n int64
 	err := s.mutate(ctx, "DeleteSavedQuery", &n, func(run txRunner) (change, error) {
-		if err := checkSavedQueryOwner(ctx, run, name, true); err != nil {
+		if err := checkOwner(ctx, run, keptQueries, name, true); err != nil {
 			return change{}, err
 		}
 		recs, err := run(stmtDeleteSavedQuery, map[string]any{"name": name})
@@ -285,26 +280,51 @@ func savedQueryFromMap(m map[string]any) (casegraph.SavedQuery, error) {
 	return q, err
 }
 
-// checkSavedQueryOwner lets only a saved query's owner or an admin save a new
-// version of it or delete it (the operator, an admin, passes). A query the
-// caller may not see is not there: a new save finds its name taken, a
-// delete finds nothing.
-func checkSavedQueryOwner(ctx context.Context, run txRunner, name string, deleting bool) error {
+// checkShownTo refuses the datasets a saved query or a kept view is to be
+// shown to unless the caller reads each: a writer elsewhere may not plant
+// queries or views in their readers' lists, nor learn from the answer
+// whether a dataset exists.
+func checkShownTo(ctx context.Context, datasets []string) error {
+	for i, ds := range datasets {
+		if !casegraph.CanReadIn(ctx, ds) {
+			return casegraph.InField(fmt.Sprintf("datasets[%d]", i), casegraph.Errorf(casegraph.CodeNotFound, "no dataset %q", ds))
+		}
+	}
+	return nil
+}
+
+// kept is what checkOwner checks: saved queries or kept views, whose
+// owner statement reads who owns one and who may see it.
+type kept struct {
+	noun  string // in errors: "saved query", "view"
+	owner statement
+}
+
+var (
+	keptQueries = kept{"saved query", stmtSavedQueryOwner}
+	keptViews   = kept{"view", stmtSavedViewOwner}
+)
+
+// checkOwner lets only a saved query's or a kept view's owner or an admin
+// save a new version of it or delete it (the operator, an admin, passes).
+// One the caller may not see is not there: a new save finds its name
+// taken, a delete finds nothing.
+func checkOwner(ctx context.Context, run txRunner, k kept, name string, deleting bool) error {
 	p, err := casegraph.Caller(ctx)
 	if err != nil || p.IsAdmin() {
 		return err
 	}
-	recs, err := run(stmtSavedQueryOwner, map[string]any{"name": name})
+	recs, err := run(k.owner, map[string]any{"name": name})
 	if err != nil {
 		return err
 	}
 	found, _, err := neo4j.GetRecordValue[bool](recs[0], "found")
 	if err != nil {
-		return internalError(string(stmtSavedQueryOwner), err)
+		return internalError(string(k.owner), err)
 	}
 	if !found {
 		if deleting {
-			return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+			return casegraph.Errorf(casegraph.CodeNotFound, "no %s %q", k.noun, name)
 		}
 		return nil
 	}
@@ -316,7 +336,7 @@ func checkSavedQueryOwner(ctx context.Context, run txRunner, name string, deleti
 		}
 	}
 	if err != nil {
-		return internalError(string(stmtSavedQueryOwner), err)
+		return internalError(string(k.owner), err)
 	}
 	if owner == p.ID {
 		return nil
@@ -327,9 +347,9 @@ func checkSavedQueryOwner(ctx context.Context, run txRunner, name string, deleti
 	}
 	switch {
 	case visible:
-		return casegraph.Errorf(casegraph.CodeForbidden, "saved query %q is %s's: only its owner or an admin may change or delete it", name, owner)
+		return casegraph.Errorf(casegraph.CodeForbidden, "%s %q is %s's: only its owner or an admin may change or delete it", k.noun, name, owner)
 	case deleting:
-		return casegraph.Errorf(casegraph.CodeNotFound, "no saved query %q", name)
+		return casegraph.Errorf(casegraph.CodeNotFound, "no %s %q", k.noun, name)
 	default:
 		return casegraph.Errorf(casegraph.CodeConflict, "the name %q is taken; choose another", name)
 	}

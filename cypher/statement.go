@@ -184,6 +184,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtEntities:                 entityOrderVariants,
 	stmtSources:                  directionVariants(stmtSources),
 	stmtSavedQueries:             directionVariants(stmtSavedQueries),
+	stmtSavedViews:               directionVariants(stmtSavedViews),
 	stmtChanges:                  directionVariants(stmtChanges),
 	stmtRelationsOf:              directionVariants(stmtRelationsOf),
 	stmtCountEntities:            filterVariants(stmtCountEntities),

@@ -166,7 +166,7 @@ func TestStatementVariants(t *testing.T) {
 			}
 		}
 	}
-	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtChanges, stmtRelationsOf} {
+	for _, stmt := range []statement{stmtSources, stmtSavedQueries, stmtSavedViews, stmtChanges, stmtRelationsOf} {
 		built[stmt.paged(casegraph.Page{})], built[stmt.paged(casegraph.Page{Backward: true})] = true, true
 	}
 	for _, stmt := range []statement{stmtEntityStates, stmtRelationStates} {

@@ -60,6 +60,7 @@ type matrixFixture struct {
 	protA, protB          string // the protected people (real ids)
 	authored, cross, relB string // relations: A's, A's to B's org, B's to its witness
 	savedA                string
+	view                  string // a public view of both datasets (accessmatrix_view_test.go)
 	feedStart             string // a watch cursor before the fixture
 	// markers by what may read them
 	markA, markB, markCross, markProtA, markProtB []string
@@ -137,6 +138,7 @@ func newMatrixFixture(t *testing.T, idp *oidctest.Provider) matrixFixture {
 		"name": f.savedA, "title": "Names", "document": `query($id: ID!) { entity(id: $id) { name } }`,
 		"defaultVariables": map[string]any{"id": f.nice}, "visibility": "DATASETS", "datasets": []string{a},
 		"tags": []string{f.savedA}}})
+	f.view = saveMatrixView(t, f)
 	return f
 }
 
@@ -455,7 +457,7 @@ func TestGeneratedAccessMatrix(t *testing.T) {
 	f := newMatrixFixture(t, idp)
 	callers := matrixCallers(t, f, idp)
 	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
-	fields, routes := withEdgeCells(t, schema, matrixFields(t, f), f), matrixRoutes(f)
+	fields, routes := withViewCells(t, schema, withEdgeCells(t, schema, matrixFields(t, f), f), f), matrixRoutes(f)
 	// Every root field of the schema has a cell; every cell a field.
 	covered := map[string]bool{}
 	for _, root := range []string{"Query", "Mutation", "Subscription"} {

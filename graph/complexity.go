@@ -84,6 +84,19 @@ func complexity() generated.ComplexityRoot {
 		return child * casegraph.DefaultCommandLevels
 	}
 	c.Query.SavedQuery = func(child int, _ string, _ *int) int { return statementCost + child }
+	// A kept view is read, then what it names through the gate (three
+	// statements at most, however many views); its entities, when
+	// something is selected under them, by a compiled read of their own,
+	// a list as long as a subgraph's, weighed as one.
+	c.Query.SavedView = func(child int, _ string, _ *int) int { return 4*statementCost + child }
+	c.Query.SavedViewVersions = func(child int, name string, first *int) int {
+		return 4*statementCost + child*within(savedViewVersionsQueryOf(name, first).First, casegraph.MaxSavedQueryVersions)
+	}
+	c.Query.SavedViews = func(child int, first *int, _ *string, last *int, _ *string) int {
+		return 4*statementCost + child*windowSize(first, last)
+	}
+	c.SavedView.Entities = func(child int) int { return statementCost + child*max(1, casegraph.MaxViewEntities/100) }
+	c.SavedViewConnection.TotalCount = func(int) int { return statementCost }
 	c.Query.ShortestPath = func(child int, from, to string, f *model.PathFilter) int {
 		return pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child
 	}

@@ -57,6 +57,7 @@ func schemaDefaults() map[string]schemaDefault {
 		"Query.whoWasInCommand(minCredibility)": {int(casegraph.CredibilityUnknown), "casegraph.DefaultGradeFilter", int(incident.MinCredibility)},
 		"Query.duplicateCandidates(first)":      {casegraph.DefaultPageSize, "casegraph.DefaultPageSize", duplicates.First},
 		"Query.savedQueryVersions(first)":       {casegraph.DefaultSavedQueryVersions, "casegraph.DefaultSavedQueryVersions", savedQueryVersionsQueryOf("q", nil).First},
+		"Query.savedViewVersions(first)":        {casegraph.DefaultSavedQueryVersions, "casegraph.DefaultSavedQueryVersions", savedViewVersionsQueryOf("v", nil).First},
 		"PathFilter.direction":                  {casegraph.PathAny, "casegraph.DefaultPathFilter", paths.Filter.Direction},
 		"PathFilter.minReliability":             {casegraph.ReliabilityF, "casegraph.DefaultGradeFilter", paths.Filter.MinReliability},
 		"PathFilter.minCredibility":             {int(casegraph.CredibilityUnknown), "casegraph.DefaultGradeFilter", int(paths.Filter.MinCredibility)},
@@ -69,6 +70,7 @@ func schemaDefaults() map[string]schemaDefault {
 		"described PathFilter.maxDepth":         {casegraph.DefaultMaxDepth, "casegraph.DefaultMaxDepth", paths.Filter.MaxDepth},
 		"described Query.duplicateCandidates":   {casegraph.DefaultPageSize, "casegraph.DefaultPageSize", duplicates.First},
 		"described SaveQueryInput.visibility":   {casegraph.VisibilityPrivate, "casegraph.VisibilityPrivate", nil},
+		"described SaveViewInput.visibility":    {casegraph.VisibilityPrivate, "casegraph.VisibilityPrivate", nil},
 		"described schema":                      {casegraph.DefaultPageSize, "casegraph.DefaultPageSize (a connection's page)", windowSize(nil, nil)},
 	}
 	for _, t := range entityTypes {

@@ -56,6 +56,7 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 		"DateOverlap":         {[]string{casegraph.OverlapNone.String(), casegraph.OverlapPossible.String(), casegraph.OverlapCertain.String()}, true},
 		"CommandRecord":       {names(casegraph.Records()), true},
 		"IncidentTieKind":     {names(casegraph.TieKinds()), true},
+		"ViewNoteTarget":      {upper(casegraph.ViewNoteTargets()), true},
 	}
 	sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return slices.Compact(s) }
 	for name, def := range schema.Types {
@@ -85,6 +86,15 @@ func TestSchemaEnumsEqualDomainLists(t *testing.T) {
 			t.Errorf("%s: listed with a domain list, but the schema has no such enum", name)
 		}
 	}
+}
+
+// upper is values as the schema spells them (EnumName).
+func upper[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = casegraph.EnumName(v)
+	}
+	return out
 }
 
 func names[T ~string](values []T) []string {

@@ -16,15 +16,19 @@ import (
 // read below applies the caller's scope, so the two look alike). One
 // statement per type asked for: the entities with everything selected
 // under them (as entity(id) reads them), the relations, the sources, the
-// saved queries' versions. The entities are read with those of the
+// saved queries' and the kept views' versions. The entities are read with those of the
 // operation's other root fields that name entities (rootEntities): one
 // statement however many node, nodes and entity fields it has.
 func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model.Node, error) {
 	byType := map[casegraph.NodeType][]string{}
-	var savedRefs []casegraph.NodeRef
+	var savedRefs, viewRefs []casegraph.NodeRef
 	for _, ref := range refs {
-		if ref.Type == casegraph.NodeSavedQuery {
+		switch ref.Type {
+		case casegraph.NodeSavedQuery:
 			savedRefs = append(savedRefs, ref)
+			continue
+		case casegraph.NodeSavedView:
+			viewRefs = append(viewRefs, ref)
 			continue
 		}
 		byType[ref.Type] = append(byType[ref.Type], ref.ID)
@@ -69,11 +73,24 @@ func (r *Resolver) nodes(ctx context.Context, refs []casegraph.NodeRef) ([]model
 			return nil, err
 		}
 	}
+	var views map[string]casegraph.SavedView
+	if len(viewRefs) > 0 {
+		var err error
+		if views, err = r.SavedViewStore.SavedViewVersions(ctx, viewRefs); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]model.Node, len(refs))
 	for i, ref := range refs {
-		if ref.Type == casegraph.NodeSavedQuery {
+		switch ref.Type {
+		case casegraph.NodeSavedQuery:
 			if q, ok := saved[casegraph.SavedQueryNodeID(ref.ID, ref.Version)]; ok {
 				out[i] = toSavedQuery(q)
+			}
+			continue
+		case casegraph.NodeSavedView:
+			if v, ok := views[casegraph.SavedViewNodeID(ref.ID, ref.Version)]; ok {
+				out[i] = toSavedView(v)
 			}
 			continue
 		}

@@ -72,10 +72,10 @@ func (r *Resolver) savedQuery(ctx context.Context, name string, version *int) (c
 }
 
 // savedQueryVersionsQueryOf is the request of savedQueryVersions:
-// casegraph.NewSavedQueryVersionsRequest's default, and what the client
+// casegraph.NewVersionsRequest's default, and what the client
 // gave.
-func savedQueryVersionsQueryOf(name string, first *int) casegraph.SavedQueryVersionsRequest {
-	q := casegraph.NewSavedQueryVersionsRequest(name)
+func savedQueryVersionsQueryOf(name string, first *int) casegraph.VersionsRequest {
+	q := casegraph.NewVersionsRequest(name)
 	given(&q.First, first)
 	return q
 }

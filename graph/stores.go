@@ -90,6 +90,19 @@ type SavedQueryStore interface {
 	DeleteSavedQuery(ctx context.Context, name string) (int64, error)
 }
 
+// SavedViewStore saves, annotates, lists, reads and deletes kept views;
+// every view it returns is shown to the caller through the read gate.
+type SavedViewStore interface {
+	SaveView(ctx context.Context, v casegraph.SavedView) (casegraph.SavedView, error)
+	AnnotateView(ctx context.Context, name string, note casegraph.ViewNote) (casegraph.SavedView, error)
+	SavedView(ctx context.Context, name string, version int64) (casegraph.SavedView, error)
+	SavedViewHistory(ctx context.Context, name string, limit int) ([]casegraph.SavedView, error)
+	SavedViews(ctx context.Context, page casegraph.Page) ([]casegraph.SavedView, bool, error)
+	CountSavedViews(ctx context.Context) (int64, error)
+	SavedViewVersions(ctx context.Context, refs []casegraph.NodeRef) (map[string]casegraph.SavedView, error)
+	DeleteSavedView(ctx context.Context, name string) (int64, error)
+}
+
 // DuplicateStore suggests duplicate entities and records dismissals.
 type DuplicateStore interface {
 	DuplicateCandidates(ctx context.Context, q duplicate.Request) (duplicate.Page, error)
@@ -123,6 +136,7 @@ type Stores struct {
 	TimelineStore   TimelineStore
 	CommandStore    CommandStore
 	SavedQueryStore SavedQueryStore
+	SavedViewStore  SavedViewStore
 	DuplicateStore  DuplicateStore
 	ChangeStore     ChangeStore
 	KeyStore        KeyStore

@@ -283,6 +283,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		if coded.Reason != "" {
 			out.Extensions["reason"] = coded.Reason
 		}
+		// The input the error is about, for a form to show it at its field.
+		if coded.Field != "" {
+			out.Extensions["field"] = coded.Field
+		}
 		switch coded.Code {
 		case casegraph.CodeBusy:
 			// Nothing of this field ran: the whole answer says so with 429

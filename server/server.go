@@ -60,6 +60,7 @@ type Store interface {
 	graph.TimelineStore
 	graph.CommandStore
 	graph.SavedQueryStore
+	graph.SavedViewStore
 	graph.DuplicateStore
 	graph.ChangeStore
 	graph.KeyStore
@@ -77,7 +78,7 @@ func schemaStores(store Store) graph.Stores {
 	return graph.Stores{
 		EntityStore: store, RelationStore: store, SourceStore: store, DatasetStore: store,
 		PathStore: store, SearchStore: store, TimelineStore: store, CommandStore: store, SavedQueryStore: store,
-		DuplicateStore: store, ChangeStore: store, KeyStore: store,
+		SavedViewStore: store, DuplicateStore: store, ChangeStore: store, KeyStore: store,
 	}
 }
 

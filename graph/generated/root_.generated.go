@@ -37,6 +37,8 @@ type ResolverRoot interface {
 	Relation() RelationResolver
 	RelationEdge() RelationEdgeResolver
 	SavedQueryConnection() SavedQueryConnectionResolver
+	SavedView() SavedViewResolver
+	SavedViewConnection() SavedViewConnectionResolver
 	SourceConnection() SourceConnectionResolver
 	Subscription() SubscriptionResolver
 }
@@ -166,6 +168,11 @@ type ComplexityRoot struct {
 	}
 
 	DeleteSavedQueryPayload struct {
+		Name     func(childComplexity int) int
+		Versions func(childComplexity int) int
+	}
+
+	DeleteSavedViewPayload struct {
 		Name     func(childComplexity int) int
 		Versions func(childComplexity int) int
 	}
@@ -307,16 +314,19 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		AnnotateView       func(childComplexity int, name string, note model.ViewNoteInput) int
 		CreateAPIKey       func(childComplexity int, input model.APIKeyInput) int
 		DeleteDataset      func(childComplexity int, name string) int
 		DeleteEntity       func(childComplexity int, id string) int
 		DeleteSavedQuery   func(childComplexity int, name string) int
+		DeleteSavedView    func(childComplexity int, name string) int
 		DeleteSource       func(childComplexity int, id string) int
 		DismissDuplicate   func(childComplexity int, a string, b string) int
 		Link               func(childComplexity int, input model.LinkInput) int
 		MergeEntities      func(childComplexity int, into string, from []string) int
 		RevokeAPIKey       func(childComplexity int, id string) int
 		SaveQuery          func(childComplexity int, input model.SaveQueryInput) int
+		SaveView           func(childComplexity int, input model.SaveViewInput) int
 		UndismissDuplicate func(childComplexity int, a string, b string) int
 		Unlink             func(childComplexity int, id string) int
 		UpsertEntity       func(childComplexity int, input model.EntityInput) int
@@ -452,6 +462,9 @@ type ComplexityRoot struct {
 		SavedQueries        func(childComplexity int, tag *string, first *int, after *string, last *int, before *string) int
 		SavedQuery          func(childComplexity int, name string, version *int) int
 		SavedQueryVersions  func(childComplexity int, name string, first *int) int
+		SavedView           func(childComplexity int, name string, version *int) int
+		SavedViewVersions   func(childComplexity int, name string, first *int) int
+		SavedViews          func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Search              func(childComplexity int, text string, kinds []model.EntityKind, datasets []string, first *int, after *string, last *int, before *string) int
 		ShortestPath        func(childComplexity int, from string, to string, filter *model.PathFilter) int
 		Source              func(childComplexity int, id string) int
@@ -546,6 +559,35 @@ type ComplexityRoot struct {
 		Query  func(childComplexity int) int
 	}
 
+	SavedView struct {
+		Author      func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Datasets    func(childComplexity int) int
+		Description func(childComplexity int) int
+		Entities    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Note        func(childComplexity int) int
+		Notes       func(childComplexity int) int
+		Owner       func(childComplexity int) int
+		Relations   func(childComplexity int) int
+		State       func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Version     func(childComplexity int) int
+		Visibility  func(childComplexity int) int
+	}
+
+	SavedViewConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SavedViewEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	SearchConnection struct {
 		Edges      func(childComplexity int) int
 		Facets     func(childComplexity int) int
@@ -614,6 +656,14 @@ type ComplexityRoot struct {
 		Event    func(childComplexity int) int
 		Relation func(childComplexity int) int
 		Start    func(childComplexity int) int
+	}
+
+	ViewNote struct {
+		Author     func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		TargetID   func(childComplexity int) int
+		TargetKind func(childComplexity int) int
+		Text       func(childComplexity int) int
 	}
 }
 
@@ -1057,6 +1107,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DeleteSavedQueryPayload.Versions(childComplexity), true
+
+	case "DeleteSavedViewPayload.name":
+		if e.ComplexityRoot.DeleteSavedViewPayload.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSavedViewPayload.Name(childComplexity), true
+	case "DeleteSavedViewPayload.versions":
+		if e.ComplexityRoot.DeleteSavedViewPayload.Versions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteSavedViewPayload.Versions(childComplexity), true
 
 	case "Document.aliases":
 		if e.ComplexityRoot.Document.Aliases == nil {
@@ -1595,6 +1658,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.KindCount.Kind(childComplexity), true
 
+	case "Mutation.annotateView":
+		if e.ComplexityRoot.Mutation.AnnotateView == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_annotateView_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AnnotateView(childComplexity, args["name"].(string), args["note"].(model.ViewNoteInput)), true
 	case "Mutation.createApiKey":
 		if e.ComplexityRoot.Mutation.CreateAPIKey == nil {
 			break
@@ -1639,6 +1713,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSavedQuery(childComplexity, args["name"].(string)), true
+	case "Mutation.deleteSavedView":
+		if e.ComplexityRoot.Mutation.DeleteSavedView == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSavedView_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSavedView(childComplexity, args["name"].(string)), true
 	case "Mutation.deleteSource":
 		if e.ComplexityRoot.Mutation.DeleteSource == nil {
 			break
@@ -1705,6 +1790,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SaveQuery(childComplexity, args["input"].(model.SaveQueryInput)), true
+	case "Mutation.saveView":
+		if e.ComplexityRoot.Mutation.SaveView == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_saveView_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SaveView(childComplexity, args["input"].(model.SaveViewInput)), true
 	case "Mutation.undismissDuplicate":
 		if e.ComplexityRoot.Mutation.UndismissDuplicate == nil {
 			break
@@ -2471,6 +2567,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SavedQueryVersions(childComplexity, args["name"].(string), args["first"].(*int)), true
+	case "Query.savedView":
+		if e.ComplexityRoot.Query.SavedView == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedView_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedView(childComplexity, args["name"].(string), args["version"].(*int)), true
+	case "Query.savedViewVersions":
+		if e.ComplexityRoot.Query.SavedViewVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedViewVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedViewVersions(childComplexity, args["name"].(string), args["first"].(*int)), true
+	case "Query.savedViews":
+		if e.ComplexityRoot.Query.SavedViews == nil {
+			break
+		}
+
+		args, err := ec.field_Query_savedViews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SavedViews(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 	case "Query.search":
 		if e.ComplexityRoot.Query.Search == nil {
 			break
@@ -2906,6 +3035,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SavedQueryResult.Query(childComplexity), true
 
+	case "SavedView.author":
+		if e.ComplexityRoot.SavedView.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Author(childComplexity), true
+	case "SavedView.createdAt":
+		if e.ComplexityRoot.SavedView.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.CreatedAt(childComplexity), true
+	case "SavedView.datasets":
+		if e.ComplexityRoot.SavedView.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Datasets(childComplexity), true
+	case "SavedView.description":
+		if e.ComplexityRoot.SavedView.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Description(childComplexity), true
+	case "SavedView.entities":
+		if e.ComplexityRoot.SavedView.Entities == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Entities(childComplexity), true
+	case "SavedView.id":
+		if e.ComplexityRoot.SavedView.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.ID(childComplexity), true
+	case "SavedView.name":
+		if e.ComplexityRoot.SavedView.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Name(childComplexity), true
+	case "SavedView.note":
+		if e.ComplexityRoot.SavedView.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Note(childComplexity), true
+	case "SavedView.notes":
+		if e.ComplexityRoot.SavedView.Notes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Notes(childComplexity), true
+	case "SavedView.owner":
+		if e.ComplexityRoot.SavedView.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Owner(childComplexity), true
+	case "SavedView.relations":
+		if e.ComplexityRoot.SavedView.Relations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Relations(childComplexity), true
+	case "SavedView.state":
+		if e.ComplexityRoot.SavedView.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.State(childComplexity), true
+	case "SavedView.title":
+		if e.ComplexityRoot.SavedView.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Title(childComplexity), true
+	case "SavedView.version":
+		if e.ComplexityRoot.SavedView.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Version(childComplexity), true
+	case "SavedView.visibility":
+		if e.ComplexityRoot.SavedView.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.Visibility(childComplexity), true
+
+	case "SavedViewConnection.edges":
+		if e.ComplexityRoot.SavedViewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedViewConnection.Edges(childComplexity), true
+	case "SavedViewConnection.pageInfo":
+		if e.ComplexityRoot.SavedViewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedViewConnection.PageInfo(childComplexity), true
+	case "SavedViewConnection.totalCount":
+		if e.ComplexityRoot.SavedViewConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedViewConnection.TotalCount(childComplexity), true
+
+	case "SavedViewEdge.cursor":
+		if e.ComplexityRoot.SavedViewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedViewEdge.Cursor(childComplexity), true
+	case "SavedViewEdge.node":
+		if e.ComplexityRoot.SavedViewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedViewEdge.Node(childComplexity), true
+
 	case "SearchConnection.edges":
 		if e.ComplexityRoot.SearchConnection.Edges == nil {
 			break
@@ -3166,6 +3418,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TimelineItem.Start(childComplexity), true
 
+	case "ViewNote.author":
+		if e.ComplexityRoot.ViewNote.Author == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ViewNote.Author(childComplexity), true
+	case "ViewNote.createdAt":
+		if e.ComplexityRoot.ViewNote.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ViewNote.CreatedAt(childComplexity), true
+	case "ViewNote.targetId":
+		if e.ComplexityRoot.ViewNote.TargetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ViewNote.TargetID(childComplexity), true
+	case "ViewNote.targetKind":
+		if e.ComplexityRoot.ViewNote.TargetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ViewNote.TargetKind(childComplexity), true
+	case "ViewNote.text":
+		if e.ComplexityRoot.ViewNote.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ViewNote.Text(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -3187,7 +3470,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("NearInput", ec.unmarshalInputNearInput),
 			graphql.NewInputUnmarshaler("PathFilter", ec.unmarshalInputPathFilter),
 			graphql.NewInputUnmarshaler("SaveQueryInput", ec.unmarshalInputSaveQueryInput),
+			graphql.NewInputUnmarshaler("SaveViewInput", ec.unmarshalInputSaveViewInput),
 			graphql.NewInputUnmarshaler("SourceInput", ec.unmarshalInputSourceInput),
+			graphql.NewInputUnmarshaler("ViewNoteInput", ec.unmarshalInputViewNoteInput),
 		)
 	}
 	first := true
@@ -4976,6 +5261,153 @@ type DatasetTimeline {
   truncated: Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/view.graphqls", Input: `"""
+One version of a kept view: what the explorer draws (the entities with
+their places, the relations, the path search, the date, the panels open
+and the styling), notes on its entities and relations, and who keeps it.
+Views are kept as saved queries are: by a name, in versions, owned by who
+first saved them, seen by whom their visibility says. Opening one gives a
+reader nothing beyond its own rights: everything the view names is read
+again through the same gate as nodes(ids), with the reader's rights. A
+protected person hidden from the reader is shown by the opaque id the
+reader reads it by elsewhere (and a relation of one likewise), what the
+reader may not read is left out everywhere (state, entities, relations,
+notes), and so is a note on a protected person hidden from it.
+"""
+type SavedView implements Node {
+  "savedView~NAME~VERSION: this version's node id (see Node)."
+  id: ID!
+  "A slug, unique among views: the-caesar-network."
+  name: String!
+  "1, 2, ...: saving a changed state or changed notes adds a version; old ones stay readable."
+  version: Int!
+  title: String!
+  description: String
+  """
+  The view as the explorer keeps it (its View: n, the entities drawn as
+  [id, x, y, flags]; r, the relations drawn; p, the path search; t, the
+  date shown; e, the entity open; b, the period brushed; a, what Analyse
+  shows; l, live; o, the tab open; g, the layout; y, the kinds and
+  relation types left out), in the ids the caller reads, without what it
+  may not read.
+  """
+  state: JSON!
+  """
+  The entities the state names (those drawn, then the path's ends, the ids
+  it keeps out of paths and the entity open), read as nodes(ids) reads
+  them: protected people redacted for a caller without clearance.
+  """
+  entities: [Entity!]!
+  "The relations the state draws, read as nodes(ids) reads them."
+  relations: [Relation!]!
+  "The notes on the entities and relations the caller reads, oldest first."
+  notes: [ViewNote!]!
+  "What this version says of the view, as its author said when saving it."
+  note: String
+  createdAt: DateTime!
+  "Who first saved it: only it or an admin may save a new version, annotate it or delete it."
+  owner: String!
+  "Who may open it (opening it always reads with the rights of whoever opens it)."
+  visibility: QueryVisibility!
+  "The datasets whose readers may open it (DATASETS), those the caller reads."
+  datasets: [String!]!
+  "Who saved this version."
+  author: String!
+}
+
+"What a note is on."
+enum ViewNoteTarget {
+  ENTITY
+  RELATION
+}
+
+"A note on an entity or a relation of a view."
+type ViewNote {
+  targetKind: ViewNoteTarget!
+  "The entity's or the relation's id, as the caller reads it."
+  targetId: ID!
+  text: String!
+  "Who wrote it (kept across versions while its target and text stay)."
+  author: String!
+  createdAt: DateTime!
+}
+
+type SavedViewConnection {
+  edges: [SavedViewEdge!]!
+  pageInfo: PageInfo!
+  "How many views the caller may open, over all pages."
+  totalCount: Int!
+}
+
+type SavedViewEdge {
+  cursor: String!
+  node: SavedView!
+}
+
+input ViewNoteInput {
+  targetKind: ViewNoteTarget!
+  "The entity's or the relation's id, as the caller reads it (a protected person's opaque id, for a caller without clearance)."
+  targetId: ID!
+  "Up to 5,000 characters."
+  text: String!
+}
+
+input SaveViewInput {
+  name: String!
+  title: String!
+  description: String
+  """
+  The explorer's view (see SavedView.state), checked strictly: every key
+  known, every id of the form of an id, at most 2,000 entities and 5,000
+  relations, 512 KiB. Every id is looked up with the caller's rights when
+  it is saved: NOT_FOUND at its field (state.n[3]) for one it reads
+  nothing by.
+  """
+  state: JSON!
+  """
+  The notes of the new version, which replace the latest version's (a
+  note kept with its target and text keeps its author); left out, the
+  latest version's notes are kept.
+  """
+  notes: [ViewNoteInput!]
+  "Default: PRIVATE."
+  visibility: QueryVisibility
+  "For DATASETS: the datasets whose readers may open it (each one the caller reads)."
+  datasets: [String!]
+  "What this version says or changes (kept with a new version; a save that makes none ignores it)."
+  note: String
+}
+
+type DeleteSavedViewPayload {
+  name: String!
+  "How many versions were deleted."
+  versions: Int!
+}
+
+extend type Query {
+  "Kept views (their latest versions) by name."
+  savedViews(first: Int, after: String, last: Int, before: String): SavedViewConnection!
+  "A version of a kept view (the latest when version is left out); NOT_FOUND when there is none the caller may open."
+  savedView(name: String!, version: Int): SavedView
+  """
+  The versions of a kept view, newest first (at most first, 1 to 1000):
+  who saved each, when, and its note. A new version is made only when the
+  state or the notes change; a new title, description, visibility or
+  datasets update the latest version in place. NOT_FOUND when there is
+  no such view the caller may open.
+  """
+  savedViewVersions(name: String!, first: Int = 50): [SavedView!]
+}
+
+extend type Mutation {
+  "Saves a view: a new name at version 1, a changed view as its next version; the same view again changes nothing."
+  saveView(input: SaveViewInput!): SavedView!
+  "Adds a note to the latest version of a view, as its next version (the same note again adds nothing)."
+  annotateView(name: String!, note: ViewNoteInput!): SavedView!
+  "Deletes a kept view with all its versions."
+  deleteSavedView(name: String!): DeleteSavedViewPayload!
+}
+`, BuiltIn: false},
 	{Name: "../schema/watch.graphqls", Input: `"""
 One message of a changes subscription. The first has no change: it says
 that the watch is live and gives the cursor to resume from; each after
@@ -5287,6 +5719,16 @@ func (ec *executionContext) childFields_DeleteSavedQueryPayload(ctx context.Cont
 		return ec.fieldContext_DeleteSavedQueryPayload_versions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeleteSavedQueryPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteSavedViewPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DeleteSavedViewPayload_name(ctx, field)
+	case "versions":
+		return ec.fieldContext_DeleteSavedViewPayload_versions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteSavedViewPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DuplicateCandidate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5769,6 +6211,64 @@ func (ec *executionContext) childFields_SavedQueryResult(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type SavedQueryResult", field.Name)
 }
 
+func (ec *executionContext) childFields_SavedView(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SavedView_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SavedView_name(ctx, field)
+	case "version":
+		return ec.fieldContext_SavedView_version(ctx, field)
+	case "title":
+		return ec.fieldContext_SavedView_title(ctx, field)
+	case "description":
+		return ec.fieldContext_SavedView_description(ctx, field)
+	case "state":
+		return ec.fieldContext_SavedView_state(ctx, field)
+	case "entities":
+		return ec.fieldContext_SavedView_entities(ctx, field)
+	case "relations":
+		return ec.fieldContext_SavedView_relations(ctx, field)
+	case "notes":
+		return ec.fieldContext_SavedView_notes(ctx, field)
+	case "note":
+		return ec.fieldContext_SavedView_note(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SavedView_createdAt(ctx, field)
+	case "owner":
+		return ec.fieldContext_SavedView_owner(ctx, field)
+	case "visibility":
+		return ec.fieldContext_SavedView_visibility(ctx, field)
+	case "datasets":
+		return ec.fieldContext_SavedView_datasets(ctx, field)
+	case "author":
+		return ec.fieldContext_SavedView_author(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedView", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedViewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SavedViewConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SavedViewConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SavedViewConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedViewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SavedViewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SavedViewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SavedViewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SavedViewEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -5897,6 +6397,22 @@ func (ec *executionContext) childFields_TimelineItem(ctx context.Context, field 
 		return ec.fieldContext_TimelineItem_relation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TimelineItem", field.Name)
+}
+
+func (ec *executionContext) childFields_ViewNote(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "targetKind":
+		return ec.fieldContext_ViewNote_targetKind(ctx, field)
+	case "targetId":
+		return ec.fieldContext_ViewNote_targetId(ctx, field)
+	case "text":
+		return ec.fieldContext_ViewNote_text(ctx, field)
+	case "author":
+		return ec.fieldContext_ViewNote_author(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ViewNote_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ViewNote", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -245,6 +245,12 @@ type DeleteSavedQueryPayload struct {
 	Versions int `json:"versions"`
 }
 
+type DeleteSavedViewPayload struct {
+	Name string `json:"name"`
+	// How many versions were deleted.
+	Versions int `json:"versions"`
+}
+
 // Two entities of one dataset likely to be the same: merge them with mergeEntities, or dismiss the pair.
 type DuplicateCandidate struct {
 	// The entity of the smaller id.
@@ -683,6 +689,28 @@ type SaveQueryInput struct {
 	Note *string `json:"note,omitempty"`
 }
 
+type SaveViewInput struct {
+	Name        string  `json:"name"`
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// The explorer's view (see SavedView.state), checked strictly: every key
+	// known, every id of the form of an id, at most 2,000 entities and 5,000
+	// relations, 512 KiB. Every id is looked up with the caller's rights when
+	// it is saved: NOT_FOUND at its field (state.n[3]) for one it reads
+	// nothing by.
+	State JSON `json:"state"`
+	// The notes of the new version, which replace the latest version's (a
+	// note kept with its target and text keeps its author); left out, the
+	// latest version's notes are kept.
+	Notes []ViewNoteInput `json:"notes,omitempty"`
+	// Default: PRIVATE.
+	Visibility *QueryVisibility `json:"visibility,omitempty"`
+	// For DATASETS: the datasets whose readers may open it (each one the caller reads).
+	Datasets []string `json:"datasets,omitempty"`
+	// What this version says or changes (kept with a new version; a save that makes none ignores it).
+	Note *string `json:"note,omitempty"`
+}
+
 // One version of a saved query: a GraphQL query researchers run again as the graph grows.
 type SavedQuery struct {
 	// savedQuery~NAME~VERSION: this version's node id (see Node).
@@ -736,6 +764,63 @@ type SavedQueryResult struct {
 	Query  *SavedQuery       `json:"query"`
 	Data   JSON              `json:"data,omitempty"`
 	Errors []SavedQueryError `json:"errors"`
+}
+
+// One version of a kept view: what the explorer draws (the entities with
+// their places, the relations, the path search, the date, the panels open
+// and the styling), notes on its entities and relations, and who keeps it.
+// Views are kept as saved queries are: by a name, in versions, owned by who
+// first saved them, seen by whom their visibility says. Opening one gives a
+// reader nothing beyond its own rights: everything the view names is read
+// again through the same gate as nodes(ids), with the reader's rights. A
+// protected person hidden from the reader is shown by the opaque id the
+// reader reads it by elsewhere (and a relation of one likewise), what the
+// reader may not read is left out everywhere (state, entities, relations,
+// notes), and so is a note on a protected person hidden from it.
+type SavedView struct {
+	// savedView~NAME~VERSION: this version's node id (see Node).
+	ID string `json:"id"`
+	// A slug, unique among views: the-caesar-network.
+	Name string `json:"name"`
+	// 1, 2, ...: saving a changed state or changed notes adds a version; old ones stay readable.
+	Version     int     `json:"version"`
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// The view as the explorer keeps it (its View: n, the entities drawn as
+	// [id, x, y, flags]; r, the relations drawn; p, the path search; t, the
+	// date shown; e, the entity open; b, the period brushed; a, what Analyse
+	// shows; l, live; o, the tab open; g, the layout; y, the kinds and
+	// relation types left out), in the ids the caller reads, without what it
+	// may not read.
+	State JSON `json:"state"`
+	// The relations the state draws, read as nodes(ids) reads them.
+	Relations []Relation `json:"relations"`
+	// The notes on the entities and relations the caller reads, oldest first.
+	Notes []ViewNote `json:"notes"`
+	// What this version says of the view, as its author said when saving it.
+	Note      *string   `json:"note,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	// Who first saved it: only it or an admin may save a new version, annotate it or delete it.
+	Owner string `json:"owner"`
+	// Who may open it (opening it always reads with the rights of whoever opens it).
+	Visibility QueryVisibility `json:"visibility"`
+	// The datasets whose readers may open it (DATASETS), those the caller reads.
+	Datasets []string `json:"datasets"`
+	// Who saved this version.
+	Author string              `json:"author"`
+	View   casegraph.SavedView `json:"-"`
+}
+
+func (SavedView) IsNode() {}
+
+type SavedViewConnection struct {
+	Edges    []SavedViewEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"pageInfo"`
+}
+
+type SavedViewEdge struct {
+	Cursor string     `json:"cursor"`
+	Node   *SavedView `json:"node"`
 }
 
 type SearchConnection struct {
@@ -858,6 +943,25 @@ type TimelineItem struct {
 	End      *PartialDate `json:"end,omitempty"`
 	Event    *Event       `json:"event,omitempty"`
 	Relation *Relation    `json:"relation,omitempty"`
+}
+
+// A note on an entity or a relation of a view.
+type ViewNote struct {
+	TargetKind ViewNoteTarget `json:"targetKind"`
+	// The entity's or the relation's id, as the caller reads it.
+	TargetID string `json:"targetId"`
+	Text     string `json:"text"`
+	// Who wrote it (kept across versions while its target and text stay).
+	Author    string    `json:"author"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+type ViewNoteInput struct {
+	TargetKind ViewNoteTarget `json:"targetKind"`
+	// The entity's or the relation's id, as the caller reads it (a protected person's opaque id, for a caller without clearance).
+	TargetID string `json:"targetId"`
+	// Up to 5,000 characters.
+	Text string `json:"text"`
 }
 
 // What kind of organization, event or document an entity is; one enum for
@@ -2346,6 +2450,62 @@ func (e *SourceKind) UnmarshalJSON(b []byte) error {
 }
 
 func (e SourceKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a note is on.
+type ViewNoteTarget string
+
+const (
+	ViewNoteTargetEntity   ViewNoteTarget = "ENTITY"
+	ViewNoteTargetRelation ViewNoteTarget = "RELATION"
+)
+
+var AllViewNoteTarget = []ViewNoteTarget{
+	ViewNoteTargetEntity,
+	ViewNoteTargetRelation,
+}
+
+func (e ViewNoteTarget) IsValid() bool {
+	switch e {
+	case ViewNoteTargetEntity, ViewNoteTargetRelation:
+		return true
+	}
+	return false
+}
+
+func (e ViewNoteTarget) String() string {
+	return string(e)
+}
+
+func (e *ViewNoteTarget) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ViewNoteTarget(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ViewNoteTarget", str)
+	}
+	return nil
+}
+
+func (e ViewNoteTarget) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ViewNoteTarget) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ViewNoteTarget) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
