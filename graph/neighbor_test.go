@@ -278,7 +278,13 @@ func TestNeighborPaging(t *testing.T) {
 // clearance.
 func seedReaders(t *testing.T) (h *servertest.Harness, ds string, id func(string) string, uncleared, cleared string) {
 	t.Helper()
-	h = servertest.New(t, servertest.Options{})
+	return seedReadersWith(t, servertest.Options{})
+}
+
+// seedReadersWith is seedReaders over a server started with opts.
+func seedReadersWith(t *testing.T, opts servertest.Options) (h *servertest.Harness, ds string, id func(string) string, uncleared, cleared string) {
+	t.Helper()
+	h = servertest.New(t, opts)
 	ds, id = cyphertest.LoadSeed(t, h.Store)
 	uncleared = h.Key(casegraph.NewAPIKey{Name: "uncleared", Role: casegraph.RoleReader, Datasets: []string{ds}})
 	cleared = h.Key(casegraph.NewAPIKey{Name: "cleared", Role: casegraph.RoleReader, Datasets: []string{ds}, Cleared: true})
