@@ -38,8 +38,12 @@ const (
 	keyFile = "neo4j-local/data/local-admin.key"
 )
 
-// notesQueries are the saved queries the examples save (and delete).
-var notesQueries = []string{"who-funds-whom"}
+// notesQueries are the saved queries the examples save (and delete), and
+// notesViews the views they keep (and delete).
+var (
+	notesQueries = []string{"who-funds-whom"}
+	notesViews   = []string{"caesar-and-the-report"}
+)
 
 // TestExamples runs every example of the manual as written, in page
 // order, against a checkout like the one `make run` leaves: bin/casegraph
@@ -245,19 +249,26 @@ func (c *checkout) deleteNotes(t *testing.T) {
 	}
 }
 
-// deleteNotesQueries deletes the saved queries the examples save, if
-// they are there.
+// deleteNotesQueries deletes the saved queries and views the examples
+// keep, if they are there.
 func (c *checkout) deleteNotesQueries(t *testing.T) {
 	t.Helper()
+	deletes := map[string]string{}
 	for _, name := range notesQueries {
-		answer := c.post(t, `mutation ($name: String!) { deleteSavedQuery(name: $name) { name } }`, "", map[string]any{"name": name})
+		deletes[name] = `mutation ($name: String!) { deleteSavedQuery(name: $name) { name } }`
+	}
+	for _, name := range notesViews {
+		deletes[name] = `mutation ($name: String!) { deleteSavedView(name: $name) { name } }`
+	}
+	for name, mutation := range deletes {
+		answer := c.post(t, mutation, "", map[string]any{"name": name})
 		var v struct {
 			Errors []struct {
 				Extensions struct{ Code string }
 			}
 		}
 		if err := json.Unmarshal(answer, &v); err != nil || len(v.Errors) > 0 && v.Errors[0].Extensions.Code != "NOT_FOUND" {
-			t.Errorf("delete saved query %s: %s", name, answer)
+			t.Errorf("delete %s: %s", name, answer)
 		}
 	}
 }
