@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -48,48 +50,107 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (d
 type duplicateGraph struct{ *Store }
 
 // duplicateProperties are the properties of the entity table that
-// DuplicateSubjects returns, each under its name, beside the id and kind:
-// what blocking and scoring compare.
+// DuplicateSubjects returns, in this order after the id and kind: what
+// blocking and scoring compare.
 var duplicateProperties = []string{"name", "aliases", "startDate", "endDate", "publishedAt", "nationality",
 	"birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate"}
 
+// duplicateColumns are duplicateProperties as the entity table has them.
+var duplicateColumns = sync.OnceValue(func() []casegraph.EntityProperty {
+	out := make([]casegraph.EntityProperty, len(duplicateProperties))
+	for p := range casegraph.EntityPropertyRows() {
+		if i := slices.Index(duplicateProperties, p.Name); i >= 0 {
+			out[i] = p
+		}
+	}
+	return out
+})
+
+// duplicateRow is the template function of DuplicateSubjects' row of an
+// entity variable: [id, kind, then duplicateProperties], a list of
+// strings' lists where the property is one.
+func duplicateRow(v string) string {
+	parts := []string{v + ".id", "[l IN labels(" + v + ") WHERE l <> 'Entity'][0]"}
+	for _, p := range duplicateColumns() {
+		if p.Type() == casegraph.PropertyList {
+			parts = append(parts, "coalesce("+v+"."+p.Name+", [])")
+		} else {
+			parts = append(parts, v+"."+p.Name)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
-// entities that the caller may see.
+// entities that the caller may see. The statement returns them in batches
+// of rows (lists, not maps): a record of its own for each of a hundred
+// thousand entities cost the driver a record, a map and two racing reads
+// of the connection each, most of what a run allocated.
 func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
-	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds)})
+	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds), "batch": duplicateBatch})
 	if err != nil {
 		return nil, err
 	}
-	var props []casegraph.EntityProperty
-	for p := range casegraph.EntityPropertyRows() {
-		if slices.Contains(duplicateProperties, p.Name) {
-			props = append(props, p)
-		}
-	}
-	out := make([]casegraph.Entity, len(res.Records))
+	batches := make([][]any, len(res.Records))
+	n := 0
 	for i, rec := range res.Records {
-		e := &out[i]
-		var kind string
-		if e.ID, err = getString(rec, "id"); err == nil {
-			kind, err = getString(rec, "kind")
-		}
-		for _, p := range props {
-			var v any
-			if err == nil && p.Type() == casegraph.PropertyList {
-				v, err = getStrings(rec, p.Name)
-			} else if err == nil {
-				v, err = getString(rec, p.Name)
-			}
-			if err == nil {
-				err = p.Set(e, v)
-			}
-		}
-		if err != nil {
+		if batches[i], _, err = neo4j.GetRecordValue[[]any](rec, "batch"); err != nil {
 			return nil, internalError(string(stmtDuplicateSubjects), err)
 		}
-		e.Kind, e.Dataset = casegraph.Kind(kind), q.Dataset
+		n += len(batches[i])
+	}
+	columns := duplicateColumns()
+	out, i := make([]casegraph.Entity, n), 0
+	for _, batch := range batches {
+		for _, raw := range batch {
+			if err := duplicateSubject(&out[i], raw, columns, q.Dataset); err != nil {
+				return nil, internalError(string(stmtDuplicateSubjects), err)
+			}
+			i++
+		}
 	}
 	return out, nil
+}
+
+// duplicateBatch is how many entities a record of DuplicateSubjects holds.
+const duplicateBatch = 2000
+
+// duplicateSubject reads into e an entity of a row of DuplicateSubjects.
+func duplicateSubject(e *casegraph.Entity, raw any, columns []casegraph.EntityProperty, dataset string) error {
+	row, ok := raw.([]any)
+	if !ok || len(row) != 2+len(columns) {
+		return fmt.Errorf("a row of %T, want %d values", raw, 2+len(columns))
+	}
+	id, _ := row[0].(string)
+	kind, _ := row[1].(string)
+	e.ID, e.Kind, e.Dataset = id, casegraph.Kind(kind), dataset
+	for i, p := range columns {
+		var v any
+		switch x := row[2+i].(type) {
+		case nil:
+			v = ""
+			if p.Type() == casegraph.PropertyList {
+				v = []string(nil)
+			}
+		case []any:
+			list, err := toStrings(p.Name, x)
+			if err != nil {
+				return err
+			}
+			v = list
+		case string:
+			v = x
+		default:
+			return fmt.Errorf("%s: %T", p.Name, x)
+		}
+		if err := p.Set(e, v); err != nil {
+			return err
+		}
+	}
+	if e.ID == "" || e.Kind == "" {
+		return fmt.Errorf("a row without id or kind: %v", row[:2])
+	}
+	return nil
 }
 
 // DismissedPairs reads the pairs of the dataset dismissed as not the same.

@@ -3,6 +3,7 @@ package cypher_test
 import (
 	"context"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"testing"
 	"time"
@@ -30,6 +31,15 @@ import (
 // served by the run of an earlier one;
 // "blocking" times the Go part alone (blocking and name scores) on the
 // generated entities, without the database.
+// allocated is the bytes allocated (runtime/metrics, every goroutine's)
+// so far: a run's is the difference across it, without what the
+// benchmark itself allocates around it (a new store each time).
+func allocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
 func BenchmarkDuplicateCandidates(b *testing.B) {
 	ds := os.Getenv("CASEGRAPH_BENCH_DUPLICATES")
 	if ds == "" {
@@ -71,10 +81,16 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 	})
 	b.Run("run", func(b *testing.B) {
 		var page duplicate.Page
+		var runBytes uint64
 		for b.Loop() {
 			// A store of its own: nothing kept from the last iteration.
-			page = candidates(b, cyphertest.Store(b, cypher.Options{}))
+			s := cyphertest.Store(b, cypher.Options{})
+			before := allocated()
+			page = candidates(b, s)
+			runBytes += allocated() - before
 		}
+		// B/op counts the new store too; run-MB is the run's own.
+		b.ReportMetric(float64(runBytes)/float64(b.N)/(1<<20), "run-MB")
 		found := map[string]int{}
 		for _, c := range page.Candidates {
 			if i, ok := truth[c.Pair]; ok {

@@ -18,7 +18,7 @@ func TestDuplicatePlans(t *testing.T) {
 		want   []string
 		params map[string]any
 	}{
-		{"DuplicateSubjects", []string{"NodeIndexSeek"}, map[string]any{"dataset": "d", "kinds": nil}},
+		{"DuplicateSubjects", []string{"NodeIndexSeek"}, map[string]any{"dataset": "d", "kinds": nil, "batch": 2000}},
 		{"DuplicateNeighbours", []string{"NodeUniqueIndexSeek"}, map[string]any{"pairs": []map[string]any{{"a": "x", "b": "y"}}}},
 		{"DuplicateDismissals", []string{"NodeIndexSeek"}, map[string]any{"dataset": "d"}},
 		{"DismissDuplicate", []string{"NodeUniqueIndexSeek"}, map[string]any{"pair": "x y", "a": "x", "b": "y", "dataset": "d", "by": "me", "at": nil}},

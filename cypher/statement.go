@@ -43,6 +43,8 @@ var templates = sync.OnceValues(func() (*template.Template, error) {
 // templateFuncs are the functions every template may call: the entity's
 // properties come from the domain's table (casegraph.EntityPropertyRows).
 var templateFuncs = template.FuncMap{
+	// duplicateRow is DuplicateSubjects' row of an entity variable.
+	"duplicateRow": duplicateRow,
 	// entityProjection is the map projection of an entity variable: its
 	// id, every property a read may return, and its kind.
 	"entityProjection": func(v string) string { return entityProjection(v, casegraph.EntityProperties) },

@@ -49,74 +49,118 @@ func DefaultLimits() Limits {
 // maxKeyWords bounds the words of a name that make keys.
 const maxKeyWords = 6
 
-// wordKeys are a name's word keys: its sound ("w:"), and for a word of
-// six letters or more, its consonants in alphabetical order ("s:"), which
-// two letters swapped by a typo do not change (Halfuran, Hafluran).
-func wordKeys(prefix string, n dupName) []string {
-	var keys []string
+// blockKey is a blocking key ("Person|w:mhmd"), hashed: a run over a
+// large dataset holds hundreds of thousands of keys, and building each as
+// a string was most of what blocking allocated; a key's text is never
+// shown. Two keys that hash alike (FNV-1a, 64 bits: about one chance in
+// ten billion a run over a million keys) only merge their blocks, so that
+// more pairs are compared and none is missed.
+type blockKey uint64
+
+// newKey starts a key: the entity's kind, then what kind of key it is
+// ("w", "s", "i", "id"); add appends its parts.
+func newKey(kind casegraph.Kind, tag string) blockKey {
+	return blockKey(14695981039346656037).add(string(kind)).add(tag)
+}
+
+// add appends a part to a key, and a separator (0xff, which UTF-8 never
+// holds), so that ("ab", "c") and ("a", "bc") are other keys.
+func (k blockKey) add(part string) blockKey {
+	for i := 0; i < len(part); i++ {
+		k = (k ^ blockKey(part[i])) * 1099511628211
+	}
+	return (k ^ 0xff) * 1099511628211
+}
+
+// addRunes is add of a string of runes, without making the string.
+func (k blockKey) addRunes(rs []rune) blockKey {
+	var b [utf8.UTFMax]byte
+	for _, r := range rs {
+		for _, c := range utf8.AppendRune(b[:0], r) {
+			k = (k ^ blockKey(c)) * 1099511628211
+		}
+	}
+	return (k ^ 0xff) * 1099511628211
+}
+
+// soundKey is the key of a word's sound ("w:"), or false for a word that
+// has none of its own (no sound, or under three letters).
+func soundKey(kind casegraph.Kind, n dupName, i int) (blockKey, bool) {
+	if n.sounds[i] == "" || utf8.RuneCountInString(n.words[i]) < 3 {
+		return 0, false
+	}
+	return newKey(kind, "w").add(n.sounds[i]), true
+}
+
+// wordKeys appends a name's word keys to keys: its sound ("w:"), and for
+// a word of six letters or more, its consonants in alphabetical order
+// ("s:"), which two letters swapped by a typo do not change (Halfuran,
+// Hafluran).
+func wordKeys(keys []blockKey, kind casegraph.Kind, n dupName) []blockKey {
+	var letters []rune
 	for i, w := range n.words[:min(len(n.words), maxKeyWords)] {
 		if n.stands[i] != "" {
-			keys = append(keys, prefix+"w:"+n.stands[i]) // a nickname meets its name
+			keys = append(keys, newKey(kind, "w").add(n.stands[i])) // a nickname meets its name
 		}
-		if n.sounds[i] == "" || utf8.RuneCountInString(w) < 3 {
+		k, ok := soundKey(kind, n, i)
+		if !ok {
 			continue
 		}
-		keys = append(keys, prefix+"w:"+n.sounds[i])
+		keys = append(keys, k)
 		if utf8.RuneCountInString(w) >= 6 && !hasDigit(w) {
-			var letters []rune
+			letters = letters[:0]
 			for _, r := range w {
 				if !strings.ContainsRune("aeiouy", r) {
 					letters = append(letters, r)
 				}
 			}
 			slices.Sort(letters)
-			keys = append(keys, prefix+"s:"+string(letters))
+			keys = append(keys, newKey(kind, "s").addRunes(letters))
 		}
 	}
 	return keys
 }
 
-// initialKeys are a name's initial keys ("i:"): for each word, the first
-// letter of each other word that is frequent too or an initial.
-func initialKeys(prefix string, n dupName, frequent func(i int) bool) []string {
-	var keys []string
+// initialKeys appends a name's initial keys ("i:") to keys: for each
+// word, the first letter of each other word that is frequent too or an
+// initial.
+func initialKeys(keys []blockKey, kind casegraph.Kind, n dupName, frequent func(i int) bool) []blockKey {
 	words := n.words[:min(len(n.words), maxKeyWords)]
 	for i := range words {
-		if n.sounds[i] == "" || utf8.RuneCountInString(words[i]) < 3 {
+		if _, ok := soundKey(kind, n, i); !ok {
 			continue
 		}
 		for j, o := range words {
 			if j != i && (utf8.RuneCountInString(o) == 1 || frequent(j)) {
-				r, _ := utf8.DecodeRuneInString(o)
-				keys = append(keys, prefix+"i:"+string(r)+"|"+n.sounds[i])
+				_, size := utf8.DecodeRuneInString(o)
+				keys = append(keys, newKey(kind, "i").add(o[:size]).add(n.sounds[i]))
 			}
 		}
 	}
 	return keys
 }
 
-// blockingKeys are an entity's keys, each once, given how many entities
-// each word key has, and its identifiers' keys (identifierKeys).
-func blockingKeys(kind casegraph.Kind, names []dupName, ids []string, counts map[string]int32, maxBlock int) []string {
-	prefix := string(kind) + "|"
-	var keys []string
+// blockingKeys appends an entity's keys, each once, to keys[:0], given
+// how many entities each word key has, and its identifiers' keys
+// (identifierKeys).
+func blockingKeys(keys []blockKey, kind casegraph.Kind, names []dupName, ids []string, counts map[blockKey]int32, maxBlock int) []blockKey {
+	keys = keys[:0]
 	for _, id := range ids {
-		keys = append(keys, prefix+"id:"+id)
+		keys = append(keys, newKey(kind, "id").add(id))
 	}
 	for _, n := range names {
-		keys = append(keys, wordKeys(prefix, n)...)
+		keys = wordKeys(keys, kind, n)
 		frequent := func(i int) bool {
-			if n.sounds[i] == "" || utf8.RuneCountInString(n.words[i]) < 3 {
-				return false // no key of its own
-			}
-			return int(counts[prefix+"w:"+n.sounds[i]]) > maxBlock
+			k, ok := soundKey(kind, n, i)
+			return ok && int(counts[k]) > maxBlock // no key of its own: not frequent
 		}
 		rare := false
 		for i := range n.words[:min(len(n.words), maxKeyWords)] {
-			rare = rare || (n.sounds[i] != "" && utf8.RuneCountInString(n.words[i]) >= 3 && !frequent(i))
+			_, ok := soundKey(kind, n, i)
+			rare = rare || (ok && !frequent(i))
 		}
 		if !rare {
-			keys = append(keys, initialKeys(prefix, n, frequent)...)
+			keys = initialKeys(keys, kind, n, frequent)
 		}
 	}
 	slices.Sort(keys)
@@ -158,60 +202,79 @@ type Blocking struct {
 func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip func(Pair) bool) (Blocking, error) {
 	names := make([][]dupName, len(es))
 	ids := make([][]string, len(es))
-	counts := map[string]int32{} // entities a word key has
+	counts := map[blockKey]int32{} // entities a word key has
+	var keys []blockKey            // one entity's, reused
+	wordMembers := 0               // the word and identifier keys of every entity
 	for i, e := range es {
 		names[i] = duplicateNames(e)
 		ids[i] = identifierKeys(e)
-		var keys []string
+		keys = keys[:0]
 		for _, n := range names[i] {
-			keys = append(keys, wordKeys(string(e.Kind)+"|", n)...)
+			keys = wordKeys(keys, e.Kind, n)
 		}
 		slices.Sort(keys)
-		for _, k := range slices.Compact(keys) {
+		keys = slices.Compact(keys)
+		for _, k := range keys {
 			counts[k]++
 		}
+		wordMembers += len(keys) + len(ids[i])
 	}
-	blocks := map[string][]int32{}
+	// The blocks: every (key, entity) of the run in one slice, sorted by
+	// key, so that a block is a run of it (a map of slices grew one slice
+	// a key).
+	type member struct {
+		key    blockKey
+		entity int32
+	}
+	members := make([]member, 0, wordMembers+wordMembers/8) // and a few initial keys
 	for i, e := range es {
-		for _, k := range blockingKeys(e.Kind, names[i], ids[i], counts, limits.MaxBlock) {
-			blocks[k] = append(blocks[k], int32(i))
+		keys = blockingKeys(keys, e.Kind, names[i], ids[i], counts, limits.MaxBlock)
+		for _, k := range keys {
+			members = append(members, member{k, int32(i)})
 		}
 	}
+	slices.SortFunc(members, func(x, y member) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.entity, y.entity)) })
 	type block struct {
-		key     string
-		members []int32
+		key     blockKey
+		members []member // of one key
 	}
 	var out Blocking
 	var order []block
-	for k, m := range blocks {
-		switch {
-		case len(m) < 2:
-		case len(m) > limits.MaxBlock:
+	for start := 0; start < len(members); {
+		end := start + 1
+		for end < len(members) && members[end].key == members[start].key {
+			end++
+		}
+		switch n := end - start; {
+		case n < 2:
+		case n > limits.MaxBlock:
 			out.SkippedBlocks++
 		default:
-			order = append(order, block{k, m})
+			order = append(order, block{members[start].key, members[start:end:end]})
 		}
+		start = end
 	}
 	slices.SortFunc(order, func(x, y block) int {
-		return cmp.Or(cmp.Compare(len(x.members), len(y.members)), strings.Compare(x.key, y.key))
+		return cmp.Or(cmp.Compare(len(x.members), len(y.members)), cmp.Compare(x.key, y.key))
 	})
 	if err := ctx.Err(); err != nil {
 		return Blocking{}, err
 	}
-	seen := map[uint64]bool{}
+	seen := map[uint64]struct{}{}
 compare:
 	for _, b := range order {
-		for x, i := range b.members {
-			for _, j := range b.members[x+1:] {
+		for x, mi := range b.members {
+			for _, mj := range b.members[x+1:] {
+				i, j := mi.entity, mj.entity
 				id := uint64(i)<<32 | uint64(j)
-				if seen[id] {
+				if _, ok := seen[id]; ok {
 					continue
 				}
 				if out.Compared == limits.MaxComparisons {
 					out.Truncated = true
 					break compare
 				}
-				seen[id] = true
+				seen[id] = struct{}{}
 				out.Compared++
 				if out.Compared%4096 == 0 && ctx.Err() != nil {
 					return Blocking{}, ctx.Err()
