@@ -47,7 +47,7 @@ type Admission struct {
 // waiting for one, and the readiness probe, the CLI and imports still find
 // connections free.
 func DefaultAdmission() Admission {
-	return Admission{Statements: 64, Heavy: 8, PerRequest: 4, Wait: 250 * time.Millisecond}
+	return Admission{Statements: 64, Heavy: 8, PerRequest: 4, Wait: time.Second}
 }
 
 // Validate checks values that make no sense.
