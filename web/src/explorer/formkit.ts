@@ -134,6 +134,22 @@ export interface CitationValue {
   credibility?: number;
 }
 
+/** CitedRecord is a citation as an edit form reads it (citedFields). */
+export interface CitedRecord {
+  quote: string | null;
+  locator: string | null;
+  typedCredibility: number;
+  source: { id: string };
+}
+
+/** citedFields selects what an edit form reads of a claim's citations. */
+export const citedFields = `citations { quote locator typedCredibility source { id } }`;
+
+/** citationValue is a citation read, as the form sends it again (its credibility as it was given). */
+export function citationValue(c: CitedRecord): CitationValue {
+  return { sourceId: c.source.id, quote: c.quote, locator: c.locator, credibility: c.typedCredibility };
+}
+
 /** citationsFieldset is the citations of a claim, one row each, with a button that adds one. */
 export function citationsFieldset(cited: CitationValue[], sources: HTMLDataListElement): HTMLFieldSetElement {
   const rows = h("div", { class: "citation-rows" });

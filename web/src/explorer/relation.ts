@@ -35,7 +35,8 @@ export interface Evidenced extends Relation {
 /** citationFields selects a claim's citations, with what the panels show of each source. */
 export const citationFields = `citations { quote locator credibility grade source { id title publisher url publishedAt kind reliability archivedUrl dataset } }`;
 
-interface RelationDetail extends Evidenced {
+/** RelationProperties are the type-specific properties of a relation (LinkInput's too). */
+export interface RelationProperties {
   share: number | null;
   amount: number | null;
   currency: string | null;
@@ -43,6 +44,8 @@ interface RelationDetail extends Evidenced {
   post: string | null;
   rank: string | null;
 }
+
+interface RelationDetail extends Evidenced, RelationProperties {}
 
 const relationDocument = `query RelationPanel($id: ID!) {
   relation(id: $id) { ...Rel share amount currency relationship post rank ${citationFields} }

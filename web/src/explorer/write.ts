@@ -14,8 +14,9 @@ import { identityEvent } from "./auth";
 import { truncate } from "./canvas";
 import type { Canvas } from "./canvas";
 import { byId, h, replace } from "./dom";
-import { citationsFieldset, citationsOf, clearErrors, datasetList, errorSummary, field, number, select, showErrors, sourceList, text, value } from "./formkit";
-import type { CitationValue } from "./formkit";
+import { citationValue, citedFields, citationsFieldset, citationsOf, clearErrors, datasetList, errorSummary, field, number, select, showErrors, sourceList, text, value } from "./formkit";
+import type { CitedRecord } from "./formkit";
+import type { RelationProperties } from "./relation";
 import { entityName, showTab, status } from "./ui";
 import { entityInput, entityRead, kindFields, kinds } from "./writeentity";
 import type { EntityRecord } from "./writeentity";
@@ -146,19 +147,12 @@ function redrawEntity(e: EntityRef): void {
   else act?.canvas.add([e], []);
 }
 
-interface RelationRecord extends Omit<Relation, "citations"> {
-  version?: number;
-  share: number | null;
-  amount: number | null;
-  currency: string | null;
-  relationship: string | null;
-  post: string | null;
-  rank: string | null;
-  citations: { quote: string | null; locator: string | null; typedCredibility: number; source: { id: string } }[];
+interface RelationRecord extends Omit<Relation, "citations">, RelationProperties {
+  citations: CitedRecord[];
 }
 
 const relationRead = `query WriteRelation($id: ID!) {
-  relation(id: $id) { ...Rel share amount currency relationship post rank citations { quote locator typedCredibility source { id } } }
+  relation(id: $id) { ...Rel share amount currency relationship post rank ${citedFields} }
 }`;
 
 /** relationForm adds a relation (id null) or edits one: its type and ends are for good (link updates by id, type and ends). */
@@ -221,10 +215,6 @@ async function relationForm(id: string | null): Promise<void> {
     },
     () => (id ? act?.openRelation(id) : replace(byId("panel-entity"), h("p", { class: "hint" }, "Nothing was written."))),
   );
-}
-
-function citationValue(c: { quote: string | null; locator: string | null; typedCredibility: number; source: { id: string } }): CitationValue {
-  return { sourceId: c.source.id, quote: c.quote, locator: c.locator, credibility: c.typedCredibility };
 }
 
 /** datasetNow is the dataset a new entity likely goes to: that of the entities drawn, when they share one. */

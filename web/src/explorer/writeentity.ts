@@ -4,8 +4,8 @@
 // not show, identifiers and protection, goes back as it was read).
 import { gql } from "./api";
 import type { EntityRef, Kind } from "./api";
-import { field, number, select, text, value } from "./formkit";
-import type { CitationValue } from "./formkit";
+import { citedFields, field, number, select, text, value } from "./formkit";
+import type { CitationValue, CitedRecord } from "./formkit";
 
 /** kinds are the entity kinds, in the order the form offers them. */
 export const kinds: Kind[] = ["PERSON", "ORGANIZATION", "EVENT", "DOCUMENT", "PLACE"];
@@ -60,7 +60,7 @@ export interface EntityRecord extends EntityRef {
   aliases: string[];
   description: string | null;
   version: number;
-  citations: { quote: string | null; locator: string | null; typedCredibility: number; source: { id: string } }[];
+  citations: CitedRecord[];
   identifiers?: { type: string; value: string; issuer: string | null }[];
   coordinates?: { latitude: number; longitude: number } | null;
   [field: string]: unknown;
@@ -68,7 +68,7 @@ export interface EntityRecord extends EntityRef {
 
 const readDocument = `query WriteEntity($id: ID!) {
   entity(id: $id) {
-    ...Ref version citations { quote locator typedCredibility source { id } }
+    ...Ref version ${citedFields}
     ... on Person { nationality birthDate deathDate birthPlace gender address identifiers { type value issuer } }
     ... on Organization { category jurisdiction foundingDate dissolutionDate address identifiers { type value issuer } }
     ... on Event { category startDate endDate }
