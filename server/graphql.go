@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -262,6 +264,57 @@ func introspects(set ast.SelectionSet) bool {
 	return false
 }
 
+// argumentField is the input an error of reading a field's arguments is
+// about (a date or an id that is no such thing, refused as it is read,
+// before any resolver runs), as a path within the argument:
+// "birthDate" for upsertEntity(input: {birthDate: ...}), the argument's
+// own name for a value given bare; "" for an error about no argument.
+func argumentField(ctx context.Context, path ast.Path) string {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Definition == nil {
+		return ""
+	}
+	at := fc.Path()
+	if len(path) <= len(at) || !slices.Equal(path[:len(at)], at) {
+		return ""
+	}
+	arg, ok := path[len(at)].(ast.PathName)
+	if !ok || fc.Field.Definition.Arguments.ForName(string(arg)) == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, el := range path[len(at)+1:] {
+		switch el := el.(type) {
+		case ast.PathName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(el))
+		case ast.PathIndex:
+			fmt.Fprintf(&b, "[%d]", int(el))
+		}
+	}
+	if b.Len() == 0 {
+		return string(arg)
+	}
+	return b.String()
+}
+
+// problem is one of the problems of an error that joins several.
+type problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+func problemList(list []*casegraph.Error) []problem {
+	out := make([]problem, len(list))
+	for i, p := range list {
+		out[i] = problem{Code: string(p.Code), Message: p.Message, Field: p.Field}
+	}
+	return out
+}
+
 func codedError(code casegraph.Code, reason, format string, args ...any) *gqlerror.Error {
 	return &gqlerror.Error{
 		Message:    fmt.Sprintf(format, args...),
@@ -286,6 +339,13 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		// The input the error is about, for a form to show it at its field.
 		if coded.Field != "" {
 			out.Extensions["field"] = coded.Field
+		} else if f := argumentField(ctx, gqlErr.Path); f != "" {
+			out.Extensions["field"] = f
+		}
+		// An input refused for several problems says each with its field
+		// (extensions.problems), so that a form shows each at its input.
+		if len(coded.Problems) > 1 {
+			out.Extensions["problems"] = problemList(coded.Problems)
 		}
 		switch coded.Code {
 		case casegraph.CodeBusy:

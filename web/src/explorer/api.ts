@@ -91,6 +91,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string,
     readonly reason?: string,
+    /** the error's extensions: field, problems (each with its field), line ... */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -123,7 +125,7 @@ export function withFragments(document: string): string {
 
 interface GraphQLError {
   message: string;
-  extensions?: { code?: string; reason?: string };
+  extensions?: { code?: string; reason?: string } & Record<string, unknown>;
 }
 
 /** gql runs a document and returns its data, or throws the first error. */
@@ -145,7 +147,7 @@ export async function gql<T>(document: string, variables: Record<string, unknown
   }
   if (body.errors && body.errors.length > 0) {
     const first = body.errors[0];
-    throw new ApiError(first.message, first.extensions?.code ?? "HTTP_" + response.status, first.extensions?.reason);
+    throw new ApiError(first.message, first.extensions?.code ?? "HTTP_" + response.status, first.extensions?.reason, first.extensions);
   }
   if (!body.data) throw new ApiError(`The server answered ${response.status} without data.`, "HTTP_" + response.status);
   return body.data;

@@ -7,6 +7,7 @@ import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
 import { byId, h, replace, safeURL } from "./dom";
 import { citationFields, citationItem } from "./relation";
 import type { Evidenced } from "./relation";
+import { editButton } from "./write";
 import { confidence, dates, entityButton, entityName, kindBadge, reading, readPanel, showTab } from "./ui";
 
 interface EntityDetail extends EntityRef {
@@ -98,6 +99,7 @@ export async function showEntity(id: string, vocabulary: Map<string, RelationTyp
       h("button", { type: "button", onclick: () => act.expand(e.id) }, "Expand"),
       h("button", { type: "button", onclick: () => act.pathEnd("from", e) }, "Path from here"),
       h("button", { type: "button", onclick: () => act.pathEnd("to", e) }, "Path to here"),
+      e.redacted ? null : editButton("entity", e.id),
     ]),
     e.kind === "ORGANIZATION" ? chainForm(e.id, act) : null,
     h("dl", { class: "facts" }, facts.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v as Node | string | number)])),

@@ -8,7 +8,7 @@ import { Analysis } from "./analyse";
 import type { Measure } from "./analyse";
 import { ApiError, neighborhood, relationTypes } from "./api";
 import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
-import { signIn, signOut, signedIn } from "./auth";
+import { setupSignIn } from "./signin";
 import { Canvas } from "./canvas";
 import type { LayoutName, NodeData } from "./canvas";
 import { drawChain } from "./chain";
@@ -31,6 +31,8 @@ import { clearError, entityButton, run, setupTabs, showError, showTab, status } 
 import { reread, skeleton } from "./identity";
 import type { Reread } from "./identity";
 import { Welcome } from "./welcome";
+import { setupWriting } from "./write";
+import { setupImport } from "./importer";
 
 /** The first expansion of an entity draws this many neighbours; each further one four times more, up to the API's cap. */
 const firstExpansion = 50;
@@ -124,6 +126,8 @@ class Explorer {
     this.toolbar();
     this.keyboard();
     setupPanels();
+    setupWriting({ canvas: this.canvas, vocabulary, open: (id) => void this.open(id), openRelation: (id) => void this.openRelation(id) });
+    setupImport();
     this.canvas.follow([...document.querySelectorAll("header, #alert, #status, #toolbar, #left, #right")]);
     renderLegend(this.canvas, vocabulary);
   }
@@ -483,36 +487,6 @@ class Explorer {
     this.timeline.render();
     replace(byId("panel-entity"), h("p", { class: "hint" }, "Search for an entity, or click an entity or a relation on the canvas."));
   }
-}
-
-function setupSignIn(onChange: () => void): void {
-  const dialog = byId<HTMLDialogElement>("signin-dialog");
-  const token = byId<HTMLInputElement>("signin-token");
-  const who = byId("who");
-  const show = () => {
-    const stored = sessionStorage.getItem("casegraph.auth") ?? "";
-    const key = /^cgk_([0-9a-f]+)_/.exec(stored);
-    who.textContent = signedIn() ? (key ? `Signed in with key ${key[1]}` : "Signed in with a token") : "Not signed in";
-  };
-  byId("signin-button").addEventListener("click", () => {
-    token.value = "";
-    dialog.showModal();
-  });
-  byId("signin-cancel").addEventListener("click", () => dialog.close());
-  byId("signout").addEventListener("click", () => {
-    signOut();
-    dialog.close();
-    show();
-    onChange();
-  });
-  byId("signin-form").addEventListener("submit", () => {
-    if (token.value.trim() === "") return;
-    signIn(token.value);
-    token.value = "";
-    show();
-    onChange();
-  });
-  show();
 }
 
 async function main(): Promise<void> {

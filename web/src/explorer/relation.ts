@@ -6,6 +6,7 @@
 // a list; it fills the details panel, as an entity does.
 import { gql } from "./api";
 import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
+import { editButton } from "./write";
 import { byId, h, replace, safeURL } from "./dom";
 import { confidence, dates, entityName, kindBadge, readPanel, showTab } from "./ui";
 
@@ -34,7 +35,8 @@ export interface Evidenced extends Relation {
 /** citationFields selects a claim's citations, with what the panels show of each source. */
 export const citationFields = `citations { quote locator credibility grade source { id title publisher url publishedAt kind reliability archivedUrl dataset } }`;
 
-interface RelationDetail extends Evidenced {
+/** RelationProperties are the type-specific properties of a relation (LinkInput's too). */
+export interface RelationProperties {
   share: number | null;
   amount: number | null;
   currency: string | null;
@@ -42,6 +44,8 @@ interface RelationDetail extends Evidenced {
   post: string | null;
   rank: string | null;
 }
+
+interface RelationDetail extends Evidenced, RelationProperties {}
 
 const relationDocument = `query RelationPanel($id: ID!) {
   relation(id: $id) { ...Rel share amount currency relationship post rank ${citationFields} }
@@ -105,7 +109,7 @@ export async function showRelation(id: string, vocabulary: Map<string, RelationT
   replace(
     panel,
     h("h2", { id: "relation-heading", "data-relation": r.id }, end(r.from), ` ${verb} `, end(r.to)),
-    h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => act.draw([], [r]) }, "Draw")),
+    h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => act.draw([], [r]) }, "Draw"), editButton("relation", r.id)),
     h("dl", { class: "facts", id: "relation-facts" }, facts.filter(([, v]) => v !== null && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
     h("h3", { id: "citations-heading" }, `Evidence (${r.citations.length} ${r.citations.length === 1 ? "citation" : "citations"})`),
     r.citations.length

@@ -1,0 +1,200 @@
+// What the write forms share (issue 26 item 6): labelled inputs named by
+// the API's input field, the server's errors shown at the field they are
+// about (extensions.field, or each of extensions.problems), and the
+// citations fieldset (source, quote, locator) both forms carry.
+import { ApiError, gql } from "./api";
+import { h, replace } from "./dom";
+
+/** Input is what a form's field can be. */
+export type Input = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+let fieldIds = 0;
+
+/**
+ * field makes a labelled input for the API's input field name (its
+ * data-field, which errors are matched to), with a place for its error.
+ */
+export function field(label: string, name: string, input: Input, hint?: string): HTMLElement {
+  const id = `wf-${++fieldIds}`;
+  input.id = id;
+  input.dataset.field = name;
+  const error = h("p", { class: "field-error", id: `${id}-error`, hidden: true });
+  input.setAttribute("aria-describedby", error.id);
+  return h("div", { class: "form-field" }, h("label", { for: id }, label), input, hint ? h("span", { class: "hint" }, hint) : null, error);
+}
+
+/** text is a text input with a value. */
+export function text(value: string | number | null | undefined, attrs: Record<string, string> = {}): HTMLInputElement {
+  const el = h("input", { type: "text", ...attrs });
+  el.value = value === null || value === undefined ? "" : String(value);
+  return el;
+}
+
+/** select is a select of the values (the first, "", when optional), with one chosen. */
+export function select(values: string[], chosen: string | null | undefined, optional = false): HTMLSelectElement {
+  const el = h("select", {}, optional ? h("option", { value: "" }, "—") : null, values.map((v) => h("option", { value: v }, v.toLowerCase().replace(/_/g, " "))));
+  el.value = chosen ?? "";
+  return el;
+}
+
+/** value is an input's trimmed value, null when empty. */
+export function value(form: HTMLElement, name: string): string | null {
+  const el = form.querySelector<Input>(`[data-field="${name}"]`);
+  const v = el?.value.trim() ?? "";
+  return v === "" ? null : v;
+}
+
+/** number is an input's value as a number, null when empty (a non-number goes as NaN's text, for the server to refuse). */
+export function number(form: HTMLElement, name: string): number | null {
+  const v = value(form, name);
+  return v === null ? null : Number(v);
+}
+
+/** Problem is one error the server gave, at a field or not. */
+interface Problem {
+  message: string;
+  code: string;
+  field?: string;
+}
+
+/** problemsOf splits an API error into its problems: each of extensions.problems, or itself. */
+function problemsOf(err: unknown): Problem[] {
+  if (!(err instanceof ApiError)) return [{ message: err instanceof Error ? err.message : String(err), code: "ERROR" }];
+  const list = err.extensions.problems;
+  if (Array.isArray(list) && list.length > 0) return list as Problem[];
+  const f = err.extensions.field;
+  return [{ message: err.message, code: err.code, field: typeof f === "string" ? f : undefined }];
+}
+
+/**
+ * showErrors shows err's problems in form: each at the input whose field
+ * is the problem's or the nearest one above it ("citations[0].quote" at
+ * citations[0].quote, "aliases[2]" at aliases), and those about no input
+ * of the form in its summary. The first input with an error takes the focus.
+ */
+export function showErrors(form: HTMLElement, err: unknown): void {
+  clearErrors(form);
+  const summary = form.querySelector<HTMLElement>(".form-errors")!;
+  const inputs = [...form.querySelectorAll<Input>("[data-field]")];
+  const loose: Problem[] = [];
+  let first: Input | null = null;
+  const nearest = (f: string | undefined): Input | undefined => {
+    for (let path = f ?? ""; path !== ""; ) {
+      const at = inputs.find((i) => i.dataset.field === path);
+      if (at) return at;
+      const shorter = path.replace(/(\.[^.[\]]+|\[[0-9]+\])$/, "");
+      if (shorter === path) return undefined;
+      path = shorter;
+    }
+    return undefined;
+  };
+  for (const p of problemsOf(err)) {
+    const at = nearest(p.field);
+    if (!at) {
+      loose.push(p);
+      continue;
+    }
+    const box = form.querySelector<HTMLElement>(`#${at.id}-error`)!;
+    box.hidden = false;
+    box.textContent = [box.textContent, `${p.code}: ${p.message}`].filter(Boolean).join(" · ");
+    at.setAttribute("aria-invalid", "true");
+    first ??= at;
+  }
+  if (loose.length > 0) {
+    summary.hidden = false;
+    replace(summary, loose.map((p) => h("p", {}, h("span", { class: "code" }, p.code), p.message)));
+  }
+  (first ?? summary).focus();
+}
+
+/** clearErrors takes the shown errors away. */
+export function clearErrors(form: HTMLElement): void {
+  for (const box of form.querySelectorAll<HTMLElement>(".field-error")) {
+    box.hidden = true;
+    box.textContent = "";
+  }
+  for (const i of form.querySelectorAll("[aria-invalid]")) i.removeAttribute("aria-invalid");
+  const summary = form.querySelector<HTMLElement>(".form-errors");
+  if (summary) {
+    summary.hidden = true;
+    summary.replaceChildren();
+  }
+}
+
+/** errorSummary is the place of a form's errors that are about none of its inputs. */
+export function errorSummary(): HTMLElement {
+  return h("div", { class: "form-errors panel-error", role: "alert", tabindex: "-1", hidden: true });
+}
+
+/** CitationValue is a citation as the forms read and send it (CitationInput). */
+export interface CitationValue {
+  sourceId: string;
+  quote?: string | null;
+  locator?: string | null;
+  credibility?: number;
+}
+
+/** CitedRecord is a citation as an edit form reads it (citedFields). */
+export interface CitedRecord {
+  quote: string | null;
+  locator: string | null;
+  typedCredibility: number;
+  source: { id: string };
+}
+
+/** citedFields selects what an edit form reads of a claim's citations. */
+export const citedFields = `citations { quote locator typedCredibility source { id } }`;
+
+/** citationValue is a citation read, as the form sends it again (its credibility as it was given). */
+export function citationValue(c: CitedRecord): CitationValue {
+  return { sourceId: c.source.id, quote: c.quote, locator: c.locator, credibility: c.typedCredibility };
+}
+
+/** citationsFieldset is the citations of a claim, one row each, with a button that adds one. */
+export function citationsFieldset(cited: CitationValue[], sources: HTMLDataListElement): HTMLFieldSetElement {
+  const rows = h("div", { class: "citation-rows" });
+  const set = h("fieldset", { class: "citations" }, h("legend", {}, "Citations"), rows);
+  const add = (c: CitationValue) => {
+    const i = rows.children.length;
+    const src = text(c.sourceId, { list: sources.id, autocomplete: "off" });
+    const row = h(
+      "div",
+      { class: "citation-row", role: "group", "aria-label": `Citation ${i + 1}` },
+      field("Source (id)", `citations[${i}].sourceId`, src),
+      field("Quote", `citations[${i}].quote`, Object.assign(h("textarea", { rows: 2 }), { value: c.quote ?? "" })),
+      field("Locator", `citations[${i}].locator`, text(c.locator, { placeholder: "p. 12" })),
+    );
+    row.dataset.credibility = String(c.credibility ?? 6);
+    rows.append(row);
+  };
+  (cited.length > 0 ? cited : [{ sourceId: "" }]).forEach(add);
+  set.append(h("button", { type: "button", class: "small", onclick: () => add({ sourceId: "" }) }, "Add a citation"));
+  return set;
+}
+
+/** citationsOf reads the citations fieldset: rows without a source are left out. */
+export function citationsOf(form: HTMLElement): CitationValue[] {
+  return [...form.querySelectorAll<HTMLElement>(".citation-row")].flatMap((row, i) => {
+    const sourceId = value(row, `citations[${i}].sourceId`);
+    if (!sourceId) return [];
+    return [{ sourceId, quote: value(row, `citations[${i}].quote`), locator: value(row, `citations[${i}].locator`), credibility: Number(row.dataset.credibility ?? 6) }];
+  });
+}
+
+/** sourceList is a datalist of the sources the caller may read (the first 100), for the citation rows. */
+export function sourceList(): HTMLDataListElement {
+  const list = h("datalist", { id: `wf-sources-${++fieldIds}` });
+  void gql<{ sources: { edges: { node: { id: string; title: string; dataset: string } }[] } }>(`{ sources(first: 100) { edges { node { id title dataset } } } }`)
+    .then((d) => list.append(...d.sources.edges.map(({ node }) => h("option", { value: node.id }, `${node.title} (${node.dataset})`))))
+    .catch(() => undefined);
+  return list;
+}
+
+/** datasetList is a datalist of the datasets the caller may read. */
+export function datasetList(): HTMLDataListElement {
+  const list = h("datalist", { id: `wf-datasets-${++fieldIds}` });
+  void gql<{ datasets: { name: string }[] }>(`{ datasets { name } }`)
+    .then((d) => list.append(...d.datasets.map((ds) => h("option", { value: ds.name }))))
+    .catch(() => undefined);
+  return list;
+}
