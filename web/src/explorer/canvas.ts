@@ -325,6 +325,19 @@ export class Canvas {
     layout.run();
   }
 
+  /**
+   * stopLayout stops the layout still moving entities, if any, before
+   * they are removed: stopped once they are gone, an animated layout threw
+   * in run, which then never started the next one and the canvas said it
+   * was laying out for ever.
+   */
+  private stopLayout(): void {
+    const running = this.running;
+    this.running = null;
+    this.layingOut = false;
+    running?.stop();
+  }
+
   /** keepLayout takes the layout of a kept view without laying out again: a map with its projection (laid out anew without one). */
   keepLayout(name: LayoutName, projection?: Projection): void {
     if (name === "map" && projection) {
@@ -524,6 +537,7 @@ export class Canvas {
   /** clear removes everything. */
   clear(): void {
     this.checkpoint();
+    this.stopLayout();
     this.cy.elements().remove();
     this.changed();
   }
