@@ -254,16 +254,5 @@ func BenchmarkRestoreSavedView(b *testing.B) {
 	}
 	tb := openTab(b, h.URL)
 	signInTab(b, tb, h)
-	var read, drawn, restored []float64
-	for b.Loop() {
-		at := marks(tb, h.URL+"/#saved="+name, "casegraph:view-read", "casegraph:first-graph", "casegraph:ready")
-		if got := js[int](tb, `window.casegraph.canvas.cy.nodes().length`); got != 500 {
-			b.Fatalf("%d entities restored, want 500", got)
-		}
-		read, drawn, restored = append(read, at[0]), append(drawn, at[1]), append(restored, at[2])
-	}
-	reportPercentiles(b, read, "read")
-	reportPercentiles(b, drawn, "drawn")
-	reportPercentiles(b, restored, "restored")
-	tb.checkClean()
+	restoreMarks(b, tb, h.URL+"/#saved="+name, 500)
 }
