@@ -3,6 +3,7 @@
 // (commonNeighbors), each drawn and listed.
 import { gql } from "./api";
 import type { EntityRef, PathFilter, Relation, RelationTypeInfo, Subgraph } from "./api";
+import type { Canvas, NodeData } from "./canvas";
 import { byId, h, replace } from "./dom";
 import { entityButton, entityName, reading, run } from "./ui";
 
@@ -17,6 +18,14 @@ const commonDocument = `query Common($ids: [ID!]!, $filter: PathFilter) {
 }`;
 
 /** Common is the common-ground panel. */
+/** selectedRefs are the entities selected on the canvas, whose common ground the panel shows. */
+export function selectedRefs(canvas: Canvas): EntityRef[] {
+  return canvas.cy.nodes(":selected").map((n) => {
+    const d = n.data() as NodeData;
+    return { id: d.id, kind: d.kind, name: d.name, dataset: d.dataset, redacted: d.redacted };
+  });
+}
+
 export class Common {
   constructor(
     private vocabulary: Map<string, RelationTypeInfo>,

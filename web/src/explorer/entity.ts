@@ -55,6 +55,8 @@ export interface EntityActions {
   openSource(id: string): void;
   /** draws an organization's chain of command at a date, top down */
   commandChain(id: string, at: string): void;
+  /** the open kept view's notes on the entity, with a form to add one; null when no kept view is open */
+  notes?(id: string): HTMLElement | null;
 }
 
 /** lastRelations are the relations of the entity last shown (the source panel looks among them). */
@@ -106,6 +108,7 @@ export async function showEntity(id: string, vocabulary: Map<string, RelationTyp
     e.aliases.length ? [h("h3", {}, "Also known as"), h("ul", { class: "aliases" }, e.aliases.map((a) => h("li", { dir: "auto" }, a)))] : null,
     h("h3", {}, "Sources"),
     e.sources.length ? h("ul", { class: "sources" }, e.sources.map((s) => sourceLink(s, act.openSource))) : h("p", { class: "hint" }, "None you may read."),
+    act.notes?.(e.id) ?? null,
     relationGroups(e, vocabulary, act),
     timelineList(e.id, data.timeline, vocabulary, act),
   );

@@ -37,6 +37,28 @@ export function fileName(names: string[], ext: string, today = new Date()): stri
   return ["casegraph", slug, day].filter(Boolean).join("-") + "." + ext;
 }
 
+/** viewTitle is an exported figure's title: the path asked for (its ends' names), else the view's most connected entities. */
+export function viewTitle(canvas: Canvas, from?: string, to?: string): string {
+  if (from && to) return `How ${from} is connected to ${to}`;
+  const names = viewNames(canvas, [from, to]);
+  return names.length > 0 ? `Around ${names.join(" and ")}` : "Casegraph";
+}
+
+/**
+ * exportActions are the Export menu's actions: files named after names()
+ * and the day, figures titled title(); the SVG of a map once its outlines
+ * are in (read the first time it is chosen).
+ */
+export function exportActions(canvas: Canvas, names: () => string[], title: () => string, failed: (text: string) => void): Record<string, () => void> {
+  const name = (ext: string) => fileName(names(), ext);
+  return {
+    png: () => void png(canvas, name("png"), title()).catch((err: unknown) => failed(`The PNG could not be made: ${String(err)}`)),
+    svg: () => void canvas.map.drawn.then(() => download(name("svg"), new Blob([svg(canvas, title())], { type: "image/svg+xml" }))),
+    graphml: () => download(name("graphml"), new Blob([graphml(canvas)], { type: "application/graphml+xml" })),
+    csv: () => download(name("csv"), new Blob([csv(canvas)], { type: "text/csv;charset=utf-8" })),
+  };
+}
+
 /** png saves the whole drawing as a PNG at print resolution (four times the screen's scale, at most 8,000 pixels a side), its caption below. */
 export async function png(canvas: Canvas, name: string, title = "Casegraph"): Promise<void> {
   const box = canvas.cy.elements(":visible").boundingBox({});

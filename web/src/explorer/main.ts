@@ -10,14 +10,14 @@ import { ApiError, neighborhood, relationTypes } from "./api";
 import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
 import { setupSignIn } from "./signin";
 import { Canvas } from "./canvas";
-import type { LayoutName, NodeData } from "./canvas";
+import type { LayoutName } from "./canvas";
 import { drawChain } from "./chain";
-import { Common } from "./common";
-import { byId, download, h, replace } from "./dom";
+import { Common, selectedRefs } from "./common";
+import { byId, h, replace } from "./dom";
 import { readRelations, showEntity } from "./entity";
 import * as exporter from "./exporter";
 import { renderLegend } from "./legend";
-import { openPanel, setupPanels } from "./panels";
+import { openPanel, setupKeys, setupPanels } from "./panels";
 import { Paths } from "./paths";
 import { showRelation } from "./relation";
 import { Search } from "./search";
@@ -27,9 +27,11 @@ import type { View } from "./state";
 import { TimeBar } from "./timebar";
 import { Timeline } from "./timeline";
 import { Live } from "./live";
-import { clearError, entityButton, run, setupTabs, showError, showTab, status } from "./ui";
+import { clearError, copyText, currentTab, isTab, renderOnscreen, run, setupTabs, showError, showTab, status } from "./ui";
 import { reread, skeleton } from "./identity";
 import type { Reread } from "./identity";
+import { Views, fromSaved, savedRef, toSaved } from "./views";
+import type { Opened } from "./views";
 import { Welcome } from "./welcome";
 import { setupWriting } from "./write";
 import { setupImport } from "./importer";
@@ -56,6 +58,8 @@ class Explorer {
   readonly live: Live;
   /** the first screen, until the analyst starts (issue 27 item 3) */
   readonly welcome: Welcome;
+  /** the views kept on the server (issue 26 item 4) */
+  readonly views: Views;
   private readonly search: Search;
   private openEntity = "";
   /** what the details panel shows, read again for a new identity */
@@ -79,7 +83,7 @@ class Explorer {
     const act = {
       open: (id: string) => void this.open(id),
       draw: (nodes: EntityRef[], relations: Relation[]) => this.canvas.add(nodes, relations),
-      selected: () => this.selectedRefs(),
+      selected: () => selectedRefs(this.canvas),
       filter: () => this.filter(),
     };
     this.paths = new Paths(vocabulary, {
@@ -114,7 +118,7 @@ class Explorer {
     cy.on("tap", "edge", (ev) => void this.openRelation(ev.target.id()));
     // A tap on the background ends a path's highlight.
     cy.on("tap", (ev) => ev.target === cy && this.canvas.highlight([], []));
-    cy.on("select unselect", "node", () => this.common.render(this.selectedRefs()));
+    cy.on("select unselect", "node", () => this.common.render(selectedRefs(this.canvas)));
     cy.on("dragfree", "node", () => this.saveURL());
     this.canvas.onChange(() => this.changed());
     // A layout moves entities and may show or take away the map: the legend and the address follow.
@@ -123,8 +127,17 @@ class Explorer {
       this.saveURL();
     });
 
+    this.views = new Views(byId("views"), {
+      current: () => toSaved(this.view(), currentTab(), this.canvas.leftOut),
+      show: (v) => this.showSaved(v),
+      changed: () => this.saveURL(),
+      datasets: () => [...new Set(this.canvas.nodes().map((n) => n.dataset))].sort(),
+      // The details again, with the view's notes, when they are the tab open.
+      detail: () => void (currentTab() === "entity" && (this.detail?.kind === "entity" ? this.open(this.detail.id) : this.detail?.kind === "relation" && this.openRelation(this.detail.id))),
+    });
+
     this.toolbar();
-    this.keyboard();
+    setupKeys(this.canvas, (id) => void this.expand(id), () => this.views.focus());
     setupPanels();
     setupWriting({ canvas: this.canvas, vocabulary, open: (id) => void this.open(id), openRelation: (id) => void this.openRelation(id) });
     setupImport();
@@ -147,6 +160,7 @@ class Explorer {
       openRelation: (other) => void this.openRelation(other),
       openSource: (other) => void this.openSource(other),
       commandChain: (unit, at) => void drawChain(this.canvas, unit, at),
+      notes: (other) => this.views.notesFor("ENTITY", other),
     });
   }
 
@@ -160,6 +174,7 @@ class Explorer {
       open: (other) => void this.open(other),
       openSource: (other) => void this.openSource(other),
       draw: (nodes, relations) => this.canvas.add(nodes, relations),
+      notes: (other) => this.views.notesFor("RELATION", other),
     });
   }
 
@@ -211,13 +226,6 @@ class Explorer {
     return this.timebar.asOf();
   }
 
-  private selectedRefs(): EntityRef[] {
-    return this.canvas.cy.nodes(":selected").map((n) => {
-      const d = n.data() as NodeData;
-      return { id: d.id, kind: d.kind, name: d.name, dataset: d.dataset, redacted: d.redacted };
-    });
-  }
-
   private changed(): void {
     const nodes = this.canvas.nodes();
     if (nodes.length > 0) this.welcome.dismiss();
@@ -225,20 +233,8 @@ class Explorer {
       // The frame after the first entities are drawn: the benchmark's "time to first graph".
       requestAnimationFrame(() => performance.getEntriesByName(firstGraph).length === 0 && performance.mark(firstGraph));
     }
-    byId("onscreen-count").textContent = `(${nodes.length})`;
     const hidden = new Set(this.canvas.cy.nodes(".hidden").map((n) => n.id()));
-    replace(
-      byId("onscreen"),
-      nodes.map((n) =>
-        h(
-          "li",
-          { class: hidden.has(n.id) ? "hidden-entity" : "" },
-          entityButton(n, (id) => void this.open(id), `${n.more > 0 ? `${n.more} more · ` : ""}${hidden.has(n.id) ? "hidden" : n.dataset}`),
-          h("button", { type: "button", class: "small", "aria-label": `Select ${n.redacted ? "Protected person" : n.name}`, onclick: () => this.canvas.select([n.id]) }, "Select"),
-          h("button", { type: "button", class: "small", "aria-label": `Expand ${n.redacted ? "Protected person" : n.name}`, onclick: () => void this.expand(n.id) }, "Expand"),
-        ),
-      ),
-    );
+    renderOnscreen(nodes, hidden, { open: (id) => void this.open(id), select: (id) => this.canvas.select([id]), expand: (id) => void this.expand(id) });
     this.canvas.asOf(this.validAt());
     void this.timeline.defaults();
     renderLegend(this.canvas, this.vocabulary);
@@ -246,6 +242,10 @@ class Explorer {
   }
 
   private toolbar(): void {
+    const ends = [() => this.paths.form.from?.name, () => this.paths.form.to?.name];
+    // Files are named after the kept view open, else after what is drawn.
+    const names = () => (this.views.open ? [this.views.open.title] : exporter.viewNames(this.canvas, ends.map((e) => e())));
+    const title = () => this.views.open?.title ?? exporter.viewTitle(this.canvas, ends[0](), ends[1]());
     const actions: Record<string, () => void> = {
       expand: () => this.canvas.selected().forEach((id) => void this.expand(id)),
       pin: () => this.canvas.togglePin(this.canvas.selected()),
@@ -258,76 +258,14 @@ class Explorer {
       zoomout: () => this.canvas.zoomBy(0.8),
       layout: () => this.canvas.layout([], byId<HTMLSelectElement>("layout-choice").value as LayoutName),
       clear: () => this.canvas.clear(),
-      png: () => void exporter.png(this.canvas, this.exportName("png"), this.exportTitle()).catch((err: unknown) => status(`The PNG could not be made: ${String(err)}`)),
-      // On the map, once its outlines are in (read the first time it is chosen).
-      svg: () => void this.canvas.map.drawn.then(() => download(this.exportName("svg"), new Blob([exporter.svg(this.canvas, this.exportTitle())], { type: "image/svg+xml" }))),
-      graphml: () => download(this.exportName("graphml"), new Blob([exporter.graphml(this.canvas)], { type: "application/graphml+xml" })),
-      csv: () => download(this.exportName("csv"), new Blob([exporter.csv(this.canvas)], { type: "text/csv;charset=utf-8" })),
-      link: () => void this.copyLink(),
+      ...exporter.exportActions(this.canvas, names, title, status),
+      link: () => (this.saveURLNow(), copyText(location.href, "The link to this view is copied.", "Copy the address bar: it restores this view.")),
     };
     byId("layout-choice").addEventListener("change", () => actions.layout());
     byId("toolbar").addEventListener("click", (ev) => {
       const action = (ev.target as HTMLElement).closest("button")?.dataset.action;
       if (action && actions[action]) actions[action]();
     });
-  }
-
-  private async copyLink(): Promise<void> {
-    this.saveURLNow();
-    try {
-      await navigator.clipboard.writeText(location.href);
-      status("The link to this view is copied.");
-    } catch {
-      status("Copy the address bar: it restores this view.");
-    }
-  }
-
-  private keyboard(): void {
-    document.addEventListener("keydown", (ev) => {
-      const target = ev.target as HTMLElement;
-      const typing = target.closest("input, textarea, select, dialog");
-      if ((ev.ctrlKey || ev.metaKey) && ev.key === "z" && !typing) {
-        ev.preventDefault();
-        this.canvas.undo();
-        return;
-      }
-      if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      const selected = this.canvas.selected();
-      const keys: Record<string, () => void> = {
-        "/": () => byId("search").focus(),
-        f: () => this.canvas.fit(),
-        "+": () => this.canvas.zoomBy(1.25),
-        "-": () => this.canvas.zoomBy(0.8),
-        e: () => selected.forEach((id) => void this.expand(id)),
-        p: () => this.canvas.togglePin(selected),
-        h: () => this.canvas.hide(selected),
-        Delete: () => this.canvas.remove(selected),
-      };
-      if (keys[ev.key]) {
-        ev.preventDefault();
-        keys[ev.key]();
-      }
-    });
-  }
-
-  /** view is what the URL keeps of the page. */
-  /** exportNames are what the view is known by (exporter.viewNames). */
-  private exportNames(): string[] {
-    const form = this.paths.form;
-    return exporter.viewNames(this.canvas, [form.from?.name, form.to?.name]);
-  }
-
-  /** exportTitle is an exported figure's title: the path asked for, else the view's most connected entities. */
-  private exportTitle(): string {
-    const form = this.paths.form;
-    if (form.from && form.to) return `How ${form.from.name} is connected to ${form.to.name}`;
-    const names = this.exportNames();
-    return names.length > 0 ? `Around ${names.join(" and ")}` : "Casegraph";
-  }
-
-  /** exportName is an export's file name, after the view and the day (exporter.fileName). */
-  private exportName(ext: string): string {
-    return exporter.fileName(this.exportNames(), ext);
   }
 
   view(): View {
@@ -359,7 +297,7 @@ class Explorer {
 
   private saveURLNow(): void {
     if (this.restoring || this.pending) return;
-    history.replaceState(null, "", "#" + encode(this.view()));
+    history.replaceState(null, "", "#" + (this.views.link() ?? encode(this.view())));
   }
 
   /** restore rebuilds the view a URL names. */
@@ -397,17 +335,16 @@ class Explorer {
       }
     });
     this.canvas.settle();
-    if (v.y) {
-      this.canvas.keepLayout(v.y, v.m);
-      byId<HTMLSelectElement>("layout-choice").value = v.y;
-    }
+    // What the view does not set is set back to the default: a view drawn over another keeps nothing of it.
+    this.canvas.keepLayout(v.y ?? "force", v.m);
+    byId<HTMLSelectElement>("layout-choice").value = v.y ?? "force";
     if (fit) this.canvas.fit();
-    if (v.t) this.timebar.setAsOf(v.t);
+    this.timebar.setAsOf(v.t ?? "");
     this.changed();
     await this.timebar.refresh();
-    if (v.b) this.timebar.brush({ from: v.b[0], to: v.b[1] });
-    if (v.a) this.analysis.set(v.a as Measure);
-    if (v.l && !this.live.on) this.live.toggle(true);
+    this.timebar.brush(v.b ? { from: v.b[0], to: v.b[1] } : null);
+    if (v.a || this.analysis.measure !== "none") this.analysis.set((v.a ?? "none") as Measure);
+    if (!!v.l !== this.live.on) this.live.toggle(!!v.l);
     if (v.p) {
       const form = this.paths.form;
       form.from = v.p.f ? byID.get(v.p.f) : undefined;
@@ -417,6 +354,31 @@ class Explorer {
       form.chosen = v.p.c ?? 0;
       this.paths.render();
       if (form.from && form.to) await this.paths.search();
+    }
+  }
+
+  /**
+   * showSaved draws a kept view as the server showed it, in place of what
+   * is drawn: its entities where they were kept, what the legend left
+   * out, the entity open and the tab open.
+   */
+  async showSaved(saved: Opened): Promise<void> {
+    if (performance.getEntriesByName(viewRead).length === 0) performance.mark(viewRead);
+    const { view, tab, leftOut } = fromSaved(saved.state);
+    this.welcome.dismiss();
+    this.restoring = true;
+    try {
+      this.clearPanels();
+      for (const [what, values] of [["kinds", leftOut.k], ["types", leftOut.t]] as const) {
+        this.canvas.leftOut[what].clear();
+        values.forEach((value) => this.canvas.leftOut[what].add(value));
+      }
+      await this.apply({ ...view, e: undefined }, saved.entities, saved.relations, true);
+      this.canvas.restyle();
+      if (view.e) await this.open(view.e);
+      if (isTab(tab)) showTab(tab);
+    } finally {
+      this.restoring = false;
     }
   }
 
@@ -434,6 +396,13 @@ class Explorer {
     const before = this.pending ?? { view: this.view(), drawn: this.canvas.relations() };
     const showing = this.pending ? null : this.detail;
     this.pending = null;
+    this.views.again();
+    // A kept view open is read again as the server shows it to the new identity.
+    if (this.views.ref) {
+      const again = await this.views.reread();
+      if (mine !== this.identities) return;
+      if (again) return void (await this.views.show(again), status("Read again for the new identity."));
+    }
     if (before.view.n.length === 0 && !before.view.p && !before.view.e && !showing) return;
     const again = await run("Reading the view again for the new identity", () => reread(before.view, before.drawn));
     if (mine !== this.identities) return;
@@ -470,6 +439,7 @@ class Explorer {
   forget(before: { view: View; drawn: Relation[] } = this.pending ?? { view: this.view(), drawn: this.canvas.relations() }): void {
     this.identities++;
     this.pending = { view: before.view, drawn: before.drawn.map(skeleton) };
+    this.views.forget();
     this.welcome.clear();
     this.clearPanels();
     this.search.clear();
@@ -518,7 +488,9 @@ async function main(): Promise<void> {
     explorer = new Explorer(vocabulary);
     (window as unknown as { casegraph: Explorer }).casegraph = explorer;
     const view = decode(location.hash);
-    if (view) await explorer.restore(view);
+    const saved = savedRef(location.hash);
+    if (saved) await explorer.views.openNamed(saved.name, saved.version);
+    else if (view) await explorer.restore(view);
     else void explorer.welcome.show();
     document.body.dataset.ready = "true";
     performance.mark(ready);

@@ -2,6 +2,7 @@
 // away (both start folded below 1280 px but the details, which open when
 // something is clicked), the export menu, and Escape, which closes the menu
 // or the panel the focus is in and gives the focus to what opened it.
+import type { Canvas } from "./canvas";
 import { byId } from "./dom";
 
 /** narrow is the width below which the results panel starts folded. */
@@ -61,5 +62,38 @@ export function setupPanels(): void {
       byId("toggle-left").focus();
     } else return;
     ev.preventDefault();
+  });
+}
+
+/**
+ * setupKeys wires the canvas's keys (outside inputs and dialogs): / search,
+ * f fit, + and - zoom, e expand, p pin, h hide, Delete remove, v the Views
+ * panel, Ctrl+Z undo.
+ */
+export function setupKeys(canvas: Canvas, expand: (id: string) => void, views: () => void): void {
+  document.addEventListener("keydown", (ev) => {
+    const typing = (ev.target as HTMLElement).closest("input, textarea, select, dialog");
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "z" && !typing) {
+      ev.preventDefault();
+      canvas.undo();
+      return;
+    }
+    if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const selected = canvas.selected();
+    const keys: Record<string, () => void> = {
+      "/": () => byId("search").focus(),
+      f: () => canvas.fit(),
+      "+": () => canvas.zoomBy(1.25),
+      "-": () => canvas.zoomBy(0.8),
+      e: () => selected.forEach(expand),
+      p: () => canvas.togglePin(selected),
+      h: () => canvas.hide(selected),
+      v: views,
+      Delete: () => canvas.remove(selected),
+    };
+    if (keys[ev.key]) {
+      ev.preventDefault();
+      keys[ev.key]();
+    }
   });
 }

@@ -56,6 +56,8 @@ export interface RelationActions {
   open(id: string): void;
   openSource(id: string): void;
   draw(nodes: EntityRef[], relations: Relation[]): void;
+  /** the open kept view's notes on the relation, with a form to add one; null when no kept view is open */
+  notes?(id: string): HTMLElement | null;
 }
 
 /** reliabilityWords are the NATO/Admiralty reliability grades in words. */
@@ -110,6 +112,7 @@ export async function showRelation(id: string, vocabulary: Map<string, RelationT
     panel,
     h("h2", { id: "relation-heading", "data-relation": r.id }, end(r.from), ` ${verb} `, end(r.to)),
     h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => act.draw([], [r]) }, "Draw"), editButton("relation", r.id)),
+    act.notes?.(r.id) ?? null,
     h("dl", { class: "facts", id: "relation-facts" }, facts.filter(([, v]) => v !== null && v !== "").flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, String(v))])),
     h("h3", { id: "citations-heading" }, `Evidence (${r.citations.length} ${r.citations.length === 1 ? "citation" : "citations"})`),
     r.citations.length

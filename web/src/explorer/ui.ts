@@ -2,6 +2,7 @@
 // entity, a date range and a relation read.
 import { ApiError } from "./api";
 import type { EntityRef, Relation, RelationTypeInfo, Source } from "./api";
+import type { NodeData } from "./canvas";
 import { byId, h, replace, safeURL } from "./dom";
 
 /** showError shows an error with its code until the next action. */
@@ -16,6 +17,14 @@ function errorText(err: unknown): [HTMLElement, string] {
   const code = err instanceof ApiError ? err.code : "ERROR";
   const reason = err instanceof ApiError && err.reason ? ` (${err.reason})` : "";
   return [h("span", { class: "code" }, code + reason), err instanceof Error ? err.message : String(err)];
+}
+
+/** copyText copies text to the clipboard and says so, or says what to copy by hand. */
+export function copyText(text: string, copied: string, otherwise: string): void {
+  navigator.clipboard.writeText(text).then(
+    () => status(copied),
+    () => status(otherwise),
+  );
 }
 
 /** clearError hides the error. */
@@ -90,6 +99,16 @@ export function showTab(tab: Tab, focus = false): void {
   if (focus) byId(`tab-${tab}`).focus();
 }
 
+/** currentTab is the tab brought forward. */
+export function currentTab(): Tab {
+  return tabs.find((t) => byId(`tab-${t}`).getAttribute("aria-selected") === "true") ?? "entity";
+}
+
+/** isTab says whether a word names a tab. */
+export function isTab(word: string | undefined): word is Tab {
+  return (tabs as readonly string[]).includes(word ?? "");
+}
+
 /** setupTabs wires the tab buttons: click, and arrow keys as the ARIA pattern says. */
 export function setupTabs(): void {
   tabs.forEach((t, i) => {
@@ -151,4 +170,21 @@ export function sourceItem(s: Source): HTMLElement {
 /** confidence reads a confidence as a percentage, or "" when unknown. */
 export function confidence(c: number | null): string {
   return c === null ? "" : `${Math.round(c * 100)}%`;
+}
+
+/** renderOnscreen lists the entities drawn (hidden ones marked), each with buttons to select and expand it. */
+export function renderOnscreen(nodes: NodeData[], hidden: Set<string>, act: { open(id: string): void; select(id: string): void; expand(id: string): void }): void {
+  byId("onscreen-count").textContent = `(${nodes.length})`;
+  replace(
+    byId("onscreen"),
+    nodes.map((n) =>
+      h(
+        "li",
+        { class: hidden.has(n.id) ? "hidden-entity" : "" },
+        entityButton(n, act.open, `${n.more > 0 ? `${n.more} more · ` : ""}${hidden.has(n.id) ? "hidden" : n.dataset}`),
+        h("button", { type: "button", class: "small", "aria-label": `Select ${entityName(n)}`, onclick: () => act.select(n.id) }, "Select"),
+        h("button", { type: "button", class: "small", "aria-label": `Expand ${entityName(n)}`, onclick: () => act.expand(n.id) }, "Expand"),
+      ),
+    ),
+  );
 }
