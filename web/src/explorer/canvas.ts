@@ -1,65 +1,30 @@
 // The graph canvas: Cytoscape with five layouts (fCoSE's force, a
-// hierarchy by breadthfirst with superiors on top, radial, grid, and a map
+// hierarchy with superiors on top, radial and grid: arrange.ts, and a map
 // of where entities are: map.ts). A kind is
 // shown by shape and colour, a relation's status by line style (CONFIRMED
 // solid, REPORTED long dashes, ALLEGED short dashes, DISPUTED dotted) and
 // its confidence by width, so nothing depends on colour alone; an entity's
 // size grows with its degree, and its label is cut to 24 characters (the
-// full name shows on hover). Relation types and kinds can be left out of
+// full name shows on hover): canvasstyle.ts. Relation types and kinds can be left out of
 // what is drawn without reading again. Every change a user makes (add,
 // expand, hide, remove, pin) can be undone.
 import cytoscape from "cytoscape";
 import type { Core, ElementDefinition, NodeSingular, EdgeSingular } from "cytoscape";
 import fcose from "cytoscape-fcose";
-import type { EntityRef, Kind, Relation, RelationTypeInfo } from "./api";
+import type { EntityRef, Relation, RelationTypeInfo } from "./api";
 import { GeoMap } from "./map";
 import type { Projection } from "./map";
 import { entityName } from "./ui";
+import { arranged, hierarchyRoots } from "./arrange";
+import { sizeFor, stylesheet, truncate } from "./canvasstyle";
+
+export { kindStyle, statusStyle, labelLength, sizeFor, truncate } from "./canvasstyle";
 
 cytoscape.use(fcose);
-
-/** Kind styles: shape first, colour second. */
-export const kindStyle: Record<Kind, { shape: string; color: string; label: string }> = {
-  PERSON: { shape: "ellipse", color: "#3b6fb6", label: "person (circle)" },
-  ORGANIZATION: { shape: "round-rectangle", color: "#a0561a", label: "organization (rounded square)" },
-  EVENT: { shape: "diamond", color: "#9b2f6b", label: "event (diamond)" },
-  DOCUMENT: { shape: "rectangle", color: "#2f7f5f", label: "document (square)" },
-  PLACE: { shape: "triangle", color: "#6a5aa8", label: "place (triangle)" },
-};
-
-/** Status line styles, as words for the legend. */
-export const statusStyle: Record<string, { style: "solid" | "dashed" | "dotted"; dash?: number[]; label: string }> = {
-  CONFIRMED: { style: "solid", label: "solid" },
-  REPORTED: { style: "dashed", dash: [10, 3], label: "long dashes" },
-  ALLEGED: { style: "dashed", dash: [4, 4], label: "short dashes" },
-  DISPUTED: { style: "dotted", label: "dotted" },
-};
-
-/** labelLength is where an entity's label is cut (the full name shows on hover). */
-export const labelLength = 24;
-
-/** truncate cuts text to n characters (by code point), ending with "…" when it does. */
-export function truncate(text: string, n = labelLength): string {
-  const chars = [...text.replace(/\s+/g, " ").trim()];
-  return chars.length <= n ? chars.join("") : chars.slice(0, n - 1).join("").trimEnd() + "…";
-}
 
 /** Layouts the canvas offers. */
 export const layouts = { force: "Force", hierarchy: "Hierarchy", radial: "Radial", grid: "Grid", map: "Map" } as const;
 export type LayoutName = keyof typeof layouts;
-
-/**
- * above says, for a relation type that ranks its ends, which end is the
- * superior: SUBORDINATE_TO points up (to is above from), COMMANDS and
- * the like down (from is above to). The hierarchy layout puts superiors on top.
- */
-const above: Record<string, "from" | "to"> = {
-  SUBORDINATE_TO: "to",
-  MEMBER_OF: "to",
-  COMMANDS: "from",
-  DIRECTOR_OF: "from",
-  OWNS: "from",
-};
 
 /** NodeData is what a drawn entity carries. */
 export interface NodeData extends EntityRef {
@@ -272,7 +237,7 @@ export class Canvas {
     if (name !== "map") this.map.hide();
     if (cy.nodes().length === 0) return;
     if (name === "map") return this.run(this.map.layout(cy.elements().not(".hidden, .left-out")));
-    if (name !== "force") return this.run(this.arranged(name));
+    if (name !== "force") return this.run(arranged(this.cy.elements().not(".hidden, .left-out"), name, this.selected()));
     // New nodes start beside a drawn neighbour, so the layout moves the
     // old ones little and the user keeps their bearings.
     for (const id of fresh) {
@@ -350,87 +315,9 @@ export class Canvas {
     }
   }
 
-  /** arranged is a layout of the visible entities other than force and map. */
-  private arranged(name: Exclude<LayoutName, "force" | "map">): cytoscape.Layouts {
-    const cy = this.cy;
-    // Not :visible, which an element added in this frame may not be yet.
-    const eles = cy.elements().not(".hidden, .left-out");
-    const common = { eles, animate: eles.length < 600, animationDuration: 300, fit: false, padding: 30, avoidOverlap: true, nodeDimensionsIncludeLabels: true };
-    if (name === "grid") return eles.layout({ name: "grid", ...common } as cytoscape.LayoutOptions);
-    const degree = (n: NodeSingular) => n.degree(false);
-    if (name === "radial") {
-      // The selection (or the most connected entity) at the centre, the rest in rings by degree.
-      const centre = new Set(this.selected());
-      return eles.layout({ name: "concentric", ...common, minNodeSpacing: 20, concentric: (n: NodeSingular) => (centre.has(n.id()) ? 1e6 : degree(n)), levelWidth: () => 2 } as cytoscape.LayoutOptions);
-    }
-    const ranks = this.ranks(eles);
-    if (!ranks) {
-      return eles.layout({ name: "breadthfirst", ...common, directed: false, spacingFactor: 1.1, roots: this.tops(), depthSort: (a: NodeSingular, b: NodeSingular) => a.data("name").localeCompare(b.data("name")) } as unknown as cytoscape.LayoutOptions);
-    }
-    // Ranked rows, the highest on top, each row in the order of the names.
-    const rows = new Map<number, NodeSingular[]>();
-    eles.nodes().forEach((n) => void rows.set(ranks.get(n.id()) ?? 0, [...(rows.get(ranks.get(n.id()) ?? 0) ?? []), n]));
-    const positions = new Map<string, { x: number; y: number }>();
-    for (const [rank, nodes] of rows) {
-      nodes.sort((a, b) => String(a.data("name")).localeCompare(String(b.data("name"))));
-      nodes.forEach((n, i) => positions.set(n.id(), { x: (i - (nodes.length - 1) / 2) * 170, y: -rank * 120 }));
-    }
-    return eles.layout({ name: "preset", ...common, positions: (n: NodeSingular) => positions.get(n.id()) ?? n.position() } as unknown as cytoscape.LayoutOptions);
-  }
-
-  /**
-   * ranks are the rows of a hierarchy: 0 at the bottom, and every ranking
-   * relation (see above) puts its superior at least a row above its
-   * subordinate; null when no relation drawn ranks its ends. A cycle stops
-   * at as many passes as there are entities.
-   */
-  private ranks(eles: cytoscape.CollectionReturnValue): Map<string, number> | null {
-    const ups: [string, string][] = [];
-    eles.edges().forEach((e) => {
-      const r = (e.data() as EdgeData).relation;
-      const up = above[r.type];
-      if (up) ups.push(up === "to" ? [r.from.id, r.to.id] : [r.to.id, r.from.id]);
-    });
-    if (ups.length === 0) return null;
-    const rank = new Map<string, number>(eles.nodes().map((n) => [n.id(), 0]));
-    for (let pass = 0, moved = true; moved && pass < rank.size; pass++) {
-      moved = false;
-      for (const [low, high] of ups) {
-        if ((rank.get(high) ?? 0) <= (rank.get(low) ?? 0)) {
-          rank.set(high, (rank.get(low) ?? 0) + 1);
-          moved = true;
-        }
-      }
-    }
-    return rank;
-  }
-
-  /**
-   * tops are the roots of the hierarchy: in each connected part of the
-   * drawing, the entities that are superior in a ranking relation and below
-   * none; else the selected ones; else the most connected one.
-   */
+  /** tops are the roots of the hierarchy (hierarchyRoots) of what is drawn. */
   tops(): string[] {
-    const below = new Set<string>();
-    const superior = new Set<string>();
-    const drawn = this.cy.elements().not(".hidden, .left-out");
-    drawn.edges().forEach((e) => {
-      const r = (e.data() as EdgeData).relation;
-      const up = above[r.type];
-      if (!up) return;
-      superior.add(up === "to" ? r.to.id : r.from.id);
-      below.add(up === "to" ? r.from.id : r.to.id);
-    });
-    const selected = new Set(this.selected());
-    const roots: string[] = [];
-    drawn.components().forEach((part) => {
-      const ids = part.nodes().map((n) => n.id());
-      let chosen = ids.filter((id) => superior.has(id) && !below.has(id));
-      if (chosen.length === 0) chosen = ids.filter((id) => selected.has(id));
-      if (chosen.length === 0) chosen = [part.nodes().max((n) => n.degree(false)).ele.id()];
-      roots.push(...chosen);
-    });
-    return roots;
+    return hierarchyRoots(this.cy.elements().not(".hidden, .left-out"), this.selected());
   }
 
   /** node is the drawn entity with this id, or null. */
@@ -589,84 +476,4 @@ export function validAt(r: Pick<Relation, "startDate" | "endDate">, date: string
   if (r.startDate && earliest(r.startDate) > latest(date)) return false;
   if (r.endDate && latest(r.endDate) < earliest(date)) return false;
   return true;
-}
-
-/** sizeFor is an entity's size by its degree: 24 px alone, growing with the square root, up to 64. */
-export function sizeFor(degree: number): number {
-  return Math.round(Math.min(64, 24 + 6 * Math.sqrt(degree)));
-}
-
-function stylesheet(): cytoscape.StylesheetJson {
-  const kinds = Object.entries(kindStyle).map(([kind, s]) => ({
-    selector: `node[kind = "${kind}"]`,
-    style: { shape: s.shape, "background-color": s.color },
-  }));
-  const statuses = Object.entries(statusStyle).map(([status, s]) => ({
-    selector: `edge.${status}`,
-    style: { "line-style": s.style, ...(s.dash ? { "line-dash-pattern": s.dash } : {}) },
-  }));
-  return [
-    {
-      selector: "node",
-      style: {
-        label: "data(label)",
-        "text-wrap": "wrap",
-        "text-max-width": "180px",
-        "font-size": 11,
-        "text-valign": "bottom",
-        "text-margin-y": 4,
-        color: "#1d1d1d",
-        "text-outline-color": "#ffffff",
-        "text-outline-width": 2,
-        // Labels too small to read are not drawn: a fitted 1,000-entity
-        // view redraws shapes and lines only, and reads again on zoom.
-        "min-zoomed-font-size": 7,
-        width: "data(size)",
-        height: "data(size)",
-        "border-width": 1,
-        "border-color": "#ffffff",
-      },
-    },
-    ...kinds,
-    { selector: "node[?redacted]", style: { "background-color": "#8a8a8a", "border-style": "dashed", "border-width": 2, "border-color": "#333" } },
-    // A protected person the caller is cleared to see: its own colour, ringed in red.
-    { selector: "node.protected", style: { "border-style": "double", "border-width": 4, "border-color": "#b3001b" } },
-    { selector: "node.has-more", style: { "border-width": 3, "border-color": "#222", "border-style": "double" } },
-    { selector: "node.pinned", style: { "outline-width": 2, "outline-color": "#222", "outline-offset": 3 } as cytoscape.Css.Node },
-    // Selection is a halo beneath the entity, so its own colour (and a
-    // protected person's grey) stays as it is.
-    { selector: "node:selected", style: { "underlay-color": "#f2b01e", "underlay-opacity": 0.8, "underlay-padding": 7, "underlay-shape": "ellipse" } as cytoscape.Css.Node },
-    {
-      selector: "edge",
-      style: {
-        width: "data(width)",
-        "curve-style": "bezier",
-        "line-color": "#7a7a7a",
-        "target-arrow-color": "#7a7a7a",
-        "target-arrow-shape": "triangle",
-        "arrow-scale": 0.8,
-        label: "data(label)",
-        "font-size": 10,
-        "min-zoomed-font-size": 8,
-        color: "#444",
-        "text-rotation": "autorotate",
-        "text-outline-color": "#ffffff",
-        "text-outline-width": 2,
-      },
-    },
-    { selector: "edge.undirected", style: { "target-arrow-shape": "none" } },
-    // Many relations: straight lines (parallel ones overlap) cost far less
-    // to draw while dragging than bundled curves.
-    // Labels cost as much to lay out as to draw, even when too small to be
-    // drawn; with many relations theirs show only when selected or on a
-    // path, and entities' only when zoomed in enough to read them.
-    { selector: "edge.many", style: { "curve-style": "straight", label: "" } },
-    { selector: "edge.many:selected, edge.many.path", style: { label: "data(label)" } },
-    { selector: "node.far", style: { label: "" } },
-    ...statuses,
-    { selector: ".path", style: { "line-color": "#d0421b", "target-arrow-color": "#d0421b", "z-index": 10, "border-color": "#d0421b", "border-width": 3 } },
-    { selector: ".faded", style: { opacity: 0.25 } },
-    { selector: "edge.not-valid", style: { opacity: 0.12 } },
-    { selector: ".hidden, .left-out", style: { display: "none" } },
-  ] as cytoscape.StylesheetJson;
 }
