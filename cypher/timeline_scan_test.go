@@ -21,7 +21,7 @@ import (
 // what the scan of every relation it replaced returns
 // (testdata/DatasetTimelineScan), on a generated graph made to have ties
 // (many relations and events on the same dates), open-ended relations,
-// relations with an end and no start, undated ones, protected people, and
+// relations and events with an end and no start, undated ones, protected people, and
 // relations to entities of a dataset the caller may not read: for periods
 // early, late and partial, pages of 1 to 500, and callers who may read
 // everything, one dataset or both, cleared or not.
@@ -42,6 +42,8 @@ func TestDatasetTimelineSameAsScan(t *testing.T) {
 			e.Protected = true
 		case e.Kind == casegraph.KindEvent && rng.IntN(3) == 0:
 			e.StartDate, e.EndDate = ties[rng.IntN(len(ties))], ""
+		case e.Kind == casegraph.KindEvent && rng.IntN(3) == 0:
+			e.StartDate, e.EndDate = "", ties[rng.IntN(len(ties))] // an end, no start
 		case e.Kind != casegraph.KindEvent && rng.IntN(10) == 0:
 			e.Dataset = b // its relations' ends: another dataset's
 		}
