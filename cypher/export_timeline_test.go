@@ -48,9 +48,3 @@ func (s *Store) RunText(ctx context.Context, text string, scope casegraph.Scope,
 	}
 	return res.Records, hits, nil
 }
-
-// DatasetTimelineParamsScoped is DatasetTimelineParams with the operator's
-// gate parameters.
-func DatasetTimelineParamsScoped(q casegraph.DatasetTimelineRequest) map[string]any {
-	return scopeParams(casegraph.FullScope, datasetTimelineParams(q))
-}
