@@ -70,16 +70,25 @@ func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]ca
 	return casegraph.Timeline(relations, events, from, to), sources, nil
 }
 
+// datasetTimelineParams are the parameters of DatasetTimeline's statement
+// for q: the period's first and last days, its first year (endFloor: the
+// least an end that the first day begins with can be), the page.
+func datasetTimelineParams(q casegraph.DatasetTimelineRequest) map[string]any {
+	earliest := q.From.Earliest()
+	return map[string]any{
+		"datasets": q.Datasets, "earliest": earliest, "latest": q.To.Latest(), "endFloor": earliest[:4],
+		"limit": int64(q.First), "limitPlusOne": int64(q.First + 1),
+	}
+}
+
 // DatasetTimeline returns what happened in a period across datasets: the
 // dated events and relations of q.Datasets the caller may read whose days
 // meet [q.From, q.To], ordered by casegraph.Timeline, at most q.First of
 // them (the earliest), whether there were more, and the sources the events
-// cite. It scans the datasets' relations, so it runs in the heavy pool.
+// cite. It runs in the heavy pool: its reads are many (two a relation
+// type and dataset), if each is short.
 func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
-	res, err := s.readHeavy(ctx, stmtDatasetTimeline, map[string]any{
-		"datasets": q.Datasets, "earliest": q.From.Earliest(), "latest": q.To.Latest(),
-		"limit": int64(q.First), "limitPlusOne": int64(q.First + 1),
-	})
+	res, err := s.readHeavy(ctx, stmtDatasetTimeline, datasetTimelineParams(q))
 	if err != nil {
 		return nil, nil, false, err
 	}

@@ -3,8 +3,12 @@ package graph_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/server"
+	"github.com/casegraph/casegraph/server/servertest"
 )
 
 const datasetTimelineQuery = `query($ds: [String!]!, $from: PartialDate!, $to: PartialDate!, $first: Int) {
@@ -16,7 +20,12 @@ const datasetTimelineQuery = `query($ds: [String!]!, $from: PartialDate!, $to: P
 // set, the caller's datasets only, and bad periods refused.
 func TestDatasetTimeline(t *testing.T) {
 	t.Parallel()
-	s := newSeedPaths(t)
+	// Its statement, two index reads a relation type, is the first of its
+	// kind and takes seconds to plan (more under CI's load): a budget of
+	// minutes, as the protected-person tests have.
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.RequestTimeout = 3 * time.Minute }})
+	ds, id := cyphertest.LoadSeed(t, h.Store)
+	s := seedPaths{h: h, ds: ds, id: id}
 	type item struct {
 		start, end, label string
 	}
