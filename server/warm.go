@@ -37,7 +37,8 @@ type warmRequest struct {
 const warmNone = casegraph.OpaqueIDPrefix + "warm-up-none"
 
 // warmRequests are the common requests' shapes: bench/'s workloads (W1 to
-// W5), the explorer's entity panel and the command queries. A shape is
+// W5), the explorer's entity panel and Timeline tab, and the command
+// queries. A shape is
 // what a statement's text depends on (the fields selected, the pages and
 // their arguments), not the values.
 var warmRequests = []warmRequest{
@@ -49,13 +50,17 @@ var warmRequests = []warmRequest{
 	{"search", `query($text: String!) { search(text: $text, first: 20) { edges { score node { id name } } } }`},
 	{"shortestPath", `query($id: ID!, $to: ID!) { shortestPath(from: $id, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`},
 	{"timeline", `query($id: ID!) { timeline(id: $id) { start end event { id name } relation { id type } } }`},
+	// The explorer's Timeline tab: its statement (one text, whatever is
+	// selected) takes seconds to plan.
+	{"datasetTimeline", `query($datasets: [String!]!) { datasetTimeline(datasets: $datasets, from: "2000", to: "2001") { truncated items { start relation { id } event { id } } } }`},
 	{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
 	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
 }
 
 // warmVariables are the warm-up's values: an id, a pair, a word and a
 // date that find nothing (a request declares those it takes).
-var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text": "casegraphwarmupnothing", "at": "2000"}
+var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text": "casegraphwarmupnothing", "at": "2000",
+	"datasets": []string{"casegraph-warm-up-none"}}
 
 // warmCallers are who the warm-up asks as: scoped to no dataset, and
 // reading every dataset (whose statements differ: they count totals from
