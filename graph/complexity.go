@@ -56,8 +56,10 @@ func complexity() generated.ComplexityRoot {
 	c.Query.PathExplanation = func(child int, from, to string, f *model.PathFilter) int {
 		return 12*pathSearchCost*depthFactor(shortestPathQueryOf(from, to, f).Filter) + child
 	}
-	// A dataset's timeline reads every relation of its datasets, like a
-	// search does; its list holds up to first items.
+	// A dataset's timeline reads, for each relation type and for events,
+	// the datasets' dated items in date order by index as far as the page
+	// needs (a heavy statement, like a search); its list holds up to first
+	// items.
 	c.Query.DatasetTimeline = func(child int, datasets []string, from, to model.PartialDate, first *int) int {
 		q := datasetTimelineQueryOf(datasets, from, to, first)
 		return pathSearchCost + within(q.First, casegraph.MaxDatasetTimeline)*child

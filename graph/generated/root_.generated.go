@@ -5248,8 +5248,9 @@ extend type Mutation {
   possible day, the less precise first, events before relations on a tie).
   At most first items (1 to 500), the earliest; truncated says there were
   more (ask for a shorter period). datasets: 1 to 50, of which the caller
-  sees those it may read. Priced as a path search: it reads every
-  relation of the datasets.
+  sees those it may read. Priced as a path search: it reads each relation
+  type's dated relations of the datasets in date order, by index, as far
+  as the page needs.
   """
   datasetTimeline(datasets: [String!]!, from: PartialDate!, to: PartialDate!, first: Int = 200): DatasetTimeline!
 }
