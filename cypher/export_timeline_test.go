@@ -27,6 +27,11 @@ func DatasetTimelineScan() (string, error) {
 // gate's parameters, and returns its records and the database hits of its
 // run when profile is set (PROFILE).
 func (s *Store) RunText(ctx context.Context, text string, scope casegraph.Scope, params map[string]any, profile bool) ([]*neo4j.Record, int64, error) {
+	// As every method of the store, nothing without a principal
+	// (TestNoPrincipalNoAccess calls this one too).
+	if _, err := casegraph.Caller(ctx); err != nil {
+		return nil, 0, err
+	}
 	if profile {
 		text = "PROFILE " + text
 	}
