@@ -13,6 +13,15 @@ type TimelineItem struct {
 	Relation   *Relation
 }
 
+// TimelineRefs is what a timeline's items refer to, read in the same
+// statement so that a client asking for them costs no further round trip:
+// the sources its events and relations cite and the entities at its
+// relations' ends, each as the caller may see it.
+type TimelineRefs struct {
+	Sources []Source
+	Ends    []Entity
+}
+
 // Timeline orders an entity's dated relations and events for a timeline.
 // The rule:
 //   - an item's date is its start, or its end when it has no start; items

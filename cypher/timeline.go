@@ -21,53 +21,61 @@ const (
 const TimelineLimit = 2000
 
 // Timeline returns an entity's dated relations and events between q.From
-// and q.To (zero: open), ordered by casegraph.Timeline, and the sources the
-// events cite. At most TimelineLimit relations and as many events are read;
-// more is a BAD_USER_INPUT asking for a narrower range. An unknown id is
-// NOT_FOUND. q must be valid.
-func (s *Store) Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+// and q.To (zero: open), ordered by casegraph.Timeline, and what they refer
+// to: the sources they cite and the relations' ends. At most TimelineLimit
+// relations and as many events are read; more is a BAD_USER_INPUT asking
+// for a narrower range. An unknown id is NOT_FOUND. q must be valid.
+func (s *Store) Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, error) {
 	id, from, to := q.ID, q.From, q.To
 	res, err := s.read(ctx, stmtTimeline, map[string]any{"id": id, "limit": int64(TimelineLimit), "limitPlusOne": int64(TimelineLimit + 1)})
 	if err != nil {
-		return nil, nil, err
+		return nil, casegraph.TimelineRefs{}, err
 	}
 	if len(res.Records) == 0 {
-		return nil, nil, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
+		return nil, casegraph.TimelineRefs{}, casegraph.Errorf(casegraph.CodeNotFound, "no entity with id %q", id)
 	}
 	rec := res.Records[0]
 	if cut, _, err := neo4j.GetRecordValue[bool](rec, "truncated"); err != nil {
-		return nil, nil, internalError("Timeline", err)
+		return nil, casegraph.TimelineRefs{}, internalError("Timeline", err)
 	} else if cut && from.IsZero() && to.IsZero() {
-		return nil, nil, casegraph.Errorf(casegraph.CodeBadUserInput,
+		return nil, casegraph.TimelineRefs{}, casegraph.Errorf(casegraph.CodeBadUserInput,
 			"%q has more than %d dated relations or events: ask for a range with from and to", id, TimelineLimit)
 	}
-	items, sources, err := timelineFromRecord(rec, from, to)
+	items, refs, err := timelineFromRecord(rec, from, to)
 	if err != nil {
-		return nil, nil, internalError(stmtTimeline, err)
+		return nil, casegraph.TimelineRefs{}, internalError(stmtTimeline, err)
 	}
-	return items, sources, nil
+	return items, refs, nil
 }
 
-// timelineFromRecord reads a timeline statement's relations, events and
-// sources, and orders them with casegraph.Timeline between from and to.
-func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, []casegraph.Source, error) {
+// timelineFromRecord reads a timeline statement's relations, events,
+// sources and relations' ends (the "timelineRefs" of shared.tmpl), and
+// orders the items with casegraph.Timeline between from and to.
+func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]casegraph.TimelineItem, casegraph.TimelineRefs, error) {
+	var refs casegraph.TimelineRefs
 	relMaps, err := getMaps(rec, "relations")
 	if err != nil {
-		return nil, nil, err
+		return nil, refs, err
 	}
 	eventMaps, err := getMaps(rec, "events")
 	if err != nil {
-		return nil, nil, err
+		return nil, refs, err
 	}
 	events, relations, err := subgraphFromMaps(eventMaps, relMaps)
 	if err != nil {
-		return nil, nil, err
+		return nil, refs, err
 	}
-	sources, err := sourcesFromRecord(rec)
+	endMaps, err := getMaps(rec, "ends")
 	if err != nil {
-		return nil, nil, err
+		return nil, refs, err
 	}
-	return casegraph.Timeline(relations, events, from, to), sources, nil
+	if refs.Ends, _, err = subgraphFromMaps(endMaps, nil); err != nil {
+		return nil, refs, err
+	}
+	if refs.Sources, err = sourcesFromRecord(rec); err != nil {
+		return nil, refs, err
+	}
+	return casegraph.Timeline(relations, events, from, to), refs, nil
 }
 
 // datasetTimelineParams are the parameters of DatasetTimeline's statement
@@ -84,28 +92,28 @@ func datasetTimelineParams(q casegraph.DatasetTimelineRequest) map[string]any {
 // DatasetTimeline returns what happened in a period across datasets: the
 // dated events and relations of q.Datasets the caller may read whose days
 // meet [q.From, q.To], ordered by casegraph.Timeline, at most q.First of
-// them (the earliest), whether there were more, and the sources the events
-// cite. It runs in the heavy pool: its reads are many (two a relation
-// type and dataset), if each is short.
-func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
+// them (the earliest), whether there were more, and what they refer to
+// (the sources they cite, the relations' ends). It runs in the heavy pool:
+// its reads are many (two a relation type and dataset), if each is short.
+func (s *Store) DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, bool, error) {
 	res, err := s.readHeavy(ctx, stmtDatasetTimeline, datasetTimelineParams(q))
 	if err != nil {
-		return nil, nil, false, err
+		return nil, casegraph.TimelineRefs{}, false, err
 	}
 	if len(res.Records) != 1 {
-		return nil, nil, false, internalError(stmtDatasetTimeline, errNoRow)
+		return nil, casegraph.TimelineRefs{}, false, internalError(stmtDatasetTimeline, errNoRow)
 	}
 	rec := res.Records[0]
 	cut, _, err := neo4j.GetRecordValue[bool](rec, "truncated")
 	if err != nil {
-		return nil, nil, false, internalError(stmtDatasetTimeline, err)
+		return nil, casegraph.TimelineRefs{}, false, internalError(stmtDatasetTimeline, err)
 	}
-	items, sources, err := timelineFromRecord(rec, q.From, q.To)
+	items, refs, err := timelineFromRecord(rec, q.From, q.To)
 	if err != nil {
-		return nil, nil, false, internalError(stmtDatasetTimeline, err)
+		return nil, casegraph.TimelineRefs{}, false, internalError(stmtDatasetTimeline, err)
 	}
 	if len(items) > q.First {
 		items, cut = items[:q.First], true
 	}
-	return items, sources, cut, nil
+	return items, refs, cut, nil
 }

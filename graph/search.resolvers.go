@@ -91,9 +91,9 @@ func (r *queryResolver) Timeline(ctx context.Context, id string, from *model.Par
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	items, sources, err := r.TimelineStore.Timeline(ctx, q)
+	items, refs, err := r.TimelineStore.Timeline(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	return timelineItems(ctx, items, sources), nil
+	return timelineItems(ctx, items, refs), nil
 }

@@ -68,8 +68,8 @@ type SearchStore interface {
 
 // TimelineStore reads an entity's timeline and datasets' timelines.
 type TimelineStore interface {
-	Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error)
-	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error)
+	Timeline(ctx context.Context, q casegraph.TimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, error)
+	DatasetTimeline(ctx context.Context, q casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, bool, error)
 }
 
 // CommandStore reads chains of command and who was in command at an

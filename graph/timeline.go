@@ -5,6 +5,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/graph/model"
@@ -29,10 +30,11 @@ func datasetTimelineQueryOf(datasets []string, from, to model.PartialDate, first
 }
 
 // timelineItems turns ordered timeline items into their GraphQL form, and
-// primes the request's loaders with the events and the sources they cite.
-func timelineItems(ctx context.Context, items []casegraph.TimelineItem, sources []casegraph.Source) []model.TimelineItem {
+// primes the request's loaders with the events, the relations' ends and
+// the sources they cite (refs), which the statement read with them.
+func timelineItems(ctx context.Context, items []casegraph.TimelineItem, refs casegraph.TimelineRefs) []model.TimelineItem {
 	out := make([]model.TimelineItem, len(items))
-	var events []casegraph.Entity
+	events := slices.Clip(refs.Ends)
 	for i, it := range items {
 		out[i] = model.TimelineItem{Start: datePtr(it.Start.String()), End: datePtr(it.End.String())}
 		if it.Event != nil {
@@ -42,6 +44,6 @@ func timelineItems(ctx context.Context, items []casegraph.TimelineItem, sources 
 			out[i].Relation = toRelation(*it.Relation)
 		}
 	}
-	loaders.Prime(ctx, events, sources)
+	loaders.Prime(ctx, events, refs.Sources)
 	return out
 }

@@ -17,9 +17,9 @@ func (r *queryResolver) DatasetTimeline(ctx context.Context, datasets []string, 
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	items, sources, truncated, err := r.TimelineStore.DatasetTimeline(ctx, q)
+	items, refs, truncated, err := r.TimelineStore.DatasetTimeline(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	return &model.DatasetTimeline{Items: timelineItems(ctx, items, sources), Truncated: truncated}, nil
+	return &model.DatasetTimeline{Items: timelineItems(ctx, items, refs), Truncated: truncated}, nil
 }

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,93 @@ func TestDatasetTimeline(t *testing.T) {
 	} {
 		if res := s.h.Post(datasetTimelineQuery, v); res.Code() != "BAD_USER_INPUT" {
 			t.Errorf("%s: got %s, want BAD_USER_INPUT", name, truncate(res.Raw))
+		}
+	}
+}
+
+// TestTimelineRefsInOneRoundTrip: a timeline's relations with both ends
+// and their sources, and its events with theirs, come in the one round
+// trip of the timeline's statement, for a cleared and an uncleared
+// caller; and each end and source is what the caller reads of it by id
+// (nodes, through the loaders), protected people redacted for the
+// uncleared one (whose relations with a hidden end have no id to be read
+// by).
+func TestTimelineRefsInOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	h := servertest.New(t, servertest.Options{Config: func(c *server.Config) { c.RequestTimeout = 3 * time.Minute }})
+	ds, id := cyphertest.LoadSeed(t, h.Store)
+	const end = `id kind name redacted`
+	const refs = `relation { id from { ` + end + ` } to { ` + end + ` } sources { id title } } event { id sources { id title } }`
+	queries := map[string]struct {
+		query string
+		vars  map[string]any
+		items []string
+	}{
+		"datasetTimeline": {`query($ds: [String!]!) { datasetTimeline(datasets: $ds, from: "2011", to: "2015", first: 50) { items { ` + refs + ` } } }`,
+			map[string]any{"ds": []string{ds}}, []string{"datasetTimeline", "items"}},
+		"timeline": {`query($id: ID!) { timeline(id: $id) { ` + refs + ` } }`,
+			map[string]any{"id": id("syrian-military-police")}, []string{"timeline"}},
+	}
+	reader := h.Key(casegraph.NewAPIKey{Name: "uncleared reader", Role: casegraph.RoleReader, Datasets: []string{ds}})
+	for name, q := range queries {
+		for caller, token := range map[string]string{"cleared admin": h.Token, "uncleared reader": reader} {
+			h.PostAs(token, `{ __typename }`, nil) // the key's first use reads it
+			before := h.Store.RoundTrips()
+			res := h.PostAs(token, q.query, q.vars)
+			if len(res.Errors) > 0 {
+				t.Fatalf("%s as %s: %s", name, caller, res.Raw)
+			}
+			if trips := h.Store.RoundTrips() - before; trips != 1 {
+				t.Errorf("%s as %s: %d round trips for items with their ends and sources, want 1", name, caller, trips)
+			}
+			// What each end and cited element is, read by id.
+			want := map[string]any{}
+			var ids []string
+			redacted := 0
+			for _, x := range field(res, q.items...).([]any) {
+				it := x.(map[string]any)
+				if r, ok := it["relation"].(map[string]any); ok {
+					for _, e := range []string{"from", "to"} {
+						end := r[e].(map[string]any)
+						want[end["id"].(string)] = end
+						if end["redacted"].(bool) {
+							redacted++
+						}
+					}
+					// One with a hidden end has no id to be read by.
+					if !r["from"].(map[string]any)["redacted"].(bool) && !r["to"].(map[string]any)["redacted"].(bool) {
+						want[r["id"].(string)] = map[string]any{"id": r["id"], "sources": r["sources"]}
+					}
+				} else {
+					ev := it["event"].(map[string]any)
+					want[ev["id"].(string)] = map[string]any{"id": ev["id"], "sources": ev["sources"]}
+				}
+			}
+			for k := range want {
+				ids = append(ids, k)
+			}
+			if len(ids) < 2 {
+				t.Fatalf("%s as %s: only %d items and ends: %s", name, caller, len(ids), res.Raw)
+			}
+			if (caller == "uncleared reader") != (redacted > 0) {
+				t.Errorf("%s as %s: %d redacted ends", name, caller, redacted)
+			}
+			byID := h.PostAs(token, `query($ids: [ID!]!) { nodes(ids: $ids) { id
+				... on Entity { kind name redacted }
+				... on Relation { sources { id title } }
+				... on Event { sources { id title } } } }`, map[string]any{"ids": ids})
+			if len(byID.Errors) > 0 {
+				t.Fatalf("nodes as %s: %s", caller, byID.Raw)
+			}
+			for i, n := range field(byID, "nodes").([]any) {
+				got, _ := n.(map[string]any)
+				w := want[ids[i]].(map[string]any)
+				for k, v := range w {
+					if !reflect.DeepEqual(got[k], v) {
+						t.Errorf("%s as %s: %s's %s is %v in the timeline, %v by id", name, caller, ids[i], k, v, got[k])
+					}
+				}
+			}
 		}
 	}
 }

@@ -145,12 +145,12 @@ func (r *Refusing) Suggest(context.Context, casegraph.SuggestRequest) ([]casegra
 	return nil, r.refuse("Suggest")
 }
 
-func (r *Refusing) Timeline(context.Context, casegraph.TimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, error) {
-	return nil, nil, r.refuse("Timeline")
+func (r *Refusing) Timeline(context.Context, casegraph.TimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, error) {
+	return nil, casegraph.TimelineRefs{}, r.refuse("Timeline")
 }
 
-func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, []casegraph.Source, bool, error) {
-	return nil, nil, false, r.refuse("DatasetTimeline")
+func (r *Refusing) DatasetTimeline(context.Context, casegraph.DatasetTimelineRequest) ([]casegraph.TimelineItem, casegraph.TimelineRefs, bool, error) {
+	return nil, casegraph.TimelineRefs{}, false, r.refuse("DatasetTimeline")
 }
 
 func (r *Refusing) CommandChain(context.Context, casegraph.CommandChainRequest, casegraph.CommandRead) (casegraph.CommandChain, []casegraph.Source, error) {
