@@ -7,6 +7,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -113,14 +114,7 @@ func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) (casegrap
 	if err != nil {
 		return casegraph.SearchPage{}, err
 	}
-	params := searchParams(q.Filter)
-	params["query"], params["exact"] = scoped(LuceneSearch(q.Words), q.Filter), exactName(q.Words)
-	params["candidates"], params["window"] = int64(casegraph.SearchWindow), int64(casegraph.SearchWindow)
-	params["offset"], params["first"], params["backward"] = int64(offset), int64(q.Page.First), q.Page.Backward
-	for k, v := range rankParams(q.Words) {
-		params[k] = v
-	}
-	stmt := searchStatement(q.Brief())
+	stmt, params := searchStatement(q.Brief()), searchPageParams(q, offset)
 	res, err := s.readHeavy(ctx, stmt, params)
 	if err != nil {
 		return casegraph.SearchPage{}, err
@@ -137,6 +131,17 @@ func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) (casegrap
 		return casegraph.SearchPage{}, internalError(stmt, fmt.Errorf("page of %d results, want %d (%d to %d of %d)", len(page.Results), end-start, start, end, page.Ranked))
 	}
 	return page, nil
+}
+
+// searchPageParams are the parameters of Search's statement for q, whose
+// page begins at offset (q.Offset).
+func searchPageParams(q casegraph.SearchRequest, offset int) map[string]any {
+	params := searchParams(q.Filter)
+	params["query"], params["exact"] = scoped(LuceneSearch(q.Words), q.Filter), exactName(q.Words)
+	params["candidates"], params["window"] = int64(casegraph.SearchWindow), int64(casegraph.SearchWindow)
+	params["offset"], params["first"], params["backward"] = int64(offset), int64(q.Page.First), q.Page.Backward
+	maps.Copy(params, rankParams(q.Words))
+	return params
 }
 
 // searchPageOf reads Search's one record: how many it ranked, and the
