@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -161,5 +162,66 @@ func TestSearchRanksAsRank(t *testing.T) {
 		if !seen[want] {
 			t.Errorf("no candidate of tier %d matched by %s: the texts do not test it", want.Tier, want.Field)
 		}
+	}
+}
+
+// TestRankTextsFollowWrites: the texts a search ranks by follow every
+// write of a name or an alias: a merge's aliases rank the survivor by the
+// merged name (an exact alias, tier 1), and migrate's backfill
+// (BackfillSearch) restores them for an entity written without them (by
+// a version before them, or another tool), which ranks by its name again.
+func TestRankTextsFollowWrites(t *testing.T) {
+	t.Parallel()
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	defer cancel()
+	src := casegraph.Source{ID: ds + "-src", Title: "a source", Dataset: ds}
+	if _, err := s.UpsertSource(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []casegraph.Entity{{ID: ds + "-a", Name: "Quintus Varro"}, {ID: ds + "-b", Name: "Quintilla Varrone"}} {
+		e.Kind, e.Dataset, e.SourceIDs = casegraph.KindPerson, ds, []string{src.ID}
+		if _, err := s.UpsertEntity(ctx, e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := func(text string) rankedHit {
+		t.Helper()
+		q := casegraph.SearchRequest{Text: text, Filter: casegraph.SearchFilter{Datasets: []string{ds}}, Page: casegraph.Page{First: 1}}
+		if err := q.Normalize(); err != nil {
+			t.Fatal(err)
+		}
+		page, err := s.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Results) == 0 {
+			t.Fatalf("%q: no hit", text)
+		}
+		return rankedHits(page.Results)[0]
+	}
+	if _, err := s.MergeEntities(ctx, ds+"-a", []string{ds + "-b"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := first("quintilla varrone"), (rankedHit{ds + "-a", 1, casegraph.MatchAlias}); got != want {
+		t.Errorf("the merged name: %+v, want %+v", got, want)
+	}
+
+	if _, err := neo4j.ExecuteQuery(ctx, s.Driver(), `MATCH (e:Entity {id: $id}) REMOVE e.rankName, e.rankAliases, e.rankIdentifiers`,
+		map[string]any{"id": ds + "-a"}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j")); err != nil {
+		t.Fatal(err)
+	}
+	if got := first("quintus varro"); got.Tier != 6 {
+		t.Fatalf("without its rank texts: %+v, want tier 6 (the test reads nothing)", got)
+	}
+	if _, err := s.BackfillSearch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := first("quintus varro"), (rankedHit{ds + "-a", 0, casegraph.MatchName}); got != want {
+		t.Errorf("after the backfill: %+v, want %+v", got, want)
+	}
+	if got, want := first("quintilla varrone"), (rankedHit{ds + "-a", 1, casegraph.MatchAlias}); got != want {
+		t.Errorf("the merged name after the backfill: %+v, want %+v", got, want)
 	}
 }
