@@ -182,21 +182,28 @@ func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
 // candidates as casegraph.Rank does, on the texts the store keeps of each
 // entity (rankFields): $phrase and $words (casegraph.RankingWords), and
 // $edits, the forms of a word one edit from one of $words
-// (casegraph.WithinOneEdit): for each, a prefix, a suffix and the length
-// in characters of a word that begins with the one and ends with the
-// other, so that the statement tests a word with STARTS WITH, ENDS WITH
-// and size(). A word is never empty, so no form of length 0 is kept.
+// (casegraph.WithinOneEdit) by their length in characters: at each
+// length, the prefixes and suffixes of a word of that length that begins
+// with the one and ends with the other, so that the statement tests a
+// word with STARTS WITH and ENDS WITH the forms of its own size(). A word
+// is never empty, so there is no form of length 0.
 func rankParams(words []string) map[string]any {
 	phrase, match := casegraph.RankingWords(words)
-	var edits []map[string]any
-	seen := map[[3]any]bool{}
+	var edits [][][]string
+	seen := map[[2]string]map[int]bool{}
 	add := func(pre, suf []rune, size int) {
-		key := [3]any{string(pre), string(suf), size}
-		if size == 0 || seen[key] {
+		key := [2]string{string(pre), string(suf)}
+		if size == 0 || seen[key][size] {
 			return
 		}
-		seen[key] = true
-		edits = append(edits, map[string]any{"pre": string(pre), "suf": string(suf), "size": int64(size)})
+		if seen[key] == nil {
+			seen[key] = map[int]bool{}
+		}
+		seen[key][size] = true
+		for len(edits) <= size {
+			edits = append(edits, [][]string{})
+		}
+		edits[size] = append(edits[size], []string{key[0], key[1]})
 	}
 	for _, w := range match {
 		r := []rune(w)
