@@ -173,9 +173,10 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 			r.Tier, r.Field = tier, f
 		}
 	}
-	// Past the exact tiers, the stop words do not count: "minister of
-	// defence" has every word in "Defence Minister", and "of" alone is no
-	// typo of a name (a text of stop words only keeps them).
+	// Past the exact tiers the words are RankingWords' match, without the
+	// stop words: "minister of defence" has every word in "Defence
+	// Minister", and "of" alone is no typo of a name (a text of stop words
+	// only keeps them).
 	if strings.Join(name, " ") == phrase {
 		set(0, MatchName)
 	}
