@@ -112,12 +112,15 @@ type SearchResult struct {
 // descriptions; past the exact tiers stop words are not counted (see
 // IsStopWord). Within a
 // tier the better-connected entity comes first, then the full-text score,
-// then the id.
+// then the id. Rank is the ranking's definition: the store ranks a
+// search's candidates the same way inside its statement (cypher's
+// Search, on each text's RankText), so that only the page is read, and
+// its tests hold the two to each other.
 func Rank(words []string, hits []SearchHit) []SearchResult {
-	phrase := strings.Join(words, " ")
+	phrase, match := RankingWords(words)
 	out := make([]SearchResult, len(hits))
 	for i, h := range hits {
-		out[i] = classify(words, phrase, h)
+		out[i] = classify(match, phrase, h)
 	}
 	slices.SortStableFunc(out, func(a, b SearchResult) int {
 		return cmp.Or(
@@ -129,6 +132,26 @@ func Rank(words []string, hits []SearchHit) []SearchResult {
 	})
 	return out
 }
+
+// RankingWords are what Rank compares a search's words (of
+// ValidateSearchText) with: the phrase, every word joined by one space,
+// which the exact tiers compare with whole names, aliases and identifiers
+// (RankText); and the words the other tiers look for, the content words
+// (ContentWords), or every word for a text of stop words only. The store
+// ranks with the same (cypher's Search), on the RankText of each text.
+func RankingWords(words []string) (phrase string, match []string) {
+	if content := ContentWords(words); len(content) > 0 {
+		match = content
+	} else {
+		match = words
+	}
+	return strings.Join(words, " "), match
+}
+
+// RankText is a text as Rank compares it: its words (Words), joined by
+// one space. The store keeps it of every name, alias and identifier's
+// value, so that a search ranks its candidates without reading them.
+func RankText(s string) string { return strings.Join(Words(s), " ") }
 
 func classify(words []string, phrase string, h SearchHit) SearchResult {
 	r := SearchResult{SearchHit: h, Tier: 6, Field: MatchDescription}
@@ -150,12 +173,10 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 			r.Tier, r.Field = tier, f
 		}
 	}
-	// Past the exact tiers, the stop words do not count: "minister of
-	// defence" has every word in "Defence Minister", and "of" alone is no
-	// typo of a name (a text of stop words only keeps them).
-	if content := ContentWords(words); len(content) > 0 {
-		words = content
-	}
+	// Past the exact tiers the words are RankingWords' match, without the
+	// stop words: "minister of defence" has every word in "Defence
+	// Minister", and "of" alone is no typo of a name (a text of stop words
+	// only keeps them).
 	if strings.Join(name, " ") == phrase {
 		set(0, MatchName)
 	}
@@ -334,8 +355,8 @@ func (f SearchFilter) Validate() error {
 }
 
 // SearchRequest asks for the entities whose names, aliases or descriptions
-// match Text, ranked (see Rank): the store returns up to SearchWindow
-// candidates, and Page is the part of them shown.
+// match Text, ranked (see Rank): the store ranks up to SearchWindow
+// candidates, and returns the part of them that Page shows.
 type SearchRequest struct {
 	Text   string
 	Filter SearchFilter
@@ -346,23 +367,31 @@ type SearchRequest struct {
 	Page Page
 	// Shows, when not nil, names the entity properties (of
 	// EntityProperties) the caller shows of any entity: the store may read
-	// of each candidate only what ranking needs (RankingProperties) when
-	// that is all it shows. Nil: every property.
+	// of the page's entities only the text a search matches
+	// (BriefProperties) when that is all it shows. Nil: every property.
 	Shows []string
 }
 
-// RankingProperties are the entity properties Rank reads: a search that
-// shows no other reads only these of its candidates.
-var RankingProperties = []string{"name", "aliases", "identifiers"}
+// SearchPage is the page of a search: its ranked results (each with its
+// tier and matched field), and how many candidates were ranked, from
+// which Window tells where the page lies.
+type SearchPage struct {
+	Results []SearchResult
+	Ranked  int
+}
 
-// RanksOnly says whether the request shows no entity property beyond
-// RankingProperties (and the id and kind, always read).
-func (q SearchRequest) RanksOnly() bool {
+// BriefProperties are the entity properties a search matches (and Rank
+// reads): a search that shows no other reads only these of its page.
+var BriefProperties = []string{"name", "aliases", "identifiers"}
+
+// Brief says whether the request shows no entity property beyond
+// BriefProperties (and the id and kind, always read).
+func (q SearchRequest) Brief() bool {
 	if q.Shows == nil {
 		return false
 	}
 	for _, p := range q.Shows {
-		if !slices.Contains(RankingProperties, p) {
+		if !slices.Contains(BriefProperties, p) {
 			return false
 		}
 	}

@@ -96,9 +96,9 @@ func TestRankSuggestions(t *testing.T) {
 	}
 }
 
-// TestRanksOnly: a search reads only ranking's properties when it shows
+// TestBrief: a search reads only the text it matches of its page when it shows
 // nothing else, never when it may show every property (nil).
-func TestRanksOnly(t *testing.T) {
+func TestBrief(t *testing.T) {
 	for _, tt := range []struct {
 		shows []string
 		want  bool
@@ -110,8 +110,8 @@ func TestRanksOnly(t *testing.T) {
 		{[]string{"name", "description"}, false},
 		{[]string{"birthDate"}, false},
 	} {
-		if got := (casegraph.SearchRequest{Shows: tt.shows}).RanksOnly(); got != tt.want {
-			t.Errorf("shows %v: RanksOnly %v, want %v", tt.shows, got, tt.want)
+		if got := (casegraph.SearchRequest{Shows: tt.shows}).Brief(); got != tt.want {
+			t.Errorf("shows %v: Brief %v, want %v", tt.shows, got, tt.want)
 		}
 	}
 }

@@ -128,10 +128,13 @@ func (b *bench) comparePeer(ctx context.Context, w workload, in input, cgAnswer,
 		if cmp.Equal(cg, peer, equateEmpty) {
 			return verdictEqual, ""
 		}
-		hits, err := b.raw.store.Search(b.raw.as(ctx), casegraph.SearchRequest{Words: casegraph.Words(in.Text)})
+		// Every candidate, ranked: a page as long as the window.
+		found, err := b.raw.store.Search(b.raw.as(ctx), casegraph.SearchRequest{Words: casegraph.Words(in.Text),
+			Page: casegraph.Page{First: casegraph.SearchWindow}, Shows: []string{"name"}})
 		if err != nil {
 			return verdictError, err.Error()
 		}
+		hits := found.Results
 		candidates := map[string]bool{}
 		lowest := math.Inf(1)
 		for _, h := range hits {

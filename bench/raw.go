@@ -160,17 +160,16 @@ func (r *rawStore) depthTwo(ctx context.Context, roots []string) (w3Answer, erro
 // first 20; it shows their names, as W4's selection does.
 func (r *rawStore) search(ctx context.Context, text string) (w4Answer, error) {
 	ctx = r.as(ctx)
-	q := casegraph.SearchRequest{Text: text, Shows: []string{"name"}}
+	q := casegraph.SearchRequest{Text: text, Shows: []string{"name"}, Page: casegraph.Page{First: 20}}
 	if err := q.Normalize(); err != nil {
 		return nil, err
 	}
-	hits, err := r.store.Search(ctx, q)
+	found, err := r.store.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	ranked := casegraph.Rank(q.Words, hits)
 	out := w4Answer{}
-	for _, h := range ranked[:min(20, len(ranked))] {
+	for _, h := range found.Results {
 		out = append(out, w4Hit{ID: h.Entity.ID, Name: h.Entity.Name, Score: h.Score})
 	}
 	return out, nil

@@ -7,6 +7,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -364,7 +365,7 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 
 // entityParams is one row of UpsertEntities: the entity's id and kind,
 // every property of the domain's table (an absent one as null, a list as
-// empty), the derived search fields, and the content hash.
+// empty), the derived search fields (and rankFields), and the content hash.
 func entityParams(e casegraph.Entity) map[string]any {
 	p := map[string]any{
 		"hash":       entityHash(e),
@@ -373,6 +374,7 @@ func entityParams(e casegraph.Entity) map[string]any {
 		"searchScope":       casegraph.SearchScope(e.Dataset, e.Kind),
 		"id":                e.ID, "kind": string(e.Kind),
 	}
+	maps.Copy(p, rankFields(e.Name, e.Aliases, e.Identifiers))
 	for prop := range casegraph.EntityPropertyRows() {
 		switch v := prop.Value(e).(type) {
 		case string:

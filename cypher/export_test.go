@@ -91,6 +91,9 @@ var (
 	SuggestRequest = luceneSuggest
 	Scoped         = scoped
 	FacetScoped    = facetScoped
+	// SearchPageParams are Search's parameters for a request and its
+	// page's offset.
+	SearchPageParams = searchPageParams
 )
 
 // Profile runs a named statement with PROFILE and returns its plan with

@@ -56,7 +56,8 @@ func (s *Store) MergeEntities(ctx context.Context, into string, fromIDs []string
 		}
 		for _, id := range fromIDs {
 			if _, err := run(stmtMergeEntity, map[string]any{"into": into, "from": id, "aliases": plan.Aliases,
-				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers), "citations": citationParams(graded)}); err != nil {
+				"searchAliases": searchAliases(plan.Aliases, survivor.Identifiers),
+				"rankAliases":   rankTexts(plan.Aliases), "citations": citationParams(graded)}); err != nil {
 				return change{}, err
 			}
 		}

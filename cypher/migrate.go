@@ -10,6 +10,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
@@ -180,8 +181,8 @@ func (s *Store) SchemaApplied(ctx context.Context) (missing []string, err error)
 	return missing, nil
 }
 
-// BackfillSearch writes the folded search fields (see casegraph.Fold) of
-// entities that lack them, in batches, and returns how many it completed.
+// BackfillSearch writes the folded search fields (see casegraph.Fold), and
+// the texts a search ranks by (rankFields), of entities that lack them, in batches, and returns how many it completed.
 // It is a data migration that `migrate` runs after the schema: quick when
 // there is nothing to do, and safe to run again.
 func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
@@ -232,9 +233,11 @@ func (s *Store) BackfillSearch(ctx context.Context) (int, error) {
 				return total, internalError("EntitiesWithoutSearch", err)
 			}
 			after = id
-			rows = append(rows, map[string]any{"id": id, "searchName": casegraph.Fold(name),
+			row := map[string]any{"id": id, "searchName": casegraph.Fold(name),
 				"searchAliases": searchAliases(aliases, ids), "searchDescription": nullable(casegraph.Fold(desc)),
-				"searchScope": casegraph.SearchScope(dataset, casegraph.Kind(kind))})
+				"searchScope": casegraph.SearchScope(dataset, casegraph.Kind(kind))}
+			maps.Copy(row, rankFields(name, aliases, ids))
+			rows = append(rows, row)
 		}
 		if _, err := s.write(ctx, stmtSetSearchFields, map[string]any{"rows": rows}); err != nil {
 			return total, err

@@ -33,7 +33,7 @@ func TestStatementsLoad(t *testing.T) {
 	}
 	for _, name := range []string{"EntitiesByID", "UpsertEntities", "UpsertSources", "EntityStates/write", "RelationStates/check", "SchemaState",
 		"DeleteDatasetRelations", "DeleteDatasetNodes", "Entities/name/desc/all", "Entities/degree/asc/datasets", "CountEntities/all", "ExportRelations/datasets",
-		"RelationsByID", "Search/full", "Search/ranking", "Timeline"} {
+		"RelationsByID", "Search/full", "Search/brief", "Suggest", "Timeline"} {
 		if stmts[statement(name)] == "" {
 			t.Errorf("statement %s is missing", name)
 		}

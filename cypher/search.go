@@ -7,8 +7,12 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -17,6 +21,7 @@ import (
 const (
 	stmtSearch       statement = "Search"
 	stmtSearchCounts statement = "SearchCounts"
+	stmtSuggest      statement = "Suggest"
 )
 
 // The full-text query is built here, from words that are runs of letters
@@ -98,19 +103,173 @@ func searchParams(f casegraph.SearchFilter) map[string]any {
 	return map[string]any{"kinds": listParam(f.Kinds), "datasets": listParam(f.Datasets), "exact": nil}
 }
 
-// Search returns up to casegraph.SearchWindow candidates for q's words,
-// with their scores and degrees, unranked (q.Page is the part of them the
-// caller shows, after ranking). q must be normalized.
-// When q shows nothing but what ranking reads (q.RanksOnly), only that is
-// read of each candidate (Search/ranking), not every property.
-func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, searchStatement(q.RanksOnly()), scoped(LuceneSearch(q.Words), q.Filter), q.Filter, casegraph.SearchWindow, exactName(q.Words))
+// Search ranks up to casegraph.SearchWindow candidates for q's words in
+// its statement, as casegraph.Rank does (rankParams), and returns the
+// page q.Page shows of them, each with its score, degree, tier and
+// matched field, and how many it ranked: only the page's entities are
+// read (and of them, when q shows nothing else, q.Brief, only the text a
+// search matches: Search/brief), in one round trip. q must be normalized.
+func (s *Store) Search(ctx context.Context, q casegraph.SearchRequest) (casegraph.SearchPage, error) {
+	offset, err := q.Offset()
+	if err != nil {
+		return casegraph.SearchPage{}, err
+	}
+	stmt, params := searchStatement(q.Brief()), searchPageParams(q, offset)
+	res, err := s.readHeavy(ctx, stmt, params)
+	if err != nil {
+		return casegraph.SearchPage{}, err
+	}
+	if len(res.Records) != 1 {
+		return casegraph.SearchPage{}, internalError(stmt, fmt.Errorf("%d records, want 1", len(res.Records)))
+	}
+	page, err := searchPageOf(res.Records[0])
+	if err != nil {
+		return casegraph.SearchPage{}, internalError(stmt, err)
+	}
+	// The statement places the page as q.Window does.
+	if start, end, _ := q.Window(offset, page.Ranked); end-start != len(page.Results) {
+		return casegraph.SearchPage{}, internalError(stmt, fmt.Errorf("page of %d results, want %d (%d to %d of %d)", len(page.Results), end-start, start, end, page.Ranked))
+	}
+	return page, nil
+}
+
+// searchPageParams are the parameters of Search's statement for q, whose
+// page begins at offset (q.Offset).
+func searchPageParams(q casegraph.SearchRequest, offset int) map[string]any {
+	params := searchParams(q.Filter)
+	params["query"], params["exact"] = scoped(LuceneSearch(q.Words), q.Filter), exactName(q.Words)
+	params["candidates"], params["window"] = int64(casegraph.SearchWindow), int64(casegraph.SearchWindow)
+	params["offset"], params["first"], params["backward"] = int64(offset), int64(q.Page.First), q.Page.Backward
+	maps.Copy(params, rankParams(q.Words))
+	return params
+}
+
+// searchPageOf reads Search's one record: how many it ranked, and the
+// page in rank order.
+func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
+	ranked, err := getInt(rec, "ranked")
+	if err != nil {
+		return casegraph.SearchPage{}, err
+	}
+	rows, err := getMaps(rec, "page")
+	if err != nil {
+		return casegraph.SearchPage{}, err
+	}
+	out := casegraph.SearchPage{Ranked: int(ranked), Results: make([]casegraph.SearchResult, len(rows))}
+	for i, row := range rows {
+		m, ok := row["entity"].(map[string]any)
+		if !ok {
+			return casegraph.SearchPage{}, fmt.Errorf("page[%d].entity: want a map, got %T", i, row["entity"])
+		}
+		e, err := entityFromMap(m)
+		if err != nil {
+			return casegraph.SearchPage{}, err
+		}
+		score, _ := row["score"].(float64)
+		degree, _ := row["degree"].(int64)
+		tier, ok := row["tier"].(int64)
+		field, _ := row["field"].(string)
+		if !ok || !slices.Contains(casegraph.MatchFields(), casegraph.MatchField(field)) {
+			return casegraph.SearchPage{}, fmt.Errorf("page[%d]: tier %v, field %v", i, row["tier"], row["field"])
+		}
+		out.Results[i] = casegraph.SearchResult{SearchHit: casegraph.SearchHit{Entity: e, Score: score, Degree: degree},
+			Tier: int(tier), Field: casegraph.MatchField(field)}
+	}
+	return out, nil
+}
+
+// rankParams are the parameters with which Search's statement ranks its
+// candidates as casegraph.Rank does, on the texts the store keeps of each
+// entity (rankFields): $phrase and $words (casegraph.RankingWords), and
+// $edits, the forms of a word one edit from one of $words
+// (casegraph.WithinOneEdit) by their length in characters: at each
+// length, the prefixes and suffixes of a word of that length that begins
+// with the one and ends with the other, so that the statement tests a
+// word with STARTS WITH and ENDS WITH the forms of its own size(). A word
+// is never empty, so there is no form of length 0.
+func rankParams(words []string) map[string]any {
+	phrase, match := casegraph.RankingWords(words)
+	var edits [][][]string
+	seen := map[[2]string]map[int]bool{}
+	add := func(pre, suf []rune, size int) {
+		key := [2]string{string(pre), string(suf)}
+		if size == 0 || seen[key][size] {
+			return
+		}
+		if seen[key] == nil {
+			seen[key] = map[int]bool{}
+		}
+		seen[key][size] = true
+		for len(edits) <= size {
+			edits = append(edits, [][]string{})
+		}
+		edits[size] = append(edits[size], []string{key[0], key[1]})
+	}
+	for _, w := range match {
+		r := []rune(w)
+		for i := 0; i <= len(r); i++ {
+			add(r[:i], r[i:], len(r)+1) // a character inserted at i
+			if i < len(r) {
+				add(r[:i], r[i+1:], len(r))   // the i-th replaced (or kept)
+				add(r[:i], r[i+1:], len(r)-1) // the i-th deleted
+			}
+		}
+	}
+	return map[string]any{"phrase": phrase, "words": match, "edits": edits}
+}
+
+// rankFields are the texts Search ranks an entity by, as
+// casegraph.RankText makes them: of its name (rankName), its aliases
+// (rankAliases) and its identifiers' values (rankIdentifiers), written
+// with the search fields.
+func rankFields(name string, aliases []string, ids []casegraph.Identifier) map[string]any {
+	values := make([]string, len(ids))
+	for i, id := range ids {
+		values[i] = id.Value
+	}
+	return map[string]any{"rankName": casegraph.RankText(name), "rankAliases": rankTexts(aliases), "rankIdentifiers": rankTexts(values)}
+}
+
+// rankTexts is casegraph.RankText of each text.
+func rankTexts(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = casegraph.RankText(t)
+	}
+	return out
 }
 
 // Suggest returns up to q.Candidates() type-ahead candidates for q's
 // words, unranked. q must be normalized.
 func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]casegraph.SearchHit, error) {
-	return s.fullText(ctx, searchStatement(false), scoped(luceneSuggest(q.Words), q.Filter), q.Filter, q.Candidates(), nil)
+	params := searchParams(q.Filter)
+	params["query"] = scoped(luceneSuggest(q.Words), q.Filter)
+	params["candidates"], params["window"] = int64(q.Candidates()), int64(q.Candidates())
+	res, err := s.readHeavy(ctx, stmtSuggest, params)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]casegraph.SearchHit, 0, len(res.Records))
+	for _, rec := range res.Records {
+		m, err := getMap(rec, "entity")
+		if err != nil {
+			return nil, internalError(stmtSuggest, err)
+		}
+		e, err := entityFromMap(m)
+		if err != nil {
+			return nil, internalError(stmtSuggest, err)
+		}
+		score, _, err := getFloat(rec, "score")
+		if err != nil {
+			return nil, internalError(stmtSuggest, err)
+		}
+		degree, err := getInt(rec, "degree")
+		if err != nil {
+			return nil, internalError(stmtSuggest, err)
+		}
+		hits = append(hits, casegraph.SearchHit{Entity: e, Score: score, Degree: degree})
+	}
+	return hits, nil
 }
 
 // scoped limits a full-text query to the filter's datasets and kinds, by
@@ -189,52 +348,21 @@ func (s *Store) SearchCounts(ctx context.Context, q casegraph.SearchRequest, fac
 }
 
 // searchVariants renders Search twice: projecting every entity property
-// of the candidates (Search/full), and only what ranking reads
-// (Search/ranking: casegraph.RankingProperties).
+// of the page (Search/full), and only the text a search matches
+// (Search/brief: casegraph.BriefProperties).
 func searchVariants() []variant {
 	return []variant{
 		{Name: searchStatement(false), Data: map[string]any{"Props": casegraph.EntityProperties}},
-		{Name: searchStatement(true), Data: map[string]any{"Props": casegraph.RankingProperties}},
+		{Name: searchStatement(true), Data: map[string]any{"Props": casegraph.BriefProperties}},
 	}
 }
 
 // searchStatement names the variant of Search (searchVariants).
-func searchStatement(ranksOnly bool) statement {
-	if ranksOnly {
-		return stmtSearch + "/ranking"
+func searchStatement(brief bool) statement {
+	if brief {
+		return stmtSearch + "/brief"
 	}
 	return stmtSearch + "/full"
-}
-
-func (s *Store) fullText(ctx context.Context, stmt statement, query string, f casegraph.SearchFilter, window int, exact any) ([]casegraph.SearchHit, error) {
-	params := searchParams(f)
-	params["query"], params["window"], params["exact"] = query, int64(window), exact
-	params["candidates"] = int64(window)
-	res, err := s.readHeavy(ctx, stmt, params)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]casegraph.SearchHit, 0, len(res.Records))
-	for _, rec := range res.Records {
-		m, err := getMap(rec, "entity")
-		if err != nil {
-			return nil, internalError("Search", err)
-		}
-		e, err := entityFromMap(m)
-		if err != nil {
-			return nil, internalError("Search", err)
-		}
-		score, _, err := getFloat(rec, "score")
-		if err != nil {
-			return nil, internalError("Search", err)
-		}
-		degree, err := getInt(rec, "degree")
-		if err != nil {
-			return nil, internalError("Search", err)
-		}
-		hits = append(hits, casegraph.SearchHit{Entity: e, Score: score, Degree: degree})
-	}
-	return hits, nil
 }
 
 // searchVersion tags how the search fields are derived (see Fold):

@@ -3,8 +3,10 @@ package cypher_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,6 +50,10 @@ func BenchmarkSearchQueries(b *testing.B) {
 		}
 		return input{w, []string{w}}
 	}
+	nameInput := func() input {
+		name := names[rng.IntN(len(names))]
+		return input{name, casegraph.Words(name)}
+	}
 	suggestInput := func() input {
 		r := []rune(casegraph.Fold(names[rng.IntN(len(names))]))
 		p := string(r[:min(len(r), 3+rng.IntN(4))])
@@ -68,10 +74,13 @@ func BenchmarkSearchQueries(b *testing.B) {
 		counts bool
 	}{
 		{"search", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { edges { score matchedField node { id name } } } }`,
-			searchInput, cypher.LuceneSearch, casegraph.SearchWindow, false},
+			searchInput, cypher.LuceneSearch, casegraph.DefaultPageSize, false},
+		// W4 of bench/: a whole name, 20 hits.
+		{"search-name", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds, first: 20) { edges { score node { id name } } } }`,
+			nameInput, cypher.LuceneSearch, 20, false},
 		{"search+facets", `query($t: String!, $ds: [String!]) { search(text: $t, datasets: $ds) { totalCount
 			facets { kinds { kind count } datasets { dataset count } } edges { score matchedField node { id name } } } }`,
-			searchInput, cypher.LuceneSearch, casegraph.SearchWindow, true},
+			searchInput, cypher.LuceneSearch, casegraph.DefaultPageSize, true},
 		{"suggest", `query($t: String!, $ds: [String!]) { suggest(prefix: $t, datasets: $ds) { text entity { id } } }`,
 			suggestInput, cypher.SuggestRequest, 40, false},
 	}
@@ -90,12 +99,20 @@ func BenchmarkSearchQueries(b *testing.B) {
 					}
 				}
 				runRaw := func() {
+					// What the service runs: the page (Search/brief, as
+					// the selection shows ids and names), or the
+					// suggestion's candidates.
+					stmt := "Search/brief"
+					params := cypher.SearchPageParams(casegraph.SearchRequest{Words: in.words, Page: casegraph.Page{First: w.first},
+						Filter: casegraph.SearchFilter{Datasets: []string{ds}}}, 0)
+					if w.name == "suggest" {
+						stmt, params = "Suggest", map[string]any{"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}),
+							"kinds": nil, "datasets": []string{ds}, "window": int64(w.first), "candidates": int64(w.first), "exact": nil}
+					}
+					params["readable"], params["callerCleared"] = nil, true
 					start := time.Now()
-					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("Search/full"), map[string]any{
-						"readable": nil, "callerCleared": true,
-						"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "kinds": nil, "datasets": []string{ds},
-						"window": int64(w.first), "candidates": int64(w.first), "exact": nil,
-					}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
+					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement(stmt), params,
+						neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					if err == nil && w.counts {
 						_, err = neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("SearchCounts"), map[string]any{
 							"readable": nil, "callerCleared": true,
@@ -127,12 +144,66 @@ func BenchmarkSearchQueries(b *testing.B) {
 	}
 }
 
+// BenchmarkProfileSearch profiles the statement of a search for a whole
+// name, 20 hits (W4 of bench/), over 50 names of an imported dataset
+// (CASEGRAPH_BENCH_DATASET), and reports its database hits and rows, the
+// mean of all operators' over the searches (run once: -benchtime 1x),
+// and logs the plan of the last one.
+func BenchmarkProfileSearch(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see BenchmarkPathQueries)")
+	}
+	h := servertest.New(b, servertest.Options{})
+	names := personNames(b, h.Store, ds, 50)
+	ctx := casegraph.AsOperator(context.Background())
+	for b.Loop() {
+		var hits, rows int64
+		var plan string
+		for _, name := range names {
+			params := cypher.SearchPageParams(casegraph.SearchRequest{Words: casegraph.Words(name), Page: casegraph.Page{First: 20},
+				Filter: casegraph.SearchFilter{Datasets: []string{ds}}}, 0)
+			prof, err := h.Store.Profile(ctx, "Search/brief", params)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, line := range strings.Split(prof, "\n") {
+				var n int64
+				if _, after, ok := strings.Cut(line, " dbHits="); ok {
+					fmt.Sscan(after, &n)
+					hits += n
+				}
+				if _, after, ok := strings.Cut(line, " rows="); ok {
+					fmt.Sscan(after, &n)
+					rows += n
+				}
+			}
+			plan = prof
+		}
+		b.ReportMetric(float64(hits)/float64(len(names)), "dbhits/search")
+		b.ReportMetric(float64(rows)/float64(len(names)), "rows/search")
+		b.Logf("the last search's plan:\n%s", plan)
+	}
+}
+
+// personNames are the names of n people of the dataset, the same ones
+// every run: the first in id order after the first thousand.
+func personNames(b *testing.B, s *cypher.Store, ds string, n int) []string {
+	return namesOf(b, s, `MATCH (e:Person) WHERE e.dataset = $ds WITH e ORDER BY e.id SKIP 1000 LIMIT $n RETURN collect(e.name) AS names`, ds, n)
+}
+
+// sampleNames are the names of n entities of the dataset drawn at random.
 func sampleNames(b *testing.B, s *cypher.Store, ds string, n int) []string {
+	return namesOf(b, s, `MATCH (e:Entity) WHERE e.dataset = $ds WITH e.name AS name, rand() AS r ORDER BY r LIMIT $n RETURN collect(name) AS names`, ds, n)
+}
+
+// namesOf runs a query of the names of n entities of a dataset: at least
+// 10 of them, or the dataset is not imported.
+func namesOf(b *testing.B, s *cypher.Store, query, ds string, n int) []string {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
 	defer cancel()
-	res, err := neo4j.ExecuteQuery(ctx, s.Driver(),
-		`MATCH (e:Entity) WHERE e.dataset = $ds WITH e.name AS name, rand() AS r ORDER BY r LIMIT $n RETURN collect(name) AS names`,
+	res, err := neo4j.ExecuteQuery(ctx, s.Driver(), query,
 		map[string]any{"ds": ds, "n": int64(n)}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"))
 	if err != nil {
 		b.Fatal(err)

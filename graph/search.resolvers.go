@@ -43,13 +43,12 @@ func (r *queryResolver) Search(ctx context.Context, text string, kinds []model.E
 		return conn, nil
 	}
 	q.Shows = shownProperties(ctx)
-	hits, err := r.SearchStore.Search(ctx, q)
+	found, err := r.SearchStore.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	ranked := casegraph.Rank(q.Words, hits)
-	start, end, more := q.Window(offset, len(ranked))
-	window := ranked[start:end]
+	start, _, more := q.Window(offset, found.Ranked)
+	window := found.Results
 	shown := make([]casegraph.Entity, len(window))
 	for i, res := range window {
 		shown[i] = res.Entity

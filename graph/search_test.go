@@ -277,9 +277,9 @@ func TestDegreeIgnoresTombstones(t *testing.T) {
 	}
 }
 
-// TestSearchReadsWhatItShows: a search that shows of its hits only what
-// ranking reads (ids, names) reads only that of its candidates
-// (Search/ranking); one that shows more reads every property
+// TestSearchReadsWhatItShows: a search that shows of its hits only the
+// text a search matches (ids, names) reads only that of its page
+// (Search/brief); one that shows more reads every property of it
 // (Search/full); both rank, score and match alike.
 func TestSearchReadsWhatItShows(t *testing.T) {
 	t.Parallel()
@@ -298,10 +298,10 @@ func TestSearchReadsWhatItShows(t *testing.T) {
 		}
 		return 0
 	}
-	full, ranking := searches("full"), searches("ranking")
+	full, brief := searches("full"), searches("brief")
 	narrow := s.search(t, "government", map[string]any{"first": 10})
-	if searches("ranking") <= ranking {
-		t.Error("a search showing ids and names did not read through Search/ranking")
+	if searches("brief") <= brief {
+		t.Error("a search showing ids and names did not read through Search/brief")
 	}
 	wideHits := func() []map[string]any {
 		var out []map[string]any

@@ -59,7 +59,8 @@ type PathStore interface {
 
 // SearchStore runs full-text searches, their counts, and suggestions.
 type SearchStore interface {
-	Search(ctx context.Context, q casegraph.SearchRequest) ([]casegraph.SearchHit, error)
+	// Search ranks q's candidates and returns the page q shows of them.
+	Search(ctx context.Context, q casegraph.SearchRequest) (casegraph.SearchPage, error)
 	// SearchCounts counts q's matches; facets (the selection asks for
 	// them) adds the counts by kind and dataset.
 	SearchCounts(ctx context.Context, q casegraph.SearchRequest, facets bool) (casegraph.SearchCounts, error)

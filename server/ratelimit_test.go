@@ -70,8 +70,8 @@ func TestFailedSignInsAreLimited(t *testing.T) {
 // database's admission pool full, as a flood of path searches would.
 type busyStore struct{ server.Store }
 
-func (busyStore) Search(context.Context, casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
-	return nil, casegraph.Errorf(casegraph.CodeBusy, "the server is busy: too many database queries at once; retry in a moment")
+func (busyStore) Search(context.Context, casegraph.SearchRequest) (casegraph.SearchPage, error) {
+	return casegraph.SearchPage{}, casegraph.Errorf(casegraph.CodeBusy, "the server is busy: too many database queries at once; retry in a moment")
 }
 
 // TestBusyIs429: a field refused for want of a database slot makes the

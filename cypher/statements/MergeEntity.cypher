@@ -41,6 +41,7 @@ CREATE (:MergedEntity {id: f.id, name: f.name, mergedAt: datetime()})-[:MERGED_I
 REMOVE into.contentHash
 SET into.aliases = $aliases,
     into.searchAliases = $searchAliases,
+    into.rankAliases = $rankAliases,
     into += $citations,
     into.version = coalesce(into.version, 0) + 1,
     into.updatedAt = datetime(),

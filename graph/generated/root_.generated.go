@@ -5128,8 +5128,9 @@ extend type Query {
   accents, word order and a typo a word. Every character of text is plain
   text. Ranked: exact name, then exact alias, then names and aliases with
   every word, then words that begin them, then the rest; ties go to the
-  better-connected entity. Pages go through the best 200 candidates. text
-  is 2 to 200 characters; first 1 to 100.
+  better-connected entity. Pages go through the best 200 candidates,
+  ranked in one statement that reads only the page. text is 2 to 200
+  characters; first 1 to 100.
   """
   search(text: String!, kinds: [EntityKind!], datasets: [String!], first: Int, after: String, last: Int, before: String): SearchConnection!
 

@@ -133,8 +133,8 @@ func (r *Refusing) CommonNeighbors(context.Context, casegraph.CommonNeighborsReq
 	return casegraph.CommonGround{}, nil, r.refuse("CommonNeighbors")
 }
 
-func (r *Refusing) Search(context.Context, casegraph.SearchRequest) ([]casegraph.SearchHit, error) {
-	return nil, r.refuse("Search")
+func (r *Refusing) Search(context.Context, casegraph.SearchRequest) (casegraph.SearchPage, error) {
+	return casegraph.SearchPage{}, r.refuse("Search")
 }
 
 func (r *Refusing) SearchCounts(context.Context, casegraph.SearchRequest, bool) (casegraph.SearchCounts, error) {
