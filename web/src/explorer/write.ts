@@ -3,10 +3,11 @@
 // forms send what upsertEntity and link take; the server judges it, and
 // its errors are shown at the field they are about (formkit.ts), nothing
 // written. Every write is the API's, so the audit log records it as any.
-// Who may write: the audit log answers editors and admins and refuses
-// readers and anonymous callers (FORBIDDEN), so one cheap read of it tells
-// the explorer whether to show the write controls, at start and at every
-// sign-in; the server's gates judge each write all the same.
+// Who may write: the server's viewer says which datasets the tab may
+// write (none for a reader or an anonymous caller), read at start and at
+// every sign-in or sign-out (viewer.ts); the write controls (the write
+// bar, the Edit buttons, the form that saves a view: .write-only) show
+// only when there is one. The server's gates judge each write all the same.
 import "./write.css";
 import { gql } from "./api";
 import type { EntityRef, Kind, Relation, RelationTypeInfo } from "./api";
@@ -18,6 +19,7 @@ import { citationValue, citedFields, citationsFieldset, citationsOf, clearErrors
 import type { CitedRecord } from "./formkit";
 import type { RelationProperties } from "./relation";
 import { entityName, showTab, status } from "./ui";
+import { readViewer } from "./viewer";
 import { entityInput, entityRead, kindFields, kinds } from "./writeentity";
 import type { EntityRecord } from "./writeentity";
 
@@ -31,6 +33,8 @@ export interface WriteActions {
 
 let act: WriteActions | null = null;
 let mayWrite = false;
+/** counts the viewer's reads, so that an old identity's slow answer never decides */
+let probes = 0;
 
 /** canWrite says whether the tab's identity may write (an editor's or an admin's). */
 export function canWrite(): boolean {
@@ -47,13 +51,13 @@ export function setupWriting(actions: WriteActions): void {
 }
 
 async function probe(): Promise<void> {
-  mayWrite = await gql<unknown>(`{ changes(first: 1) { totalCount } }`).then(
-    () => true,
-    () => false,
-  );
+  const asked = ++probes;
+  const v = await readViewer();
+  if (asked !== probes) return; // a later sign-in's answer decides
+  mayWrite = (v?.writableDatasets.length ?? 0) > 0;
   byId("write").hidden = !mayWrite;
-  // The details shown get their Edit button, or lose it.
-  for (const b of document.querySelectorAll<HTMLElement>(".write-edit")) b.hidden = !mayWrite;
+  // The details shown get their Edit button, or lose it; the Views panel its save form.
+  for (const b of document.querySelectorAll<HTMLElement>(".write-edit, .write-only")) b.hidden = !mayWrite;
 }
 
 /** editButton is the Edit button of the entity or relation panel (hidden unless the tab may write). */
