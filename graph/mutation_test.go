@@ -6,6 +6,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -440,5 +441,55 @@ func TestConcurrentUpserts(t *testing.T) {
 	}
 	if !names[field(final, "entity", "name").(string)] {
 		t.Errorf("final name %v is not one a writer wrote", field(final, "entity", "name"))
+	}
+}
+
+// TestMissingSourceAtItsField: a write that cites a source there is none
+// of (or that the caller may not read) is refused at the citation's
+// field, extensions.field a path within the input, for a form to show it
+// there; sourceIds given the old way are its citations in their order.
+func TestMissingSourceAtItsField(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cited := func(ids ...string) []map[string]any {
+		out := make([]map[string]any, len(ids))
+		for i, id := range ids {
+			out[i] = map[string]any{"sourceId": id, "quote": fmt.Sprintf("quote %d", i)}
+		}
+		return out
+	}
+	entity := map[string]any{"kind": "PERSON", "name": "Someone", "dataset": f.ds}
+	relation := map[string]any{"type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar")}
+	with := func(base map[string]any, key string, v any) map[string]any {
+		in := maps.Clone(base)
+		in[key] = v
+		return map[string]any{"in": in}
+	}
+	tests := []struct {
+		name, query string
+		vars        map[string]any
+		field       string
+	}{
+		{"an entity's second citation", upsert, with(entity, "citations", cited(f.src, f.id("nope"))), "citations[1].sourceId"},
+		{"a relation's first citation", link, with(relation, "citations", cited(f.id("nope"), f.src)), "citations[0].sourceId"},
+		{"an entity's sourceIds", upsert, with(entity, "sourceIds", []string{f.src, f.id("nope")}), "citations[1].sourceId"},
+	}
+	before := cyphertest.Snapshot(t, f.h.Store, f.ds)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.h.Post(tt.query, tt.vars)
+			if res.Code() != "BAD_USER_INPUT" || len(res.Errors) != 1 {
+				t.Fatalf("code %q, want BAD_USER_INPUT: %s", res.Code(), truncate(res.Raw))
+			}
+			if got := res.Errors[0].Extensions["field"]; got != tt.field {
+				t.Errorf("extensions.field %v, want %s: %s", got, tt.field, truncate(res.Raw))
+			}
+			if msg := res.Errors[0].Message; !strings.Contains(msg, `no source with id "`+f.id("nope")+`"`) {
+				t.Errorf("message %q", msg)
+			}
+		})
+	}
+	if after := cyphertest.Snapshot(t, f.h.Store, f.ds); !cmp.Equal(before, after) {
+		t.Errorf("the graph changed (-before +after):\n%s", cmp.Diff(before, after))
 	}
 }

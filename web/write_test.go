@@ -15,8 +15,8 @@ import (
 // TestExplorerWrite drives writing from the explorer (issue 26 item 6) on
 // a dataset of its own: an editor adds an entity with a citation, then a
 // relation between two drawn entities, and edits both, the canvas
-// redrawing them; a bad input (an empty name and an impossible date) is
-// shown at its fields with nothing written; a dropped file with one good
+// redrawing them; a bad input (an empty name, an impossible date, a
+// source there is none of) is shown at its fields with nothing written; a dropped file with one good
 // and two bad lines lists the two errors by line, nothing imported; each
 // write is in the audit log; a reader sees no write control and a file it
 // drops is refused; axe finds no serious or critical violation in the
@@ -83,6 +83,14 @@ func TestExplorerWrite(t *testing.T) {
 		b.fieldErrors("name", "birthDate")
 		b.fill("entity-form", map[string]string{"name": "Nadia Salem", "birthDate": "1971-13-40", "deathDate": ""})
 		b.fieldErrors("birthDate")
+		// A source there is none of, cited in a second row after an empty
+		// one: the server's citations[0] is that row, and said there.
+		b.do(chromedp.Click(chromedp.CSS(`#entity-form fieldset.citations > button`)))
+		b.fill("entity-form", map[string]string{"birthDate": "1971", "citations[0].sourceId": "", "citations[1].sourceId": ds + ":nope"})
+		b.fieldErrors("citations[1].sourceId")
+		if got := b.text(`#entity-form .field-error:not([hidden])`); !strings.Contains(got, "no source with id") {
+			t.Errorf("the missing source's error: %q", got)
+		}
 		b.shot("field-errors")
 		b.axe("#right")
 		if after := count(); after != before {

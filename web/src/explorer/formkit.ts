@@ -88,8 +88,12 @@ export function showErrors(form: HTMLElement, err: unknown): void {
     }
     return undefined;
   };
+  // The citations sent are the rows with a source (citationsOf): the
+  // server's citations[k] is the k-th of those rows.
+  const cited = (form.dataset.cited ?? "").split(",").filter(Boolean).map(Number);
+  const inForm = (f: string | undefined) => f?.replace(/^citations\[([0-9]+)\]/, (all, k: string) => (cited[Number(k)] === undefined ? all : `citations[${cited[Number(k)]}]`));
   for (const p of problemsOf(err)) {
-    const at = nearest(p.field);
+    const at = nearest(inForm(p.field));
     if (!at) {
       loose.push(p);
       continue;
@@ -172,13 +176,17 @@ export function citationsFieldset(cited: CitationValue[], sources: HTMLDataListE
   return set;
 }
 
-/** citationsOf reads the citations fieldset: rows without a source are left out. */
+/** citationsOf reads the citations fieldset: rows without a source are left out (the form notes which rows it sent, for showErrors). */
 export function citationsOf(form: HTMLElement): CitationValue[] {
-  return [...form.querySelectorAll<HTMLElement>(".citation-row")].flatMap((row, i) => {
+  const rows: number[] = [];
+  const out = [...form.querySelectorAll<HTMLElement>(".citation-row")].flatMap((row, i) => {
     const sourceId = value(row, `citations[${i}].sourceId`);
     if (!sourceId) return [];
+    rows.push(i);
     return [{ sourceId, quote: value(row, `citations[${i}].quote`), locator: value(row, `citations[${i}].locator`), credibility: Number(row.dataset.credibility ?? 6) }];
   });
+  form.dataset.cited = rows.join(",");
+  return out;
 }
 
 /** sourceList is a datalist of the sources the caller may read (the first 100), for the citation rows. */
