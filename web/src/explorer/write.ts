@@ -16,7 +16,7 @@ import { truncate } from "./canvas";
 import type { Canvas } from "./canvas";
 import { byId, h, replace } from "./dom";
 import { citationValue, citedFields, citationsFieldset, citationsOf, clearErrors, datasetList, errorSummary, field, number, select, showErrors, sourceList, text, value } from "./formkit";
-import type { CitedRecord } from "./formkit";
+import type { CitedRecord, Input } from "./formkit";
 import type { RelationProperties } from "./relation";
 import { entityName, showTab, status } from "./ui";
 import { readViewer } from "./viewer";
@@ -178,6 +178,11 @@ async function relationForm(id: string | null): Promise<void> {
   };
   const sources = sourceList();
   const confidence = text(r?.confidence, { inputmode: "decimal", placeholder: "0 to 1" });
+  // The type's own properties (relationTypes says which it carries), drawn again when the type changes.
+  const props = h("div", { class: "type-fields" });
+  const drawProps = () => replace(props, propertyFields(vocabulary.get(type.value)?.properties ?? [], r));
+  type.addEventListener("change", drawProps);
+  drawProps();
   if (r) type.disabled = true;
   formPanel(
     "relation-form",
@@ -193,12 +198,14 @@ async function relationForm(id: string | null): Promise<void> {
       field("End date", "endDate", text(r?.endDate)),
       field("Status", "status", select(["ALLEGED", "REPORTED", "CONFIRMED", "DISPUTED"], r?.status ?? "REPORTED")),
       field("Confidence", "confidence", confidence),
+      props,
       citationsFieldset(r?.citations.map(citationValue) ?? [], sources),
       sources,
     ],
     async (form) => {
       const input: Record<string, unknown> = {
-        ...(r ? { id: r.id, share: r.share, amount: r.amount, currency: r.currency, relationship: r.relationship, post: r.post, rank: r.rank, dataset: r.dataset } : {}),
+        ...(r ? { id: r.id, dataset: r.dataset } : {}),
+        ...propertyValues(form, vocabulary.get(type.value)?.properties ?? []),
         type: type.value,
         from: value(form, "from") ?? "",
         to: value(form, "to") ?? "",
@@ -219,6 +226,40 @@ async function relationForm(id: string | null): Promise<void> {
     },
     () => (id ? act?.openRelation(id) : replace(byId("panel-entity"), h("p", { class: "hint" }, "Nothing was written."))),
   );
+}
+
+/** propertyInputs are the type-specific properties of LinkInput, with their labels and inputs. */
+const propertyInputs: Record<keyof RelationProperties, { label: string; hint?: string; input: (v: string | number | null) => Input }> = {
+  share: { label: "Share (%)", hint: "above 0, at most 100", input: (v) => text(v, { inputmode: "decimal" }) },
+  amount: { label: "Amount", input: (v) => text(v, { inputmode: "decimal" }) },
+  currency: { label: "Currency", hint: "ISO 4217: USD", input: (v) => text(v, { autocomplete: "off", maxlength: "3" }) },
+  relationship: { label: "Relationship (from is to's …)", input: (v) => select(familyRelationships, v as string | null, true) },
+  post: { label: "Post", input: (v) => text(v, { autocomplete: "off" }) },
+  rank: { label: "Rank", input: (v) => text(v, { autocomplete: "off" }) },
+};
+
+/** familyRelationships are FamilyRelationship's values. */
+const familyRelationships = ["PARENT", "CHILD", "SIBLING", "SPOUSE", "PARTNER", "GRANDPARENT", "GRANDCHILD", "UNCLE_OR_AUNT", "NEPHEW_OR_NIECE", "COUSIN", "IN_LAW", "OTHER"];
+
+/** numeric are the properties sent as numbers. */
+const numeric = new Set(["share", "amount"]);
+
+/** propertyFields are the inputs of the properties a type carries, filled from r. */
+function propertyFields(names: string[], r: RelationRecord | null): HTMLElement[] {
+  return names.flatMap((name) => {
+    const p = propertyInputs[name as keyof RelationProperties];
+    return p ? [field(p.label, name, p.input(r?.[name as keyof RelationProperties] ?? null), p.hint)] : [];
+  });
+}
+
+/** propertyValues are the properties the type carries as the form says them (those left empty are not sent: link removes them). */
+function propertyValues(form: HTMLElement, names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const v = numeric.has(name) ? number(form, name) : value(form, name);
+    if (v !== null) out[name] = v;
+  }
+  return out;
 }
 
 /** datasetNow is the dataset a new entity likely goes to: that of the entities drawn, when they share one. */
