@@ -789,9 +789,9 @@ type SavedView struct {
 	// The view as the explorer keeps it (its View: n, the entities drawn as
 	// [id, x, y, flags]; r, the relations drawn; p, the path search; t, the
 	// date shown; e, the entity open; b, the period brushed; a, what Analyse
-	// shows; l, live; o, the tab open; g, the layout; y, the kinds and
-	// relation types left out), in the ids the caller reads, without what it
-	// may not read.
+	// shows; l, live; o, the tab open; g, the layout; m, with g "map", the
+	// map's projection as [scale, x, y]; y, the kinds and relation types left
+	// out), in the ids the caller reads, without what it may not read.
 	State JSON `json:"state"`
 	// The relations the state draws, read as nodes(ids) reads them.
 	Relations []Relation `json:"relations"`

@@ -19,10 +19,11 @@ import { canWrite } from "./write";
 
 /**
  * SavedState is a view as the server keeps it: the View's keys but the
- * layout (g, not y) and the map's projection (not kept: a map reopens
- * fitted anew), with the tab open (o) and what the legend leaves out (y).
+ * layout (g, not y), with the map's projection (m, with g "map": a kept
+ * map reopens as it was saved), the tab open (o) and what the legend
+ * leaves out (y).
  */
-export interface SavedState extends Omit<View, "y" | "m"> {
+export interface SavedState extends Omit<View, "y"> {
   o?: string;
   g?: string;
   y?: { k?: string[]; t?: string[] };
@@ -36,7 +37,7 @@ export interface LeftOut {
 
 /** toSaved is the server's state of a view, with the tab open and what is left out. */
 export function toSaved(v: View, tab: string, leftOut: LeftOut): SavedState {
-  const { y, m: _projection, ...rest } = v;
+  const { y, ...rest } = v;
   const s: SavedState = { ...rest, o: tab };
   if (y) s.g = y;
   const k = [...leftOut.kinds].sort();
@@ -50,6 +51,7 @@ export function fromSaved(s: SavedState): { view: View; tab?: string; leftOut: {
   const { o, g, y, ...rest } = s;
   const view: View = { ...rest, n: s.n ?? [], r: s.r ?? [] };
   if (g && Object.prototype.hasOwnProperty.call(layouts, g)) view.y = g as LayoutName;
+  if (view.y !== "map") delete view.m; // a projection is the map's only
   return { view, tab: o, leftOut: { k: y?.k ?? [], t: y?.t ?? [] } };
 }
 
