@@ -68,6 +68,24 @@ func (p Principal) everyDataset() bool {
 	return p.IsAdmin() || slices.Contains(p.Datasets, AllDatasets)
 }
 
+// Readable are the datasets p reads: AllDatasets alone when it reads every
+// one (an admin, or a grant of AllDatasets).
+func (p Principal) Readable() []string {
+	if p.everyDataset() {
+		return []string{AllDatasets}
+	}
+	return append([]string{}, p.Datasets...)
+}
+
+// Writable are the datasets p may write, among those it reads (Readable):
+// none when it may write nothing at all.
+func (p Principal) Writable() []string {
+	if p.MayWrite() != nil {
+		return []string{}
+	}
+	return p.Readable()
+}
+
 // CanRead says whether p may read the dataset.
 func (p Principal) CanRead(dataset string) bool {
 	return p.everyDataset() || slices.Contains(p.Datasets, dataset)
@@ -204,6 +222,15 @@ func (p Principal) MayWrite() error {
 		return Errorf(CodeForbidden, "you may read, not write: ask for an editor's key")
 	}
 	return nil
+}
+
+// MayChangeKept says whether p may save a new version of a saved query
+// or a kept view that owner owns, annotate it or delete it: its owner or
+// an admin, and only while it may write at all. The store's check of
+// every such change (cypher's checkOwner) and SavedView.mayChange both
+// ask it, so that what the explorer offers is what the store allows.
+func (p Principal) MayChangeKept(owner string) bool {
+	return p.MayWrite() == nil && (p.IsAdmin() || owner == p.ID)
 }
 
 // CanReadIn says whether the request's principal may read the dataset

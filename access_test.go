@@ -108,3 +108,39 @@ func TestGatesWithoutPrincipal(t *testing.T) {
 		t.Errorf("the operator is refused: %v", err)
 	}
 }
+
+// TestMayChangeKept: a kept view's or saved query's owner or an admin may
+// change it, and only while it may write; the datasets a principal reads
+// and writes, as viewer names them.
+func TestMayChangeKept(t *testing.T) {
+	const owner = "key:owner"
+	tests := []struct {
+		name               string
+		p                  Principal
+		owners, others     bool // may change owner's, another's
+		readable, writable []string
+	}{
+		{"anonymous", Anonymous([]string{"a"}), false, false, []string{"a"}, []string{}},
+		{"its owner, an editor", Principal{ID: owner, Role: RoleEditor, Datasets: []string{"a", "b"}}, true, false, []string{"a", "b"}, []string{"a", "b"}},
+		{"its owner, a reader now", Principal{ID: owner, Role: RoleReader, Datasets: []string{"a"}}, false, false, []string{"a"}, []string{}},
+		{"another editor", Principal{ID: "key:other", Role: RoleEditor, Datasets: []string{AllDatasets}}, false, false, []string{AllDatasets}, []string{AllDatasets}},
+		{"an admin", Principal{ID: "key:admin", Role: RoleAdmin}, true, true, []string{AllDatasets}, []string{AllDatasets}},
+		{"the operator", Operator(), true, true, []string{AllDatasets}, []string{AllDatasets}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.MayChangeKept(owner); got != tt.owners {
+				t.Errorf("MayChangeKept(the owner's) = %t, want %t", got, tt.owners)
+			}
+			if got := tt.p.MayChangeKept("key:someone"); got != tt.others {
+				t.Errorf("MayChangeKept(another's) = %t, want %t", got, tt.others)
+			}
+			if diff := cmp.Diff(tt.readable, tt.p.Readable()); diff != "" {
+				t.Errorf("Readable (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.writable, tt.p.Writable()); diff != "" {
+				t.Errorf("Writable (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

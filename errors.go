@@ -177,6 +177,14 @@ func (p *problems) add(field string, err error) {
 	*p = append(*p, e)
 }
 
+// atField is err about field when it names no field of its own (its
+// message as it is: it names what it is about already).
+func atField(field string, err error) error {
+	var p problems
+	p.add(field, err)
+	return p.err()
+}
+
 // err is nil when there is no problem, the one problem, or one error that
 // joins them (Problems), with the code they share (BAD_USER_INPUT when
 // they differ, INTERNAL when one is).

@@ -111,13 +111,14 @@ func checkIdentifiers(e Entity) error {
 			return InField(field, UnknownValue("type", "identifier type", string(id.Type), IdentifierTypes()))
 		}
 		if err := identifierRule.Check(field+".value", id.Value); err != nil {
-			return err
+			return atField(field+".value", err)
 		}
 		if err := issuerRule.Check(field+".issuer", id.Issuer); err != nil {
-			return err
+			return atField(field+".issuer", err)
 		}
 		if seen[id] {
-			return Errorf(CodeBadUserInput, "%s repeats %s %q", field, id.Type, truncate(id.Value, 40))
+			// At the repeated value, for a form to show it there.
+			return atField(field+".value", Errorf(CodeBadUserInput, "%s repeats %s %q", field, id.Type, truncate(id.Value, 40)))
 		}
 		seen[id] = true
 	}

@@ -240,18 +240,19 @@ func relText(at func(*RelationAttributes) *string) relationField {
 
 // checkProperties refuses a type-specific property on a relation whose
 // type does not carry it, naming the types that do, and checks the value
-// of each that is set.
+// of each that is set: the first problem, at its property's field (share,
+// currency ...), for a form to show it there.
 func (s RelationSpec) checkProperties(a RelationAttributes) error {
 	for _, p := range relationProperties {
 		if p.Value(a) == nil {
 			continue
 		}
 		if !slices.Contains(s.Properties, p.Name) {
-			return Errorf(CodeBadUserInput, "a relation of type %s has no %s: only %s relations carry it",
-				s.Type, p.Name, orList(p.Types()))
+			return atField(p.Name, Errorf(CodeBadUserInput, "a relation of type %s has no %s: only %s relations carry it",
+				s.Type, p.Name, orList(p.Types())))
 		}
 		if err := p.check(a); err != nil {
-			return err
+			return atField(p.Name, err)
 		}
 	}
 	return nil

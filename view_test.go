@@ -32,6 +32,14 @@ func TestParseViewState(t *testing.T) {
 		t.Errorf("the first entity: %+v", e)
 	}
 
+	// A map keeps its projection.
+	onMap := `{"n":[["a",1.5,-2,""]],"r":[],"g":"map","m":[180.5,700,-450.25]}`
+	if s, err := casegraph.ParseViewState(json.RawMessage(onMap)); err != nil {
+		t.Errorf("a map's state: %v", err)
+	} else if back, _ := json.Marshal(s); string(back) != onMap {
+		t.Errorf("a map's state written back: %s, want %s", back, onMap)
+	}
+
 	many := `{"n":[` + strings.Repeat(`["a",0,0,""],`, casegraph.MaxViewEntities) + `["a",0,0,""]],"r":[]}`
 	for _, tt := range []struct {
 		name, state, field string
@@ -55,6 +63,11 @@ func TestParseViewState(t *testing.T) {
 		{"a period backwards", `{"n":[],"r":[],"b":["2015","2014"]}`, "state.b"},
 		{"a layout that is not a word", `{"n":[],"r":[],"g":"<script>"}`, "state.g"},
 		{"live of 2", `{"n":[],"r":[],"l":2}`, "state.l"},
+		{"a projection without the map", `{"n":[],"r":[],"g":"grid","m":[180,700,450]}`, "state.m"},
+		{"a projection of two numbers", `{"n":[],"r":[],"g":"map","m":[180,700]}`, "state.m"},
+		{"a projection of scale 0", `{"n":[],"r":[],"g":"map","m":[0,700,450]}`, "state.m"},
+		{"a projection far away", `{"n":[],"r":[],"g":"map","m":[180,1e9,450]}`, "state.m"},
+		{"a projection of words", `{"n":[],"r":[],"g":"map","m":["a",1,2]}`, "state"},
 		{"an unknown type left out", `{"n":[],"r":[],"y":{"t":["LIKES"]}}`, "state.y.t[0]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

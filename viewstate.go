@@ -30,6 +30,11 @@ type ViewState struct {
 	Tab       string       `json:"o,omitempty"` // the details panel's tab open: paths, common, ...
 	Layout    string       `json:"g,omitempty"` // the layout chosen: force, hierarchy, ...
 	LeftOut   *ViewLeftOut `json:"y,omitempty"` // the kinds and relation types left out of the drawing
+	// Projection is the map's projection (Equal Earth: scale, then
+	// translation x and y), with the layout "map" only: the outlines go
+	// back under the places where the view put them, as the explorer's
+	// link keeps them (state.ts, View.m).
+	Projection []float64 `json:"m,omitempty"`
 }
 
 // ViewEntity is an entity drawn: its id, where it is, and whether it is
@@ -198,11 +203,29 @@ func (s ViewState) validate() error {
 	if s.Live != 0 && s.Live != 1 {
 		p.add("l", Errorf(CodeBadUserInput, "l is 1 when the live view is on, else left out"))
 	}
+	if s.Projection != nil {
+		p.add("m", s.validateProjection())
+	}
 	if s.LeftOut != nil {
 		p.add("y.k", validateKindNames("y.k", s.LeftOut.Kinds))
 		p.add("y.t", validateTypes("y.t", s.LeftOut.Types))
 	}
 	return p.err()
+}
+
+// validateProjection checks the map's projection: with the map as the
+// layout, a scale above 0 and a translation, each within ±maxCoordinate.
+func (s ViewState) validateProjection() error {
+	m := s.Projection
+	switch {
+	case s.Layout != "map":
+		return Errorf(CodeBadUserInput, "m is the map's projection: only with g \"map\"")
+	case len(m) != 3:
+		return Errorf(CodeBadUserInput, "m is the map's projection: [scale, x, y]")
+	case m[0] <= 0 || slices.ContainsFunc(m, func(v float64) bool { return math.Abs(v) > maxCoordinate }):
+		return Errorf(CodeBadUserInput, "m: the scale lies above 0, and every number within ±%g", maxCoordinate)
+	}
+	return nil
 }
 
 // validate checks a path search as the explorer keeps it, with the rules

@@ -1,6 +1,8 @@
 package cypher
 
 import (
+	"fmt"
+
 	casegraph "github.com/casegraph/casegraph"
 )
 
@@ -169,7 +171,7 @@ func (g *gate) upsertEntity(e *casegraph.Entity, expected *int64) error {
 			return err
 		}
 	}
-	return g.cites(casegraph.CitedSourceIDs(e.Cited()))
+	return g.cites(e.Cited())
 }
 
 // link: both ends must exist for the caller (the write's own entities,
@@ -197,7 +199,7 @@ func (g *gate) link(r *casegraph.Relation) error {
 	if err := spec.CheckKinds(fromKind, toKind); err != nil {
 		return err
 	}
-	if err := g.cites(casegraph.CitedSourceIDs(r.Cited())); err != nil {
+	if err := g.cites(r.Cited()); err != nil {
 		return err
 	}
 	old, ok := g.relations[r.ID]
@@ -259,14 +261,18 @@ func (g *gate) reads(r storedRelation) bool {
 }
 
 // cites: every source cited is the write's own, or stored and readable by
-// the caller (one it may not read is as missing).
-func (g *gate) cites(ids []string) error {
-	for _, id := range ids {
-		if g.plannedSources[id] {
+// the caller (one it may not read is as missing). A missing one is refused
+// at its citation's field (citations[1].sourceId: the claim's citations
+// as settled, which is how Validate names them too; sourceIds given the
+// old way are its citations in their order), for a form to show it there.
+func (g *gate) cites(cs []casegraph.Citation) error {
+	for i, c := range cs {
+		if g.plannedSources[c.SourceID] {
 			continue
 		}
-		if src, ok := g.sources[id]; !ok || !g.caller.CanRead(src.Dataset) {
-			return casegraph.Errorf(casegraph.CodeBadUserInput, "sourceIds: no source with id %q (create it first)", id)
+		if src, ok := g.sources[c.SourceID]; !ok || !g.caller.CanRead(src.Dataset) {
+			return casegraph.InField(fmt.Sprintf("citations[%d].sourceId", i),
+				casegraph.Errorf(casegraph.CodeBadUserInput, "no source with id %q (create it first)", c.SourceID))
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ package graph_test
 // server (TestGeneratedAccessMatrix, accessmatrix_test.go).
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -58,6 +59,30 @@ func admins(c matrixCaller) string {
 		return "ok"
 	}
 	return "FORBIDDEN"
+}
+
+// viewerOf is what viewer must answer caller c, as JSON.
+func viewerOf(c matrixCaller, f matrixFixture) string {
+	role, reads, writes := "READER", []string{}, []string{}
+	switch {
+	case c.admin || (c.readA && c.readB):
+		reads = []string{casegraph.AllDatasets}
+	case c.readA:
+		reads = []string{f.a}
+	case c.readB:
+		reads = []string{f.b}
+	}
+	if c.admin {
+		role = "ADMIN"
+	} else if c.writer() {
+		role = "EDITOR"
+	}
+	if c.writer() {
+		writes = reads
+	}
+	out, _ := json.Marshal(map[string]any{"viewer": map[string]any{
+		"role": role, "datasets": reads, "cleared": c.cleared, "anonymous": c.token == "", "writableDatasets": writes}})
+	return string(out)
 }
 
 func gql(query string, vars map[string]any) func(*testing.T, matrixCaller, int) matrixRequest {
@@ -141,9 +166,15 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 			return "FORBIDDEN"
 		}, shows: f.srcA}, // the first change: the matrix's own writes follow
 		"Query.duplicateCandidates": {send: gql(`query($ds: String!) { duplicateCandidates(dataset: $ds, first: 20) { edges { node { __typename } } } }`, map[string]any{"ds": f.a}), want: findsA},
-		"Query.apiKeys":             {send: gql(`{ apiKeys { name datasets } }`, nil), want: admins, shows: "matrix reader A"},
-		"Query.__schema":            {send: gql(`{ __schema { queryType { name } } }`, nil), want: everyone},
-		"Query.__type":              {send: gql(`{ __type(name: "Entity") { name } }`, nil), want: everyone},
+		// The caller itself, as its credentials make it, and nothing of
+		// anyone else: each caller must read its own role, datasets,
+		// clearance and what it may write.
+		"Query.viewer": {send: gql(`{ viewer { anonymous cleared datasets role writableDatasets } }`, nil), want: everyone, showsFor: func(c matrixCaller) string {
+			return viewerOf(c, f)
+		}},
+		"Query.apiKeys":  {send: gql(`{ apiKeys { name datasets } }`, nil), want: admins, shows: "matrix reader A"},
+		"Query.__schema": {send: gql(`{ __schema { queryType { name } } }`, nil), want: everyone},
+		"Query.__type":   {send: gql(`{ __type(name: "Entity") { name } }`, nil), want: everyone},
 
 		"Mutation.upsertEntity": {send: gql(upsert, map[string]any{"in": map[string]any{"id": f.nice, "kind": "PERSON", "name": "Nyx Alphanice", "dataset": f.a, "sourceIds": []string{f.srcA}}}), want: writesA, write: true},
 		"Mutation.link":         {send: gql(link, map[string]any{"in": map[string]any{"id": f.authored, "type": "AUTHORED", "from": f.nice, "to": f.report, "dataset": f.a, "sourceIds": []string{f.srcA}, "role": "alpharole", "quote": "alphaquote", "startDate": "2014-01"}}), want: writesA, write: true},

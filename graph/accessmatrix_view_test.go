@@ -11,8 +11,9 @@ import (
 
 // The access matrix's cells of kept views: the root fields (savedView,
 // savedViews, savedViewVersions, saveView, annotateView,
-// deleteSavedView), and every field of SavedView that returns entities,
-// named "Query.savedView (SavedView.field)". The fixture's view is public
+// deleteSavedView), every field of SavedView that returns entities, and
+// mayChange (what the caller may do with a view), each named
+// "Query.savedView (SavedView.field)". The fixture's view is public
 // and names both datasets' entities and relations, the protected people
 // among them, with a note on each of several: every caller opens it, and
 // each must be shown only what it reads (the markers of the matrix, in
@@ -87,9 +88,15 @@ func viewCells(f matrixFixture) map[string]matrixOp {
 		// The entities with what is selected under them: their relations and
 		// the other ends, read again by the compiled read.
 		"Query.savedView (SavedView.entities)": {send: gql(`query($n: String!) { savedView(name: $n) { entities { `+ends+` relations(first: 10) { totalCount edges { cursor node { `+rel+` } } } } } }`, vars), want: readsA, shows: "Nyx Alphanice"},
+		// Whether the caller may change the fixture's view (the cleared
+		// admin's): an admin may, no one else.
+		"Query.savedView (SavedView.mayChange)": {send: gql(`query($n: String!) { savedView(name: $n) { owner mayChange } }`, vars), want: everyone, showsFor: func(c matrixCaller) string {
+			return fmt.Sprintf(`"mayChange":%t`, c.admin)
+		}},
+		// A writer saves a view of its own, which it may then change.
 		"Mutation.saveView": {send: func(t *testing.T, c matrixCaller, i int) matrixRequest {
-			return matrixRequest{query: `mutation($in: SaveViewInput!) { saveView(input: $in) { name state } }`, vars: map[string]any{"in": saveIn(named(t, "mine", i))}}
-		}, want: writesA, write: true},
+			return matrixRequest{query: `mutation($in: SaveViewInput!) { saveView(input: $in) { name state mayChange } }`, vars: map[string]any{"in": saveIn(named(t, "mine", i))}}
+		}, want: writesA, write: true, showsFor: func(matrixCaller) string { return `"mayChange":true` }},
 		"Mutation.annotateView": {send: func(t *testing.T, c matrixCaller, i int) matrixRequest {
 			return matrixRequest{query: `mutation($n: String!, $note: ViewNoteInput!) { annotateView(name: $n, note: $note) { version notes { text } } }`,
 				vars: map[string]any{"n": victim(t, "annotated", i), "note": map[string]any{"targetKind": "ENTITY", "targetId": f.nice, "text": "a note"}}}

@@ -12,6 +12,8 @@ import (
 
 func roleOf(r model.Role) casegraph.Role { return casegraph.Role(strings.ToLower(string(r))) }
 
+func toRole(r casegraph.Role) model.Role { return model.Role(strings.ToUpper(string(r))) }
+
 func toAPIKey(k casegraph.APIKey) *model.APIKey {
 	when := func(t time.Time) *time.Time {
 		if t.IsZero() {
@@ -24,7 +26,7 @@ func toAPIKey(k casegraph.APIKey) *model.APIKey {
 		datasets = []string{}
 	}
 	return &model.APIKey{
-		ID: k.ID, Name: k.Name, Role: model.Role(strings.ToUpper(string(k.Role))), Datasets: datasets, Cleared: k.Cleared,
+		ID: k.ID, Name: k.Name, Role: toRole(k.Role), Datasets: datasets, Cleared: k.Cleared,
 		CreatedBy: k.CreatedBy, CreatedAt: k.CreatedAt, LastUsedAt: when(k.LastUsedAt), RevokedAt: when(k.RevokedAt),
 	}
 }

@@ -6,6 +6,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -440,5 +441,96 @@ func TestConcurrentUpserts(t *testing.T) {
 	}
 	if !names[field(final, "entity", "name").(string)] {
 		t.Errorf("final name %v is not one a writer wrote", field(final, "entity", "name"))
+	}
+}
+
+// TestMissingSourceAtItsField: a write that cites a source there is none
+// of (or that the caller may not read) is refused at the citation's
+// field, extensions.field a path within the input, for a form to show it
+// there; sourceIds given the old way are its citations in their order.
+func TestMissingSourceAtItsField(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	cited := func(ids ...string) []map[string]any {
+		out := make([]map[string]any, len(ids))
+		for i, id := range ids {
+			out[i] = map[string]any{"sourceId": id, "quote": fmt.Sprintf("quote %d", i)}
+		}
+		return out
+	}
+	entity := map[string]any{"kind": "PERSON", "name": "Someone", "dataset": f.ds}
+	relation := map[string]any{"type": "REPRESENTS", "from": f.id("firm"), "to": f.id("qatar")}
+	with := func(base map[string]any, key string, v any) map[string]any {
+		in := maps.Clone(base)
+		in[key] = v
+		return map[string]any{"in": in}
+	}
+	tests := []struct {
+		name, query string
+		vars        map[string]any
+		field       string
+	}{
+		{"an entity's second citation", upsert, with(entity, "citations", cited(f.src, f.id("nope"))), "citations[1].sourceId"},
+		{"a relation's first citation", link, with(relation, "citations", cited(f.id("nope"), f.src)), "citations[0].sourceId"},
+		{"an entity's sourceIds", upsert, with(entity, "sourceIds", []string{f.src, f.id("nope")}), "citations[1].sourceId"},
+	}
+	before := cyphertest.Snapshot(t, f.h.Store, f.ds)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			refusedAt(t, f.h.Post(tt.query, tt.vars), tt.field, `no source with id "`+f.id("nope")+`"`)
+		})
+	}
+	if after := cyphertest.Snapshot(t, f.h.Store, f.ds); !cmp.Equal(before, after) {
+		t.Errorf("the graph changed (-before +after):\n%s", cmp.Diff(before, after))
+	}
+}
+
+// TestPropertyErrorFields: a relation's typed property and a person's
+// identifier refused are said at their field (extensions.field), for the
+// explorer's forms to show them there.
+func TestPropertyErrorFields(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	rel := func(typ string, props map[string]any) map[string]any {
+		in := map[string]any{"type": typ, "from": f.id("firm"), "to": f.id("qatar"), "sourceIds": []string{f.src}}
+		maps.Copy(in, props)
+		return map[string]any{"in": in}
+	}
+	person := func(ids ...map[string]any) map[string]any {
+		return map[string]any{"in": map[string]any{"kind": "PERSON", "name": "Someone", "dataset": f.ds, "sourceIds": []string{f.src}, "identifiers": ids}}
+	}
+	tests := []struct {
+		name, query string
+		vars        map[string]any
+		field, msg  string
+	}{
+		{"a share above all", link, rel("OWNS", map[string]any{"share": 150}), "share", "is not a percentage"},
+		{"a share on a type without one", link, rel("REPRESENTS", map[string]any{"share": 10}), "share", "only OWNS relations carry it"},
+		{"a currency that is no code", link, rel("FUNDS", map[string]any{"amount": 10, "currency": "dollars"}), "currency", "ISO 4217"},
+		{"a currency without an amount", link, rel("FUNDS", map[string]any{"currency": "USD"}), "currency", "without an amount"},
+		{"a post of two lines", link, rel("HELD_POSITION", map[string]any{"post": "a\nb"}), "post", ""},
+		{"an identifier repeated", upsert, person(map[string]any{"type": "PASSPORT", "value": "N1"}, map[string]any{"type": "PASSPORT", "value": "N1"}), "identifiers[1].value", "repeats PASSPORT"},
+		{"an identifier without a value", upsert, person(map[string]any{"type": "PASSPORT", "value": ""}), "identifiers[0].value", ""},
+		{"an issuer of two lines", upsert, person(map[string]any{"type": "PASSPORT", "value": "N1", "issuer": "a\nb"}), "identifiers[0].issuer", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			refusedAt(t, f.h.Post(tt.query, tt.vars), tt.field, tt.msg)
+		})
+	}
+}
+
+// refusedAt checks that a write was refused with one BAD_USER_INPUT at
+// field, whose message says msg.
+func refusedAt(t *testing.T, res servertest.Response, field, msg string) {
+	t.Helper()
+	if res.Code() != "BAD_USER_INPUT" || len(res.Errors) != 1 {
+		t.Fatalf("code %q, want BAD_USER_INPUT: %s", res.Code(), truncate(res.Raw))
+	}
+	if got := res.Errors[0].Extensions["field"]; got != field {
+		t.Errorf("extensions.field %v, want %s: %s", got, field, truncate(res.Raw))
+	}
+	if !strings.Contains(res.Errors[0].Message, msg) {
+		t.Errorf("message %q does not say %q", res.Errors[0].Message, msg)
 	}
 }

@@ -106,6 +106,12 @@ func (r *savedViewResolver) Entities(ctx context.Context, obj *model.SavedView) 
 	return r.viewEntities(ctx, obj)
 }
 
+// MayChange is the resolver for the mayChange field.
+func (r *savedViewResolver) MayChange(ctx context.Context, obj *model.SavedView) (bool, error) {
+	p, err := casegraph.Caller(ctx)
+	return err == nil && p.MayChangeKept(obj.Owner), err
+}
+
 // TotalCount is the resolver for the totalCount field.
 func (r *savedViewConnectionResolver) TotalCount(ctx context.Context, obj *model.SavedViewConnection) (int, error) {
 	n, err := r.SavedViewStore.CountSavedViews(ctx)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
@@ -439,4 +440,59 @@ func countColor(img image.Image, r, g, bl uint8) int {
 		}
 	}
 	return n
+}
+
+// TestExplorerMapKeptView: a view kept while the map is the layout keeps
+// its projection (state.m): reopened by its link in a window of another
+// size, where the map laid out anew would project the places elsewhere,
+// the map comes back with the projection it was saved with, every place
+// where it was.
+func TestExplorerMapKeptView(t *testing.T) {
+	h, ds, id, b := readerTab(t, cyphertest.LoadSeed)
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor " + t.Name(), Role: casegraph.RoleEditor, Datasets: []string{ds}})
+	name := viewName(t, h, editor)
+	b.submitKey(editor)
+	for _, p := range []string{"london", "geneva", "syria", "qatar"} {
+		js[any](b, fmt.Sprintf(`window.casegraph.expand(%q).then(() => 0)`, id(p)))
+	}
+	b.until("the neighbourhoods laid out", `!window.casegraph.canvas.layingOut`)
+	b.chooseLayout("map")
+	b.mapDrawn()
+	before := b.mapState()
+
+	b.do(chromedp.Click(chromedp.ID("views-toggle")))
+	b.do(
+		chromedp.SetValue(chromedp.ID("view-name"), name),
+		chromedp.SetValue(chromedp.ID("view-title"), "The places on the map"),
+		chromedp.Click(chromedp.ID("view-save-button")),
+	)
+	b.until("the view saved", fmt.Sprintf(`window.casegraph.views.open?.name === %q`, name))
+	var kept struct {
+		SavedView struct {
+			State struct {
+				G string
+				M []float64
+			}
+		}
+	}
+	decode(t, h.PostAs(editor, `query($n: String!) { savedView(name: $n) { state } }`, map[string]any{"n": name}).Data, &kept)
+	if s := kept.SavedView.State; s.G != "map" || !slices.Equal(s.M, before.Projection[:]) {
+		t.Errorf("the view kept the layout %q and the projection %v, want the map and %v", s.G, s.M, before.Projection)
+	}
+
+	b.do(chromedp.EmulateViewport(1100, 700), chromedp.Navigate("about:blank"), chromedp.Navigate(h.URL+"/#saved="+name))
+	b.until("the view reopened", fmt.Sprintf(`window.casegraph?.views.open?.name === %q && !window.casegraph.views.opening && document.body.dataset.ready === "true"`, name))
+	b.mapDrawn()
+	after := b.mapState()
+	if after.Projection != before.Projection {
+		t.Errorf("the kept view reopens with the projection %v, it was saved with %v", after.Projection, before.Projection)
+	}
+	for nid, n := range before.Nodes {
+		if a, ok := after.Nodes[nid]; !ok || math.Abs(a.X-n.X) > 1 || math.Abs(a.Y-n.Y) > 1 {
+			t.Errorf("%s at %+v reopened, at %+v saved", nid, a, n)
+		}
+	}
+	b.outlinesFollow(id("london"))
+	b.shot("map-kept-view")
+	b.checkClean()
 }

@@ -256,3 +256,72 @@ func BenchmarkRestoreSavedView(b *testing.B) {
 	signInTab(b, tb, h)
 	restoreMarks(b, tb, h.URL+"/#saved="+name, 500)
 }
+
+// TestExplorerViewsTheirsToChange: the explorer asks the server who the
+// tab is (viewer) at every sign-in, and offers each write control only to
+// whom may use it. A reader of the dataset sees no write bar, no form to
+// save a view, and on an editor's view no Delete and no form to annotate
+// it; signed in as that editor in the same tab, it sees them all on its
+// own view.
+func TestExplorerViewsTheirsToChange(t *testing.T) {
+	h := servertest.New(t, servertest.Options{})
+	ds := cyphertest.Dataset(t)
+	src, person := ds+":src", ds+":amal"
+	h.MustPost(`mutation($in: SourceInput!) { upsertSource(input: $in) { id } }`, map[string]any{"in": map[string]any{"id": src, "title": "Field notes " + ds, "dataset": ds}})
+	h.MustPost(`mutation($in: EntityInput!) { upsertEntity(input: $in) { id } }`, map[string]any{"in": map[string]any{"id": person, "kind": "PERSON", "name": "Amal Haddad", "dataset": ds, "sourceIds": []string{src}}})
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor " + t.Name(), Role: casegraph.RoleEditor, Datasets: []string{ds}})
+	reader := h.Key(casegraph.NewAPIKey{Name: "reader " + t.Name(), Role: casegraph.RoleReader, Datasets: []string{ds}})
+	name := viewName(t, h, editor)
+	res := h.PostAs(editor, `mutation($in: SaveViewInput!) { saveView(input: $in) { version } }`, map[string]any{"in": map[string]any{
+		"name": name, "title": "The editor's view", "visibility": "DATASETS", "datasets": []string{ds},
+		"state": map[string]any{"n": []any{[]any{person, 0, 0, ""}}, "r": []string{}, "e": person}}})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Raw)
+	}
+	shown := func(b *tab, sel string) bool {
+		return js[bool](b, fmt.Sprintf(`(e => !!e && e.getClientRects().length > 0)(document.querySelector(%q))`, sel))
+	}
+	item := fmt.Sprintf(`#views-list li[data-view=%q]`, name)
+
+	b := openTab(t, h.URL)
+	b.do(chromedp.Navigate(h.URL+"/#saved="+name), chromedp.WaitVisible(chromedp.ID("alert")))
+	b.expectProblem("401")
+	b.submitKey(reader)
+	b.until("the view, for the reader", fmt.Sprintf(`window.casegraph?.views.open?.name === %q && !window.casegraph.views.opening`, name))
+	t.Run("a reader sees no control to change another's view", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Click(chromedp.ID("views-toggle")))
+		b.until("the view listed", fmt.Sprintf(`document.querySelector(%q) !== null`, item))
+		if shown(b, item+` button[aria-label^="Delete"]`) {
+			t.Error("a reader is offered Delete on the editor's view")
+		}
+		for _, sel := range []string{"#write", "#view-save"} {
+			if shown(b, sel) {
+				t.Errorf("a reader sees %s", sel)
+			}
+		}
+		js[any](b, fmt.Sprintf(`window.casegraph.open(%q)`, person))
+		b.panel("the notes of the view", `document.getElementById("notes-heading") !== null`)
+		if shown(b, "#note-form") {
+			t.Error("a reader is offered to annotate the editor's view")
+		}
+		b.shot("reader-views")
+		b.checkClean()
+	})
+
+	t.Run("its owner sees them on its view", func(t *testing.T) {
+		b.t = t
+		b.submitKey(editor)
+		b.until("the write bar", `document.getElementById("write").getClientRects().length > 0`)
+		b.until("Delete on its view", fmt.Sprintf(`document.querySelector(%q) !== null`, item+` button[aria-label^="Delete"]`))
+		if !shown(b, "#view-save") {
+			t.Error("the editor sees no form to save a view")
+		}
+		b.until("the view read again", `window.casegraph.views.open?.mayChange === true && !window.casegraph.views.opening`)
+		js[any](b, fmt.Sprintf(`window.casegraph.open(%q)`, person))
+		b.panel("the notes form", `document.getElementById("note-form") !== null`)
+		b.axe("#views")
+		b.shot("owner-views")
+		b.checkClean()
+	})
+}

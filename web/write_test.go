@@ -15,18 +15,14 @@ import (
 // TestExplorerWrite drives writing from the explorer (issue 26 item 6) on
 // a dataset of its own: an editor adds an entity with a citation, then a
 // relation between two drawn entities, and edits both, the canvas
-// redrawing them; a bad input (an empty name and an impossible date) is
-// shown at its fields with nothing written; a dropped file with one good
+// redrawing them; a bad input (an empty name, an impossible date, a
+// source there is none of) is shown at its fields with nothing written; a dropped file with one good
 // and two bad lines lists the two errors by line, nothing imported; each
 // write is in the audit log; a reader sees no write control and a file it
 // drops is refused; axe finds no serious or critical violation in the
 // forms and the import panel.
 func TestExplorerWrite(t *testing.T) {
-	h := servertest.New(t, servertest.Options{})
-	ds := cyphertest.Dataset(t)
-	src := ds + ":src"
-	h.MustPost(`mutation($in: SourceInput!) { upsertSource(input: $in) { id } }`, map[string]any{"in": map[string]any{"id": src, "title": "Field notes " + ds, "dataset": ds}})
-	editor := h.Key(casegraph.NewAPIKey{Name: "editor " + t.Name(), Role: casegraph.RoleEditor, Datasets: []string{ds}})
+	h, ds, src, b := writeTab(t)
 	reader := h.Key(casegraph.NewAPIKey{Name: "reader " + t.Name(), Role: casegraph.RoleReader, Datasets: []string{ds}})
 	count := func() int {
 		res := h.MustPost(`query($ds: [String!]) { entities(filter: {datasets: $ds}) { totalCount } }`, map[string]any{"ds": []string{ds}})
@@ -34,15 +30,6 @@ func TestExplorerWrite(t *testing.T) {
 		decode(t, res.Data, &out)
 		return out.Entities.TotalCount
 	}
-
-	b := openTab(t, h.URL)
-	b.do(chromedp.Navigate(h.URL+"/"), chromedp.WaitVisible(chromedp.ID("alert")))
-	b.expectProblem("401")
-	if js[bool](b, `!document.getElementById("write").hidden`) {
-		t.Error("signed out, the write controls show")
-	}
-	b.submitKey(editor)
-	b.until("the write controls", `!document.getElementById("write").hidden`)
 
 	var first, second, rel string
 	t.Run("an editor adds an entity with its citation", func(t *testing.T) {
@@ -83,6 +70,14 @@ func TestExplorerWrite(t *testing.T) {
 		b.fieldErrors("name", "birthDate")
 		b.fill("entity-form", map[string]string{"name": "Nadia Salem", "birthDate": "1971-13-40", "deathDate": ""})
 		b.fieldErrors("birthDate")
+		// A source there is none of, cited in a second row after an empty
+		// one: the server's citations[0] is that row, and said there.
+		b.do(chromedp.Click(chromedp.CSS(`#entity-form fieldset.citations > button`)))
+		b.fill("entity-form", map[string]string{"birthDate": "1971", "citations[0].sourceId": "", "citations[1].sourceId": ds + ":nope"})
+		b.fieldErrors("citations[1].sourceId")
+		if got := b.text(`#entity-form .field-error:not([hidden])`); !strings.Contains(got, "no source with id") {
+			t.Errorf("the missing source's error: %q", got)
+		}
 		b.shot("field-errors")
 		b.axe("#right")
 		if after := count(); after != before {
@@ -221,14 +216,42 @@ func TestExplorerWrite(t *testing.T) {
 	})
 }
 
+// writeTab is a server with a dataset of the test's own and a source in
+// it, and a tab signed in with an editor's key of the dataset, after
+// checking that signed out it shows no write control.
+func writeTab(t *testing.T) (h *servertest.Harness, ds, src string, b *tab) {
+	t.Helper()
+	h = servertest.New(t, servertest.Options{})
+	ds = cyphertest.Dataset(t)
+	src = ds + ":src"
+	h.MustPost(`mutation($in: SourceInput!) { upsertSource(input: $in) { id } }`, map[string]any{"in": map[string]any{"id": src, "title": "Field notes " + ds, "dataset": ds}})
+	editor := h.Key(casegraph.NewAPIKey{Name: "editor " + t.Name(), Role: casegraph.RoleEditor, Datasets: []string{ds}})
+	b = openTab(t, h.URL)
+	b.do(chromedp.Navigate(h.URL+"/"), chromedp.WaitVisible(chromedp.ID("alert")))
+	b.expectProblem("401")
+	if js[bool](b, `!document.getElementById("write").hidden`) {
+		t.Error("signed out, the write controls show")
+	}
+	b.submitKey(editor)
+	b.until("the write controls", `!document.getElementById("write").hidden`)
+	return h, ds, src, b
+}
+
 // fieldErrors saves the entity form and waits for its errors, each at one
 // of the fields (with its code), and only there.
 func (b *tab) fieldErrors(fields ...string) {
 	b.t.Helper()
-	b.do(chromedp.Click(chromedp.CSS(`#entity-form button[type="submit"]`)))
-	b.until("the field errors", fmt.Sprintf(`document.querySelectorAll("#entity-form [aria-invalid=true]").length === %d`, len(fields)))
+	b.formErrors("entity-form", fields...)
+}
+
+// formErrors saves a form and waits for its errors, each at one of the
+// fields (with its code), and only there.
+func (b *tab) formErrors(form string, fields ...string) {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.CSS(`#` + form + ` button[type="submit"]`)))
+	b.until("the field errors", fmt.Sprintf(`document.querySelectorAll("#%s [aria-invalid=true]").length === %d`, form, len(fields)))
 	for _, f := range fields {
-		msg := js[string](b, fmt.Sprintf(`(i => i.getAttribute("aria-invalid") + " " + document.getElementById(i.id + "-error").textContent)(document.querySelector('#entity-form [data-field=%q]'))`, f))
+		msg := js[string](b, fmt.Sprintf(`(i => i.getAttribute("aria-invalid") + " " + document.getElementById(i.id + "-error").textContent)(document.querySelector('#%s [data-field=%q]'))`, form, f))
 		if !strings.HasPrefix(msg, "true BAD_USER_INPUT") {
 			b.t.Errorf("the error at %s: %q", f, msg)
 		}

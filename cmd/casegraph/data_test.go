@@ -122,7 +122,7 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 	for _, want := range []string{
 		"line 4: relation", "cannot go from a Place to a Person",
 		`line 5: relation "` + ds + `:r2": to: no entity`,
-		`line 6: sourceIds: no source with id "` + ds + `:nope"`,
+		`line 6: citations[0].sourceId: no source with id "` + ds + `:nope"`,
 		`line 7: entity "` + ds + `:a" is given twice`,
 		"line 8:", "has 28 days",
 		`line 9: relation "` + ds + `:r4": from: entity "` + ds + `:d" is on bad line 10`,

@@ -471,6 +471,7 @@ type ComplexityRoot struct {
 		Sources             func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Suggest             func(childComplexity int, prefix string, kinds []model.EntityKind, datasets []string, first *int) int
 		Timeline            func(childComplexity int, id string, from *model.PartialDate, to *model.PartialDate) int
+		Viewer              func(childComplexity int) int
 		WhoWasInCommand     func(childComplexity int, incidentID string, maxLevels *int, maxUnits *int, minReliability *model.Reliability, minCredibility *int) int
 	}
 
@@ -566,6 +567,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		Entities    func(childComplexity int) int
 		ID          func(childComplexity int) int
+		MayChange   func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Note        func(childComplexity int) int
 		Notes       func(childComplexity int) int
@@ -664,6 +666,16 @@ type ComplexityRoot struct {
 		TargetID   func(childComplexity int) int
 		TargetKind func(childComplexity int) int
 		Text       func(childComplexity int) int
+	}
+
+	Viewer struct {
+		Anonymous        func(childComplexity int) int
+		Cleared          func(childComplexity int) int
+		Datasets         func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Name             func(childComplexity int) int
+		Role             func(childComplexity int) int
+		WritableDatasets func(childComplexity int) int
 	}
 }
 
@@ -2666,6 +2678,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Timeline(childComplexity, args["id"].(string), args["from"].(*model.PartialDate), args["to"].(*model.PartialDate)), true
+	case "Query.viewer":
+		if e.ComplexityRoot.Query.Viewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 	case "Query.whoWasInCommand":
 		if e.ComplexityRoot.Query.WhoWasInCommand == nil {
 			break
@@ -3071,6 +3089,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SavedView.ID(childComplexity), true
+	case "SavedView.mayChange":
+		if e.ComplexityRoot.SavedView.MayChange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SavedView.MayChange(childComplexity), true
 	case "SavedView.name":
 		if e.ComplexityRoot.SavedView.Name == nil {
 			break
@@ -3448,6 +3472,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ViewNote.Text(childComplexity), true
+
+	case "Viewer.anonymous":
+		if e.ComplexityRoot.Viewer.Anonymous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Anonymous(childComplexity), true
+	case "Viewer.cleared":
+		if e.ComplexityRoot.Viewer.Cleared == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Cleared(childComplexity), true
+	case "Viewer.datasets":
+		if e.ComplexityRoot.Viewer.Datasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Datasets(childComplexity), true
+	case "Viewer.id":
+		if e.ComplexityRoot.Viewer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.ID(childComplexity), true
+	case "Viewer.name":
+		if e.ComplexityRoot.Viewer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Name(childComplexity), true
+	case "Viewer.role":
+		if e.ComplexityRoot.Viewer.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Role(childComplexity), true
+	case "Viewer.writableDatasets":
+		if e.ComplexityRoot.Viewer.WritableDatasets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.WritableDatasets(childComplexity), true
 
 	}
 	return 0, false
@@ -5289,9 +5356,9 @@ type SavedView implements Node {
   The view as the explorer keeps it (its View: n, the entities drawn as
   [id, x, y, flags]; r, the relations drawn; p, the path search; t, the
   date shown; e, the entity open; b, the period brushed; a, what Analyse
-  shows; l, live; o, the tab open; g, the layout; y, the kinds and
-  relation types left out), in the ids the caller reads, without what it
-  may not read.
+  shows; l, live; o, the tab open; g, the layout; m, with g "map", the
+  map's projection as [scale, x, y]; y, the kinds and relation types left
+  out), in the ids the caller reads, without what it may not read.
   """
   state: JSON!
   """
@@ -5307,8 +5374,10 @@ type SavedView implements Node {
   "What this version says of the view, as its author said when saving it."
   note: String
   createdAt: DateTime!
-  "Who first saved it: only it or an admin may save a new version, annotate it or delete it."
+  "Who first saved it (its id, as Viewer.id names the caller): only it or an admin may save a new version, annotate it or delete it."
   owner: String!
+  "Whether the caller may save a new version of it, annotate it or delete it: its owner or an admin, as the store allows (a reader never)."
+  mayChange: Boolean!
   "Who may open it (opening it always reads with the rights of whoever opens it)."
   visibility: QueryVisibility!
   "The datasets whose readers may open it (DATASETS), those the caller reads."
@@ -5408,6 +5477,34 @@ extend type Mutation {
   annotateView(name: String!, note: ViewNoteInput!): SavedView!
   "Deletes a kept view with all its versions."
   deleteSavedView(name: String!): DeleteSavedViewPayload!
+}
+`, BuiltIn: false},
+	{Name: "../schema/viewer.graphqls", Input: `"""
+The caller as the server sees it: the principal its credentials (or none)
+make, with the rights every gate applies to it. It says nothing of anyone
+else and reads nothing from the database beyond what signing in read. A
+client shows its write controls by it; the gates judge every request all
+the same.
+"""
+type Viewer {
+  "key:ID for an API key, jwt:ISSUER#SUBJECT for a token, anonymous without credentials: what the audit log records, and a kept view's or saved query's owner."
+  id: ID!
+  "The key's name or the token's subject."
+  name: String!
+  role: Role!
+  "The datasets it reads: * for every one (an admin, or a grant of *)."
+  datasets: [String!]!
+  "May see protected people (every admin may)."
+  cleared: Boolean!
+  "Came without credentials."
+  anonymous: Boolean!
+  "The datasets it may write, among those it reads (* for every one): none for a reader or an anonymous caller."
+  writableDatasets: [String!]!
+}
+
+extend type Query {
+  "Who the caller is and what it may do (see Viewer)."
+  viewer: Viewer!
 }
 `, BuiltIn: false},
 	{Name: "../schema/watch.graphqls", Input: `"""
@@ -6239,6 +6336,8 @@ func (ec *executionContext) childFields_SavedView(ctx context.Context, field gra
 		return ec.fieldContext_SavedView_createdAt(ctx, field)
 	case "owner":
 		return ec.fieldContext_SavedView_owner(ctx, field)
+	case "mayChange":
+		return ec.fieldContext_SavedView_mayChange(ctx, field)
 	case "visibility":
 		return ec.fieldContext_SavedView_visibility(ctx, field)
 	case "datasets":
@@ -6415,6 +6514,26 @@ func (ec *executionContext) childFields_ViewNote(ctx context.Context, field grap
 		return ec.fieldContext_ViewNote_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ViewNote", field.Name)
+}
+
+func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Viewer_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Viewer_name(ctx, field)
+	case "role":
+		return ec.fieldContext_Viewer_role(ctx, field)
+	case "datasets":
+		return ec.fieldContext_Viewer_datasets(ctx, field)
+	case "cleared":
+		return ec.fieldContext_Viewer_cleared(ctx, field)
+	case "anonymous":
+		return ec.fieldContext_Viewer_anonymous(ctx, field)
+	case "writableDatasets":
+		return ec.fieldContext_Viewer_writableDatasets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -19,6 +19,8 @@ import (
 
 type SavedViewResolver interface {
 	Entities(ctx context.Context, obj *model.SavedView) ([]model.Entity, error)
+
+	MayChange(ctx context.Context, obj *model.SavedView) (bool, error)
 }
 type SavedViewConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.SavedViewConnection) (int, error)
@@ -379,6 +381,29 @@ func (ec *executionContext) _SavedView_owner(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_SavedView_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SavedView", field, false, false, "String")
+}
+
+func (ec *executionContext) _SavedView_mayChange(ctx context.Context, field graphql.CollectedField, obj *model.SavedView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SavedView_mayChange(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SavedView().MayChange(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SavedView_mayChange(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SavedView", field, true, true, "Boolean")
 }
 
 func (ec *executionContext) _SavedView_visibility(ctx context.Context, field graphql.CollectedField, obj *model.SavedView) (ret graphql.Marshaler) {
@@ -976,6 +1001,12 @@ func (ec *executionContext) _SavedView(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "mayChange":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SavedView_mayChange(ctx, field, obj)
+				})
 		case "visibility":
 			out.Values[i] = ec._SavedView_visibility(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -789,9 +789,9 @@ type SavedView struct {
 	// The view as the explorer keeps it (its View: n, the entities drawn as
 	// [id, x, y, flags]; r, the relations drawn; p, the path search; t, the
 	// date shown; e, the entity open; b, the period brushed; a, what Analyse
-	// shows; l, live; o, the tab open; g, the layout; y, the kinds and
-	// relation types left out), in the ids the caller reads, without what it
-	// may not read.
+	// shows; l, live; o, the tab open; g, the layout; m, with g "map", the
+	// map's projection as [scale, x, y]; y, the kinds and relation types left
+	// out), in the ids the caller reads, without what it may not read.
 	State JSON `json:"state"`
 	// The relations the state draws, read as nodes(ids) reads them.
 	Relations []Relation `json:"relations"`
@@ -800,7 +800,7 @@ type SavedView struct {
 	// What this version says of the view, as its author said when saving it.
 	Note      *string   `json:"note,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
-	// Who first saved it: only it or an admin may save a new version, annotate it or delete it.
+	// Who first saved it (its id, as Viewer.id names the caller): only it or an admin may save a new version, annotate it or delete it.
 	Owner string `json:"owner"`
 	// Who may open it (opening it always reads with the rights of whoever opens it).
 	Visibility QueryVisibility `json:"visibility"`
@@ -962,6 +962,27 @@ type ViewNoteInput struct {
 	TargetID string `json:"targetId"`
 	// Up to 5,000 characters.
 	Text string `json:"text"`
+}
+
+// The caller as the server sees it: the principal its credentials (or none)
+// make, with the rights every gate applies to it. It says nothing of anyone
+// else and reads nothing from the database beyond what signing in read. A
+// client shows its write controls by it; the gates judge every request all
+// the same.
+type Viewer struct {
+	// key:ID for an API key, jwt:ISSUER#SUBJECT for a token, anonymous without credentials: what the audit log records, and a kept view's or saved query's owner.
+	ID string `json:"id"`
+	// The key's name or the token's subject.
+	Name string `json:"name"`
+	Role Role   `json:"role"`
+	// The datasets it reads: * for every one (an admin, or a grant of *).
+	Datasets []string `json:"datasets"`
+	// May see protected people (every admin may).
+	Cleared bool `json:"cleared"`
+	// Came without credentials.
+	Anonymous bool `json:"anonymous"`
+	// The datasets it may write, among those it reads (* for every one): none for a reader or an anonymous caller.
+	WritableDatasets []string `json:"writableDatasets"`
 }
 
 // What kind of organization, event or document an entity is; one enum for

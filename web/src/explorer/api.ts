@@ -83,6 +83,8 @@ export interface RelationTypeInfo {
   label: string;
   inverseLabel: string;
   directed: boolean;
+  /** the type-specific properties a relation of the type carries (share for OWNS) */
+  properties: string[];
 }
 
 /** ApiError is an error the server answered with its code, or the network's. */
@@ -155,7 +157,7 @@ export async function gql<T>(document: string, variables: Record<string, unknown
 
 /** relationTypes reads the vocabulary: labels in both reading directions. */
 export async function relationTypes(): Promise<Map<string, RelationTypeInfo>> {
-  const data = await gql<{ relationTypes: RelationTypeInfo[] }>(`{ relationTypes { type label inverseLabel directed } }`);
+  const data = await gql<{ relationTypes: RelationTypeInfo[] }>(`{ relationTypes { type label inverseLabel directed properties } }`);
   return new Map(data.relationTypes.map((t) => [t.type, t]));
 }
 

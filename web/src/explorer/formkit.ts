@@ -88,8 +88,15 @@ export function showErrors(form: HTMLElement, err: unknown): void {
     }
     return undefined;
   };
+  // A list of rows sends only its filled rows (rowsOf): the server's
+  // citations[k] is the k-th row sent, which rowsOf noted on the form.
+  const inForm = (f: string | undefined) =>
+    f?.replace(/^([A-Za-z]+)\[([0-9]+)\]/, (all, list: string, k: string) => {
+      const row = form.getAttribute(`data-sent-${list}`)?.split(",")[Number(k)];
+      return row ? `${list}[${row}]` : all;
+    });
   for (const p of problemsOf(err)) {
-    const at = nearest(p.field);
+    const at = nearest(inForm(p.field));
     if (!at) {
       loose.push(p);
       continue;
@@ -150,34 +157,56 @@ export function citationValue(c: CitedRecord): CitationValue {
   return { sourceId: c.source.id, quote: c.quote, locator: c.locator, credibility: c.typedCredibility };
 }
 
-/** citationsFieldset is the citations of a claim, one row each, with a button that adds one. */
-export function citationsFieldset(cited: CitationValue[], sources: HTMLDataListElement): HTMLFieldSetElement {
-  const rows = h("div", { class: "citation-rows" });
-  const set = h("fieldset", { class: "citations" }, h("legend", {}, "Citations"), rows);
-  const add = (c: CitationValue) => {
+/**
+ * rowsFieldset is a list input of the API's (citations, identifiers): a
+ * fieldset of rows, each the inputs fields makes for the row's index, and
+ * a button that adds one; a row for each value, or one empty row.
+ */
+export function rowsFieldset<T>(name: string, legend: string, rowLabel: string, addLabel: string, values: T[], empty: T, fields: (v: T, i: number, row: HTMLElement) => HTMLElement[]): HTMLFieldSetElement {
+  const rows = h("div", { class: "form-rows" });
+  const set = h("fieldset", { class: `${name} rows-of`, "data-list": name }, h("legend", {}, legend), rows);
+  const add = (v: T) => {
     const i = rows.children.length;
-    const src = text(c.sourceId, { list: sources.id, autocomplete: "off" });
-    const row = h(
-      "div",
-      { class: "citation-row", role: "group", "aria-label": `Citation ${i + 1}` },
-      field("Source (id)", `citations[${i}].sourceId`, src),
-      field("Quote", `citations[${i}].quote`, Object.assign(h("textarea", { rows: 2 }), { value: c.quote ?? "" })),
-      field("Locator", `citations[${i}].locator`, text(c.locator, { placeholder: "p. 12" })),
-    );
-    row.dataset.credibility = String(c.credibility ?? 6);
+    const row = h("div", { class: `form-row ${name}-row`, role: "group", "aria-label": `${rowLabel} ${i + 1}` });
+    row.append(...fields(v, i, row));
     rows.append(row);
   };
-  (cited.length > 0 ? cited : [{ sourceId: "" }]).forEach(add);
-  set.append(h("button", { type: "button", class: "small", onclick: () => add({ sourceId: "" }) }, "Add a citation"));
+  (values.length > 0 ? values : [empty]).forEach(add);
+  set.append(h("button", { type: "button", class: "small", onclick: () => add(empty) }, addLabel));
   return set;
+}
+
+/** rowsOf reads a rowsFieldset's rows (read gives null for a row left empty, which is not sent), noting on the form which rows it sent, for showErrors. */
+export function rowsOf<T>(form: HTMLElement, name: string, read: (row: HTMLElement, i: number) => T | null): T[] {
+  const sent: number[] = [];
+  const out = [...form.querySelectorAll<HTMLElement>(`fieldset[data-list="${name}"] .form-row`)].flatMap((row, i) => {
+    const v = read(row, i);
+    if (v === null) return [];
+    sent.push(i);
+    return [v];
+  });
+  form.setAttribute(`data-sent-${name}`, sent.join(","));
+  return out;
+}
+
+/** citationsFieldset is the citations of a claim, one row each, with a button that adds one. */
+export function citationsFieldset(cited: CitationValue[], sources: HTMLDataListElement): HTMLFieldSetElement {
+  return rowsFieldset("citations", "Citations", "Citation", "Add a citation", cited, { sourceId: "" }, (c, i, row) => {
+    row.dataset.credibility = String(c.credibility ?? 6);
+    return [
+      field("Source (id)", `citations[${i}].sourceId`, text(c.sourceId, { list: sources.id, autocomplete: "off" })),
+      field("Quote", `citations[${i}].quote`, Object.assign(h("textarea", { rows: 2 }), { value: c.quote ?? "" })),
+      field("Locator", `citations[${i}].locator`, text(c.locator, { placeholder: "p. 12" })),
+    ];
+  });
 }
 
 /** citationsOf reads the citations fieldset: rows without a source are left out. */
 export function citationsOf(form: HTMLElement): CitationValue[] {
-  return [...form.querySelectorAll<HTMLElement>(".citation-row")].flatMap((row, i) => {
+  return rowsOf(form, "citations", (row, i) => {
     const sourceId = value(row, `citations[${i}].sourceId`);
-    if (!sourceId) return [];
-    return [{ sourceId, quote: value(row, `citations[${i}].quote`), locator: value(row, `citations[${i}].locator`), credibility: Number(row.dataset.credibility ?? 6) }];
+    if (!sourceId) return null;
+    return { sourceId, quote: value(row, `citations[${i}].quote`), locator: value(row, `citations[${i}].locator`), credibility: Number(row.dataset.credibility ?? 6) };
   });
 }
 

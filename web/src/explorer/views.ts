@@ -15,13 +15,15 @@ import { byId, h, replace } from "./dom";
 import { setPanel } from "./panels";
 import type { View } from "./state";
 import { copyText, run, status } from "./ui";
+import { canWrite } from "./write";
 
 /**
  * SavedState is a view as the server keeps it: the View's keys but the
- * layout (g, not y) and the map's projection (not kept: a map reopens
- * fitted anew), with the tab open (o) and what the legend leaves out (y).
+ * layout (g, not y), with the map's projection (m, with g "map": a kept
+ * map reopens as it was saved), the tab open (o) and what the legend
+ * leaves out (y).
  */
-export interface SavedState extends Omit<View, "y" | "m"> {
+export interface SavedState extends Omit<View, "y"> {
   o?: string;
   g?: string;
   y?: { k?: string[]; t?: string[] };
@@ -35,7 +37,7 @@ export interface LeftOut {
 
 /** toSaved is the server's state of a view, with the tab open and what is left out. */
 export function toSaved(v: View, tab: string, leftOut: LeftOut): SavedState {
-  const { y, m: _projection, ...rest } = v;
+  const { y, ...rest } = v;
   const s: SavedState = { ...rest, o: tab };
   if (y) s.g = y;
   const k = [...leftOut.kinds].sort();
@@ -49,6 +51,7 @@ export function fromSaved(s: SavedState): { view: View; tab?: string; leftOut: {
   const { o, g, y, ...rest } = s;
   const view: View = { ...rest, n: s.n ?? [], r: s.r ?? [] };
   if (g && Object.prototype.hasOwnProperty.call(layouts, g)) view.y = g as LayoutName;
+  if (view.y !== "map") delete view.m; // a projection is the map's only
   return { view, tab: o, leftOut: { k: y?.k ?? [], t: y?.t ?? [] } };
 }
 
@@ -71,13 +74,15 @@ export interface Opened {
   visibility: string;
   author: string;
   createdAt: string;
+  /** whether the caller may save a new version of it, annotate it or delete it (its owner or an admin) */
+  mayChange: boolean;
   state: SavedState;
   notes: Note[];
   entities: EntityRef[];
   relations: Relation[];
 }
 
-const listed = `name version title note owner visibility author createdAt`;
+const listed = `name version title note owner visibility author createdAt mayChange`;
 const opened = `${listed} state notes { targetKind targetId text author createdAt } entities { ...Ref } relations { ...Rel }`;
 
 /** savedRef reads a #saved=NAME or #saved=NAME@VERSION address, or null. */
@@ -139,7 +144,7 @@ export class Views {
     this.inputs.visibility = visibility;
     const form = h(
       "form",
-      { id: "view-save", "aria-labelledby": "view-save-heading", novalidate: true, onsubmit: (ev: Event) => (ev.preventDefault(), void this.save()) },
+      { id: "view-save", class: "write-only", hidden: !canWrite(), "aria-labelledby": "view-save-heading", novalidate: true, onsubmit: (ev: Event) => (ev.preventDefault(), void this.save()) },
       h("h3", { id: "view-save-heading" }, "Save this view"),
       input("name", "Name (a slug: the-caesar-network)", { maxlength: 100, autocomplete: "off", spellcheck: "false" }),
       input("title", "Title", { maxlength: 200, autocomplete: "off" }),
@@ -327,7 +332,8 @@ export class Views {
               " ",
               h("span", { class: "dataset" }, `${v.name} · v${v.version} · ${v.owner} · ${v.visibility.toLowerCase()}`),
               h("button", { type: "button", class: "small", "aria-label": `Versions of ${v.title}`, onclick: () => void this.listVersions(v.name, v.title) }, "Versions"),
-              h("button", { type: "button", class: "small", "aria-label": `Delete ${v.title}`, onclick: (ev: Event) => void this.remove(v.name, ev.currentTarget as HTMLButtonElement) }, "Delete"),
+              // Only on a view the caller may delete: the server would refuse another's.
+              v.mayChange ? h("button", { type: "button", class: "small", "aria-label": `Delete ${v.title}`, onclick: (ev: Event) => void this.remove(v.name, ev.currentTarget as HTMLButtonElement) }, "Delete") : null,
             ),
           ),
     );
@@ -358,7 +364,7 @@ export class Views {
     );
   }
 
-  /** remove deletes a view with all its versions, at a second press (the server refuses one not the caller's). */
+  /** remove deletes a view with all its versions, at a second press (offered only on the caller's own, or to an admin). */
   private async remove(name: string, button: HTMLButtonElement): Promise<void> {
     if (button.dataset.confirm !== "yes") {
       button.dataset.confirm = "yes";
@@ -413,7 +419,8 @@ export class Views {
       mine.length
         ? h("ul", { class: "notes", id: "notes" }, mine.map((n) => h("li", {}, h("p", { dir: "auto" }, n.text), h("div", { class: "hint" }, `${n.author}, ${n.createdAt.slice(0, 10)}`))))
         : h("p", { class: "hint" }, "No note on this in the view."),
-      h("form", { id: "note-form", onsubmit: (ev: Event) => (ev.preventDefault(), void add()) }, h("label", { for: "note-text" }, "Add a note"), text, error, h("button", { type: "submit" }, "Add note")),
+      // Only the view's owner or an admin may annotate it.
+      v.mayChange ? h("form", { id: "note-form", onsubmit: (ev: Event) => (ev.preventDefault(), void add()) }, h("label", { for: "note-text" }, "Add a note"), text, error, h("button", { type: "submit" }, "Add note")) : null,
     );
   }
 }

@@ -3,10 +3,11 @@
 // forms send what upsertEntity and link take; the server judges it, and
 // its errors are shown at the field they are about (formkit.ts), nothing
 // written. Every write is the API's, so the audit log records it as any.
-// Who may write: the audit log answers editors and admins and refuses
-// readers and anonymous callers (FORBIDDEN), so one cheap read of it tells
-// the explorer whether to show the write controls, at start and at every
-// sign-in; the server's gates judge each write all the same.
+// Who may write: the server's viewer says which datasets the tab may
+// write (none for a reader or an anonymous caller), read at start and at
+// every sign-in or sign-out (viewer.ts); the write controls (the write
+// bar, the Edit buttons, the form that saves a view: .write-only) show
+// only when there is one. The server's gates judge each write all the same.
 import "./write.css";
 import { gql } from "./api";
 import type { EntityRef, Kind, Relation, RelationTypeInfo } from "./api";
@@ -15,9 +16,10 @@ import { truncate } from "./canvas";
 import type { Canvas } from "./canvas";
 import { byId, h, replace } from "./dom";
 import { citationValue, citedFields, citationsFieldset, citationsOf, clearErrors, datasetList, errorSummary, field, number, select, showErrors, sourceList, text, value } from "./formkit";
-import type { CitedRecord } from "./formkit";
+import type { CitedRecord, Input } from "./formkit";
 import type { RelationProperties } from "./relation";
 import { entityName, showTab, status } from "./ui";
+import { readViewer } from "./viewer";
 import { entityInput, entityRead, kindFields, kinds } from "./writeentity";
 import type { EntityRecord } from "./writeentity";
 
@@ -31,6 +33,8 @@ export interface WriteActions {
 
 let act: WriteActions | null = null;
 let mayWrite = false;
+/** counts the viewer's reads, so that an old identity's slow answer never decides */
+let probes = 0;
 
 /** canWrite says whether the tab's identity may write (an editor's or an admin's). */
 export function canWrite(): boolean {
@@ -47,13 +51,13 @@ export function setupWriting(actions: WriteActions): void {
 }
 
 async function probe(): Promise<void> {
-  mayWrite = await gql<unknown>(`{ changes(first: 1) { totalCount } }`).then(
-    () => true,
-    () => false,
-  );
+  const asked = ++probes;
+  const v = await readViewer();
+  if (asked !== probes) return; // a later sign-in's answer decides
+  mayWrite = (v?.writableDatasets.length ?? 0) > 0;
   byId("write").hidden = !mayWrite;
-  // The details shown get their Edit button, or lose it.
-  for (const b of document.querySelectorAll<HTMLElement>(".write-edit")) b.hidden = !mayWrite;
+  // The details shown get their Edit button, or lose it; the Views panel its save form.
+  for (const b of document.querySelectorAll<HTMLElement>(".write-edit, .write-only")) b.hidden = !mayWrite;
 }
 
 /** editButton is the Edit button of the entity or relation panel (hidden unless the tab may write). */
@@ -174,6 +178,11 @@ async function relationForm(id: string | null): Promise<void> {
   };
   const sources = sourceList();
   const confidence = text(r?.confidence, { inputmode: "decimal", placeholder: "0 to 1" });
+  // The type's own properties (relationTypes says which it carries), drawn again when the type changes.
+  const props = h("div", { class: "type-fields" });
+  const drawProps = () => replace(props, propertyFields(vocabulary.get(type.value)?.properties ?? [], r));
+  type.addEventListener("change", drawProps);
+  drawProps();
   if (r) type.disabled = true;
   formPanel(
     "relation-form",
@@ -189,12 +198,14 @@ async function relationForm(id: string | null): Promise<void> {
       field("End date", "endDate", text(r?.endDate)),
       field("Status", "status", select(["ALLEGED", "REPORTED", "CONFIRMED", "DISPUTED"], r?.status ?? "REPORTED")),
       field("Confidence", "confidence", confidence),
+      props,
       citationsFieldset(r?.citations.map(citationValue) ?? [], sources),
       sources,
     ],
     async (form) => {
       const input: Record<string, unknown> = {
-        ...(r ? { id: r.id, share: r.share, amount: r.amount, currency: r.currency, relationship: r.relationship, post: r.post, rank: r.rank, dataset: r.dataset } : {}),
+        ...(r ? { id: r.id, dataset: r.dataset } : {}),
+        ...propertyValues(form, vocabulary.get(type.value)?.properties ?? []),
         type: type.value,
         from: value(form, "from") ?? "",
         to: value(form, "to") ?? "",
@@ -215,6 +226,40 @@ async function relationForm(id: string | null): Promise<void> {
     },
     () => (id ? act?.openRelation(id) : replace(byId("panel-entity"), h("p", { class: "hint" }, "Nothing was written."))),
   );
+}
+
+/** propertyInputs are the type-specific properties of LinkInput, with their labels and inputs. */
+const propertyInputs: Record<keyof RelationProperties, { label: string; hint?: string; input: (v: string | number | null) => Input }> = {
+  share: { label: "Share (%)", hint: "above 0, at most 100", input: (v) => text(v, { inputmode: "decimal" }) },
+  amount: { label: "Amount", input: (v) => text(v, { inputmode: "decimal" }) },
+  currency: { label: "Currency", hint: "ISO 4217: USD", input: (v) => text(v, { autocomplete: "off", maxlength: "3" }) },
+  relationship: { label: "Relationship (from is to's …)", input: (v) => select(familyRelationships, v as string | null, true) },
+  post: { label: "Post", input: (v) => text(v, { autocomplete: "off" }) },
+  rank: { label: "Rank", input: (v) => text(v, { autocomplete: "off" }) },
+};
+
+/** familyRelationships are FamilyRelationship's values. */
+const familyRelationships = ["PARENT", "CHILD", "SIBLING", "SPOUSE", "PARTNER", "GRANDPARENT", "GRANDCHILD", "UNCLE_OR_AUNT", "NEPHEW_OR_NIECE", "COUSIN", "IN_LAW", "OTHER"];
+
+/** numeric are the properties sent as numbers. */
+const numeric = new Set(["share", "amount"]);
+
+/** propertyFields are the inputs of the properties a type carries, filled from r. */
+function propertyFields(names: string[], r: RelationRecord | null): HTMLElement[] {
+  return names.flatMap((name) => {
+    const p = propertyInputs[name as keyof RelationProperties];
+    return p ? [field(p.label, name, p.input(r?.[name as keyof RelationProperties] ?? null), p.hint)] : [];
+  });
+}
+
+/** propertyValues are the properties the type carries as the form says them (those left empty are not sent: link removes them). */
+function propertyValues(form: HTMLElement, names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const v = numeric.has(name) ? number(form, name) : value(form, name);
+    if (v !== null) out[name] = v;
+  }
+  return out;
 }
 
 /** datasetNow is the dataset a new entity likely goes to: that of the entities drawn, when they share one. */

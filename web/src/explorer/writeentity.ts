@@ -1,10 +1,11 @@
 // The entity form's kind-specific part: the fields of EntityInput each
-// kind takes (entity.graphqls), read whole for an edit (upsertEntity sends
-// the whole entity: what is left out is cleared, so what the form does
-// not show, identifiers and protection, goes back as it was read).
+// kind takes (entity.graphqls), with a person's or an organization's
+// identifiers (type, value, issuer; a row each), read whole for an edit
+// (upsertEntity sends the whole entity: what is left out is cleared, so
+// what the form does not show, protection, goes back as it was read).
 import { gql } from "./api";
 import type { EntityRef, Kind } from "./api";
-import { citedFields, field, number, select, text, value } from "./formkit";
+import { citedFields, field, number, rowsFieldset, rowsOf, select, text, value } from "./formkit";
 import type { CitationValue, CitedRecord } from "./formkit";
 
 /** kinds are the entity kinds, in the order the form offers them. */
@@ -55,13 +56,26 @@ const kindInputs: Record<Kind, [name: string, label: string, type: FieldKind][]>
   ],
 };
 
+/** identifierTypes are IdentifierType's values. */
+const identifierTypes = ["PASSPORT", "NATIONAL_ID", "SERVICE_NUMBER", "REGISTRATION_NUMBER", "TAX_NUMBER", "OTHER"];
+
+/** Identifier is an identifier as the form reads and sends it (IdentifierInput). */
+interface Identifier {
+  type: string;
+  value: string;
+  issuer: string | null;
+}
+
+/** identified are the kinds that hold identifiers. */
+const identified: Kind[] = ["PERSON", "ORGANIZATION"];
+
 /** EntityRecord is an entity as the edit form reads it. */
 export interface EntityRecord extends EntityRef {
   aliases: string[];
   description: string | null;
   version: number;
   citations: CitedRecord[];
-  identifiers?: { type: string; value: string; issuer: string | null }[];
+  identifiers?: Identifier[];
   coordinates?: { latitude: number; longitude: number } | null;
   [field: string]: unknown;
 }
@@ -83,15 +97,24 @@ export async function entityRead(id: string): Promise<EntityRecord | null> {
   return data.entity && !data.entity.redacted ? data.entity : null;
 }
 
-/** kindFields are the inputs of a kind's fields, filled from e. */
+/** kindFields are the inputs of a kind's fields, filled from e, and its identifiers when it holds any. */
 export function kindFields(kind: Kind, e: EntityRecord | null): HTMLElement[] {
-  return kindInputs[kind].map(([name, label, type]) => {
+  const ids = identified.includes(kind)
+    ? [
+        rowsFieldset<Identifier>("identifiers", "Identifiers", "Identifier", "Add an identifier", e?.identifiers ?? [], { type: "PASSPORT", value: "", issuer: null }, (id, i) => [
+          field("Type", `identifiers[${i}].type`, select(identifierTypes, id.type)),
+          field("Number", `identifiers[${i}].value`, text(id.value, { autocomplete: "off" })),
+          field("Issuer", `identifiers[${i}].issuer`, text(id.issuer, { autocomplete: "off" }), "a country's code or an authority"),
+        ]),
+      ]
+    : [];
+  return [...kindInputs[kind].map(([name, label, type]) => {
     const now = name.startsWith("coordinates.") ? e?.coordinates?.[name.slice(12) as "latitude" | "longitude"] : e?.[name];
     const shown = typeof now === "string" || typeof now === "number" ? now : null;
     if (type === "category") return field(label, name, select(categories[kind] ?? [], shown as string | null, true));
     if (type === "gender") return field(label, name, select(["MALE", "FEMALE", "OTHER"], shown as string | null, true));
     return field(label, name, text(shown, type === "date" ? { placeholder: "2011-03-15" } : {}), type === "date" ? "a year, a month or a day" : undefined);
-  });
+  }), ...ids];
 }
 
 /** entityInput is the EntityInput the form says: its fields, the kind's, and what the form keeps of e as it was. */
@@ -112,7 +135,13 @@ export function entityInput(form: HTMLElement, kind: Kind, e: EntityRecord | nul
     input.id = e.id;
     input.version = e.version;
     input.protected = e.protected ?? false;
-    if (e.identifiers) input.identifiers = e.identifiers.map((i) => ({ type: i.type, value: i.value, issuer: i.issuer }));
+  }
+  // The identifiers' rows with a number (all of them: a row emptied removes it).
+  if (identified.includes(kind)) {
+    input.identifiers = rowsOf<Identifier>(form, "identifiers", (_, i) => {
+      const v = value(form, `identifiers[${i}].value`);
+      return v === null ? null : { type: value(form, `identifiers[${i}].type`) ?? "OTHER", value: v, issuer: value(form, `identifiers[${i}].issuer`) };
+    });
   }
   for (const [name, , type] of kindInputs[kind]) {
     if (name.startsWith("coordinates.")) continue;
