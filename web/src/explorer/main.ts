@@ -30,7 +30,7 @@ import { Live } from "./live";
 import { clearError, copyText, currentTab, isTab, renderOnscreen, run, setupTabs, showError, showTab, status } from "./ui";
 import { reread, skeleton } from "./identity";
 import type { Reread } from "./identity";
-import { Views, fromSaved, savedRef, toSaved } from "./views";
+import { Views, fromSaved, readSaved, savedRef, toSaved } from "./views";
 import type { Opened } from "./views";
 import { Welcome } from "./welcome";
 import { setupWriting } from "./write";
@@ -471,6 +471,12 @@ async function main(): Promise<void> {
   const start = async () => {
     // Until what is shown is read again with the new credentials, the page is not ready (tests wait for it).
     if (explorer) document.body.dataset.ready = "false";
+    // A kept view in the address of a page just opened is read while the
+    // vocabulary is: neither waits for the other (its error, if any, is
+    // shown when it is opened).
+    const saved = explorer ? null : savedRef(location.hash);
+    const reading = saved ? readSaved(saved.name, saved.version) : undefined;
+    reading?.catch(() => undefined);
     let vocabulary: Map<string, RelationTypeInfo>;
     try {
       vocabulary = await relationTypes();
@@ -494,8 +500,7 @@ async function main(): Promise<void> {
     explorer = new Explorer(vocabulary);
     (window as unknown as { casegraph: Explorer }).casegraph = explorer;
     const view = decode(location.hash);
-    const saved = savedRef(location.hash);
-    if (saved) await explorer.views.openNamed(saved.name, saved.version);
+    if (saved) await explorer.views.openNamed(saved.name, saved.version, reading);
     else if (view) await explorer.restore(view);
     else void explorer.welcome.show();
     document.body.dataset.ready = "true";
