@@ -157,7 +157,7 @@ export class Canvas {
 
   /**
    * add draws entities and relations (those already drawn stay as they
-   * are), then lays out the new ones, unless they are placed: an entity
+   * are), then lays out the new ones (unless layout is false). An entity
    * placed (a view restored) is drawn where its place says, pinned,
    * hidden or expanded as its flags say ("p", "h", "x"; see View.n).
    * quiet leaves the listeners of onChange uncalled, for a caller that
@@ -173,8 +173,7 @@ export class Canvas {
     // element's style once, not again for each class or size set after it
     // (500 entities and 650 relations of a restored view:
     // BenchmarkRestoreView).
-    const nodeDefs: ElementDefinition[] = [];
-    const edgeDefs: ElementDefinition[] = [];
+    const defs: ElementDefinition[] = [];
     const seen = new Set<string>();
     const far = cy.zoom() < farZoom;
     const ensure = (e: EntityRef) => {
@@ -186,7 +185,7 @@ export class Canvas {
       const classes = [e.protected && !e.redacted ? "protected" : "", far ? "far" : "", this.leftOut.kinds.has(e.kind) ? "left-out" : ""];
       if (flags.includes("p")) classes.push("pinned");
       if (flags.includes("h")) classes.push("hidden");
-      nodeDefs.push({
+      defs.push({
         group: "nodes",
         classes: classes.filter(Boolean).join(" "),
         data: { ...e, label: truncate(entityName(e)), more: 0, expanded: flags.includes("x") } satisfies NodeData,
@@ -202,7 +201,7 @@ export class Canvas {
       seen.add(r.id);
       if (r.from.id !== r.to.id) for (const end of [r.from.id, r.to.id]) degree.set(end, (degree.get(end) ?? 0) + 1);
       const info = this.vocabulary.get(r.type);
-      edgeDefs.push({
+      defs.push({
         group: "edges",
         classes: [r.status, info?.directed === false ? "undirected" : "", this.leftOut.types.has(r.type) ? "left-out" : ""].filter(Boolean).join(" "),
         data: {
@@ -215,10 +214,12 @@ export class Canvas {
         } satisfies EdgeData,
       });
     }
-    for (const d of nodeDefs) (d.data as NodeData).size = sizeFor(degree.get(d.data.id!) ?? 0);
-    const many = cy.edges().length + edgeDefs.length > manyRelations;
-    if (many) for (const d of edgeDefs) d.classes += " many";
-    if (nodeDefs.length + edgeDefs.length > 0) cy.batch(() => void cy.add([...nodeDefs, ...edgeDefs]));
+    const many = cy.edges().length + defs.filter((d) => d.group === "edges").length > manyRelations;
+    for (const d of defs) {
+      if (d.group === "nodes") (d.data as NodeData).size = sizeFor(degree.get(d.data.id!) ?? 0);
+      else if (many) d.classes += " many";
+    }
+    if (defs.length > 0) cy.batch(() => void cy.add(defs));
     // What was drawn before: an entity that gains relations grows, and
     // past manyRelations every relation is drawn straight.
     this.restyle();
