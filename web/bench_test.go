@@ -426,7 +426,7 @@ fragment Rel on Relation { id type role startDate endDate status confidence quot
 // organization before it, each organization subordinate to one of the
 // earlier ones, and a third of the people associates of the next one; it
 // returns the view's entities (no places) and relation ids.
-func netOf(b *testing.B, store *cypher.Store, ds string, n int) ([][4]any, []string) {
+func netOf(b testing.TB, store *cypher.Store, ds string, n int) ([][4]any, []string) {
 	b.Helper()
 	src := casegraph.Source{ID: ds + "-src", Title: "Generated", Dataset: ds}
 	id := func(i int) string { return fmt.Sprintf("%s-e%d", ds, i) }
