@@ -503,13 +503,7 @@ export class Canvas {
   fit(): void {
     const cy = this.cy;
     const shown = cy.elements(":visible");
-    // Fitted below farZoom, no label is drawn (entities' are left out,
-    // relations' are under their min-zoomed-font-size): the drawing is
-    // fitted by its shapes alone, and its labels are not measured (500
-    // of them, a restored view's, took 25 to 200 ms).
-    const bare = fitViewport(shown.boundingBox({ includeLabels: false }), cy.width(), cy.height(), cy.minZoom(), cy.maxZoom());
-    if (bare && bare.zoom < farZoom) cy.viewport(bare);
-    else cy.fit(shown, fitPadding);
+    cy.fit(shown, fitPadding);
     if (shown.nodes().length <= 2 && cy.zoom() > 2) {
       cy.zoom(2);
       cy.center(shown);
@@ -519,9 +513,11 @@ export class Canvas {
   /**
    * zoomFor zooms, before a view is drawn, about as fit will once it is
    * drawn at these places, when that is below farZoom: its entities are
-   * then made far (their labels left out) as they are added, not made far
-   * all at once by the fit after their style is worked out (which works
-   * it out again for each).
+   * then made far (their labels left out) as they are added, so that the
+   * fit measures no label (Cytoscape works out an element's whole box,
+   * labels included, whatever box is asked of it) and does not make them
+   * far all at once after their style is worked out (which works it out
+   * again for each).
    */
   zoomFor(places: Place[]): void {
     if (places.length === 0) return;
@@ -543,7 +539,7 @@ export class Canvas {
 /** fitPadding is the room fit leaves around the drawing, in pixels. */
 const fitPadding = 24;
 
-/** fitViewport is the zoom and pan that fit a box into a canvas of w × h with fitPadding around it, as Cytoscape's fit computes them; null for an empty box or canvas. */
+/** fitViewport is the zoom and pan that fit a box into a canvas of w × h with fitPadding around it, as Cytoscape's fit computes them (for a box of places, before anything is drawn); null for an empty box or canvas. */
 export function fitViewport(bb: { x1: number; y1: number; w: number; h: number }, w: number, h: number, minZoom: number, maxZoom: number): { zoom: number; pan: { x: number; y: number } } | null {
   if (!(w > 0 && h > 0 && bb.w > 0 && bb.h > 0)) return null;
   const zoom = Math.min(maxZoom, Math.max(minZoom, Math.min((w - 2 * fitPadding) / bb.w, (h - 2 * fitPadding) / bb.h)));
