@@ -7,10 +7,12 @@ package cypher
 // (RelationsByOpaqueID); then its state and notes shown in the ids the
 // reader reads, without what the reader may not read
 // (casegraph.SavedView.Show). Three statements at most, however many
-// views are shown at once.
+// views are shown at once, the first two sent together.
 
 import (
 	"context"
+
+	"golang.org/x/sync/errgroup"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -29,19 +31,26 @@ func (s *Store) showViews(ctx context.Context, kept []keptView) ([]casegraph.Sav
 			relationIDs = append(relationIDs, ref.ID)
 		}
 	}
+	// The entities and the relations are read at once, each by its own
+	// statement: neither needs the other's answer, and a view's read
+	// waits for the slower of the two alone.
 	read := casegraph.ReadResult{Roots: map[string]casegraph.Entity{}}
-	if entityKeys = sortedOnce(entityKeys); len(entityKeys) > 0 {
-		var err error
-		if read, err = s.ReadEntities(ctx, entityKeys, nil); err != nil {
-			return nil, err
-		}
-	}
 	byID := map[string]casegraph.Relation{}
+	g, gctx := errgroup.WithContext(ctx)
+	if entityKeys = sortedOnce(entityKeys); len(entityKeys) > 0 {
+		g.Go(func() (err error) {
+			read, err = s.ReadEntities(gctx, entityKeys, nil)
+			return err
+		})
+	}
 	if relationIDs = sortedOnce(relationIDs); len(relationIDs) > 0 {
-		var err error
-		if byID, err = s.RelationsByID(ctx, relationIDs); err != nil {
-			return nil, err
-		}
+		g.Go(func() (err error) {
+			byID, err = s.RelationsByID(gctx, relationIDs)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	// What RelationsByID does not show the caller, and a caller without
 	// clearance is shown by opaque id: the relations of protected people.

@@ -23,7 +23,7 @@ func (r *mutationResolver) SaveView(ctx context.Context, input model.SaveViewInp
 	if err != nil {
 		return nil, err
 	}
-	return toSavedView(saved), nil
+	return shownView(ctx, saved), nil
 }
 
 // AnnotateView is the resolver for the annotateView field.
@@ -39,7 +39,7 @@ func (r *mutationResolver) AnnotateView(ctx context.Context, name string, note m
 	if err != nil {
 		return nil, err
 	}
-	return toSavedView(v), nil
+	return shownView(ctx, v), nil
 }
 
 // DeleteSavedView is the resolver for the deleteSavedView field.
@@ -85,7 +85,7 @@ func (r *queryResolver) SavedView(ctx context.Context, name string, version *int
 	if err != nil {
 		return nil, err
 	}
-	return toSavedView(found), nil
+	return shownView(ctx, found), nil
 }
 
 // SavedViewVersions is the resolver for the savedViewVersions field.

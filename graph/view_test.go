@@ -323,3 +323,83 @@ func TestSaveViewRefusals(t *testing.T) {
 		}
 	}
 }
+
+// openViewQuery is what the explorer asks to open a kept view
+// (web/src/explorer/views.ts, with the fragments of api.ts).
+const openViewQuery = `query($n: String!) { savedView(name: $n) { name version state
+	notes { targetKind targetId text author createdAt } entities { ...Ref } relations { ...Rel } } }
+fragment Ref on Entity { id kind name dataset redacted protected description aliases ... on Place { coordinates { latitude longitude } } }
+fragment Src on Source { id title publisher url publishedAt archivedUrl }
+fragment Rel on Relation { id type role startDate endDate status confidence quote dataset
+	from { ...Ref } to { ...Ref } sources { ...Src } citations { grade } }`
+
+// TestSavedViewOpenedInFourStatements: the explorer's read of a kept view
+// (its entities, and its relations with their ends, sources and grades)
+// takes four statements (the view; its entities and its relations, at
+// once; their sources), and one more for a reader without clearance, to
+// whom a relation of Caesar's is shown by its opaque id: the ends of the
+// relations are the entities read with the view, not read again. Each end
+// is the entity of the same id in entities, as that reader is shown it
+// (Caesar redacted for the uncleared reader).
+func TestSavedViewOpenedInFourStatements(t *testing.T) {
+	t.Parallel()
+	f := newViewAPIFixture(t)
+	ids := []string{f.id("caesar"), f.id("caesar-photographs"), f.id("caesar-report"), f.id("syria-detainee-killings")}
+	var n []any
+	for i, id := range ids {
+		n = append(n, []any{id, 100 * i, 0, ""})
+	}
+	var r []string
+	for _, rel := range []string{"rel-013-caesar-authored-caesar-photographs", "rel-014-caesar-photographs-source-of-caesar-report", "rel-015-caesar-photographs-documents-syria-detainee-killings"} {
+		r = append(r, "relation~"+f.id(rel))
+	}
+	saved := f.h.PostAs(f.editor, saveViewMutation, map[string]any{"in": map[string]any{
+		"name": f.name, "title": "The photographs", "state": map[string]any{"n": n, "r": r}, "visibility": "DATASETS", "datasets": []string{f.ds}}})
+	if len(saved.Errors) > 0 {
+		t.Fatalf("save: %s", saved.Raw)
+	}
+	for _, c := range []struct {
+		reader string
+		key    string
+		trips  int64
+	}{{"cleared", f.cleared, 4}, {"uncleared", f.uncleared, 5}} {
+		t.Run(c.reader, func(t *testing.T) {
+			f.h.PostAs(c.key, `{ __typename }`, nil) // the key's first use reads it
+			before := f.h.Store.RoundTrips()
+			res := f.h.PostAs(c.key, openViewQuery, map[string]any{"n": f.name})
+			if len(res.Errors) > 0 {
+				t.Fatal(res.Raw)
+			}
+			if trips := f.h.Store.RoundTrips() - before; trips != c.trips {
+				t.Errorf("%d statements, want %d", trips, c.trips)
+			}
+			entities := map[string]any{}
+			redacted := 0
+			for _, e := range field(res, "savedView", "entities").([]any) {
+				entities[e.(map[string]any)["id"].(string)] = e
+				if e.(map[string]any)["redacted"] == true {
+					redacted++
+				}
+			}
+			if len(entities) != len(ids) || (redacted == 1) != (c.reader == "uncleared") || redacted > 1 {
+				t.Errorf("entities %v, %d redacted", entities, redacted)
+			}
+			relations := field(res, "savedView", "relations").([]any)
+			if len(relations) != len(r) {
+				t.Errorf("%d relations, want %d: %s", len(relations), len(r), res.Raw)
+			}
+			for _, x := range relations {
+				rel := x.(map[string]any)
+				for _, end := range []string{"from", "to"} {
+					e := rel[end].(map[string]any)
+					if want := entities[e["id"].(string)]; string(mustJSON(t, e)) != string(mustJSON(t, want)) {
+						t.Errorf("%s's %s is %v, want %v as in entities", rel["id"], end, e, want)
+					}
+				}
+				if len(rel["sources"].([]any)) == 0 || len(rel["citations"].([]any)) == 0 {
+					t.Errorf("%s has no sources or citations: %v", rel["id"], rel)
+				}
+			}
+		})
+	}
+}

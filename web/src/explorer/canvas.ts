@@ -36,6 +36,9 @@ export interface NodeData extends EntityRef {
   expanded: boolean;
 }
 
+/** Place is where a view puts an entity: x, y and its flags ("p" pinned, "h" hidden, "x" expanded), as View.n keeps them. */
+export type Place = [number, number, string];
+
 /** EdgeData is what a drawn relation carries. */
 export interface EdgeData {
   id: string;
@@ -90,7 +93,7 @@ export class Canvas {
       far = !far;
       this.cy.nodes().toggleClass("far", far);
     });
-    this.cy.on("add", "node", (ev) => ev.target.toggleClass("far", far));
+    this.cy.on("add", "node", (ev) => ev.target.hasClass("far") !== far && ev.target.toggleClass("far", far));
     // The canvas draws no text a pointer can hover: its title says the full
     // name (or the relation) under the pointer, as a tooltip.
     this.cy.on("mouseover", "node, edge", (ev) => container.setAttribute("title", this.describe(ev.target)));
@@ -152,32 +155,55 @@ export class Canvas {
     this.changed();
   }
 
-  /** add draws entities and relations (those already drawn are updated), then lays out the new ones. */
-  add(nodes: EntityRef[], relations: Relation[], options: { checkpoint?: boolean; layout?: boolean } = {}): void {
+  /**
+   * add draws entities and relations (those already drawn stay as they
+   * are), then lays out the new ones (unless layout is false). An entity
+   * placed (a view restored) is drawn where its place says, pinned,
+   * hidden or expanded as its flags say ("p", "h", "x"; see View.n).
+   * quiet leaves the listeners of onChange uncalled, for a caller that
+   * changes more and calls notify once.
+   */
+  add(nodes: EntityRef[], relations: Relation[], options: { checkpoint?: boolean; layout?: boolean; placed?: Map<string, Place>; quiet?: boolean } = {}): void {
     if (options.checkpoint !== false) this.checkpoint();
     const fresh: string[] = [];
     const cy = this.cy;
-    // One add of every new element: Cytoscape adds an array at a fraction
-    // of the cost of as many single adds (500 entities and 650 relations
-    // of a restored view: BenchmarkRestoreView).
+    // One add of every new element, each made as it is to be drawn (its
+    // classes, its size by its degree, its place): Cytoscape adds an array
+    // at a fraction of the cost of as many single adds, and works out each
+    // element's style once, not again for each class or size set after it
+    // (500 entities and 650 relations of a restored view:
+    // BenchmarkRestoreView).
     const defs: ElementDefinition[] = [];
     const seen = new Set<string>();
+    const far = cy.zoom() < farZoom;
     const ensure = (e: EntityRef) => {
       if (seen.has(e.id) || cy.getElementById(e.id).nonempty()) return;
       seen.add(e.id);
       fresh.push(e.id);
-      defs.push({ group: "nodes", classes: e.protected && !e.redacted ? "protected" : "", data: { ...e, label: truncate(entityName(e)), more: 0, expanded: false } satisfies NodeData });
+      const place = options.placed?.get(e.id);
+      const flags = place?.[2] ?? "";
+      const classes = [e.protected && !e.redacted ? "protected" : "", far ? "far" : "", this.leftOut.kinds.has(e.kind) ? "left-out" : ""];
+      if (flags.includes("p")) classes.push("pinned");
+      if (flags.includes("h")) classes.push("hidden");
+      defs.push({
+        group: "nodes",
+        classes: classes.filter(Boolean).join(" "),
+        data: { ...e, label: truncate(entityName(e)), more: 0, expanded: flags.includes("x") } satisfies NodeData,
+        ...(place ? { position: { x: place[0], y: place[1] }, locked: flags.includes("p") } : {}),
+      });
     };
     nodes.forEach(ensure);
+    const degree = new Map<string, number>();
     for (const r of relations) {
       ensure(r.from);
       ensure(r.to);
       if (seen.has(r.id) || cy.getElementById(r.id).nonempty()) continue;
       seen.add(r.id);
+      if (r.from.id !== r.to.id) for (const end of [r.from.id, r.to.id]) degree.set(end, (degree.get(end) ?? 0) + 1);
       const info = this.vocabulary.get(r.type);
       defs.push({
         group: "edges",
-        classes: [r.status, info?.directed === false ? "undirected" : ""].join(" "),
+        classes: [r.status, info?.directed === false ? "undirected" : "", this.leftOut.types.has(r.type) ? "left-out" : ""].filter(Boolean).join(" "),
         data: {
           id: r.id,
           source: r.from.id,
@@ -188,23 +214,45 @@ export class Canvas {
         } satisfies EdgeData,
       });
     }
+    const many = cy.edges().length + defs.filter((d) => d.group === "edges").length > manyRelations;
+    for (const d of defs) {
+      if (d.group === "nodes") (d.data as NodeData).size = sizeFor(degree.get(d.data.id!) ?? 0);
+      else if (many) d.classes += " many";
+    }
     if (defs.length > 0) cy.batch(() => void cy.add(defs));
-    cy.edges().toggleClass("many", cy.edges().length > manyRelations);
+    // What was drawn before: an entity that gains relations grows, and
+    // past manyRelations every relation is drawn straight.
     this.restyle();
     if (options.layout !== false && fresh.length > 0) this.layout(fresh);
+    if (!options.quiet) this.changed();
+  }
+
+  /** notify calls the listeners of onChange (after an add that was quiet). */
+  notify(): void {
     this.changed();
   }
 
-  /** restyle sizes entities by degree and leaves out the types and kinds chosen. */
+  /**
+   * restyle sizes entities by degree, leaves out the types and kinds
+   * chosen and draws many relations as straight lines; it changes only
+   * what differs, so that Cytoscape works out again the style of those
+   * alone (each style worked out for 1,150 elements again cost 50 to
+   * 150 ms).
+   */
   restyle(): void {
     const cy = this.cy;
+    const many = cy.edges().length > manyRelations;
     cy.batch(() => {
       cy.nodes().forEach((n) => {
-        n.data("size", sizeFor(n.degree(false)));
-        n.toggleClass("left-out", this.leftOut.kinds.has(n.data("kind")));
+        const size = sizeFor(n.degree(false));
+        if (n.data("size") !== size) n.data("size", size);
+        const out = this.leftOut.kinds.has(n.data("kind"));
+        if (n.hasClass("left-out") !== out) n.toggleClass("left-out", out);
       });
       cy.edges().forEach((e) => {
-        e.toggleClass("left-out", this.leftOut.types.has((e.data() as EdgeData).relation.type));
+        const out = this.leftOut.types.has((e.data() as EdgeData).relation.type);
+        if (e.hasClass("left-out") !== out) e.toggleClass("left-out", out);
+        if (e.hasClass("many") !== many) e.toggleClass("many", many);
       });
     });
     this.settle();
@@ -455,11 +503,30 @@ export class Canvas {
   fit(): void {
     const cy = this.cy;
     const shown = cy.elements(":visible");
-    cy.fit(shown, 24);
+    cy.fit(shown, fitPadding);
     if (shown.nodes().length <= 2 && cy.zoom() > 2) {
       cy.zoom(2);
       cy.center(shown);
     }
+  }
+
+  /**
+   * zoomFor zooms, before a view is drawn, about as fit will once it is
+   * drawn at these places, when that is below farZoom: its entities are
+   * then made far (their labels left out) as they are added, so that the
+   * fit measures no label (Cytoscape works out an element's whole box,
+   * labels included, whatever box is asked of it) and does not make them
+   * far all at once after their style is worked out (which works it out
+   * again for each).
+   */
+  zoomFor(places: Place[]): void {
+    if (places.length === 0) return;
+    let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const [x, y] of places) [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
+    const half = sizeFor(Infinity) / 2;
+    const cy = this.cy;
+    const v = fitViewport({ x1: x1 - half, y1: y1 - half, w: x2 - x1 + 2 * half, h: y2 - y1 + 2 * half }, cy.width(), cy.height(), cy.minZoom(), cy.maxZoom());
+    if (v && v.zoom < farZoom) cy.viewport(v);
   }
 
   /** zoomBy zooms about the canvas's centre. */
@@ -467,6 +534,16 @@ export class Canvas {
     const cy = this.cy;
     cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
   }
+}
+
+/** fitPadding is the room fit leaves around the drawing, in pixels. */
+const fitPadding = 24;
+
+/** fitViewport is the zoom and pan that fit a box into a canvas of w × h with fitPadding around it, as Cytoscape's fit computes them (for a box of places, before anything is drawn); null for an empty box or canvas. */
+export function fitViewport(bb: { x1: number; y1: number; w: number; h: number }, w: number, h: number, minZoom: number, maxZoom: number): { zoom: number; pan: { x: number; y: number } } | null {
+  if (!(w > 0 && h > 0 && bb.w > 0 && bb.h > 0)) return null;
+  const zoom = Math.min(maxZoom, Math.max(minZoom, Math.min((w - 2 * fitPadding) / bb.w, (h - 2 * fitPadding) / bb.h)));
+  return { zoom, pan: { x: (w - zoom * (2 * bb.x1 + bb.w)) / 2, y: (h - zoom * (2 * bb.y1 + bb.h)) / 2 } };
 }
 
 /** validAt says whether a relation's dates allow it on date (partial dates compare by the days they allow). */

@@ -10,7 +10,7 @@ import { ApiError, neighborhood, relationTypes } from "./api";
 import type { EntityRef, Path, PathFilter, Relation, RelationTypeInfo } from "./api";
 import { setupSignIn } from "./signin";
 import { Canvas } from "./canvas";
-import type { LayoutName } from "./canvas";
+import type { LayoutName, Place } from "./canvas";
 import { drawChain } from "./chain";
 import { Common, selectedRefs } from "./common";
 import { byId, h, replace } from "./dom";
@@ -30,7 +30,7 @@ import { Live } from "./live";
 import { clearError, copyText, currentTab, isTab, renderOnscreen, run, setupTabs, showError, showTab, status } from "./ui";
 import { reread, skeleton } from "./identity";
 import type { Reread } from "./identity";
-import { Views, fromSaved, savedRef, toSaved } from "./views";
+import { Views, fromSaved, readSaved, savedRef, toSaved } from "./views";
 import type { Opened } from "./views";
 import { Welcome } from "./welcome";
 import { setupWriting } from "./write";
@@ -321,13 +321,19 @@ class Explorer {
   /** apply draws a view from what was read for it: places, pins, the date, the time bar, analysis, live and the path search. */
   private async apply(v: View, nodes: EntityRef[], relations: Relation[], fit: boolean): Promise<void> {
     const byID = new Map(nodes.map((e) => [e.id, e]));
-    const onCanvas = nodes.filter((e) => v.n.some(([id]) => id === e.id));
-    this.canvas.add(onCanvas, relations, { checkpoint: false, layout: false });
-    // In one batch: Cytoscape then redraws and restyles once, not once an entity.
+    const placed = new Map(v.n.map(([id, x, y, flags]) => [id, [x, y, flags] as Place]));
+    const onCanvas = nodes.filter((e) => placed.has(e.id));
+    if (fit) this.canvas.zoomFor([...placed.values()].filter(([, , flags]) => !flags.includes("h")));
+    // Each entity is added at its place with its flags, and the listeners
+    // of the canvas are called once, when the view is drawn.
+    this.canvas.add(onCanvas, relations, { checkpoint: false, layout: false, placed, quiet: true });
+    // An entity drawn before keeps its place: it is moved to the view's.
     this.canvas.cy.batch(() => {
-      for (const [id, x, y, flags] of v.n) {
+      for (const [id, [x, y, flags]] of placed) {
         const node = this.canvas.node(id);
-        if (!node) continue;
+        const there = (n: NonNullable<typeof node>) =>
+          n.position("x") === x && n.position("y") === y && (!flags.includes("p") || n.locked()) && (!flags.includes("h") || n.hasClass("hidden")) && (!flags.includes("x") || n.data("expanded"));
+        if (!node || there(node)) continue;
         node.position({ x, y });
         if (flags.includes("p")) node.lock().addClass("pinned");
         if (flags.includes("h")) node.addClass("hidden");
@@ -340,7 +346,7 @@ class Explorer {
     byId<HTMLSelectElement>("layout-choice").value = v.y ?? "force";
     if (fit) this.canvas.fit();
     this.timebar.setAsOf(v.t ?? "");
-    this.changed();
+    this.canvas.notify();
     await this.timebar.refresh();
     this.timebar.brush(v.b ? { from: v.b[0], to: v.b[1] } : null);
     if (v.a || this.analysis.measure !== "none") this.analysis.set((v.a ?? "none") as Measure);
@@ -465,6 +471,12 @@ async function main(): Promise<void> {
   const start = async () => {
     // Until what is shown is read again with the new credentials, the page is not ready (tests wait for it).
     if (explorer) document.body.dataset.ready = "false";
+    // A kept view in the address of a page just opened is read while the
+    // vocabulary is: neither waits for the other (its error, if any, is
+    // shown when it is opened).
+    const saved = explorer ? null : savedRef(location.hash);
+    const reading = saved ? readSaved(saved.name, saved.version) : undefined;
+    reading?.catch(() => undefined);
     let vocabulary: Map<string, RelationTypeInfo>;
     try {
       vocabulary = await relationTypes();
@@ -488,8 +500,7 @@ async function main(): Promise<void> {
     explorer = new Explorer(vocabulary);
     (window as unknown as { casegraph: Explorer }).casegraph = explorer;
     const view = decode(location.hash);
-    const saved = savedRef(location.hash);
-    if (saved) await explorer.views.openNamed(saved.name, saved.version);
+    if (saved) await explorer.views.openNamed(saved.name, saved.version, reading);
     else if (view) await explorer.restore(view);
     else void explorer.welcome.show();
     document.body.dataset.ready = "true";

@@ -301,8 +301,12 @@ export class TimeBar {
     const hide = byId<HTMLSelectElement>("timebar-mode").value === "hide";
     const cy = this.canvas.cy;
     cy.batch(() => {
+      // Only what is or was outside the period is touched: Cytoscape works
+      // out again the style of every element touched (all 1,150 of a
+      // restored view, before its first frame).
       const mark = (el: EdgeSingular | NodeSingular, item: Dated) => {
         const out = p !== null && !meets(item, p);
+        if (!out && !el.hasClass("out-of-period")) return;
         el.toggleClass("out-of-period", out);
         el.removeStyle("opacity display");
         if (out) el.style(hide ? { display: "none" } : { opacity: 0.1 });

@@ -91,6 +91,14 @@ export function savedRef(hash: string): { name: string; version?: number } | nul
   return m ? { name: m[1], version: m[2] ? Number(m[2]) : undefined } : null;
 }
 
+/** readSaved reads a version of a kept view (the latest when version is left out) as the server shows it to the caller. */
+export function readSaved(name: string, version?: number): Promise<Opened> {
+  return gql<{ savedView: Opened | null }>(`query OpenView($n: String!, $v: Int) { savedView(name: $n, version: $v) { ${opened} } }`, { n: name, v: version ?? null }).then((d) => {
+    if (!d.savedView) throw new ApiError(`No view ${name} you may open.`, "NOT_FOUND");
+    return d.savedView;
+  });
+}
+
 /** What the panel asks of the explorer. */
 export interface ViewsHost {
   /** the view drawn now, as the server keeps one */
@@ -192,9 +200,9 @@ export class Views {
     return `saved=${this.ref.name}@${this.ref.version}`;
   }
 
-  /** openNamed reads a kept view and draws it; false when there is none the caller may open. */
-  async openNamed(name: string, version?: number): Promise<boolean> {
-    const v = await run(`Opening the view ${name}`, () => this.read(name, version));
+  /** openNamed reads a kept view (or takes its read already under way) and draws it; false when there is none the caller may open. */
+  async openNamed(name: string, version?: number, reading?: Promise<Opened>): Promise<boolean> {
+    const v = await run(`Opening the view ${name}`, () => reading ?? readSaved(name, version));
     if (!v) return false;
     await this.show(v);
     status(`Opened ${v.title} (${v.name}, version ${v.version}).`);
@@ -204,7 +212,7 @@ export class Views {
   /** reread reads the view open again with the tab's new credentials: null when it may not open it. */
   async reread(): Promise<Opened | null> {
     if (!this.ref) return null;
-    const v = await run("Reading the view again for the new identity", () => this.read(this.ref!.name, this.ref!.version));
+    const v = await run("Reading the view again for the new identity", () => readSaved(this.ref!.name, this.ref!.version));
     if (!v) this.close();
     return v ?? null;
   }
@@ -245,13 +253,6 @@ export class Views {
     this.snapshot = "";
     replace(this.summary);
     this.host.changed();
-  }
-
-  private read(name: string, version?: number): Promise<Opened> {
-    return gql<{ savedView: Opened | null }>(`query OpenView($n: String!, $v: Int) { savedView(name: $n, version: $v) { ${opened} } }`, { n: name, v: version ?? null }).then((d) => {
-      if (!d.savedView) throw new ApiError(`No view ${name} you may open.`, "NOT_FOUND");
-      return d.savedView;
-    });
   }
 
   /** opened takes what is drawn now as the view open, and says so. */
