@@ -200,6 +200,16 @@ type Blocking struct {
 // compare (dismissed ones). It stops with ctx's error when ctx ends (it
 // looks every few thousand comparisons).
 func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip func(Pair) bool) (Blocking, error) {
+	subjects := make([]Subject, len(es))
+	for i, e := range es {
+		subjects[i] = NewSubject(e)
+	}
+	return BlockSubjects(ctx, subjects, limits, skip)
+}
+
+// BlockSubjects is BlockNames over subjects (what a run reads), whose
+// candidates are by index in es.
+func BlockSubjects(ctx context.Context, es []Subject, limits Limits, skip func(Pair) bool) (Blocking, error) {
 	names := make([][]dupName, len(es))
 	ids := make([][]string, len(es))
 	counts := map[blockKey]int32{} // entities a word key has
@@ -207,7 +217,10 @@ func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip 
 	wordMembers := 0               // the word and identifier keys of every entity
 	for i, e := range es {
 		names[i] = duplicateNames(e)
-		ids[i] = identifierKeys(e)
+		var err error
+		if ids[i], err = identifierKeys(e); err != nil {
+			return Blocking{}, err
+		}
 		keys = keys[:0]
 		for _, n := range names[i] {
 			keys = wordKeys(keys, e.Kind, n)

@@ -7,7 +7,8 @@
 // Score ranks them (score.go) with what identifies people and
 // organizations (evidence.go: identifiers, dates, places, addresses,
 // gender, nationality); Evaluate measures a ranking against known pairs
-// (measure.go). A Finder (run.go)
+// (measure.go). A run holds its entities as Subjects (subject.go: one
+// string a subject, made entities only to be scored). A Finder (run.go)
 // runs all of it over a consumer-owned Graph (the Neo4j store has it) and
 // keeps its runs while the graph does not change; request.go holds the
 // request and its page.

@@ -93,7 +93,7 @@ type SharedNeighbour struct{ Degree int64 }
 // pair reaches MinNameSimilarity. The entity's own name counts before an
 // alias on a tie.
 func ScoreNames(a, b casegraph.Entity) (reasons []Reason, ok bool) {
-	return scoreNames(duplicateNames(a), duplicateNames(b))
+	return scoreNames(duplicateNames(NewSubject(a)), duplicateNames(NewSubject(b)))
 }
 
 // dupName is one name of an entity, folded into words.
@@ -103,11 +103,14 @@ type dupName struct {
 	alias bool
 }
 
-func duplicateNames(e casegraph.Entity) []dupName {
-	out := []dupName{{text: e.Name, nameWords: newNameWords(NameWords(e.Name))}}
-	for _, a := range e.Aliases {
+// duplicateNames are a subject's name and aliases, in order; their text
+// is part of the subject's row.
+func duplicateNames(s Subject) []dupName {
+	name := s.field(fieldName)
+	out := []dupName{{text: name, nameWords: newNameWords(NameWords(name))}}
+	eachValue(s.field(fieldAliases), func(a string) {
 		out = append(out, dupName{text: a, nameWords: newNameWords(NameWords(a)), alias: true})
-	}
+	})
 	return out
 }
 
