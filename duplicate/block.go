@@ -86,10 +86,10 @@ func (k blockKey) addRunes(rs []rune) blockKey {
 // soundKey is the key of a word's sound ("w:"), or false for a word that
 // has none of its own (no sound, or under three letters).
 func soundKey(kind casegraph.Kind, n dupName, i int) (blockKey, bool) {
-	if n.sounds[i] == "" || utf8.RuneCountInString(n.words[i]) < 3 {
+	if n.sound(i) == "" || utf8.RuneCountInString(n.word(i)) < 3 {
 		return 0, false
 	}
-	return newKey(kind, "w").add(n.sounds[i]), true
+	return newKey(kind, "w").add(n.sound(i)), true
 }
 
 // wordKeys appends a name's word keys to keys: its sound ("w:"), and for
@@ -98,16 +98,16 @@ func soundKey(kind casegraph.Kind, n dupName, i int) (blockKey, bool) {
 // Hafluran).
 func wordKeys(keys []blockKey, kind casegraph.Kind, n dupName) []blockKey {
 	var letters []rune
-	for i, w := range n.words[:min(len(n.words), maxKeyWords)] {
-		if n.stands[i] != "" {
-			keys = append(keys, newKey(kind, "w").add(n.stands[i])) // a nickname meets its name
+	for i := range min(n.len(), maxKeyWords) {
+		if stand := n.stand(i); stand != "" {
+			keys = append(keys, newKey(kind, "w").add(stand)) // a nickname meets its name
 		}
 		k, ok := soundKey(kind, n, i)
 		if !ok {
 			continue
 		}
 		keys = append(keys, k)
-		if utf8.RuneCountInString(w) >= 6 && !hasDigit(w) {
+		if w := n.word(i); utf8.RuneCountInString(w) >= 6 && !hasDigit(w) {
 			letters = letters[:0]
 			for _, r := range w {
 				if !strings.ContainsRune("aeiouy", r) {
@@ -125,15 +125,15 @@ func wordKeys(keys []blockKey, kind casegraph.Kind, n dupName) []blockKey {
 // word, the first letter of each other word that is frequent too or an
 // initial.
 func initialKeys(keys []blockKey, kind casegraph.Kind, n dupName, frequent func(i int) bool) []blockKey {
-	words := n.words[:min(len(n.words), maxKeyWords)]
+	words := min(n.len(), maxKeyWords)
 	for i := range words {
 		if _, ok := soundKey(kind, n, i); !ok {
 			continue
 		}
-		for j, o := range words {
-			if j != i && (utf8.RuneCountInString(o) == 1 || frequent(j)) {
+		for j := range words {
+			if o := n.word(j); j != i && (utf8.RuneCountInString(o) == 1 || frequent(j)) {
 				_, size := utf8.DecodeRuneInString(o)
-				keys = append(keys, newKey(kind, "i").add(o[:size]).add(n.sounds[i]))
+				keys = append(keys, newKey(kind, "i").add(o[:size]).add(n.sound(i)))
 			}
 		}
 	}
@@ -155,7 +155,7 @@ func blockingKeys(keys []blockKey, kind casegraph.Kind, names []dupName, ids []s
 			return ok && int(counts[k]) > maxBlock // no key of its own: not frequent
 		}
 		rare := false
-		for i := range n.words[:min(len(n.words), maxKeyWords)] {
+		for i := range min(n.len(), maxKeyWords) {
 			_, ok := soundKey(kind, n, i)
 			rare = rare || (ok && !frequent(i))
 		}
@@ -215,8 +215,9 @@ func BlockSubjects(ctx context.Context, es []Subject, limits Limits, skip func(P
 	counts := map[blockKey]int32{} // entities a word key has
 	var keys []blockKey            // one entity's, reused
 	wordMembers := 0               // the word and identifier keys of every entity
+	var slabs nameSlabs
 	for i, e := range es {
-		names[i] = duplicateNames(e)
+		names[i] = slabs.subjectNames(e)
 		var err error
 		if ids[i], err = identifierKeys(e); err != nil {
 			return Blocking{}, err

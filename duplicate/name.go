@@ -1,7 +1,9 @@
 package duplicate
 
 import (
+	"math"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -73,26 +75,28 @@ func hasDigit(w string) bool {
 // and Alexander "alksndr"; Assad and Asad "asd"; Youssef and Yusuf "ysf".
 // Digits are kept as they are; a key shorter than two letters is "".
 func Phonetic(word string) string {
+	return string(appendPhonetic(nil, word))
+}
+
+// appendPhonetic appends a word's Phonetic key to dst.
+func appendPhonetic(dst []byte, word string) []byte {
 	if hasDigit(word) {
-		return word
+		return append(dst, word...)
 	}
-	r := []rune(word)
-	var b strings.Builder
+	start, letters := len(dst), 0
 	var prev rune // the letter before this one
-	for i := 0; i < len(r); i++ {
-		c := r[i]
+	for i := 0; i < len(word); {
+		c, size := utf8.DecodeRuneInString(word[i:])
+		i += size
 		if !unicode.IsLetter(c) {
 			continue
 		}
-		next := rune(0)
-		if i+1 < len(r) {
-			next = r[i+1]
-		}
+		next, nextSize := utf8.DecodeRuneInString(word[i:]) // RuneError, 0 at the end
 		switch {
 		case c == 'p' && next == 'h':
-			c, i = 'f', i+1
+			c, i = 'f', i+nextSize
 		case c == 'c' && next == 'k':
-			c, i = 'k', i+1
+			c, i = 'k', i+nextSize
 		case c == 'c' || c == 'q':
 			c = 'k'
 		case c == 'z':
@@ -106,7 +110,7 @@ func Phonetic(word string) string {
 		before := prev
 		prev = c
 		switch {
-		case b.Len() == 0:
+		case letters == 0:
 			if vowel {
 				c = 'a'
 			}
@@ -118,15 +122,17 @@ func Phonetic(word string) string {
 			continue // doubled letters
 		}
 		if c == 'x' {
-			b.WriteRune('k')
+			dst = append(dst, 'k')
+			letters++
 			c = 's'
 		}
-		b.WriteRune(c)
+		dst = utf8.AppendRune(dst, c)
+		letters++
 	}
-	if utf8.RuneCountInString(b.String()) < 2 {
-		return ""
+	if letters < 2 {
+		return dst[:start]
 	}
-	return b.String()
+	return dst
 }
 
 // wordMatch is how one word of a name matched one of another's.
@@ -140,29 +146,145 @@ const (
 	wordNickname
 )
 
-// nameWords is a name's words with their sound keys (Phonetic) and, for
-// a nickname, the sound of the name it stands for (or ""), computed once
-// for all the comparisons of a run.
+// nameWords is a name's words with their sound keys (Phonetic), as parts
+// of two strings, the folded name and its words' sounds one after the
+// other, computed once for all the comparisons of a run. A hundred
+// thousand entities' names as strings of their own each word and each
+// sound, and their slices, were a large part of what a run allocated.
 type nameWords struct {
-	words, sounds, stands []string
+	folded, sounds string
+	spans          []wordSpan
 }
 
-func newNameWords(words []string) nameWords {
-	n := nameWords{words: words, sounds: make([]string, len(words)), stands: make([]string, len(words))}
-	for i, w := range words {
-		n.sounds[i] = Phonetic(w)
-		if full, ok := nicknames[w]; ok {
-			n.stands[i] = Phonetic(full)
+// wordSpan is a word's place in its name's strings, and whether it is a
+// nickname (nicknames). A folded name of casegraph.MaxNameLength
+// characters, and its sounds, take far fewer than 65,536 bytes; words
+// past them (CompareNames of longer text) are left out.
+type wordSpan struct {
+	start, end, soundStart, soundEnd uint16
+	nickname                         bool
+}
+
+func (n nameWords) len() int { return len(n.spans) }
+
+func (n nameWords) word(i int) string { return n.folded[n.spans[i].start:n.spans[i].end] }
+
+func (n nameWords) sound(i int) string { return n.sounds[n.spans[i].soundStart:n.spans[i].soundEnd] }
+
+// stand is the sound of the name a nickname stands for, or "".
+func (n nameWords) stand(i int) string {
+	if !n.spans[i].nickname {
+		return ""
+	}
+	return nicknameSounds()[n.word(i)]
+}
+
+// nicknameSounds are the sounds of the names the nicknames stand for.
+var nicknameSounds = sync.OnceValue(func() map[string]string {
+	out := make(map[string]string, len(nicknames))
+	for nick, full := range nicknames {
+		out[nick] = Phonetic(full)
+	}
+	return out
+})
+
+// nameSlabs hold the words and names of a run's subjects, and a buffer
+// of sounds.
+type nameSlabs struct {
+	spans  slab[wordSpan]
+	names  slab[dupName]
+	name   nameWords // the one being made
+	sounds []byte    // its sounds
+}
+
+// words are the words of a folded name (NameWords').
+func (t *nameSlabs) words(folded string) nameWords {
+	count := 0
+	eachWord(folded, func(start, end int) { count++ })
+	t.begin(folded, count)
+	eachWord(folded, func(start, end int) {
+		if !nameParticles[folded[start:end]] {
+			t.add(start, end)
+		}
+	})
+	return t.end()
+}
+
+// nameOf is the name of words as they are (CompareNames').
+func (t *nameSlabs) nameOf(words []string) nameWords {
+	t.begin(strings.Join(words, " "), len(words))
+	start := 0
+	for _, w := range words {
+		t.add(start, start+len(w))
+		start += len(w) + 1
+	}
+	return t.end()
+}
+
+// begin starts a name of up to count words, folded the text they are in;
+// add adds a word, by its place in it; end returns the name.
+func (t *nameSlabs) begin(folded string, count int) {
+	t.name = nameWords{folded: folded, spans: t.spans.take(count)[:0]}
+	t.sounds = t.sounds[:0]
+}
+
+func (t *nameSlabs) add(start, end int) {
+	w := t.name.folded[start:end]
+	s := len(t.sounds)
+	t.sounds = appendPhonetic(t.sounds, w)
+	if end > math.MaxUint16 || len(t.sounds) > math.MaxUint16 {
+		t.sounds = t.sounds[:s]
+		return // beyond what a wordSpan holds: never a stored name's
+	}
+	_, nick := nicknames[w]
+	t.name.spans = append(t.name.spans, wordSpan{uint16(start), uint16(end), uint16(s), uint16(len(t.sounds)), nick})
+}
+
+func (t *nameSlabs) end() nameWords {
+	t.name.sounds = string(t.sounds)
+	return t.name
+}
+
+// eachWord calls f with the place of each word of folded text
+// (casegraph.Words'), in order, without making their slice.
+func eachWord(folded string, f func(start, end int)) {
+	start := -1
+	for i, r := range folded {
+		switch in := casegraph.IsWordRune(r); {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			f(start, i)
+			start = -1
 		}
 	}
-	return n
+	if start >= 0 {
+		f(start, len(folded))
+	}
+}
+
+// slab hands out short slices of large arrays, so that a hundred
+// thousand short slices of a run cost a few allocations, not one each.
+type slab[T any] struct{ free []T }
+
+// slabSize is the elements of a slab's array.
+const slabSize = 8192
+
+// take is a new slice of n elements (zero).
+func (s *slab[T]) take(n int) []T {
+	if cap(s.free) < n {
+		s.free = make([]T, 0, max(n, slabSize))
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:n]
+	return out
 }
 
 // nicknameOf says whether word i of a and word j of b are a nickname and
 // its name (or two nicknames of one name).
 func nicknameOf(a nameWords, i int, b nameWords, j int) bool {
-	sa, sb := a.stands[i], b.stands[j]
-	return (sa != "" && (sa == b.sounds[j] || sa == sb)) || (sb != "" && sb == a.sounds[i])
+	sa, sb := a.stand(i), b.stand(j)
+	return (sa != "" && (sa == b.sound(j) || sa == sb)) || (sb != "" && sb == a.sound(i))
 }
 
 // matchWords compares two folded words (with their sound keys): their
@@ -218,7 +340,8 @@ type NameMatch struct {
 // one-word name is alike only to a one-word name, and at least one pair
 // must match as a whole word (not as initials).
 func CompareNames(a, b []string) NameMatch {
-	return compareNames(newNameWords(a), newNameWords(b))
+	var t nameSlabs
+	return compareNames(t.nameOf(a), t.nameOf(b))
 }
 
 // maxCompared bounds the words of a name that are compared: names longer
@@ -226,8 +349,8 @@ func CompareNames(a, b []string) NameMatch {
 const maxCompared = 8
 
 func compareNames(na, nb nameWords) NameMatch {
-	a, b := na.words[:min(len(na.words), maxCompared)], nb.words[:min(len(nb.words), maxCompared)]
-	if len(a) == 0 || len(b) == 0 || (len(a) == 1) != (len(b) == 1) {
+	la, lb := min(na.len(), maxCompared), min(nb.len(), maxCompared)
+	if la == 0 || lb == 0 || (la == 1) != (lb == 1) {
 		return NameMatch{}
 	}
 	type pair struct {
@@ -237,16 +360,16 @@ func compareNames(na, nb nameWords) NameMatch {
 	}
 	var buf [maxCompared * maxCompared]pair // no allocation for a comparison
 	pairs := buf[:0]
-	for i, wa := range a {
-		for j, wb := range b {
-			if v, how := matchWords(wa, na.sounds[i], wb, nb.sounds[j]); v > 0 {
+	for i := range la {
+		for j := range lb {
+			if v, how := matchWords(na.word(i), na.sound(i), nb.word(j), nb.sound(j)); v > 0 {
 				pairs = append(pairs, pair{i, j, v, how})
 			} else if nicknameOf(na, i, nb, j) {
 				pairs = append(pairs, pair{i, j, matchNickname, wordNickname})
 			}
 		}
 	}
-	short, long := min(len(a), len(b)), max(len(a), len(b))
+	short, long := min(la, lb), max(la, lb)
 	if len(pairs) < short {
 		return NameMatch{}
 	}
@@ -279,14 +402,14 @@ func compareNames(na, nb nameWords) NameMatch {
 		case wordNickname:
 			m.Nickname, whole = true, true
 		default:
-			whole = whole || utf8.RuneCountInString(a[p.i]) > 1
+			whole = whole || utf8.RuneCountInString(na.word(p.i)) > 1
 		}
 	}
 	if matched < short || !whole {
 		return NameMatch{}
 	}
 	last := -1
-	for i := range a {
+	for i := range la {
 		if usedA[i] {
 			if orderOf[i] < last {
 				m.Reordered = true

@@ -93,23 +93,27 @@ type SharedNeighbour struct{ Degree int64 }
 // pair reaches MinNameSimilarity. The entity's own name counts before an
 // alias on a tie.
 func ScoreNames(a, b casegraph.Entity) (reasons []Reason, ok bool) {
-	return scoreNames(duplicateNames(NewSubject(a)), duplicateNames(NewSubject(b)))
+	var t nameSlabs
+	return scoreNames(t.subjectNames(NewSubject(a)), t.subjectNames(NewSubject(b)))
 }
 
 // dupName is one name of an entity, folded into words.
 type dupName struct {
 	nameWords
-	text  string
+	text  string // a part of the subject's row
 	alias bool
 }
 
-// duplicateNames are a subject's name and aliases, in order; their text
-// is part of the subject's row.
-func duplicateNames(s Subject) []dupName {
+// subjectNames are a subject's name and aliases, in order.
+func (t *nameSlabs) subjectNames(s Subject) []dupName {
+	aliases := s.field(fieldAliases)
+	out := t.names.take(1 + strings.Count(aliases, SubjectListSeparator))
 	name := s.field(fieldName)
-	out := []dupName{{text: name, nameWords: newNameWords(NameWords(name))}}
-	eachValue(s.field(fieldAliases), func(a string) {
-		out = append(out, dupName{text: a, nameWords: newNameWords(NameWords(a)), alias: true})
+	out[0] = dupName{text: name, nameWords: t.words(casegraph.Fold(name))}
+	i := 1
+	eachValue(aliases, func(a string) {
+		out[i] = dupName{text: a, nameWords: t.words(casegraph.Fold(a)), alias: true}
+		i++
 	})
 	return out
 }
