@@ -48,21 +48,21 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (d
 type duplicateGraph struct{ *Store }
 
 // duplicateRow is the template function of DuplicateSubjects' row of an
-// entity variable: [id, kind, the subject's row], the row one string of
-// duplicate.SubjectProperties each after duplicate.SubjectSeparator (a
+// entity variable: one string, its id, its kind, then
+// duplicate.SubjectProperties, each after duplicate.SubjectSeparator (a
 // list's values each after duplicate.SubjectListSeparator), which
 // duplicate.NewSubject writes alike.
 func duplicateRow(v string) string {
 	sep, listSep := cypherString(duplicate.SubjectSeparator), cypherString(duplicate.SubjectListSeparator)
-	parts := make([]string, 0, len(duplicate.SubjectProperties))
+	parts := []string{v + ".id", "[l IN labels(" + v + ") WHERE l <> 'Entity'][0]"}
 	for _, p := range duplicate.SubjectColumns() {
 		if p.Type() == casegraph.PropertyList {
-			parts = append(parts, sep+" + reduce(s = '', x IN coalesce("+v+"."+p.Name+", []) | s + "+listSep+" + x)")
+			parts = append(parts, "reduce(s = '', x IN coalesce("+v+"."+p.Name+", []) | s + "+listSep+" + x)")
 		} else {
-			parts = append(parts, sep+" + coalesce("+v+"."+p.Name+", '')")
+			parts = append(parts, "coalesce("+v+"."+p.Name+", '')")
 		}
 	}
-	return "[" + v + ".id, [l IN labels(" + v + ") WHERE l <> 'Entity'][0],\n    " + strings.Join(parts, "\n    + ") + "]"
+	return strings.Join(parts, "\n    + "+sep+" + ")
 }
 
 // cypherString is a Cypher string literal of s, its characters below
@@ -83,11 +83,11 @@ func cypherString(s string) string {
 
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see. The statement returns them in batches
-// of rows, each a list of three strings (id, kind and the subject's
-// row): a record of its own for each of a hundred thousand entities cost
-// the driver a record, a map and two racing reads of the connection
-// each, and a list of every property a value of its own each, most of
-// what a run allocated; a subject keeps the row the driver read.
+// of rows, each one string (a subject's row): a record of its own for
+// each of a hundred thousand entities cost the driver a record, a map
+// and two racing reads of the connection each, and a list of every
+// property a value of its own each, most of what a run allocated; a
+// subject keeps the row the driver read.
 func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]duplicate.Subject, error) {
 	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds), "batch": duplicateBatch})
 	if err != nil {
@@ -104,7 +104,11 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 	out, i := make([]duplicate.Subject, n), 0
 	for _, batch := range batches {
 		for _, raw := range batch {
-			if out[i], err = duplicateSubject(raw); err != nil {
+			row, ok := raw.(string)
+			if !ok {
+				return nil, internalError(string(stmtDuplicateSubjects), fmt.Errorf("a row of %T, want a string", raw))
+			}
+			if out[i], err = duplicate.ParseSubject(row); err != nil {
 				return nil, internalError(string(stmtDuplicateSubjects), err)
 			}
 			i++
@@ -115,21 +119,6 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 
 // duplicateBatch is how many entities a record of DuplicateSubjects holds.
 const duplicateBatch = 2000
-
-// duplicateSubject reads a subject of a row of DuplicateSubjects.
-func duplicateSubject(raw any) (duplicate.Subject, error) {
-	row, ok := raw.([]any)
-	if !ok || len(row) != 3 {
-		return duplicate.Subject{}, fmt.Errorf("a row of %T, want 3 values", raw)
-	}
-	id, _ := row[0].(string)
-	kind, _ := row[1].(string)
-	fields, ok := row[2].(string)
-	if !ok {
-		return duplicate.Subject{}, fmt.Errorf("subject %q: fields of %T, want a string", id, row[2])
-	}
-	return duplicate.ParseSubject(id, casegraph.Kind(kind), fields)
-}
 
 // DismissedPairs reads the pairs of the dataset dismissed as not the same.
 func (s duplicateGraph) DismissedPairs(ctx context.Context, dataset string) (map[duplicate.Pair]bool, error) {

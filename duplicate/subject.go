@@ -10,24 +10,25 @@ import (
 )
 
 // Subject is what a run reads of an entity: its id, kind, names and what
-// scoring compares, packed in one string (its row). A run holds a
+// scoring compares, all parts of one string (its row). A run holds a
 // hundred thousand of them: as casegraph.Entity values (528 bytes each,
 // every field a string of its own) they were the largest part of what
 // a run allocated, and the rows the store reads are that one string
-// already, so a subject's names and fields are parts of it, never
+// already, so a subject's id, names and fields are parts of it, never
 // copies. Only the candidates' subjects become entities (Entity), to be
 // scored.
 type Subject struct {
-	ID   string
-	Kind casegraph.Kind
-	row  string
+	ID     string
+	Kind   casegraph.Kind
+	fields string // the row after the kind
 }
 
-// The row of a subject is its fields in SubjectProperties' order, each
-// after a SubjectSeparator; a list property's field is its values, each
-// after a SubjectListSeparator. Validated text holds no control
-// characters (casegraph.TextRule), so neither separator can be part of
-// a value, and an empty list and a list of one empty value differ.
+// A subject's row is its id, its kind, then its fields in
+// SubjectProperties' order, each after a SubjectSeparator; a list
+// property's field is its values, each after a SubjectListSeparator.
+// Validated text holds no control characters (casegraph.TextRule), so
+// neither separator can be part of an id or a value, and an empty list
+// and a list of one empty value differ.
 const (
 	SubjectSeparator     = "\x1f"
 	SubjectListSeparator = "\x1e"
@@ -65,6 +66,9 @@ func SubjectColumns() []casegraph.EntityProperty { return slices.Clone(subjectCo
 // statement writes it (cypher's DuplicateSubjects).
 func NewSubject(e casegraph.Entity) Subject {
 	var row strings.Builder
+	row.WriteString(e.ID)
+	row.WriteString(SubjectSeparator)
+	row.WriteString(string(e.Kind))
 	for _, p := range subjectColumns() {
 		row.WriteString(SubjectSeparator)
 		switch v := p.Value(e).(type) {
@@ -77,25 +81,37 @@ func NewSubject(e casegraph.Entity) Subject {
 			}
 		}
 	}
-	return Subject{ID: e.ID, Kind: e.Kind, row: row.String()}
+	s, _ := ParseSubject(row.String()) // an entity without id or kind has a subject without them too
+	return s
 }
 
-// ParseSubject is the subject of a row a store read, with the entity's id
-// and kind; it checks that the row has every field.
-func ParseSubject(id string, kind casegraph.Kind, row string) (Subject, error) {
+// ParseSubject is the subject of a row a store read; it checks that the
+// row has an id, a kind and every field.
+func ParseSubject(row string) (Subject, error) {
+	id, rest, _ := strings.Cut(row, SubjectSeparator)
+	kind, _, _ := strings.Cut(rest, SubjectSeparator)
+	s := Subject{ID: id, Kind: casegraph.Kind(kind), fields: rest[len(kind):]}
 	if id == "" || kind == "" {
-		return Subject{}, fmt.Errorf("a subject without id or kind: %q, %q", id, kind)
+		return s, fmt.Errorf("a subject without id or kind: %q", truncate(row, 60))
 	}
-	if n := strings.Count(row, SubjectSeparator); n != len(SubjectProperties) || !strings.HasPrefix(row, SubjectSeparator) {
-		return Subject{}, fmt.Errorf("subject %q: a row of %d fields, want %d", id, n, len(SubjectProperties))
+	if n := strings.Count(s.fields, SubjectSeparator); n != len(SubjectProperties) {
+		return s, fmt.Errorf("subject %q: a row of %d fields, want %d", id, n, len(SubjectProperties))
 	}
-	return Subject{ID: id, Kind: kind, row: row}, nil
+	return s, nil
 }
 
-// field is the text of the i-th of SubjectProperties in the row (a list's
-// values each after a SubjectListSeparator).
+// truncate is s cut to at most n bytes, for an error.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// field is the text of the i-th of SubjectProperties (a list's values
+// each after a SubjectListSeparator).
 func (s Subject) field(i int) string {
-	rest := s.row
+	rest := s.fields
 	for range i + 1 {
 		_, rest, _ = strings.Cut(rest, SubjectSeparator)
 	}

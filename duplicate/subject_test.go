@@ -55,24 +55,26 @@ func TestParseSubject(t *testing.T) {
 	e := subjectEntities()[0]
 	want := duplicate.NewSubject(e)
 	row := want.Row()
-	got, err := duplicate.ParseSubject(e.ID, e.Kind, row)
+	if !strings.HasPrefix(row, e.ID+duplicate.SubjectSeparator+string(e.Kind)+duplicate.SubjectSeparator+e.Name+duplicate.SubjectSeparator) {
+		t.Errorf("row %q: want the id, the kind, then the name first", row)
+	}
+	got, err := duplicate.ParseSubject(row)
 	if err != nil || got != want {
 		t.Errorf("ParseSubject: %+v, %v; want %+v", got, err, want)
 	}
-	for _, tc := range []struct {
-		name, id string
-		kind     casegraph.Kind
-		row      string
-	}{
-		{"no id", "", e.Kind, row},
-		{"no kind", e.ID, "", row},
-		{"a field short", e.ID, e.Kind, row[:strings.LastIndex(row, duplicate.SubjectSeparator)]},
-		{"a field more", e.ID, e.Kind, row + duplicate.SubjectSeparator},
-		{"not a row", e.ID, e.Kind, "Abdulkarim Khaddour"},
+	_, afterID, _ := strings.Cut(row, duplicate.SubjectSeparator)
+	_, afterKind, _ := strings.Cut(afterID, duplicate.SubjectSeparator)
+	for _, tc := range []struct{ name, row string }{
+		{"no id", duplicate.SubjectSeparator + afterID},
+		{"no kind", e.ID + duplicate.SubjectSeparator + duplicate.SubjectSeparator + afterKind},
+		{"a field short", row[:strings.LastIndex(row, duplicate.SubjectSeparator)]},
+		{"a field more", row + duplicate.SubjectSeparator},
+		{"not a row", "Abdulkarim Khaddour"},
+		{"empty", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got, err := duplicate.ParseSubject(tc.id, tc.kind, tc.row); err == nil {
-				t.Errorf("ParseSubject: %+v, want an error", got)
+			if got, err := duplicate.ParseSubject(tc.row); err == nil {
+				t.Errorf("ParseSubject(%q): %+v, want an error", tc.row, got)
 			}
 		})
 	}
