@@ -85,7 +85,7 @@ func (k blockKey) addRunes(rs []rune) blockKey {
 
 // soundKey is the key of a word's sound ("w:"), or false for a word that
 // has none of its own (no sound, or under three letters).
-func soundKey(kind casegraph.Kind, n dupName, i int) (blockKey, bool) {
+func soundKey(kind casegraph.Kind, n nameWords, i int) (blockKey, bool) {
 	if n.sound(i) == "" || utf8.RuneCountInString(n.word(i)) < 3 {
 		return 0, false
 	}
@@ -96,7 +96,7 @@ func soundKey(kind casegraph.Kind, n dupName, i int) (blockKey, bool) {
 // a word of six letters or more, its consonants in alphabetical order
 // ("s:"), which two letters swapped by a typo do not change (Halfuran,
 // Hafluran).
-func wordKeys(keys []blockKey, kind casegraph.Kind, n dupName) []blockKey {
+func wordKeys(keys []blockKey, kind casegraph.Kind, n nameWords) []blockKey {
 	var letters []rune
 	for i := range min(n.len(), maxKeyWords) {
 		if stand := n.stand(i); stand != "" {
@@ -124,7 +124,7 @@ func wordKeys(keys []blockKey, kind casegraph.Kind, n dupName) []blockKey {
 // initialKeys appends a name's initial keys ("i:") to keys: for each
 // word, the first letter of each other word that is frequent too or an
 // initial.
-func initialKeys(keys []blockKey, kind casegraph.Kind, n dupName, frequent func(i int) bool) []blockKey {
+func initialKeys(keys []blockKey, kind casegraph.Kind, n nameWords, frequent func(i int) bool) []blockKey {
 	words := min(n.len(), maxKeyWords)
 	for i := range words {
 		if _, ok := soundKey(kind, n, i); !ok {
@@ -143,7 +143,7 @@ func initialKeys(keys []blockKey, kind casegraph.Kind, n dupName, frequent func(
 // blockingKeys appends an entity's keys, each once, to keys[:0], given
 // how many entities each word key has, and its identifiers' keys
 // (identifierKeys).
-func blockingKeys(keys []blockKey, kind casegraph.Kind, names []dupName, ids []string, counts map[blockKey]int32, maxBlock int) []blockKey {
+func blockingKeys(keys []blockKey, kind casegraph.Kind, names []nameWords, ids []string, counts map[blockKey]int32, maxBlock int) []blockKey {
 	keys = keys[:0]
 	for _, id := range ids {
 		keys = append(keys, newKey(kind, "id").add(id))
@@ -210,7 +210,7 @@ func BlockNames(ctx context.Context, es []casegraph.Entity, limits Limits, skip 
 // BlockSubjects is BlockNames over subjects (what a run reads), whose
 // candidates are by index in es.
 func BlockSubjects(ctx context.Context, es []Subject, limits Limits, skip func(Pair) bool) (Blocking, error) {
-	names := make([][]dupName, len(es))
+	names := make([][]nameWords, len(es))
 	ids := make([][]string, len(es))
 	counts := map[blockKey]int32{} // entities a word key has
 	var keys []blockKey            // one entity's, reused
@@ -248,28 +248,38 @@ func BlockSubjects(ctx context.Context, es []Subject, limits Limits, skip func(P
 		}
 	}
 	slices.SortFunc(members, func(x, y member) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.entity, y.entity)) })
-	type block struct {
-		key     blockKey
-		members []member // of one key
-	}
+	// A block is a run of members, by its place (not a slice of them:
+	// a run has a hundred thousand blocks).
+	type block struct{ start, end int32 }
 	var out Blocking
-	var order []block
-	for start := 0; start < len(members); {
-		end := start + 1
-		for end < len(members) && members[end].key == members[start].key {
-			end++
+	blocks := 0
+	eachBlock := func(f func(start, end int)) {
+		for start := 0; start < len(members); {
+			end := start + 1
+			for end < len(members) && members[end].key == members[start].key {
+				end++
+			}
+			f(start, end)
+			start = end
 		}
+	}
+	eachBlock(func(start, end int) {
+		if n := end - start; n >= 2 && n <= limits.MaxBlock {
+			blocks++
+		}
+	})
+	order := make([]block, 0, blocks)
+	eachBlock(func(start, end int) {
 		switch n := end - start; {
 		case n < 2:
 		case n > limits.MaxBlock:
 			out.SkippedBlocks++
 		default:
-			order = append(order, block{members[start].key, members[start:end:end]})
+			order = append(order, block{int32(start), int32(end)})
 		}
-		start = end
-	}
+	})
 	slices.SortFunc(order, func(x, y block) int {
-		return cmp.Or(cmp.Compare(len(x.members), len(y.members)), cmp.Compare(x.key, y.key))
+		return cmp.Or(cmp.Compare(x.end-x.start, y.end-y.start), cmp.Compare(members[x.start].key, members[y.start].key))
 	})
 	if err := ctx.Err(); err != nil {
 		return Blocking{}, err
@@ -277,8 +287,9 @@ func BlockSubjects(ctx context.Context, es []Subject, limits Limits, skip func(P
 	seen := map[uint64]struct{}{}
 compare:
 	for _, b := range order {
-		for x, mi := range b.members {
-			for _, mj := range b.members[x+1:] {
+		block := members[b.start:b.end]
+		for x, mi := range block {
+			for _, mj := range block[x+1:] {
 				i, j := mi.entity, mj.entity
 				id := uint64(i)<<32 | uint64(j)
 				if _, ok := seen[id]; ok {
@@ -312,7 +323,7 @@ compare:
 	}
 	for k := range out.Candidates {
 		c := &out.Candidates[k]
-		c.Reasons = nameReasons(names[c.I], names[c.J], c.score)
+		c.Reasons = nameReasons(es[c.I], es[c.J], c.score)
 	}
 	return out, nil
 }

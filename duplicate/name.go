@@ -192,7 +192,7 @@ var nicknameSounds = sync.OnceValue(func() map[string]string {
 // of sounds.
 type nameSlabs struct {
 	spans  slab[wordSpan]
-	names  slab[dupName]
+	names  slab[nameWords]
 	name   nameWords // the one being made
 	sounds []byte    // its sounds
 }

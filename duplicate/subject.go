@@ -119,6 +119,22 @@ func (s Subject) field(i int) string {
 	return v
 }
 
+// name is the text of the subject's k-th name: its name, then its
+// aliases.
+func (s Subject) name(k int) string {
+	if k == 0 {
+		return s.field(fieldName)
+	}
+	i := 0
+	for v := range strings.SplitSeq(s.field(fieldAliases), SubjectListSeparator) {
+		if i == k {
+			return v
+		}
+		i++
+	}
+	return ""
+}
+
 // values are the values of a list field, in order.
 func values(field string) []string {
 	if field == "" {
