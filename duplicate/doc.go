@@ -1,6 +1,7 @@
 // Package duplicate is entity resolution: duplicate suggestions, pairs of
 // entities of one dataset that are likely the same, each with a score and
-// its reasons. Names are compared word by word (name.go); blocking
+// its reasons. Names are compared word by word (name.go; a run holds
+// their words as places in their folded text, namewords.go); blocking
 // (block.go) chooses the pairs to compare; ScoreNames keeps those whose
 // names are alike (and blocking those that share an identifier); the
 // graph adds what it knows (shared neighbours, the dismissed pairs) and
