@@ -71,7 +71,7 @@ func NewSubject(e casegraph.Entity) Subject {
 	row.WriteString(string(e.Kind))
 	for _, p := range subjectColumns() {
 		row.WriteString(SubjectSeparator)
-		switch v := p.Value(e).(type) {
+		switch v := p.ValueOf(&e).(type) {
 		case string:
 			row.WriteString(v)
 		case []string:
