@@ -125,7 +125,7 @@ func (s Subject) name(k int) string {
 	if k == 0 {
 		return s.field(fieldName)
 	}
-	i := 0
+	i := 0 // the field starts with a separator: its first part, 0, is empty
 	for v := range strings.SplitSeq(s.field(fieldAliases), SubjectListSeparator) {
 		if i == k {
 			return v
