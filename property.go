@@ -224,7 +224,14 @@ func (p EntityProperty) Type() PropertyType {
 // Value is the property's value on e: a string, an int, a bool or a []string, as
 // Type says.
 func (p EntityProperty) Value(e Entity) any {
-	return p.field.get(&e)
+	return p.ValueOf(&e)
+}
+
+// ValueOf is Value of the entity e points to, without copying it: Value's
+// copy of an entity (528 bytes) goes to the heap on every call, since
+// the property's getter is a function value.
+func (p EntityProperty) ValueOf(e *Entity) any {
+	return p.field.get(e)
 }
 
 // Set sets the property on e to v, which must be of the property's type.

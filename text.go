@@ -28,10 +28,13 @@ func Fold(s string) string {
 // Everything else (punctuation, and so every character with a meaning in
 // Lucene's query syntax) separates words.
 func Words(s string) []string {
-	return strings.FieldsFunc(Fold(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	return strings.FieldsFunc(Fold(s), notWordRune)
 }
+
+func notWordRune(r rune) bool { return !IsWordRune(r) }
+
+// IsWordRune says whether r is part of a word (Words): a letter or a digit.
+func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // Limits on stored text. They keep one careless or hostile write from
 // bloating the graph; the body-size limit of the server is far above them.

@@ -7,9 +7,7 @@ package cypher
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -49,44 +47,48 @@ func (s *Store) DuplicateCandidates(ctx context.Context, q duplicate.Request) (d
 // and nothing else.
 type duplicateGraph struct{ *Store }
 
-// duplicateProperties are the properties of the entity table that
-// DuplicateSubjects returns, in this order after the id and kind: what
-// blocking and scoring compare.
-var duplicateProperties = []string{"name", "aliases", "startDate", "endDate", "publishedAt", "nationality",
-	"birthDate", "deathDate", "birthPlace", "gender", "identifiers", "address", "jurisdiction", "foundingDate", "dissolutionDate"}
-
-// duplicateColumns are duplicateProperties as the entity table has them.
-var duplicateColumns = sync.OnceValue(func() []casegraph.EntityProperty {
-	out := make([]casegraph.EntityProperty, len(duplicateProperties))
-	for p := range casegraph.EntityPropertyRows() {
-		if i := slices.Index(duplicateProperties, p.Name); i >= 0 {
-			out[i] = p
-		}
-	}
-	return out
-})
-
 // duplicateRow is the template function of DuplicateSubjects' row of an
-// entity variable: [id, kind, then duplicateProperties], a list of
-// strings' lists where the property is one.
+// entity variable: one string, its id, its kind, then
+// duplicate.SubjectProperties, each after duplicate.SubjectSeparator (a
+// list's values each after duplicate.SubjectListSeparator), which
+// duplicate.NewSubject writes alike.
 func duplicateRow(v string) string {
+	sep, listSep := cypherString(duplicate.SubjectSeparator), cypherString(duplicate.SubjectListSeparator)
 	parts := []string{v + ".id", "[l IN labels(" + v + ") WHERE l <> 'Entity'][0]"}
-	for _, p := range duplicateColumns() {
+	for _, p := range duplicate.SubjectColumns() {
 		if p.Type() == casegraph.PropertyList {
-			parts = append(parts, "coalesce("+v+"."+p.Name+", [])")
+			parts = append(parts, "reduce(s = '', x IN coalesce("+v+"."+p.Name+", []) | s + "+listSep+" + x)")
 		} else {
-			parts = append(parts, v+"."+p.Name)
+			parts = append(parts, "coalesce("+v+"."+p.Name+", '')")
 		}
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return strings.Join(parts, "\n    + "+sep+" + ")
+}
+
+// cypherString is a Cypher string literal of s, its characters below
+// U+0020 and quotes escaped (\uXXXX).
+func cypherString(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		if r < 0x20 || r == '\'' || r == '\\' {
+			fmt.Fprintf(&b, "\\u%04X", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // DuplicateSubjects reads what blocking and scoring need of the dataset's
 // entities that the caller may see. The statement returns them in batches
-// of rows (lists, not maps): a record of its own for each of a hundred
-// thousand entities cost the driver a record, a map and two racing reads
-// of the connection each, most of what a run allocated.
-func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]casegraph.Entity, error) {
+// of rows, each one string (a subject's row): a record of its own for
+// each of a hundred thousand entities cost the driver a record, a map
+// and two racing reads of the connection each, and a list of every
+// property a value of its own each, most of what a run allocated; a
+// subject keeps the row the driver read.
+func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]duplicate.Subject, error) {
 	res, err := s.readHeavy(ctx, stmtDuplicateSubjects, map[string]any{"dataset": q.Dataset, "kinds": listParam(q.Kinds), "batch": duplicateBatch})
 	if err != nil {
 		return nil, err
@@ -99,11 +101,14 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 		}
 		n += len(batches[i])
 	}
-	columns := duplicateColumns()
-	out, i := make([]casegraph.Entity, n), 0
+	out, i := make([]duplicate.Subject, n), 0
 	for _, batch := range batches {
 		for _, raw := range batch {
-			if err := duplicateSubject(&out[i], raw, columns, q.Dataset); err != nil {
+			row, ok := raw.(string)
+			if !ok {
+				return nil, internalError(string(stmtDuplicateSubjects), fmt.Errorf("a row of %T, want a string", raw))
+			}
+			if out[i], err = duplicate.ParseSubject(row); err != nil {
 				return nil, internalError(string(stmtDuplicateSubjects), err)
 			}
 			i++
@@ -114,44 +119,6 @@ func (s duplicateGraph) DuplicateSubjects(ctx context.Context, q duplicate.Reque
 
 // duplicateBatch is how many entities a record of DuplicateSubjects holds.
 const duplicateBatch = 2000
-
-// duplicateSubject reads into e an entity of a row of DuplicateSubjects.
-func duplicateSubject(e *casegraph.Entity, raw any, columns []casegraph.EntityProperty, dataset string) error {
-	row, ok := raw.([]any)
-	if !ok || len(row) != 2+len(columns) {
-		return fmt.Errorf("a row of %T, want %d values", raw, 2+len(columns))
-	}
-	id, _ := row[0].(string)
-	kind, _ := row[1].(string)
-	e.ID, e.Kind, e.Dataset = id, casegraph.Kind(kind), dataset
-	for i, p := range columns {
-		var v any
-		switch x := row[2+i].(type) {
-		case nil:
-			v = ""
-			if p.Type() == casegraph.PropertyList {
-				v = []string(nil)
-			}
-		case []any:
-			list, err := toStrings(p.Name, x)
-			if err != nil {
-				return err
-			}
-			v = list
-		case string:
-			v = x
-		default:
-			return fmt.Errorf("%s: %T", p.Name, x)
-		}
-		if err := p.Set(e, v); err != nil {
-			return err
-		}
-	}
-	if e.ID == "" || e.Kind == "" {
-		return fmt.Errorf("a row without id or kind: %v", row[:2])
-	}
-	return nil
-}
 
 // DismissedPairs reads the pairs of the dataset dismissed as not the same.
 func (s duplicateGraph) DismissedPairs(ctx context.Context, dataset string) (map[duplicate.Pair]bool, error) {

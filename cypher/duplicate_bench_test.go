@@ -30,7 +30,8 @@ import (
 // "run" also reports ties (duplicate.Evaluate); "page" times a page
 // served by the run of an earlier one;
 // "blocking" times the Go part alone (blocking and name scores) on the
-// generated entities, without the database.
+// generated entities' subjects (duplicate.Subject, as a run reads them),
+// without the database.
 // allocated is the bytes allocated (runtime/metrics, every goroutine's)
 // so far: a run's is the difference across it, without what the
 // benchmark itself allocates around it (a new store each time).
@@ -117,9 +118,13 @@ func BenchmarkDuplicateCandidates(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		subjects := make([]duplicate.Subject, len(batch.Entities)) // as a run reads them
+		for i, e := range batch.Entities {
+			subjects[i] = duplicate.NewSubject(e)
+		}
 		var blocking duplicate.Blocking
 		for b.Loop() {
-			if blocking, err = duplicate.BlockNames(casegraph.AsOperator(context.Background()), batch.Entities, duplicate.DefaultLimits(), nil); err != nil {
+			if blocking, err = duplicate.BlockSubjects(casegraph.AsOperator(context.Background()), subjects, duplicate.DefaultLimits(), nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -278,3 +278,46 @@ func TestDuplicateIdentifiers(t *testing.T) {
 		t.Errorf("with clearance, the protected person's equal passport not suggested: %+v", cleared.Candidates)
 	}
 }
+
+// TestDuplicateSubjects: the statement writes a subject's row as
+// duplicate.NewSubject does, every property of it set or not, lists of
+// none, one and several values (the run reads the rows, tests and the
+// blocking benchmark make them).
+func TestDuplicateSubjects(t *testing.T) {
+	t.Parallel()
+	s, ctx, ds, src := duplicateFixture(t)
+	es := []casegraph.Entity{
+		{ID: ds + ":p1", Kind: casegraph.KindPerson, Name: "Abdulkarim Khaddour", Aliases: []string{"Abd al-Karim Haddur", "Karim \"H.\""},
+			Attributes: casegraph.Attributes{BirthDate: "1961-04-12", DeathDate: "2020", BirthPlace: "Daraa, Syria", Nationality: "SY",
+				Gender: casegraph.GenderMale, Address: "12 Baghdad St., Damascus",
+				Identifiers: []casegraph.Identifier{{Type: casegraph.IdentifierPassport, Issuer: "SY", Value: "N 0123-456"},
+					{Type: casegraph.IdentifierNationalID, Value: "0101"}}}},
+		{ID: ds + ":p2", Kind: casegraph.KindPerson, Name: "Slobodan Milošević", Aliases: []string{"Milošević"}},
+		{ID: ds + ":o1", Kind: casegraph.KindOrganization, Name: "Carter-Ruck",
+			Attributes: casegraph.Attributes{Jurisdiction: "GB", FoundingDate: "1981", DissolutionDate: "2099-01", Address: "London"}},
+		{ID: ds + ":e1", Kind: casegraph.KindEvent, Name: "Geneva II", Attributes: casegraph.Attributes{StartDate: "2014-01-22", EndDate: "2014-01-31"}},
+		{ID: ds + ":d1", Kind: casegraph.KindDocument, Name: "The Caesar report", Attributes: casegraph.Attributes{PublishedAt: "2014-01"}},
+	}
+	for i := range es {
+		es[i].Dataset, es[i].SourceIDs = ds, []string{src.ID}
+	}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, es, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.DuplicateSubjects(ctx, duplicate.NewRequest(ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]duplicate.Subject{}
+	for _, sub := range got {
+		byID[sub.ID] = sub
+	}
+	if len(got) != len(es) {
+		t.Errorf("%d subjects, want %d", len(got), len(es))
+	}
+	for _, e := range es {
+		if want := duplicate.NewSubject(e); byID[e.ID] != want {
+			t.Errorf("subject %s: %+v, want %+v", e.ID, byID[e.ID], want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/db"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/duplicate"
 )
 
 // What the external tests of this package reach inside for.
@@ -250,4 +251,9 @@ func (s *Store) RunTestStatement(ctx context.Context, name string, params map[st
 // would, until release is called.
 func (s *Store) HoldHeavy(ctx context.Context) (release func(), err error) {
 	return s.admit(ctx, heavy)
+}
+
+// DuplicateSubjects is what a duplicate run reads of a dataset's entities.
+func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]duplicate.Subject, error) {
+	return duplicateGraph{s}.DuplicateSubjects(ctx, q)
 }

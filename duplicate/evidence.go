@@ -284,16 +284,22 @@ func identifierName(t casegraph.IdentifierType) string {
 	return strings.ToLower(strings.ReplaceAll(string(t), "_", " "))
 }
 
-// identifierKeys are the normalized identifiers of an entity, by type,
+// identifierKeys are the normalized identifiers of a subject, by type,
 // for blocking: "PASSPORT|N1234567".
-func identifierKeys(e casegraph.Entity) []string {
+func identifierKeys(s Subject) ([]string, error) {
 	var keys []string
-	for _, id := range e.Identifiers {
+	var err error
+	eachValue(s.field(fieldIdentifiers), func(stored string) {
+		id, bad := casegraph.DecodeIdentifier(stored)
+		if bad != nil {
+			err = fmt.Errorf("subject %q: %w", s.ID, bad)
+			return
+		}
 		if v := NormalizeIdentifier(id.Value); v != "" {
 			keys = append(keys, string(id.Type)+"|"+v)
 		}
-	}
-	return keys
+	})
+	return keys, err
 }
 
 // day is a partial date's parts (0: not known); ok is false for a date

@@ -188,8 +188,12 @@ func newMemGraph(batch dataset.Batch, strip func(casegraph.Entity) casegraph.Ent
 
 func (g *memGraph) ChangeHead(context.Context) (int64, error) { return 0, nil }
 
-func (g *memGraph) DuplicateSubjects(context.Context, duplicate.Request) ([]casegraph.Entity, error) {
-	return g.entities, nil
+func (g *memGraph) DuplicateSubjects(context.Context, duplicate.Request) ([]duplicate.Subject, error) {
+	out := make([]duplicate.Subject, len(g.entities))
+	for i, e := range g.entities {
+		out[i] = duplicate.NewSubject(e)
+	}
+	return out, nil
 }
 
 func (g *memGraph) MissingDatasets(context.Context, []string) ([]string, error) { return nil, nil }

@@ -73,26 +73,28 @@ func hasDigit(w string) bool {
 // and Alexander "alksndr"; Assad and Asad "asd"; Youssef and Yusuf "ysf".
 // Digits are kept as they are; a key shorter than two letters is "".
 func Phonetic(word string) string {
+	return string(appendPhonetic(nil, word))
+}
+
+// appendPhonetic appends a word's Phonetic key to dst.
+func appendPhonetic(dst []byte, word string) []byte {
 	if hasDigit(word) {
-		return word
+		return append(dst, word...)
 	}
-	r := []rune(word)
-	var b strings.Builder
+	start, letters := len(dst), 0
 	var prev rune // the letter before this one
-	for i := 0; i < len(r); i++ {
-		c := r[i]
+	for i := 0; i < len(word); {
+		c, size := utf8.DecodeRuneInString(word[i:])
+		i += size
 		if !unicode.IsLetter(c) {
 			continue
 		}
-		next := rune(0)
-		if i+1 < len(r) {
-			next = r[i+1]
-		}
+		next, nextSize := utf8.DecodeRuneInString(word[i:]) // RuneError, 0 at the end
 		switch {
 		case c == 'p' && next == 'h':
-			c, i = 'f', i+1
+			c, i = 'f', i+nextSize
 		case c == 'c' && next == 'k':
-			c, i = 'k', i+1
+			c, i = 'k', i+nextSize
 		case c == 'c' || c == 'q':
 			c = 'k'
 		case c == 'z':
@@ -106,7 +108,7 @@ func Phonetic(word string) string {
 		before := prev
 		prev = c
 		switch {
-		case b.Len() == 0:
+		case letters == 0:
 			if vowel {
 				c = 'a'
 			}
@@ -118,15 +120,17 @@ func Phonetic(word string) string {
 			continue // doubled letters
 		}
 		if c == 'x' {
-			b.WriteRune('k')
+			dst = append(dst, 'k')
+			letters++
 			c = 's'
 		}
-		b.WriteRune(c)
+		dst = utf8.AppendRune(dst, c)
+		letters++
 	}
-	if utf8.RuneCountInString(b.String()) < 2 {
-		return ""
+	if letters < 2 {
+		return dst[:start]
 	}
-	return b.String()
+	return dst
 }
 
 // wordMatch is how one word of a name matched one of another's.
@@ -140,29 +144,11 @@ const (
 	wordNickname
 )
 
-// nameWords is a name's words with their sound keys (Phonetic) and, for
-// a nickname, the sound of the name it stands for (or ""), computed once
-// for all the comparisons of a run.
-type nameWords struct {
-	words, sounds, stands []string
-}
-
-func newNameWords(words []string) nameWords {
-	n := nameWords{words: words, sounds: make([]string, len(words)), stands: make([]string, len(words))}
-	for i, w := range words {
-		n.sounds[i] = Phonetic(w)
-		if full, ok := nicknames[w]; ok {
-			n.stands[i] = Phonetic(full)
-		}
-	}
-	return n
-}
-
 // nicknameOf says whether word i of a and word j of b are a nickname and
 // its name (or two nicknames of one name).
 func nicknameOf(a nameWords, i int, b nameWords, j int) bool {
-	sa, sb := a.stands[i], b.stands[j]
-	return (sa != "" && (sa == b.sounds[j] || sa == sb)) || (sb != "" && sb == a.sounds[i])
+	sa, sb := a.stand(i), b.stand(j)
+	return (sa != "" && (sa == b.sound(j) || sa == sb)) || (sb != "" && sb == a.sound(i))
 }
 
 // matchWords compares two folded words (with their sound keys): their
@@ -218,7 +204,8 @@ type NameMatch struct {
 // one-word name is alike only to a one-word name, and at least one pair
 // must match as a whole word (not as initials).
 func CompareNames(a, b []string) NameMatch {
-	return compareNames(newNameWords(a), newNameWords(b))
+	var t nameSlabs
+	return compareNames(t.nameOf(a), t.nameOf(b))
 }
 
 // maxCompared bounds the words of a name that are compared: names longer
@@ -226,8 +213,8 @@ func CompareNames(a, b []string) NameMatch {
 const maxCompared = 8
 
 func compareNames(na, nb nameWords) NameMatch {
-	a, b := na.words[:min(len(na.words), maxCompared)], nb.words[:min(len(nb.words), maxCompared)]
-	if len(a) == 0 || len(b) == 0 || (len(a) == 1) != (len(b) == 1) {
+	la, lb := min(na.len(), maxCompared), min(nb.len(), maxCompared)
+	if la == 0 || lb == 0 || (la == 1) != (lb == 1) {
 		return NameMatch{}
 	}
 	type pair struct {
@@ -237,16 +224,16 @@ func compareNames(na, nb nameWords) NameMatch {
 	}
 	var buf [maxCompared * maxCompared]pair // no allocation for a comparison
 	pairs := buf[:0]
-	for i, wa := range a {
-		for j, wb := range b {
-			if v, how := matchWords(wa, na.sounds[i], wb, nb.sounds[j]); v > 0 {
+	for i := range la {
+		for j := range lb {
+			if v, how := matchWords(na.word(i), na.sound(i), nb.word(j), nb.sound(j)); v > 0 {
 				pairs = append(pairs, pair{i, j, v, how})
 			} else if nicknameOf(na, i, nb, j) {
 				pairs = append(pairs, pair{i, j, matchNickname, wordNickname})
 			}
 		}
 	}
-	short, long := min(len(a), len(b)), max(len(a), len(b))
+	short, long := min(la, lb), max(la, lb)
 	if len(pairs) < short {
 		return NameMatch{}
 	}
@@ -279,14 +266,14 @@ func compareNames(na, nb nameWords) NameMatch {
 		case wordNickname:
 			m.Nickname, whole = true, true
 		default:
-			whole = whole || utf8.RuneCountInString(a[p.i]) > 1
+			whole = whole || utf8.RuneCountInString(na.word(p.i)) > 1
 		}
 	}
 	if matched < short || !whole {
 		return NameMatch{}
 	}
 	last := -1
-	for i := range a {
+	for i := range la {
 		if usedA[i] {
 			if orderOf[i] < last {
 				m.Reordered = true

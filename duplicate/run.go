@@ -17,7 +17,7 @@ import (
 // dismissed in it, the neighbours each pair shares, and entities by id.
 type Graph interface {
 	ChangeHead(ctx context.Context) (int64, error)
-	DuplicateSubjects(ctx context.Context, q Request) ([]casegraph.Entity, error)
+	DuplicateSubjects(ctx context.Context, q Request) ([]Subject, error)
 	MissingDatasets(ctx context.Context, names []string) ([]string, error)
 	DismissedPairs(ctx context.Context, dataset string) (map[Pair]bool, error)
 	SharedNeighbours(ctx context.Context, pairs []Pair) (map[Pair][]SharedNeighbour, error)
@@ -165,7 +165,7 @@ func (f *Finder) compute(ctx context.Context, q Request) (run, error) {
 	if err != nil {
 		return run{}, err
 	}
-	blocking, err := BlockNames(ctx, subjects, q.Limits, func(p Pair) bool { return dismissed[p] })
+	blocking, err := BlockSubjects(ctx, subjects, q.Limits, func(p Pair) bool { return dismissed[p] })
 	if err != nil {
 		if ctx.Err() != nil {
 			return run{}, casegraph.Ended(ctx, ctx.Err(), ctx.Err())
@@ -182,7 +182,15 @@ func (f *Finder) compute(ctx context.Context, q Request) (run, error) {
 	}
 	all := make([]Candidate, len(blocking.Candidates))
 	for i, c := range blocking.Candidates {
-		all[i] = Score(subjects[c.I], subjects[c.J], c.Reasons, shared[pairs[i]])
+		a, err := subjects[c.I].Entity()
+		if err != nil {
+			return run{}, err
+		}
+		b, err := subjects[c.J].Entity()
+		if err != nil {
+			return run{}, err
+		}
+		all[i] = Score(a, b, c.Reasons, shared[pairs[i]])
 	}
 	Rank(all)
 	return run{all: all, compared: blocking.Compared, skippedBlocks: blocking.SkippedBlocks, truncated: blocking.Truncated}, nil

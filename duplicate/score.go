@@ -93,30 +93,27 @@ type SharedNeighbour struct{ Degree int64 }
 // pair reaches MinNameSimilarity. The entity's own name counts before an
 // alias on a tie.
 func ScoreNames(a, b casegraph.Entity) (reasons []Reason, ok bool) {
-	return scoreNames(duplicateNames(a), duplicateNames(b))
-}
-
-// dupName is one name of an entity, folded into words.
-type dupName struct {
-	nameWords
-	text  string
-	alias bool
-}
-
-func duplicateNames(e casegraph.Entity) []dupName {
-	out := []dupName{{text: e.Name, nameWords: newNameWords(NameWords(e.Name))}}
-	for _, a := range e.Aliases {
-		out = append(out, dupName{text: a, nameWords: newNameWords(NameWords(a)), alias: true})
-	}
-	return out
-}
-
-func scoreNames(as, bs []dupName) ([]Reason, bool) {
-	best, ok := bestNames(as, bs)
+	var t nameSlabs
+	x, y := NewSubject(a), NewSubject(b)
+	best, ok := bestNames(t.subjectNames(x), t.subjectNames(y))
 	if !ok {
 		return nil, false
 	}
-	return nameReasons(as, bs, best), true
+	return nameReasons(x, y, best), true
+}
+
+// subjectNames are the words of a subject's name and aliases, in order
+// (its name first: the text of the k-th is Subject.name(k)).
+func (t *nameSlabs) subjectNames(s Subject) []nameWords {
+	aliases := s.field(fieldAliases)
+	out := t.names.take(1 + strings.Count(aliases, SubjectListSeparator))
+	out[0] = t.words(casegraph.Fold(s.field(fieldName)))
+	i := 1
+	eachValue(aliases, func(a string) {
+		out[i] = t.words(casegraph.Fold(a))
+		i++
+	})
+	return out
 }
 
 // nameScore is the best match of two entities' names: how alike, and
@@ -129,11 +126,11 @@ type nameScore struct {
 // bestNames finds the best match of any of as with any of bs; ok is false
 // below MinNameSimilarity. It writes no text: most pairs a run compares
 // are not kept (see nameReasons).
-func bestNames(as, bs []dupName) (nameScore, bool) {
+func bestNames(as, bs []nameWords) (nameScore, bool) {
 	var best nameScore
 	for i, x := range as {
 		for j, y := range bs {
-			if m := compareNames(x.nameWords, y.nameWords); m.Similarity > best.match.Similarity {
+			if m := compareNames(x, y); m.Similarity > best.match.Similarity {
 				best = nameScore{m, i, j}
 			}
 		}
@@ -141,16 +138,16 @@ func bestNames(as, bs []dupName) (nameScore, bool) {
 	return best, best.match.Similarity >= MinNameSimilarity
 }
 
-// nameReasons are the reasons of a name match.
-func nameReasons(as, bs []dupName, s nameScore) []Reason {
-	x, y, best := as[s.a], bs[s.b], s.match
+// nameReasons are the reasons of a name match of a and b.
+func nameReasons(a, b Subject, s nameScore) []Reason {
+	x, y, best := a.name(s.a), b.name(s.b), s.match
 	kind := ReasonName
-	if x.alias || y.alias {
+	if s.a > 0 || s.b > 0 { // an alias
 		kind = ReasonAlias
 	}
-	detail := fmt.Sprintf("%q and %q: %.0f%% alike", x.text, y.text, 100*best.Similarity)
+	detail := fmt.Sprintf("%q and %q: %.0f%% alike", x, y, 100*best.Similarity)
 	if best.Similarity < MinNameSimilarity {
-		detail = fmt.Sprintf("%q and %q: not alike (paired by an identifier)", x.text, y.text)
+		detail = fmt.Sprintf("%q and %q: not alike (paired by an identifier)", x, y)
 	}
 	reasons := []Reason{{Kind: kind, Weight: round3(NameWeight * best.Similarity), Detail: detail}}
 	for _, r := range []struct {
