@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,7 +194,10 @@ func (b *tab) until(what, cond string) {
 	b.t.Helper()
 	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
 		b.shot("failed")
-		b.t.Fatalf("waiting for %s (%s): %v; the page's alert: %q", what, cond, err, b.visibleText("#alert"))
+		b.mu.Lock()
+		problems := slices.Clone(b.problems)
+		b.mu.Unlock()
+		b.t.Fatalf("waiting for %s (%s): %v; the page's alert: %q; its errors so far: %q", what, cond, err, b.visibleText("#alert"), problems)
 	}
 }
 

@@ -327,6 +327,7 @@ export class Canvas {
     const before = this.running;
     this.running = layout;
     before?.stop();
+    forgetRemoved(this.cy);
     layout.one("layoutstop", () => {
       if (this.running !== layout) return;
       this.running = null;
@@ -553,4 +554,24 @@ export function validAt(r: Pick<Relation, "startDate" | "endDate">, date: string
   if (r.startDate && earliest(r.startDate) > latest(date)) return false;
   if (r.endDate && latest(r.endDate) < earliest(date)) return false;
   return true;
+}
+
+/**
+ * forgetRemoved takes the elements removed from the graph out of
+ * Cytoscape's animation pool. Cytoscape leaves an element removed while
+ * it was animated (the canvas cleared, an entity taken off, during a
+ * layout) in that pool until its next animation frame steps it, and pools
+ * elements by id: an entity of the same id drawn again before that frame
+ * (the canvas cleared and an expansion drawing an entity it held) was
+ * never pooled, so its animation never ran and the layout that started it
+ * never stopped; the canvas said it was laying out for ever (TestExplorer's
+ * "draws protected people redacted" in about 1 run of 8;
+ * TestLayoutOfEntitiesDrawnAgain). Called when a layout starts, after the
+ * one before it stopped, whose animations the removed elements were
+ * running. The pool is Cytoscape's private field: without it (another
+ * version), nothing is done.
+ */
+function forgetRemoved(cy: Core): void {
+  const pool = (cy as unknown as { _private?: { aniEles?: cytoscape.Collection } })._private?.aniEles;
+  if (pool) pool.unmerge(pool.filter((e) => e.removed()));
 }
