@@ -160,24 +160,23 @@ func readProperties(read *casegraph.EntityRead) (entity, relation []string) {
 }
 
 // valueNames is the parameter that names the properties a read shows
-// ($entityProps, $relationProps): "id", then the properties. It is never
-// empty: Neo4j keeps a plan by the statement's text and its parameters'
-// types, and an empty list is of another type than a list of strings, so
-// a read that shows no property and one that shows some would each be
-// planned (a second or so for a depth-2 read). The id's value is not
-// read back (valuesByName): the projection has the id as the caller sees
-// it.
+// ($entityProps, $relationProps): "id", then the properties, made as long
+// as planList makes lists, so that reads that show more or fewer
+// properties share a plan (an empty list, or one of another length
+// class, is another parameter type to Neo4j). The id's value is not read
+// back (valuesByName), nor are those of the names planList adds: the
+// projection has the id as the caller sees it.
 func valueNames(props []string) []string {
-	return append([]string{"id"}, props...)
+	return planList(append([]string{"id"}, props...))
 }
 
 // valuesByName turns a projection of entityValues or relationValuesOf
 // into the map projection the record mappers read: each of the values
 // under the name of its property (props, as valueNames had them after
-// the id).
+// the id; the values of the names planList added after them are null).
 func valuesByName(m map[string]any, props []string) error {
 	values, ok := m["values"].([]any)
-	if !ok || len(values) != len(props)+1 {
+	if !ok || len(values) < len(props)+1 {
 		return fmt.Errorf("%d values for %d properties and the id", len(values), len(props))
 	}
 	for i, name := range props {
@@ -226,7 +225,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}
-	params["ids"] = ids
+	params["ids"] = planList(ids) // "" finds no entity: absent from the answer
 	res, err := s.executeText(ctx, stmtReadEntities, text, params, readRouting)
 	if err != nil {
 		return casegraph.ReadResult{}, err

@@ -201,13 +201,35 @@ func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	params["callerCleared"] = scope.Cleared
 	if scope.Limited {
 		// Never null: a scope of no datasets reads nothing, not everything.
-		readable := make([]string, len(scope.Datasets))
-		copy(readable, scope.Datasets)
-		params["readable"] = readable
+		params["readable"] = planList(scope.Datasets)
 	} else {
 		params["readable"] = nil
 	}
 	return params
+}
+
+// planListLength is the least length of the lists of names that most
+// statements take and whose length varies from one request to the next
+// (the caller's datasets, $readable; the ids of a compiled read; the
+// properties it shows). Neo4j keeps a plan by the statement's text and its
+// parameters' types, and a list's type holds the class of its length: 0,
+// 1, 2 to 10, 11 to 100, over 100 (measured on 5.26: bench/README.md,
+// "Cold start"), so a reader of one dataset and a reader of two, or
+// entity(id) and ten entities batched, each waited for a plan of their own
+// (0.1 to 1 s). Made at least this long (planList), the lists of up to 100
+// names all fall in one class, and share one plan.
+const planListLength = 11
+
+// planList is list made planListLength long, if shorter, with "": no
+// dataset, entity or property is named "" (casegraph.ValidateID), so the
+// statement finds nothing more by it.
+func planList(list []string) []string {
+	out := make([]string, len(list), max(len(list), planListLength))
+	copy(out, list)
+	for len(out) < planListLength {
+		out = append(out, "")
+	}
+	return out
 }
 
 // txTimeout hands the request's remaining time to Neo4j, so the server stops
