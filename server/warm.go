@@ -37,19 +37,38 @@ type warmRequest struct {
 const warmNone = casegraph.OpaqueIDPrefix + "warm-up-none"
 
 // warmRequests are the common requests' shapes: bench/'s workloads (W1 to
-// W5), the explorer's entity panel and Timeline tab, and the command
-// queries. A shape is
-// what a statement's text depends on (the fields selected, the pages and
-// their arguments), not the values.
+// W5), the explorer's own documents (web/src/explorer: its first screen,
+// search, entity panel, expansion, paths, connections, Timeline tab) and
+// the command queries. A shape is what a statement's text depends on (the
+// levels and pages read, whether they bring sources or totals, a path's
+// depth and k), not the values, nor (for the compiled read of entities)
+// the properties shown, which are parameters.
 var warmRequests = []warmRequest{
 	{"entity", `query($id: ID!) { entity(id: $id) { id name aliases } }`},
 	{"entity with relations", `query($id: ID!) { entity(id: $id) { id name relations(first: 20) { edges { node { id type from { id name } to { id name } } } } } }`},
 	{"depth 2, both ends", `query($id: ID!) { entity(id: $id) { id name relations(first: 10) { edges { node { id type from { id name relations(first: 10) { edges { node { id type from { id name } to { id name } } } } } to { id name relations(first: 10) { edges { node { id type from { id name } to { id name } } } } } } } } } }`},
-	{"depth 2, outgoing", `query($id: ID!) { entity(id: $id) { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name relations(direction: OUTGOING, first: 10) { edges { node { to { id name } } } } } } } } } }`},
-	{"entity panel", `query($id: ID!) { entity(id: $id) { id name kind aliases description updatedAt sources { id title } relations(first: 100) { totalCount edges { node { id type role startDate endDate status confidence from { id name kind } to { id name kind } } } } } timeline(id: $id) { start end event { id name } relation { id type } } }`},
+	{"depth 2, neighbours", `query($id: ID!) { entity(id: $id) { id name relations(direction: OUTGOING, first: 10) { edges { neighbor { id name relations(direction: OUTGOING, first: 10) { edges { neighbor { id name } } } } } } } }`},
 	{"search", `query($text: String!) { search(text: $text, first: 20) { edges { score node { id name } } } }`},
 	{"shortestPath", `query($id: ID!, $to: ID!) { shortestPath(from: $id, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`},
-	{"timeline", `query($id: ID!) { timeline(id: $id) { start end event { id name } relation { id type } } }`},
+	{"explorer: first screen", ExplorerDocument(`query($hubs: Int!, $text: String!) {
+  hubs: entities(orderBy: {field: DEGREE, direction: DESC}, first: $hubs) { edges { node { ...Ref relations(first: 1) { totalCount } } } }
+  from: search(text: $text, kinds: [PERSON], first: 20) { edges { node { ...Ref } } } }`)},
+	{"explorer: search", ExplorerDocument(`query($text: String!) {
+  search(text: $text, first: 50) { totalCount facets { kinds { kind count } datasets { dataset count } } edges { matchedField node { ...Ref } } } }`)},
+	// The explorer's entity panel holds the entity's timeline.
+	{"explorer: entity panel", ExplorerDocument(`query($id: ID!) {
+  entity(id: $id) {
+    ...Ref aliases description updatedAt sources { ...Src }
+    relations(first: 100) { totalCount edges { node { ...Rel citations { quote grade source { id } } } } }
+  }
+  timeline(id: $id) { start end event { ...Ref } relation { ...Rel } } }`)},
+	{"explorer: expand", ExplorerDocument(`query($id: ID!, $limit: Int!) {
+  neighborhood(id: $id, depth: 1, limit: $limit) { nodes { ...Ref } relations { ...Rel } truncated }
+  entity(id: $id) { ...Ref relations(first: 1) { totalCount } } }`)},
+	{"explorer: paths", ExplorerDocument(`query($id: ID!, $to: ID!, $k: Int!) {
+  paths(from: $id, to: $to, k: $k) { length nodes { ...Ref } steps { forward from { ...Ref } to { ...Ref } relation { ...Rel } } } }`)},
+	{"explorer: connections", ExplorerDocument(`query($ids: [ID!]!) {
+  connections(ids: $ids) { nodes { ...Ref } relations { ...Rel } truncated unconnectedPairs { a { ...Ref } b { ...Ref } } } }`)},
 	// The explorer's Timeline tab: its statement (one text, whatever is
 	// selected) takes seconds to plan.
 	{"datasetTimeline", `query($datasets: [String!]!) { datasetTimeline(datasets: $datasets, from: "2000", to: "2001") { truncated items { start relation { id } event { id } } } }`},
@@ -57,10 +76,37 @@ var warmRequests = []warmRequest{
 	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
 }
 
+// explorerFragments are the fragments the explorer's documents spread
+// (web/src/explorer/api.ts): what its panels show of an entity, a source
+// and a relation (which spreads the other two).
+var explorerFragments = map[string]string{
+	"Ref": `fragment Ref on Entity { id kind name dataset redacted protected description aliases ... on Place { coordinates { latitude longitude } } }`,
+	"Src": `fragment Src on Source { id title publisher url publishedAt archivedUrl }`,
+	"Rel": `fragment Rel on Relation {
+  id type role startDate endDate status confidence quote dataset
+  from { ...Ref } to { ...Ref } sources { ...Src } citations { grade }
+}`,
+}
+
+// ExplorerDocument is one of the explorer's documents with the fragments
+// it spreads, and those alone (a fragment defined and not spread is an
+// error in GraphQL): for the warm-up, and for bench/coldstart, which asks
+// what the explorer asks.
+func ExplorerDocument(doc string) string {
+	rel := strings.Contains(doc, "...Rel")
+	out := doc
+	for _, name := range []string{"Ref", "Src", "Rel"} {
+		if rel || strings.Contains(doc, "..."+name) {
+			out += "\n" + explorerFragments[name]
+		}
+	}
+	return out
+}
+
 // warmVariables are the warm-up's values: an id, a pair, a word and a
 // date that find nothing (a request declares those it takes).
 var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text": "casegraphwarmupnothing", "at": "2000",
-	"datasets": []string{warmNoDataset}}
+	"datasets": []string{warmNoDataset}, "ids": []string{warmNone, warmNone + "-2"}, "hubs": 12, "limit": 100, "k": 3}
 
 // warmNoDataset is the name of a dataset that holds nothing.
 const warmNoDataset = "casegraph-warm-up-none"
