@@ -91,3 +91,22 @@ func TestReadsOfOneShapeShareAPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestStatementsGetTheParametersTheyName: a statement is sent the
+// parameters its text names and no other (an unused $caller of another
+// length class was another plan), and the caller's map stays whole.
+func TestStatementsGetTheParametersTheyName(t *testing.T) {
+	names := &paramNames{byText: map[string]map[string]bool{}}
+	text := "MATCH (e:Entity {id: $id}) WHERE $callerCleared OR e.dataset IN $`readable` RETURN e.name AS name // $comment"
+	params := map[string]any{"id": "x", "caller": "anonymous", "callerCleared": false, "readable": []string{"a"}, "callerIsAdmin": false, "comment": 1}
+	for range 2 { // found, then kept
+		got := names.only(text, params)
+		want := map[string]any{"id": "x", "callerCleared": false, "readable": []string{"a"}, "comment": 1}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("sent %v, want %v", got, want)
+		}
+	}
+	if len(params) != 6 {
+		t.Errorf("the caller's parameters changed: %v", params)
+	}
+}

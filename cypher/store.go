@@ -8,6 +8,8 @@ package cypher
 import (
 	"context"
 	"errors"
+	"regexp"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +59,7 @@ type Store struct {
 	roundTrips  atomic.Int64
 	reads       *readStatements
 	commands    *commandStatements
+	named       *paramNames // the parameters each text names
 	admission   Admission
 	light       pool              // statements other than heavy ones (nil: no bound)
 	heavy       pool              // path and full-text searches (nil: no bound)
@@ -86,6 +89,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		pathTimeout: opts.PathTimeout,
 		reads:       newReadStatements(),
 		commands:    newCommandStatements(),
+		named:       &paramNames{byText: map[string]map[string]bool{}},
 		admission:   opts.Admission,
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),
@@ -155,7 +159,7 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 		return nil, err
 	}
 	defer release()
-	params = withScope(ctx, params)
+	params = s.named.only(text, withScope(ctx, params))
 	done := s.roundTrip(ctx, string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
@@ -207,6 +211,53 @@ func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	}
 	return params
 }
+
+// paramNames keeps, for each statement text sent, the parameters it
+// names ($name), so that a statement is sent those alone. Neo4j keeps a
+// plan by the text and the types of every parameter sent, used or not,
+// strings and lists with the class of their length (planListLength): the
+// scope's $caller, which most statements do not use, was "anonymous" for
+// one caller and a key's id for another, and each waited for a plan of
+// its own (measured 40-80 ms for a compiled read, more for others).
+type paramNames struct {
+	mu     sync.Mutex
+	byText map[string]map[string]bool
+}
+
+// maxParamTexts bounds the texts paramNames keeps (the named statements,
+// maxReadShapes and maxCommandShapes fit); past it, a text's names are
+// found again on each use (microseconds).
+const maxParamTexts = 4000
+
+// only is a copy of params without those text does not name (the
+// caller's map is left as it was: some send it again with another
+// statement).
+func (p *paramNames) only(text string, params map[string]any) map[string]any {
+	p.mu.Lock()
+	named, ok := p.byText[text]
+	p.mu.Unlock()
+	if !ok {
+		named = map[string]bool{}
+		for _, m := range paramName.FindAllStringSubmatch(text, -1) {
+			named[m[1]] = true
+		}
+		p.mu.Lock()
+		if len(p.byText) < maxParamTexts {
+			p.byText[text] = named
+		}
+		p.mu.Unlock()
+	}
+	out := make(map[string]any, len(named))
+	for k, v := range params {
+		if named[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// paramName finds the parameters a statement names: $name, or $`name`.
+var paramName = regexp.MustCompile("\\$`?([A-Za-z_][A-Za-z0-9_]*)")
 
 // planListLength is the least length of the lists of names that most
 // statements take and whose length varies from one request to the next
