@@ -14,7 +14,7 @@ import (
 // results afterwards), with the caller's scope as parameters (withScope):
 //
 //   - readable: an entity, a source or a relation of a dataset the caller
-//     may read ($readable, null for every one);
+//     may read ($readable; $readAll for every one);
 //   - a relation only with both its ends readable: its pattern's end nodes
 //     are gated, or its ends are tested (the "relationEnds" definition of
 //     statements/shared.tmpl);
@@ -50,7 +50,7 @@ func ungatedStatements() []ungated {
 // readable is the gate's test that the caller may read the dataset of a
 // node (an entity, a source) or of a relation, an expression.
 func readable(v string) string {
-	return "($readable IS NULL OR " + v + ".dataset IN $readable)"
+	return "($readAll OR " + v + ".dataset IN $readable)"
 }
 
 // hidden is the test that an entity (an expression) is protected and the

@@ -39,8 +39,8 @@ func paramClasses(params map[string]any) map[string]string {
 
 // TestReadsOfOneShapeShareAPlan: reads of one shape that show other
 // properties render one text, with parameters of the same classes
-// (whether a property or none, one or thirty); and the caller's datasets
-// and a read's ids are of one class from one to 100.
+// (whether a property or none, one or thirty); and the caller's scope is
+// of one class whether it holds none, one or 100 datasets, or every one.
 func TestReadsOfOneShapeShareAPlan(t *testing.T) {
 	shape := func(p *casegraph.Properties) *casegraph.EntityRead {
 		return &casegraph.EntityRead{Properties: p, Relations: []casegraph.RelationsRead{{Page: casegraph.Page{First: 10},
@@ -86,8 +86,9 @@ func TestReadsOfOneShapeShareAPlan(t *testing.T) {
 			t.Errorf("%d names: class %s, one name's %s", n, got, want)
 		}
 		scope := scopeParams(casegraph.Scope{Limited: true, Datasets: names}, nil)
-		if got, want := paramClass(scope["readable"]), paramClass(planList(nil)); got != want {
-			t.Errorf("a scope of %d datasets: $readable of class %s, want %s", n, got, want)
+		full := scopeParams(casegraph.FullScope, nil)
+		if got, want := paramClasses(scope), paramClasses(full); !reflect.DeepEqual(got, want) {
+			t.Errorf("a scope of %d datasets: parameters of classes %v, every dataset's %v", n, got, want)
 		}
 	}
 }

@@ -174,7 +174,8 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 // withScope adds to a statement's parameters the caller's scope, which
 // every statement that reads the graph applies inside its match (the
 // "readable" and "visibleQuery" definitions of statements/shared.tmpl):
-// $readable, the datasets the caller may read, or null for every one;
+// $readable, the datasets the caller may read, and $readAll, whether it
+// may read every one;
 // $callerCleared, whether it may see protected people (the entity and relation
 // projections redact them when not); $caller, who the caller is;
 // $callerIsAdmin, whether it may see everything.
@@ -203,11 +204,16 @@ func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	}
 	params["caller"], params["callerIsAdmin"] = casegraph.OperatorID, true
 	params["callerCleared"] = scope.Cleared
+	// A list for every caller, of one length class (planList), and
+	// whether it may read every dataset beside it, not null for those who
+	// may: null is another type to Neo4j, and each statement was planned
+	// once for callers who may read every dataset and once again for
+	// those limited to some (0.4 to 0.8 s for a depth-2 read). A scope of
+	// no datasets reads nothing, not everything.
+	params["readAll"] = !scope.Limited
+	params["readable"] = planList(nil)
 	if scope.Limited {
-		// Never null: a scope of no datasets reads nothing, not everything.
 		params["readable"] = planList(scope.Datasets)
-	} else {
-		params["readable"] = nil
 	}
 	return params
 }

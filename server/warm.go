@@ -32,6 +32,13 @@ type warmRequest struct {
 	name, query string
 }
 
+// warmTotals are the common requests that count relations (totalCount),
+// which the warm-up sends as a caller who may read every dataset too:
+// their compiled read differs for such callers (it reads the total from
+// the degree store). Every other statement is one text, with the scope's
+// parameters of one type, for every caller.
+var warmTotals = map[string]bool{"explorer: first screen": true, "explorer: entity panel": true, "explorer: expand": true}
+
 // warmNone is an id no entity has: the opaque ids of protected entities
 // are the reserved form (casegraph.OpaqueIDPrefix) and none is this.
 const warmNone = casegraph.OpaqueIDPrefix + "warm-up-none"
@@ -111,18 +118,32 @@ var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text"
 // warmNoDataset is the name of a dataset that holds nothing.
 const warmNoDataset = "casegraph-warm-up-none"
 
-// warmCallers are who the warm-up asks as: limited to a dataset that holds
-// nothing, and reading every dataset. Their statements differ (a total is
-// read from the degree store for one), and so do their parameters' types,
-// by which Neo4j keeps a plan beside its text: $readable is null for one
-// and a list of strings for the other. A list of strings, not an empty
-// list, which is of another type (planned again, 0.3 to 0.8 s for a
-// depth-2 read: bench/README.md, "Cold start"): a caller limited to
-// datasets has some (a scope of none, casegraph.NoScope, is planned on
-// its first use).
-var warmCallers = []casegraph.Principal{
-	{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{warmNoDataset}},
-	{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}},
+// warmCaller is who the warm-up asks as: a reader limited to a dataset
+// that holds nothing. The scope's parameters are of one type for every
+// caller (cypher's scopeParams), so its plans serve them all, but for the
+// compiled reads that count totals, which differ for callers who may read
+// every dataset: those requests are sent as warmEveryDataset too.
+var (
+	warmCaller       = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{warmNoDataset}}
+	warmEveryDataset = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}}
+)
+
+// warmSend is one request of the warm-up and who asks it.
+type warmSend struct {
+	req warmRequest
+	as  casegraph.Principal
+}
+
+// warmSends are the warm-up's requests, each with who asks it.
+func warmSends() []warmSend {
+	var out []warmSend
+	for _, req := range warmRequests {
+		out = append(out, warmSend{req, warmCaller})
+		if warmTotals[req.name] {
+			out = append(out, warmSend{req, warmEveryDataset})
+		}
+	}
+	return out
 }
 
 // warmUp is the warm-up's state, which /readyz reports.
@@ -167,28 +188,28 @@ func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duratio
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	total := len(warmRequests) * len(warmCallers)
+	sends := warmSends()
+	total := len(sends)
 	sent, failed := 0, 0
 	var firstErr string
-	for _, p := range warmCallers {
-		for _, req := range warmRequests {
-			if ctx.Err() != nil {
-				break
-			}
-			w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
-			err := warmOne(casegraph.WithPrincipal(ctx, p), gql, req.query, warmVariables)
-			if ctx.Err() != nil {
-				break // cut off by the budget: not planned, not a failure
-			}
-			if err != nil {
-				failed++
-				if firstErr == "" {
-					firstErr = req.name + ": " + err.Error()
-				}
-				s.log.Warn().Str("request", req.name).Str("error", err.Error()).Msg("warm-up: a common request failed")
-			}
-			sent++
+	for _, send := range sends {
+		if ctx.Err() != nil {
+			break
 		}
+		req := send.req
+		w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
+		err := warmOne(casegraph.WithPrincipal(ctx, send.as), gql, req.query, warmVariables)
+		if ctx.Err() != nil {
+			break // cut off by the budget: not planned, not a failure
+		}
+		if err != nil {
+			failed++
+			if firstErr == "" {
+				firstErr = req.name + ": " + err.Error()
+			}
+			s.log.Warn().Str("request", req.name).Str("error", err.Error()).Msg("warm-up: a common request failed")
+		}
+		sent++
 	}
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
