@@ -225,7 +225,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}
-	params["ids"] = planList(ids) // "" finds no entity: absent from the answer
+	params["ids"] = planList(ids) // planPad finds no entity: absent from the answer
 	res, err := s.executeText(ctx, stmtReadEntities, text, params, readRouting)
 	if err != nil {
 		return casegraph.ReadResult{}, err

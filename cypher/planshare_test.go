@@ -111,3 +111,14 @@ func TestStatementsGetTheParametersTheyName(t *testing.T) {
 		t.Errorf("the caller's parameters changed: %v", params)
 	}
 }
+
+// TestPlanPadNamesNothing: what planList adds to the caller's datasets
+// and a read's ids can name no dataset or entity (ValidateID refuses
+// it), and is not "", the dataset of audit records of no dataset, which
+// a caller limited to datasets would then have read (the access matrix's
+// changes subscription caught it).
+func TestPlanPadNamesNothing(t *testing.T) {
+	if planPad == "" || casegraph.ValidateID("dataset", planPad) == nil {
+		t.Errorf("planPad %q could name a dataset or an entity", planPad)
+	}
+}

@@ -277,17 +277,21 @@ var paramName = regexp.MustCompile("\\$`?([A-Za-z_][A-Za-z0-9_]*)")
 // names all fall in one class, and share one plan.
 const planListLength = 11
 
-// planList is list made planListLength long, if shorter, with "": no
-// dataset, entity or property is named "" (casegraph.ValidateID), so the
-// statement finds nothing more by it.
+// planList is list made planListLength long, if shorter, with planPad.
 func planList(list []string) []string {
 	out := make([]string, len(list), max(len(list), planListLength))
 	copy(out, list)
 	for len(out) < planListLength {
-		out = append(out, "")
+		out = append(out, planPad)
 	}
 	return out
 }
+
+// planPad is what planList adds: no dataset, entity, or property is named
+// so, nor can be (casegraph.ValidateID allows no parenthesis). Not "",
+// which some records hold: an audit record of no dataset has the
+// dataset "" (and a caller limited to datasets would have read it).
+const planPad = "(none)"
 
 // txTimeout hands the request's remaining time to Neo4j, so the server stops
 // working on a statement whose client has stopped waiting for it.
