@@ -154,6 +154,11 @@ func measure(b build, addr, uri, restart, key, warmUp string, warmN int) (run, e
 	if warmUp != "" {
 		args = append(args, "--warm-up", warmUp)
 	}
+	base := "http://" + addr
+	if resp, err := http.Get(base + "/healthz"); err == nil {
+		resp.Body.Close()
+		return res, fmt.Errorf("something already answers on %s: stop it, or pass -addr", addr)
+	}
 	start := time.Now()
 	cmd := exec.Command(b.path, args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -164,7 +169,6 @@ func measure(b build, addr, uri, restart, key, warmUp string, warmN int) (run, e
 		_ = cmd.Process.Signal(os.Interrupt)
 		_ = cmd.Wait()
 	}()
-	base := "http://" + addr
 	for {
 		if resp, err := http.Get(base + "/readyz"); err == nil {
 			resp.Body.Close()
