@@ -2,20 +2,27 @@ package server
 
 import "testing"
 
-// TestWarmTotalsNameRequests: every request the warm-up sends as a caller
-// who may read every dataset too is one of its requests (a name that is
-// not would silently leave that caller's plan cold).
+// TestWarmTotalsNameRequests: every request the warm-up sends again (as
+// a caller who may read every dataset, or with short ids) is one of its
+// requests (a name that is not would silently leave a plan cold).
 func TestWarmTotalsNameRequests(t *testing.T) {
 	names := map[string]bool{}
 	for _, r := range warmRequests {
 		names[r.name] = true
 	}
-	for name := range warmTotals {
-		if !names[name] {
-			t.Errorf("warmTotals names %q, which is no warm request", name)
+	for _, set := range []map[string]bool{warmTotals, warmShort} {
+		for name := range set {
+			if !names[name] {
+				t.Errorf("%q is no warm request", name)
+			}
 		}
 	}
-	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals); got != want {
+	for _, id := range []string{warmShortVariables["id"].(string), warmShortVariables["to"].(string)} {
+		if len(id) > 10 {
+			t.Errorf("short id %q has %d characters, over 10", id, len(id))
+		}
+	}
+	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals)+len(warmShort); got != want {
 		t.Errorf("%d requests sent, want %d", got, want)
 	}
 }
