@@ -82,6 +82,10 @@ var warmRequests = []warmRequest{
 	{"datasetTimeline", `query($datasets: [String!]!) { datasetTimeline(datasets: $datasets, from: "2000", to: "2001") { truncated items { start relation { id } event { id } } } }`},
 	{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
 	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
+	// Saved queries, as the researcher's guide lists them (its statement
+	// takes $caller: a key's principal, "key:" and its id, is of the
+	// warm-up caller's length class).
+	{"savedQueries", `{ savedQueries(first: 20) { edges { node { name title version } } } }`},
 }
 
 // explorerFragments are the fragments the explorer's documents spread
