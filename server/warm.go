@@ -80,8 +80,9 @@ var warmRequests = []warmRequest{
 	{"commandChain", `query($id: ID!, $at: PartialDate!) { commandChain(unitId: $id, at: $at) { unit { unit { id name } commanders { entity { id name } } } levels { level units { unit { id name } } } truncated } }`},
 	{"whoWasInCommand", `query($id: ID!) { whoWasInCommand(incidentId: $id) { incident { id name } units { unit { id name } chain { levels { level units { unit { id name } } } } } people { person { id name } } } }`},
 	// Saved queries, as the researcher's guide lists them (its statement
-	// takes $caller: a key's principal, "key:" and its id, is of the
-	// warm-up caller's length class).
+	// takes $caller: sent as warmCaller, whose id is of the length class
+	// of a key's principal, "key:" and its id, and as warmShortCaller,
+	// whose id is of the anonymous caller's).
 	{"savedQueries", `{ savedQueries(first: 20) { edges { node { name title version } } } }`},
 	// The explorer's Timeline tab, last: its statement (one text, whatever
 	// is selected) takes seconds to plan (3.5 to 8 s), and when the budget
@@ -134,6 +135,11 @@ var warmVariables = map[string]any{"id": warmNone, "to": warmNone + "-2", "text"
 var warmShort = map[string]bool{"shortestPath": true, "explorer: entity panel": true, "explorer: expand": true,
 	"explorer: paths": true, "commandChain": true, "whoWasInCommand": true}
 
+// warmCallerNamed are the requests whose statements take the caller's id
+// ($caller, a string: its length class counts), sent again as
+// warmShortCaller.
+var warmCallerNamed = map[string]bool{"savedQueries": true}
+
 // warmShortVariables are warmVariables with ids of 10 characters at most.
 var warmShortVariables = func() map[string]any {
 	v := maps.Clone(warmVariables)
@@ -151,6 +157,7 @@ const warmNoDataset = "casegraph-warm-up-none"
 // every dataset: those requests are sent as warmEveryDataset too.
 var (
 	warmCaller       = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{warmNoDataset}}
+	warmShortCaller  = casegraph.Principal{ID: "cg-warm", Role: casegraph.RoleReader, Datasets: []string{warmNoDataset}}
 	warmEveryDataset = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}}
 )
 
@@ -171,6 +178,9 @@ func warmSends() []warmSend {
 		}
 		if warmShort[req.name] {
 			out = append(out, warmSend{req, warmCaller, warmShortVariables})
+		}
+		if warmCallerNamed[req.name] {
+			out = append(out, warmSend{req, warmShortCaller, warmVariables})
 		}
 	}
 	return out

@@ -1,6 +1,10 @@
 package server
 
-import "testing"
+import (
+	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
+)
 
 // TestWarmTotalsNameRequests: every request the warm-up sends again (as
 // a caller who may read every dataset, or with short ids) is one of its
@@ -10,7 +14,7 @@ func TestWarmTotalsNameRequests(t *testing.T) {
 	for _, r := range warmRequests {
 		names[r.name] = true
 	}
-	for _, set := range []map[string]bool{warmTotals, warmShort} {
+	for _, set := range []map[string]bool{warmTotals, warmShort, warmCallerNamed} {
 		for name := range set {
 			if !names[name] {
 				t.Errorf("%q is no warm request", name)
@@ -22,7 +26,10 @@ func TestWarmTotalsNameRequests(t *testing.T) {
 			t.Errorf("short id %q has %d characters, over 10", id, len(id))
 		}
 	}
-	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals)+len(warmShort); got != want {
+	if len(warmShortCaller.ID) > 10 || len(warmShortCaller.ID) < 2 || len(casegraph.AnonymousID) > 10 {
+		t.Errorf("warmShortCaller's id %q is not of the anonymous caller's length class (2 to 10)", warmShortCaller.ID)
+	}
+	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals)+len(warmShort)+len(warmCallerNamed); got != want {
 		t.Errorf("%d requests sent, want %d", got, want)
 	}
 }
