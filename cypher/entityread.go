@@ -90,22 +90,21 @@ type readPage struct {
 
 // compileRead turns a read into the template's levels, its shape (the
 // cache key: everything but the values) and the values as parameters.
+// The properties shown are values too ($entityProps, $relationProps:
+// entityValues), so that the selections of one shape that show other
+// fields share one text, planned once by Neo4j.
 func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, map[string]any, error) {
-	params := map[string]any{}
+	entityProps, relationProps := readProperties(read)
+	if err := checkProperties(&casegraph.Properties{Entity: entityProps, Relation: relationProps}); err != nil {
+		return readLevel{}, "", nil, err
+	}
+	params := map[string]any{"entityProps": valueNames(entityProps), "relationProps": valueNames(relationProps)}
 	var shape strings.Builder
 	fmt.Fprintf(&shape, "scoped%t", scoped)
-	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
-	if p := read.Properties; p != nil {
-		if err := checkProperties(p); err != nil {
-			return readLevel{}, "", nil, err
-		}
-		entityProps, relationProps = p.Entity, p.Relation
-		fmt.Fprintf(&shape, "%v%v", p.Entity, p.Relation)
-	}
 	var level func(r *casegraph.EntityRead, depth int, path string) readLevel
 	level = func(r *casegraph.EntityRead, depth int, path string) readLevel {
 		v := "e" + strconv.Itoa(depth)
-		l := readLevel{Var: v, Sources: r.Sources, Projection: entityProjection(v, entityProps)}
+		l := readLevel{Var: v, Sources: r.Sources, Projection: entityValues(v)}
 		fmt.Fprintf(&shape, "{s%t", r.Sources)
 		for i, p := range r.Relations {
 			param := "p" + strconv.Itoa(i)
@@ -131,7 +130,7 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 			pg := readPage{
 				Param: param, From: v, To: "e" + strconv.Itoa(depth+1), Rel: rel,
 				Left: left, Right: right, Types: strings.Join(names, "|"), Total: p.Total, Sources: p.Sources, Scoped: scoped,
-				Projection: relationProjectionOf(rel, relationProps, rel+"_hidden", rel+"_key"),
+				Projection: relationValuesOf(rel, rel+"_hidden", rel+"_key"),
 				Hidden:     relationHidden(rel), Order: relationOrder(rel), Key: relationKeyOf(rel, rel+"_hidden"), Backward: p.Page.Backward,
 			}
 			fmt.Fprintf(&shape, "[%s%s%s t%t s%t b%t", left, pg.Types, right, p.Total, p.Sources, p.Page.Backward)
@@ -149,6 +148,42 @@ func compileRead(read *casegraph.EntityRead, scoped bool) (readLevel, string, ma
 	}
 	root := level(read, 0, "")
 	return root, shape.String(), params, nil
+}
+
+// readProperties are the properties a read shows of entities and of
+// relations: those it names, or every one.
+func readProperties(read *casegraph.EntityRead) (entity, relation []string) {
+	if p := read.Properties; p != nil {
+		return p.Entity, p.Relation
+	}
+	return casegraph.EntityProperties, casegraph.RelationProperties
+}
+
+// valueNames is the parameter that names the properties a read shows
+// ($entityProps, $relationProps): "id", then the properties, made as long
+// as planList makes lists, so that reads that show more or fewer
+// properties share a plan (an empty list, or one of another length
+// class, is another parameter type to Neo4j). The id's value is not read
+// back (valuesByName), nor are those of the names planList adds: the
+// projection has the id as the caller sees it.
+func valueNames(props []string) []string {
+	return planList(append([]string{"id"}, props...))
+}
+
+// valuesByName turns a projection of entityValues or relationValuesOf
+// into the map projection the record mappers read: each of the values
+// under the name of its property (props, as valueNames had them after
+// the id; the values of the names planList added after them are null).
+func valuesByName(m map[string]any, props []string) error {
+	values, ok := m["values"].([]any)
+	if !ok || len(values) < len(props)+1 {
+		return fmt.Errorf("%d values for %d properties and the id", len(values), len(props))
+	}
+	for i, name := range props {
+		m[name] = values[i+1]
+	}
+	delete(m, "values")
+	return nil
 }
 
 // checkProperties refuses a property of no table: the properties are
@@ -190,13 +225,14 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}
-	params["ids"] = ids
+	params["ids"] = planList(ids) // planPad finds no entity: absent from the answer
 	res, err := s.executeText(ctx, stmtReadEntities, text, params, readRouting)
 	if err != nil {
 		return casegraph.ReadResult{}, err
 	}
 	out := casegraph.ReadResult{Roots: make(map[string]casegraph.Entity, len(res.Records))}
 	d := readDecoder{out: &out, seen: map[string]bool{}, seenSources: map[string]bool{}}
+	d.entityProps, d.relationProps = readProperties(read)
 	for _, rec := range res.Records {
 		key, err := getString(rec, "key")
 		if err != nil {
@@ -234,12 +270,18 @@ type readDecoder struct {
 	out         *casegraph.ReadResult
 	seen        map[string]bool
 	seenSources map[string]bool
+	// the names of the values the statement returned ($entityProps,
+	// $relationProps)
+	entityProps, relationProps []string
 }
 
 func (d *readDecoder) node(m map[string]any, read *casegraph.EntityRead) (casegraph.Entity, error) {
 	em, ok := m["entity"].(map[string]any)
 	if !ok {
 		return casegraph.Entity{}, fmt.Errorf("node without an entity")
+	}
+	if err := valuesByName(em, d.entityProps); err != nil {
+		return casegraph.Entity{}, err
 	}
 	e, err := entityFromMap(em)
 	if err != nil {
@@ -277,6 +319,9 @@ func (d *readDecoder) node(m map[string]any, read *casegraph.EntityRead) (casegr
 			rm, ok := im["relation"].(map[string]any)
 			if !ok {
 				return e, fmt.Errorf("entity %s: item without a relation", e.ID)
+			}
+			if err := valuesByName(rm, d.relationProps); err != nil {
+				return e, fmt.Errorf("entity %s: relation: %w", e.ID, err)
 			}
 			r, err := relationFromMap(rm)
 			if err != nil {

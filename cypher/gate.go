@@ -14,7 +14,7 @@ import (
 // results afterwards), with the caller's scope as parameters (withScope):
 //
 //   - readable: an entity, a source or a relation of a dataset the caller
-//     may read ($readable, null for every one);
+//     may read ($readable; $readAll for every one);
 //   - a relation only with both its ends readable: its pattern's end nodes
 //     are gated, or its ends are tested (the "relationEnds" definition of
 //     statements/shared.tmpl);
@@ -50,7 +50,7 @@ func ungatedStatements() []ungated {
 // readable is the gate's test that the caller may read the dataset of a
 // node (an entity, a source) or of a relation, an expression.
 func readable(v string) string {
-	return "($readable IS NULL OR " + v + ".dataset IN $readable)"
+	return "($readAll OR " + v + ".dataset IN $readable)"
 }
 
 // hidden is the test that an entity (an expression) is protected and the
@@ -95,11 +95,10 @@ func entityProjection(v string, props []string) string {
 	var b strings.Builder
 	b.WriteString("CASE WHEN " + hidden(v) + " THEN {id: " + v + ".redactedId, ")
 	for _, p := range props {
-		switch p {
-		case "name":
+		switch {
+		case p == "name":
 			b.WriteString("name: '" + casegraph.RedactedName + "', ")
-		case "dataset", "sourceIds", "citationCredibility", "citationGrades":
-			// What it cites and how well, never the words.
+		case slices.Contains(redactedEntityKeeps, p):
 			b.WriteString(p + ": " + v + "." + p + ", ")
 		default:
 			b.WriteString(p + ": null, ")
@@ -109,6 +108,60 @@ func entityProjection(v string, props []string) string {
 	b.WriteString(projection(v, append([]string{"id"}, props...), kind+", redacted: false"))
 	b.WriteString(" END")
 	return b.String()
+}
+
+// redactedEntityKeeps are the properties a redacted entity still shows:
+// what it cites and how well, never the words.
+var redactedEntityKeeps = []string{"dataset", "sourceIds", "citationCredibility", "citationGrades"}
+
+// entityValues is entityProjection with the properties named by the
+// statement's parameter $entityProps rather than written in its text, so
+// that one text (and one plan in Neo4j's query cache) serves every
+// selection of properties: the map holds the id, kind and redaction as
+// entityProjection has them, and "values", the properties' values in the
+// parameter's order (read by name, v[p]), redacted as entityProjection
+// redacts them. The decoder (valuesByName) makes the properties of the
+// map again.
+func entityValues(v string) string {
+	kind := "kind: [l IN labels(" + v + ") WHERE l <> 'Entity'][0]"
+	return "CASE WHEN " + hidden(v) + " THEN {id: " + v + ".redactedId, " + kind + ", redacted: true, " +
+		"values: [p IN $entityProps | CASE WHEN p IN " + cypherList(redactedEntityKeeps) + " THEN " + v + "[p]" +
+		" WHEN p = 'name' THEN '" + casegraph.RedactedName + "' END]} " +
+		"ELSE {id: " + v + ".id, " + kind + ", redacted: false, values: [p IN $entityProps | " + v + "[p]]} END"
+}
+
+// relationValuesOf is relationProjectionOf with the properties named by
+// the statement's parameter $relationProps (entityValues says why): the
+// map holds the id, type and ends as relationProjectionOf has them, and
+// "values", the properties' values in the parameter's order, those of
+// redactedRelationProperty null where an end is hidden (redact).
+func relationValuesOf(r, redact, key string) string {
+	var redacted []string
+	for _, p := range casegraph.RelationProperties {
+		if redactedRelationProperty(p) {
+			redacted = append(redacted, p)
+		}
+	}
+	return "CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", " +
+		"values: [p IN $relationProps | CASE WHEN " + redact + " AND p IN " + cypherList(redacted) + " THEN null ELSE " + r + "[p] END], " +
+		relationTypeAndEnds(r, redact) + "} END"
+}
+
+// relationTypeAndEnds is what a relation's projection shows besides its
+// id and properties: its type and its ends' ids as the caller sees them.
+// Only a relation with a hidden end (redact) has an end to show by its
+// opaque id.
+func relationTypeAndEnds(r, redact string) string {
+	from, to := "startNode("+r+")", "endNode("+r+")"
+	return "type: type(" + r + "), " +
+		"from: CASE WHEN " + redact + " THEN " + endID(from) + " ELSE " + from + ".id END, " +
+		"to: CASE WHEN " + redact + " THEN " + endID(to) + " ELSE " + to + ".id END"
+}
+
+// cypherList is a list literal of names from the vocabulary (never a
+// client's text).
+func cypherList(names []string) string {
+	return "['" + strings.Join(names, "', '") + "']"
 }
 
 // relationProjection is the map projection of a relationship variable:
@@ -126,7 +179,6 @@ func relationProjection(r string, props []string) string {
 // (relationHidden) and id as the caller sees it (relationKey) given as
 // expressions, for a statement that has computed them once already.
 func relationProjectionOf(r string, props []string, redact, key string) string {
-	from, to := "startNode("+r+")", "endNode("+r+")"
 	var b strings.Builder
 	// Null for no relation (an optional match's), as a map projection is.
 	b.WriteString("CASE WHEN " + r + " IS NULL THEN null ELSE {id: " + key + ", ")
@@ -137,10 +189,7 @@ func relationProjectionOf(r string, props []string, redact, key string) string {
 			b.WriteString(p + ": " + r + "." + p + ", ")
 		}
 	}
-	// Only a relation with a hidden end has an end to show by its opaque id.
-	b.WriteString("type: type(" + r + "), " +
-		"from: CASE WHEN " + redact + " THEN " + endID(from) + " ELSE " + from + ".id END, " +
-		"to: CASE WHEN " + redact + " THEN " + endID(to) + " ELSE " + to + ".id END} END")
+	b.WriteString(relationTypeAndEnds(r, redact) + "} END")
 	return b.String()
 }
 

@@ -109,13 +109,13 @@ func BenchmarkSearchQueries(b *testing.B) {
 						stmt, params = "Suggest", map[string]any{"query": cypher.Scoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}),
 							"kinds": nil, "datasets": []string{ds}, "window": int64(w.first), "candidates": int64(w.first), "exact": nil}
 					}
-					params["readable"], params["callerCleared"] = nil, true
+					params["readable"], params["readAll"], params["callerCleared"] = []string{}, true, true
 					start := time.Now()
 					_, err := neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement(stmt), params,
 						neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					if err == nil && w.counts {
 						_, err = neo4j.ExecuteQuery(ctx, h.Store.Driver(), h.Store.Statement("SearchCounts"), map[string]any{
-							"readable": nil, "callerCleared": true,
+							"readable": []string{}, "readAll": true, "callerCleared": true,
 							"query": cypher.FacetScoped(w.build(in.words), casegraph.SearchFilter{Datasets: []string{ds}}), "exact": nil,
 						}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"), neo4j.ExecuteQueryWithReadersRouting())
 					}

@@ -8,6 +8,8 @@ package cypher
 import (
 	"context"
 	"errors"
+	"regexp"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +59,7 @@ type Store struct {
 	roundTrips  atomic.Int64
 	reads       *readStatements
 	commands    *commandStatements
+	named       *paramNames // the parameters each text names
 	admission   Admission
 	light       pool              // statements other than heavy ones (nil: no bound)
 	heavy       pool              // path and full-text searches (nil: no bound)
@@ -86,6 +89,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		pathTimeout: opts.PathTimeout,
 		reads:       newReadStatements(),
 		commands:    newCommandStatements(),
+		named:       &paramNames{byText: map[string]map[string]bool{}},
 		admission:   opts.Admission,
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),
@@ -155,7 +159,7 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 		return nil, err
 	}
 	defer release()
-	params = withScope(ctx, params)
+	params = s.named.only(text, withScope(ctx, params))
 	done := s.roundTrip(ctx, string(name))
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), routing,
@@ -170,7 +174,8 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 // withScope adds to a statement's parameters the caller's scope, which
 // every statement that reads the graph applies inside its match (the
 // "readable" and "visibleQuery" definitions of statements/shared.tmpl):
-// $readable, the datasets the caller may read, or null for every one;
+// $readable, the datasets the caller may read, and $readAll, whether it
+// may read every one;
 // $callerCleared, whether it may see protected people (the entity and relation
 // projections redact them when not); $caller, who the caller is;
 // $callerIsAdmin, whether it may see everything.
@@ -199,16 +204,94 @@ func scopeParams(scope casegraph.Scope, params map[string]any) map[string]any {
 	}
 	params["caller"], params["callerIsAdmin"] = casegraph.OperatorID, true
 	params["callerCleared"] = scope.Cleared
+	// A list for every caller, of one length class (planList), and
+	// whether it may read every dataset beside it, not null for those who
+	// may: null is another type to Neo4j, and each statement was planned
+	// once for callers who may read every dataset and once again for
+	// those limited to some (0.4 to 0.8 s for a depth-2 read). A scope of
+	// no datasets reads nothing, not everything.
+	params["readAll"] = !scope.Limited
+	params["readable"] = planList(nil)
 	if scope.Limited {
-		// Never null: a scope of no datasets reads nothing, not everything.
-		readable := make([]string, len(scope.Datasets))
-		copy(readable, scope.Datasets)
-		params["readable"] = readable
-	} else {
-		params["readable"] = nil
+		params["readable"] = planList(scope.Datasets)
 	}
 	return params
 }
+
+// paramNames keeps, for each statement text sent, the parameters it
+// names ($name), so that a statement is sent those alone. Neo4j keeps a
+// plan by the text and the types of every parameter sent, used or not,
+// strings and lists with the class of their length (planListLength): the
+// scope's $caller, which most statements do not use, was "anonymous" for
+// one caller and a key's id for another, and each waited for a plan of
+// its own (measured 40-80 ms for a compiled read, more for others).
+type paramNames struct {
+	mu     sync.Mutex
+	byText map[string]map[string]bool
+}
+
+// maxParamTexts bounds the texts paramNames keeps (the named statements,
+// maxReadShapes and maxCommandShapes fit); past it, a text's names are
+// found again on each use (microseconds).
+const maxParamTexts = 4000
+
+// only is a copy of params without those text does not name (the
+// caller's map is left as it was: some send it again with another
+// statement).
+func (p *paramNames) only(text string, params map[string]any) map[string]any {
+	p.mu.Lock()
+	named, ok := p.byText[text]
+	p.mu.Unlock()
+	if !ok {
+		named = map[string]bool{}
+		for _, m := range paramName.FindAllStringSubmatch(text, -1) {
+			named[m[1]] = true
+		}
+		p.mu.Lock()
+		if len(p.byText) < maxParamTexts {
+			p.byText[text] = named
+		}
+		p.mu.Unlock()
+	}
+	out := make(map[string]any, len(named))
+	for k, v := range params {
+		if named[k] {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// paramName finds the parameters a statement names: $name, or $`name`.
+var paramName = regexp.MustCompile("\\$`?([A-Za-z_][A-Za-z0-9_]*)")
+
+// planListLength is the least length of the lists of names that most
+// statements take and whose length varies from one request to the next
+// (the caller's datasets, $readable; the ids of a compiled read; the
+// properties it shows). Neo4j keeps a plan by the statement's text and its
+// parameters' types, and a list's type holds the class of its length: 0,
+// 1, 2 to 10, 11 to 100, over 100 (measured on 5.26: bench/README.md,
+// "Cold start"), so a reader of one dataset and a reader of two, or
+// entity(id) and ten entities batched, each waited for a plan of their own
+// (0.1 to 1 s). Made at least this long (planList), the lists of up to 100
+// names all fall in one class, and share one plan.
+const planListLength = 11
+
+// planList is list made planListLength long, if shorter, with planPad.
+func planList(list []string) []string {
+	out := make([]string, len(list), max(len(list), planListLength))
+	copy(out, list)
+	for len(out) < planListLength {
+		out = append(out, planPad)
+	}
+	return out
+}
+
+// planPad is what planList adds: no dataset, entity, or property is named
+// so, nor can be (casegraph.ValidateID allows no parenthesis). Not "",
+// which some records hold: an audit record of no dataset has the
+// dataset "" (and a caller limited to datasets would have read it).
+const planPad = "(none)"
 
 // txTimeout hands the request's remaining time to Neo4j, so the server stops
 // working on a statement whose client has stopped waiting for it.

@@ -170,3 +170,46 @@ func BenchmarkExplainReuse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadTexts counts the texts the compiled read renders for the
+// common shapes (an entity, its relations with their ends, depth two,
+// everything), each with the property sets clients select (bench/'s
+// names, the explorer's, every property), for a caller who may read
+// every dataset and one who may not: how many plans Neo4j makes for them.
+func BenchmarkReadTexts(b *testing.B) {
+	s := cyphertest.Store(b, cypher.Options{})
+	ends := &casegraph.EntityRead{}
+	page := func(first int, ends *casegraph.EntityRead) casegraph.RelationsRead {
+		return casegraph.RelationsRead{Page: casegraph.Page{First: first}, Ends: ends}
+	}
+	shapes := map[string]casegraph.EntityRead{
+		"byId":       {},
+		"relations":  {Relations: []casegraph.RelationsRead{page(20, ends)}},
+		"depth2":     {Relations: []casegraph.RelationsRead{page(10, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{page(10, ends)}})}},
+		"everything": {Sources: true, Relations: []casegraph.RelationsRead{{Page: casegraph.Page{First: 20}, Total: true, Sources: true, Ends: ends}}},
+	}
+	props := []*casegraph.Properties{
+		nil,
+		{Entity: []string{"name"}, Relation: []string{}},
+		{Entity: []string{"name", "aliases"}, Relation: []string{}},
+		{Entity: []string{"name", "dataset", "protected", "description", "aliases", "coordinates"}, Relation: []string{"role", "startDate", "endDate", "status", "confidence", "dataset", "sourceIds", "citationGrades"}},
+		{Entity: []string{"name", "description", "updatedAt"}, Relation: []string{"role", "status"}},
+	}
+	texts := map[string]bool{}
+	n := 0
+	for _, shape := range shapes {
+		for _, p := range props {
+			for _, scoped := range []bool{false, true} {
+				read := shape
+				read.Properties = p
+				text, _, err := cypher.ReadText(s, &read, scoped)
+				if err != nil {
+					b.Fatal(err)
+				}
+				texts[text] = true
+				n++
+			}
+		}
+	}
+	b.Logf("ReadEntities: %d distinct texts for %d reads (%d shapes x %d property sets x 2 scopes)", len(texts), n, len(shapes), len(props))
+}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,11 +27,18 @@ func BenchmarkFirstRequest(b *testing.B) {
 	store := cyphertest.Store(b, cypher.Options{})
 	_, seed := cyphertest.LoadSeed(b, store)
 	_, force := cyphertest.LoadForce(b, store)
+	ds, _ := strings.CutSuffix(seed("x"), ":x")
 	vars := map[string]map[string]any{
-		"shortestPath":    {"id": seed("desmond-de-silva"), "to": seed("david-crane")},
-		"search":          {"text": "Crane"},
-		"commandChain":    {"id": force("rur-41-bn"), "at": "2012"},
-		"whoWasInCommand": {"id": force("rur-shelling-kesselbrin")},
+		"shortestPath":           {"id": seed("desmond-de-silva"), "to": seed("david-crane")},
+		"search":                 {"text": "Crane"},
+		"explorer: first screen": {"hubs": 12, "text": "Silva"},
+		"explorer: search":       {"text": "report"},
+		"explorer: expand":       {"id": seed("carter-ruck"), "limit": 100},
+		"explorer: paths":        {"id": seed("desmond-de-silva"), "to": seed("qatar-government"), "k": 3},
+		"explorer: connections":  {"ids": []string{seed("desmond-de-silva"), seed("david-crane"), seed("qatar-government")}},
+		"datasetTimeline":        {"datasets": []string{ds}},
+		"commandChain":           {"id": force("rur-41-bn"), "at": "2012"},
+		"whoWasInCommand":        {"id": force("rur-shelling-kesselbrin")},
 	}
 	names, queries := server.WarmRequests()
 	for _, warm := range []time.Duration{0, 2 * time.Minute} {
