@@ -34,7 +34,7 @@ func TestChangesUnderConcurrentWrites(t *testing.T) {
 
 	ds := cyphertest.Dataset(t)
 	admin := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "test:admin", Role: casegraph.RoleAdmin, Datasets: []string{casegraph.AllDatasets}})
-	src, err := store.UpsertSource(admin, casegraph.Source{Title: "watch test", Dataset: ds})
+	src, err := store.UpsertSource(admin, casegraph.Source{ID: ds + ":src", Title: "watch test", Dataset: ds})
 	if err != nil {
 		t.Fatal(err)
 	}
