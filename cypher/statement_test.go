@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -230,5 +231,30 @@ func TestEntityOrdersCoverTheDomain(t *testing.T) {
 	}
 	if len(entityOrders) != len(casegraph.EntityOrderFields()) {
 		t.Errorf("%d sort keys have statements, the domain knows %d", len(entityOrders), len(casegraph.EntityOrderFields()))
+	}
+}
+
+// TestRelationStatesSeeksByIndex: each type's branch of RelationStates
+// seeks its relation id index by hint. The statement keeps its first plan
+// (replan=skip), and a plan made on a database holding little (the seed
+// alone) could scan a type instead; an import's batch of relations then
+// ran past the memory a transaction may use (the heavy-load drill).
+func TestRelationStatesSeeksByIndex(t *testing.T) {
+	loaded, err := loadStatements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	branch := regexp.MustCompile(`MATCH \(\)-\[r:(\w+) \{id: id\}\]->\(\)( USING INDEX r:(\w+)\(id\))?`)
+	for _, mode := range []gateMode{gateWrite, gateCheck} {
+		name := stmtRelationStates.inGate(mode)
+		found := branch.FindAllStringSubmatch(loaded[name], -1)
+		if len(found) != len(casegraph.RelationTypes()) {
+			t.Errorf("%s: %d branches, want one a relation type (%d)", name, len(found), len(casegraph.RelationTypes()))
+		}
+		for _, m := range found {
+			if m[3] != m[1] {
+				t.Errorf("%s: the branch of %s seeks no index of its own: %q", name, m[1], m[0])
+			}
+		}
 	}
 }
