@@ -6,6 +6,7 @@ package cypher_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,7 +37,7 @@ func TestDuplicateRunKept(t *testing.T) {
 	s, ctx, ds, src := duplicateFixture(t)
 	var people []casegraph.Entity
 	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
-		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
+		people = append(people, casegraph.Entity{ID: ds + ":" + strings.ReplaceAll(name, " ", "-"), Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
 	}
 	if _, err := s.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestDuplicateRunShared(t *testing.T) {
 	setup, ctx, ds, src := duplicateFixture(t)
 	var people []casegraph.Entity
 	for _, name := range []string{"John Robert Smith", "J. R. Smith", "Mohammed Haddad", "Muhammad Hadad"} {
-		people = append(people, casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
+		people = append(people, casegraph.Entity{ID: ds + ":" + strings.ReplaceAll(name, " ", "-"), Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}})
 	}
 	if _, err := setup.WriteBatch(ctx, []casegraph.Source{src}, people, nil); err != nil {
 		t.Fatal(err)

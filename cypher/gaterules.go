@@ -45,8 +45,14 @@ func (g *gate) early(p *gatePlan) []casegraph.Refusal {
 	return out
 }
 
-// row is early's rule for any row: its id, its dataset.
+// row is early's rule for any row: its id (of the form every id has, and
+// not of a reserved one: the edges check it too, and the store's own
+// callers, the operator's commands and tests, are held to it here), its
+// dataset.
 func (g *gate) row(what, id, dataset string) error {
+	if err := casegraph.ValidateID("id", id); err != nil {
+		return err
+	}
 	if err := casegraph.CheckNewID("id", id); err != nil {
 		return err
 	}

@@ -367,3 +367,70 @@ func (o *statementNames) names() []string {
 	defer o.mu.Unlock()
 	return slices.Clone(o.sent)
 }
+
+// TestGateRefusesMalformedIDs: the store's own callers (the operator's
+// commands, tests) are held to the form of an id as the edges are: an
+// empty id, or one with a space or a tilde, is refused with
+// BAD_USER_INPUT at every kind of write, and nothing is written. The
+// store used to make a source with the id "" for them.
+func TestGateRefusesMalformedIDs(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ds := cyphertest.Dataset(t)
+	ctx := casegraph.AsOperator(testContext(t))
+	src := casegraph.Source{ID: ds + "-src", Title: "Register", Dataset: ds}
+	if _, err := s.UpsertSource(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	a := casegraph.Entity{ID: ds + "-a", Kind: casegraph.KindPerson, Name: "A", Dataset: ds, SourceIDs: []string{src.ID}}
+	b := casegraph.Entity{ID: ds + "-b", Kind: casegraph.KindOrganization, Name: "B", Dataset: ds, SourceIDs: []string{src.ID}}
+	if _, err := s.WriteBatch(ctx, nil, []casegraph.Entity{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"", " ", ds + " x", ds + "~x"} {
+		writes := map[string]func() error{
+			"source": func() error {
+				_, err := s.UpsertSource(ctx, casegraph.Source{ID: id, Title: "Nameless", Dataset: ds})
+				return err
+			},
+			"entity": func() error {
+				_, err := s.UpsertEntity(ctx, casegraph.Entity{ID: id, Kind: casegraph.KindPerson, Name: "Nameless", Dataset: ds, SourceIDs: []string{src.ID}}, nil)
+				return err
+			},
+			"relation": func() error {
+				_, err := s.Link(ctx, casegraph.Relation{ID: id, Type: "MEMBER_OF", FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported,
+					Dataset: ds, SourceIDs: []string{src.ID}})
+				return err
+			},
+			"batch": func() error {
+				_, err := s.WriteBatch(ctx, []casegraph.Source{{ID: id, Title: "Nameless", Dataset: ds}}, nil, nil)
+				return err
+			},
+		}
+		for kind, write := range writes {
+			if code := casegraph.ErrorCode(write()); code != casegraph.CodeBadUserInput {
+				t.Errorf("%s with the id %q: %s, want BAD_USER_INPUT", kind, id, code)
+			}
+		}
+	}
+	got, err := s.SourcesByID(ctx, []string{"", " "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 0 {
+		t.Errorf("sources written with malformed ids: %v", got)
+	}
+	n, err := s.CountEntities(ctx, casegraph.EntityFilter{Datasets: []string{ds}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ReadEntities(ctx, []string{a.ID}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{
+		{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 10}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || len(res.Pages) != 1 || len(res.Pages[0].Result.Relations) != 0 {
+		t.Errorf("after the refusals: %d entities, pages %+v; want the 2 written and no relation", n, res.Pages)
+	}
+}

@@ -98,9 +98,10 @@ func TestIdentifyingFieldsRefused(t *testing.T) {
 		{"birth date not a date", person("birthDate", "1970-02-30"), "1970-02-30"},
 		// GraphQL's enums take the exact name; another case is bad input
 		// that lists the values and suggests the nearest, for every enum.
-		{"gender in lower case", person("gender", "male"), `unknown Gender \"male\"; did you mean \"MALE\"? (one of MALE, FEMALE, OTHER)","path":["upsertEntity","input","gender"],"extensions":{"accepted":["MALE","FEMALE","OTHER"],"code":"BAD_USER_INPUT","suggestion":"MALE"}`},
+		{"gender in lower case", person("gender", "male"), `unknown Gender \"male\"; did you mean \"MALE\"? (one of MALE, FEMALE, OTHER)","path":["upsertEntity","input","gender"],"extensions":{"accepted":["MALE","FEMALE","OTHER"],"code":"BAD_USER_INPUT","field":"gender","suggestion":"MALE"}`},
 		{"kind in lower case", person("kind", "person"), `unknown EntityKind \"person\"; did you mean \"PERSON\"? (one of PERSON, ORGANIZATION, EVENT, DOCUMENT, PLACE)`},
-		{"identifier type unknown", person("identifiers", []any{map[string]any{"type": "DNA", "value": "x"}}), "IdentifierType"},
+		{"identifier type unknown", person("identifiers", []any{map[string]any{"type": "DNA", "value": "x"}}), `IdentifierType`},
+		{"identifier type unknown, at its field", person("identifiers", []any{map[string]any{"type": "DNA", "value": "x"}}), `"field":"identifiers[0].type"`},
 		{"identifier without a value", person("identifiers", []any{map[string]any{"type": "PASSPORT", "value": ""}}),
 			"identifiers[0].value is required"},
 		{"identifier repeated", person("identifiers", []any{map[string]any{"type": "PASSPORT", "value": "N1"},

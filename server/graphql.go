@@ -282,8 +282,14 @@ func argumentField(ctx context.Context, path ast.Path) string {
 	if !ok || fc.Field.Definition.Arguments.ForName(string(arg)) == nil {
 		return ""
 	}
+	return inputPath(string(arg), path[len(at)+1:])
+}
+
+// inputPath is the path within an input named name ("identifiers[0].type"),
+// or name itself for the input as a whole.
+func inputPath(name string, within ast.Path) string {
 	var b strings.Builder
-	for _, el := range path[len(at)+1:] {
+	for _, el := range within {
 		switch el := el.(type) {
 		case ast.PathName:
 			if b.Len() > 0 {
@@ -295,9 +301,25 @@ func argumentField(ctx context.Context, path ast.Path) string {
 		}
 	}
 	if b.Len() == 0 {
-		return string(arg)
+		return name
 	}
 	return b.String()
+}
+
+// variableField is the input an error of reading the variables is about,
+// as argumentField gives it for an argument: gqlparser's path of such an
+// error is "variable", the variable's name, then the path within it
+// ("identifiers[0].type" for $in: {identifiers: [{type: "DNA"}]}; the
+// variable's own name for a value given bare); "" for any other path.
+func variableField(path ast.Path) string {
+	if len(path) < 2 || path[0] != ast.PathName("variable") {
+		return ""
+	}
+	name, ok := path[1].(ast.PathName)
+	if !ok {
+		return ""
+	}
+	return inputPath(string(name), path[2:])
 }
 
 // problem is one of the problems of an error that joins several.
@@ -371,6 +393,9 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 		case errcode.ParseFailed, errcode.ValidationFailed, "COMPLEXITY_LIMIT_EXCEEDED",
 			"PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED":
 			gqlErr.Extensions = map[string]any{"code": string(casegraph.CodeBadUserInput), "reason": code}
+			if f := variableField(gqlErr.Path); f != "" {
+				gqlErr.Extensions["field"] = f
+			}
 			return gqlErr
 		}
 	}
@@ -400,6 +425,13 @@ func enumPresenter(schema *ast.Schema, introspection bool) graphql.ErrorPresente
 			var gqlErr *gqlerror.Error
 			if errors.As(err, &gqlErr) {
 				out.Path, out.Locations = gqlErr.Path, gqlErr.Locations
+				// The input it is about, as for any argument refused as
+				// it is read ("gender" for upsertEntity(input: {gender})).
+				if f := argumentField(ctx, gqlErr.Path); f != "" {
+					out.Extensions["field"] = f
+				} else if f := variableField(gqlErr.Path); f != "" {
+					out.Extensions["field"] = f
+				}
 			}
 			out.Extensions["accepted"] = bad.Accepted
 			if bad.Suggestion != "" {

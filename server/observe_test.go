@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/common/expfmt"
@@ -239,20 +240,29 @@ func TestCacheMetrics(t *testing.T) {
 }
 
 // logLine returns the access-log line of the request with the id.
+//
+// The access log's line is written once the handler has returned, which
+// can be after the client has read the whole response: on a loaded
+// machine the test looked before it was there (TestAccessLogEveryRoute
+// failed so once). It looks again for up to 5 s.
 func logLine(t *testing.T, h *harness, id string) map[string]any {
 	t.Helper()
-	sc := bufio.NewScanner(strings.NewReader(h.Logs.String()))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var line map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			continue
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		sc := bufio.NewScanner(strings.NewReader(h.Logs.String()))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var line map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+				continue
+			}
+			if line["req_id"] == id && line["message"] == "request" {
+				return line
+			}
 		}
-		if line["req_id"] == id && line["message"] == "request" {
-			return line
+		if time.Now().After(deadline) {
+			return nil
 		}
 	}
-	return nil
 }
 
 type sample struct {
