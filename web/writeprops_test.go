@@ -38,6 +38,8 @@ func TestExplorerWriteTypedProperties(t *testing.T) {
 	}{
 		{"OWNS", amal, firm, []string{"share"}, map[string]string{"share": "150"}, "share", map[string]string{"share": "51"}, map[string]any{"share": 51.0}},
 		{"PAID", firm, omar, []string{"amount", "currency"}, map[string]string{"amount": "2500", "currency": "dollars"}, "currency", map[string]string{"currency": "USD"}, map[string]any{"amount": 2500.0, "currency": "USD"}},
+		// A number typed as no number is refused at its field, not sent as null (which would drop it).
+		{"PAID", firm, omar, []string{"amount", "currency"}, map[string]string{"amount": "2,500", "currency": "USD"}, "amount", map[string]string{"amount": "2500.5"}, map[string]any{"amount": 2500.5, "currency": "USD"}},
 		{"FAMILY_OF", amal, omar, []string{"relationship"}, nil, "", map[string]string{"relationship": "SIBLING"}, map[string]any{"relationship": "SIBLING"}},
 		{"HELD_POSITION", omar, firm, []string{"post", "rank"}, map[string]string{"post": strings.Repeat("chief ", 40)}, "post", map[string]string{"post": "chief financial officer", "rank": "none"}, map[string]any{"post": "chief financial officer", "rank": "none"}},
 	} {

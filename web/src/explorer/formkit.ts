@@ -44,10 +44,23 @@ export function value(form: HTMLElement, name: string): string | null {
   return v === "" ? null : v;
 }
 
-/** number is an input's value as a number, null when empty (a non-number goes as NaN's text, for the server to refuse). */
+/** decimal is the form of a number typed in: digits, a point, an exponent (not "0x10", "Infinity" or "1,5", which Number reads or drops). */
+const decimal = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * number is an input's value as a number, null when empty. A value that is
+ * no number is refused at its field before anything is sent (as JSON it
+ * would go as null, which the API takes for "none": the value typed would
+ * be dropped without a word).
+ */
 export function number(form: HTMLElement, name: string): number | null {
   const v = value(form, name);
-  return v === null ? null : Number(v);
+  if (v === null) return null;
+  const n = Number(v);
+  if (!decimal.test(v) || !Number.isFinite(n)) {
+    throw new ApiError(`${name} "${v}" is not a number: type digits, with a point for a fraction (2500, 0.75)`, "BAD_USER_INPUT", undefined, { field: name });
+  }
+  return n;
 }
 
 /** Problem is one error the server gave, at a field or not. */
