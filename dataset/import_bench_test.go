@@ -1,9 +1,12 @@
 package dataset_test
 
 import (
+	"cmp"
 	"context"
 	"os"
+	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,13 +18,25 @@ import (
 
 // BenchmarkImport imports a generated graph (CASEGRAPH_BENCH_ENTITIES,
 // default 100000, and five relations an entity) into a fresh dataset and
-// reports rows a second and round trips. Run it once: -benchtime 1x.
+// reports rows a second and round trips, and logs where the time went:
+// each statement's count and total time (from sending it to reading its
+// last record; with -v). CASEGRAPH_BENCH_BATCH sets the batch size
+// (default 10000) and CASEGRAPH_BENCH_WRITERS the writers (default 2).
+// Run it once: -benchtime 1x.
 func BenchmarkImport(b *testing.B) {
 	entities := 100_000
 	if v, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_ENTITIES")); err == nil && v > 0 {
 		entities = v
 	}
-	store := cyphertest.Store(b, cypher.Options{})
+	opts := dataset.Options{BatchSize: 10000}
+	if v, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_BATCH")); err == nil && v > 0 {
+		opts.BatchSize = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("CASEGRAPH_BENCH_WRITERS")); err == nil && v > 0 {
+		opts.Writers = v
+	}
+	timings := &statementTimes{byName: map[string]*statementTime{}}
+	store := cyphertest.Store(b, cypher.Options{Observer: timings})
 	for b.Loop() {
 		b.StopTimer()
 		ds := cyphertest.Dataset(b)
@@ -30,9 +45,10 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatal(err)
 		}
 		before := store.RoundTrips()
+		timings.reset()
 		b.StartTimer()
 		start := time.Now()
-		st, err := dataset.Import(casegraph.AsOperator(context.Background()), batch, store, dataset.Options{BatchSize: 10000})
+		st, err := dataset.Import(casegraph.AsOperator(context.Background()), batch, store, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -42,5 +58,51 @@ func BenchmarkImport(b *testing.B) {
 		b.ReportMetric(float64(st.Relations)/st.RelationsTook.Seconds(), "relations/s")
 		b.ReportMetric(st.CheckTook.Seconds(), "check-s")
 		b.ReportMetric(float64(store.RoundTrips()-before), "roundtrips")
+		timings.log(b)
+	}
+}
+
+// statementTimes sums the round trips of each statement (a
+// cypher.Observer).
+type statementTimes struct {
+	mu     sync.Mutex
+	byName map[string]*statementTime
+}
+
+type statementTime struct {
+	name  string
+	count int
+	took  time.Duration
+}
+
+func (t *statementTimes) ObserveStatement(name string, took time.Duration, _ error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	st := t.byName[name]
+	if st == nil {
+		st = &statementTime{name: name}
+		t.byName[name] = st
+	}
+	st.count++
+	st.took += took
+}
+
+func (t *statementTimes) reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	clear(t.byName)
+}
+
+// log lists the statements, the longest total first.
+func (t *statementTimes) log(b *testing.B) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var all []*statementTime
+	for _, st := range t.byName {
+		all = append(all, st)
+	}
+	slices.SortFunc(all, func(x, y *statementTime) int { return cmp.Compare(y.took, x.took) })
+	for _, st := range all {
+		b.Logf("%-40s %6d round trips, %9.1f s in all, %8.1f ms each", st.name, st.count, st.took.Seconds(), float64(st.took.Milliseconds())/float64(st.count))
 	}
 }

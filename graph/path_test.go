@@ -325,3 +325,58 @@ func pathStatements(t *testing.T, h *servertest.Harness) map[bool]float64 {
 	}
 	return out
 }
+
+// TestShortestPathFromEitherEnd: the search starts from the end with
+// fewer relations (Paths.cypher.tmpl), and reads the path backwards when
+// that is the to end; the answer is the same path from from to to
+// whichever end it started from, each step joining the nodes on either
+// side of it, forward along its relation for OUTGOING. The ends of each
+// pair have different degrees, so that one order starts from from and the
+// other from to (OUTGOING: a pair whose from end has more relations, and
+// one whose from end has fewer).
+func TestShortestPathFromEitherEnd(t *testing.T) {
+	t.Parallel()
+	s := newSeedPaths(t)
+	degree := func(id string) float64 {
+		res := s.h.MustPost(`query($id: ID!) { entity(id: $id) { relations(first: 1) { totalCount } } }`, map[string]any{"id": s.id(id)})
+		return res.Data["entity"].(map[string]any)["relations"].(map[string]any)["totalCount"].(float64)
+	}
+	tests := []struct {
+		direction, from, to string
+		length              int
+	}{
+		{"ANY", "qatar-government", "geoffrey-nice", 3},
+		{"ANY", "geoffrey-nice", "qatar-government", 3},
+		{"OUTGOING", "desmond-de-silva", "geneva", 3},
+		{"OUTGOING", "desmond-de-silva", "syrian-government", 2},
+	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%s %s to %s", tt.direction, tt.from, tt.to)
+		if degree(tt.from) == degree(tt.to) {
+			t.Fatalf("%s: the ends have the same degree: the test needs ends of different degrees", name)
+		}
+		res := s.h.MustPost(pathQuery, map[string]any{"from": s.id(tt.from), "to": s.id(tt.to), "filter": s.filter(map[string]any{"direction": tt.direction, "maxDepth": 6})})
+		p, _ := res.Data["shortestPath"].(map[string]any)
+		if p == nil {
+			t.Errorf("%s: no path", name)
+			continue
+		}
+		ids := s.nodeIDs(p)
+		if ids[0] != tt.from || ids[len(ids)-1] != tt.to || int(p["length"].(float64)) != tt.length {
+			t.Errorf("%s: path %v of length %v, want one of length %d from %s to %s", name, ids, p["length"], tt.length, tt.from, tt.to)
+		}
+		for i, st := range p["steps"].([]any) {
+			step := st.(map[string]any)
+			rel := step["relation"].(map[string]any)
+			from, to := step["from"].(map[string]any)["id"], step["to"].(map[string]any)["id"]
+			relFrom, relTo := rel["from"].(map[string]any)["id"], rel["to"].(map[string]any)["id"]
+			joins := (step["forward"] == true && relFrom == from && relTo == to) || (step["forward"] == false && relFrom == to && relTo == from)
+			if from != s.id(ids[i]) || to != s.id(ids[i+1]) || !joins {
+				t.Errorf("%s: step %d %v does not join %s and %s", name, i, step, ids[i], ids[i+1])
+			}
+			if tt.direction == "OUTGOING" && step["forward"] != true {
+				t.Errorf("%s: step %d goes against its relation", name, i)
+			}
+		}
+	}
+}
