@@ -18,6 +18,14 @@ import (
 // stmtReadEntities is rendered for each shape of read (see compileRead).
 const stmtReadEntities statement = "ReadEntities"
 
+// hubDegree is the degree past which the compiled read pages an entity's
+// relations from the :RelationId registry's indexes (registrySide of
+// ReadEntities) instead of expanding all of them and keeping the top k:
+// a registry row costs a seek of each type's relation id index, the
+// expansion a few reads a relation, and W2/W3 of the peer comparison lost
+// 3 to 4 times their throughput with every entity paged from the registry.
+const hubDegree = 500
+
 // maxReadShapes bounds the statements kept rendered: shapes come from
 // clients' selections, so their number is the clients' to choose. Past the
 // bound a statement is rendered for each use (a few microseconds).

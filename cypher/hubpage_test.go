@@ -316,9 +316,9 @@ MATCH (:Entity {dataset: $ds})-[r]->() MATCH (c:RelationId {id: r.id}) REMOVE c.
 	check("the migration")
 }
 
-// TestHubPagesFromTheRegistry pages a hub read in order from the
-// :RelationId registry (ReadEntities) against the expansion RelationsOf
-// still runs, page by page: after a merge moved a second hub's relations
+// TestHubPagesFromTheRegistry pages a hub (over hubDegree relations)
+// read in order from the :RelationId registry (ReadEntities) against the
+// expansion RelationsOf still runs, page by page: after a merge moved a second hub's relations
 // (incoming and outgoing, of two types) to it, for both callers, each
 // direction and a type, forward and backward.
 func TestHubPagesFromTheRegistry(t *testing.T) {
@@ -326,17 +326,17 @@ func TestHubPagesFromTheRegistry(t *testing.T) {
 	ctx := slowContext(t)
 	ds := cyphertest.Dataset(t)
 	s := cyphertest.Store(t, cypher.Options{})
-	b, hub := smallHub(ds, 14)
+	b, hub := smallHub(ds, 520)
 	hub2 := casegraph.Entity{ID: ds + ":hub2", Kind: casegraph.KindOrganization, Name: "Second ministry", Dataset: ds, SourceIDs: []string{ds + ":src"}}
 	b.Entities, b.EntityLines = append(b.Entities, hub2), append(b.EntityLines, 500)
 	for i := range 6 {
-		r := member(ds, 60+i, b.Entities[1+i].ID, hub2.ID)
+		r := member(ds, 1000+i, b.Entities[1+i].ID, hub2.ID)
 		r.Type = "EMPLOYED_BY"
 		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, 600+i)
 	}
 	org3 := casegraph.Entity{ID: ds + ":org3", Kind: casegraph.KindOrganization, Name: "Fund", Dataset: ds, SourceIDs: []string{ds + ":src"}}
 	b.Entities, b.EntityLines = append(b.Entities, org3), append(b.EntityLines, 501)
-	funds := member(ds, 70, hub2.ID, org3.ID)
+	funds := member(ds, 1070, hub2.ID, org3.ID)
 	funds.Type = "FUNDS"
 	b.Relations, b.RelationLines = append(b.Relations, funds), append(b.RelationLines, 700)
 	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
@@ -356,8 +356,8 @@ func TestHubPagesFromTheRegistry(t *testing.T) {
 			for _, backward := range []bool{false, true} {
 				var seen []string
 				after := ""
-				for page := 0; page < 20; page++ {
-					p := casegraph.Page{First: 3, After: after, Backward: backward}
+				for page := 0; page < 40; page++ {
+					p := casegraph.Page{First: 40, After: after, Backward: backward}
 					res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
 					if err != nil {
 						t.Fatal(err)
@@ -380,7 +380,7 @@ func TestHubPagesFromTheRegistry(t *testing.T) {
 						after = got.Relations[len(got.Relations)-1].ID
 					}
 				}
-				want := map[string]int{"both": 21, "incoming": 20, "outgoing": 1, "employed_by": 6}[fname]
+				want := map[string]int{"both": 527, "incoming": 526, "outgoing": 1, "employed_by": 6}[fname]
 				if len(seen) != want {
 					t.Errorf("%s %s backward=%t: %d relations over the pages, want %d", name, fname, backward, len(seen), want)
 				}
