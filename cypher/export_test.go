@@ -215,7 +215,8 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 // ExplainRead returns the plan of the statement ReadEntities renders for a
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
-	level, shape, params, err := compileRead(read, casegraph.ScopeFrom(ctx).Limited)
+	scope := casegraph.ScopeFrom(ctx)
+	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared)
 	if err != nil {
 		return "", err
 	}

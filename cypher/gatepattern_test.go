@@ -48,6 +48,14 @@ func (c *gateChecker) match() {
 			c.bind(it.v)
 		}
 	}
+	// A planner's hint (USING INDEX v:Label(a, b)) reads nothing: skipped
+	// to its closing parenthesis.
+	for c.is(0, "USING") {
+		for c.i < len(c.toks) && !c.is(0, ")") {
+			c.i++
+		}
+		c.expect(")")
+	}
 	var conj [][]cypherToken
 	if c.is(0, "WHERE") {
 		c.i++

@@ -202,3 +202,189 @@ func TestHubPagesByTheRelationAlone(t *testing.T) {
 	}
 	checkPages(t, pageThrough(t, s, callers["uncleared"], hub, 4, nil), false, protected, 30)
 }
+
+// registryMismatches lists the relations of the dataset whose :RelationId
+// registry node does not hold their ends' ids and page key (pageKey:
+// redactedId when an end is protected, else the id), and registry nodes
+// left over of relations that are gone.
+func registryMismatches(t *testing.T, ctx context.Context, ds string) []string {
+	t.Helper()
+	res, err := neo4j.ExecuteQuery(ctx, cyphertest.Driver(t), `
+MATCH (a:Entity)-[r]->(b:Entity) WHERE r.dataset = $ds
+OPTIONAL MATCH (c:RelationId {id: r.id})
+WITH r, a, b, c, CASE WHEN coalesce(a.protected, false) OR coalesce(b.protected, false) THEN r.redactedId ELSE r.id END AS key
+WHERE c IS NULL OR c.fromId IS NULL OR c.fromId <> a.id OR c.toId IS NULL OR c.toId <> b.id
+   OR c.pageKey IS NULL OR c.pageKey <> key OR c.type <> type(r)
+RETURN r.id + ': ' + coalesce(c.fromId, '-') + ' ' + coalesce(c.toId, '-') + ' ' + coalesce(c.pageKey, '-') AS bad
+UNION ALL
+MATCH (c:RelationId) WHERE c.id STARTS WITH $ds + ':'
+  AND NOT EXISTS { MATCH (:Entity {id: c.fromId})-[r]->(:Entity {id: c.toId}) WHERE r.id = c.id }
+RETURN 'left over ' + c.id AS bad`, map[string]any{"ds": ds}, neo4j.EagerResultTransformer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, rec := range res.Records {
+		s, _ := rec.Get("bad")
+		out = append(out, s.(string))
+	}
+	return out
+}
+
+// TestRelationRegistryEnds checks that every write keeps each relation's
+// :RelationId registry node holding its ends' ids and its page key (the
+// keys of a hub's page read in order from the registry): an import
+// (CreateRelations), a link (UpsertRelation), people protected and
+// unprotected (UpsertEntities), a merge that moves relations to the
+// survivor (MergeEntity), an unlink and a deletion; and that the
+// migration fills them on data written before they were kept, once.
+func TestRelationRegistryEnds(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	b, hub := smallHub(ds, 12)
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		if bad := registryMismatches(t, ctx, ds); len(bad) > 0 {
+			t.Errorf("after %s, registry nodes not as their relations: %v", step, bad)
+		}
+	}
+	check("the import")
+
+	// A link, from a second hub to a protected member and to an open one.
+	hub2 := casegraph.Entity{ID: ds + ":hub2", Kind: casegraph.KindOrganization, Name: "Second ministry", Dataset: ds, SourceIDs: []string{ds + ":src"}}
+	if _, err := s.WriteBatch(ctx, nil, []casegraph.Entity{hub2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{2, 3} {
+		r := member(ds, 50+i, b.Entities[1+i].ID, hub2.ID)
+		if _, err := s.Link(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("links")
+
+	// Protection changed both ways (members 2 and 7 were protected).
+	var changed []casegraph.Entity
+	for _, i := range []int{1, 2, 6, 7} {
+		e := b.Entities[1+i]
+		e.Protected = !e.Protected
+		changed = append(changed, e)
+	}
+	if _, err := s.WriteBatch(ctx, nil, changed, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("protection changed")
+
+	// A merge: the second hub's relations move to the first.
+	if _, err := s.MergeEntities(ctx, hub, []string{hub2.ID}); err != nil {
+		t.Fatal(err)
+	}
+	check("a merge")
+
+	// An unlink and a deletion.
+	if _, err := s.Unlink(ctx, member(ds, 4, "", "").ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DeleteEntity(ctx, b.Entities[1+5].ID); err != nil {
+		t.Fatal(err)
+	}
+	check("an unlink and a deletion")
+
+	// Written before the registry kept them: the migration fills them, once.
+	if _, err := neo4j.ExecuteQuery(ctx, cyphertest.Driver(t), `
+MATCH (:Entity {dataset: $ds})-[r]->() MATCH (c:RelationId {id: r.id}) REMOVE c.fromId, c.toId, c.pageKey`,
+		map[string]any{"ds": ds}, neo4j.EagerResultTransformer); err != nil {
+		t.Fatal(err)
+	}
+	if bad := registryMismatches(t, ctx, ds); len(bad) == 0 {
+		t.Fatal("the registry's ends were not removed")
+	}
+	for i, want := range []int64{12, 0} {
+		n, err := s.BackfillRelationEnds(ctx, []string{ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("BackfillRelationEnds run %d recorded %d relations, want %d", i+1, n, want)
+		}
+	}
+	check("the migration")
+}
+
+// TestHubPagesFromTheRegistry pages a hub (over hubDegree relations)
+// read in order from the :RelationId registry (ReadEntities) against the
+// expansion RelationsOf still runs, page by page: after a merge moved a second hub's relations
+// (incoming and outgoing, of two types) to it, for both callers, each
+// direction and a type, forward and backward.
+func TestHubPagesFromTheRegistry(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	b, hub := smallHub(ds, 520)
+	hub2 := casegraph.Entity{ID: ds + ":hub2", Kind: casegraph.KindOrganization, Name: "Second ministry", Dataset: ds, SourceIDs: []string{ds + ":src"}}
+	b.Entities, b.EntityLines = append(b.Entities, hub2), append(b.EntityLines, 500)
+	for i := range 6 {
+		r := member(ds, 1000+i, b.Entities[1+i].ID, hub2.ID)
+		r.Type = "EMPLOYED_BY"
+		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, 600+i)
+	}
+	org3 := casegraph.Entity{ID: ds + ":org3", Kind: casegraph.KindOrganization, Name: "Fund", Dataset: ds, SourceIDs: []string{ds + ":src"}}
+	b.Entities, b.EntityLines = append(b.Entities, org3), append(b.EntityLines, 501)
+	funds := member(ds, 1070, hub2.ID, org3.ID)
+	funds.Type = "FUNDS"
+	b.Relations, b.RelationLines = append(b.Relations, funds), append(b.RelationLines, 700)
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.MergeEntities(ctx, hub, []string{hub2.ID}); err != nil {
+		t.Fatal(err)
+	}
+	filters := map[string]casegraph.RelationFilter{
+		"both":        {Direction: casegraph.DirectionBoth},
+		"incoming":    {Direction: casegraph.DirectionIncoming},
+		"outgoing":    {Direction: casegraph.DirectionOutgoing},
+		"employed_by": {Direction: casegraph.DirectionBoth, Types: []casegraph.RelationType{"EMPLOYED_BY"}},
+	}
+	for name, ctx := range hubCallers() {
+		for fname, f := range filters {
+			for _, backward := range []bool{false, true} {
+				var seen []string
+				after := ""
+				for page := 0; page < 40; page++ {
+					p := casegraph.Page{First: 40, After: after, Backward: backward}
+					res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					of, err := s.RelationsOf(ctx, []string{hub}, f, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := res.Pages[0].Result
+					if want := ids(of[hub].Relations); !slices.Equal(want, ids(got.Relations)) {
+						t.Fatalf("%s %s backward=%t page %d: the registry's %v, the expansion's %v", name, fname, backward, page, ids(got.Relations), want)
+					}
+					seen = append(seen, ids(got.Relations)...)
+					if !got.HasNext || len(got.Relations) == 0 {
+						break
+					}
+					if backward {
+						after = got.Relations[0].ID
+					} else {
+						after = got.Relations[len(got.Relations)-1].ID
+					}
+				}
+				want := map[string]int{"both": 527, "incoming": 526, "outgoing": 1, "employed_by": 6}[fname]
+				if len(seen) != want {
+					t.Errorf("%s %s backward=%t: %d relations over the pages, want %d", name, fname, backward, len(seen), want)
+				}
+			}
+		}
+	}
+}

@@ -90,6 +90,7 @@ const (
 	stmtSharedRelationIDs     statement = "SharedRelationIDs"
 	stmtBackfillRelationIDs   statement = "BackfillRelationIDs"
 	stmtBackfillProtectedEnds statement = "BackfillProtectedEnds"
+	stmtBackfillRelationEnds  statement = "BackfillRelationEnds"
 	stmtSchemaState           statement = "SchemaState"
 	stmtEntitiesWithoutSearch statement = "EntitiesWithoutSearch"
 	stmtSetSearchFields       statement = "SetSearchFields"
@@ -111,6 +112,7 @@ func migrateUngated() ungated {
 		stmtSharedRelationIDs:     "migrate's report (the operator's) of relation ids that more than one relation holds",
 		stmtBackfillRelationIDs:   "a migration's write (the operator's): the relation id registry",
 		stmtBackfillProtectedEnds: "a migration's write (the operator's): whether a relation's end is protected; returns a count",
+		stmtBackfillRelationEnds:  "a migration's write (the operator's): the relation id registry's ends and page keys; returns a count",
 		stmtMarkDataMigration:     "a migration's mark that it ran to its end (the operator's): returns its name",
 
 		stmtMigrateRelationCitations: "a migration's write (the operator's): relations' quote and sourceIds become citations; returns counts",
@@ -301,6 +303,18 @@ func (s *Store) BackfillRelationIDs(ctx context.Context, datasets []string) (int
 // runs return at once.
 func (s *Store) BackfillProtectedEnds(ctx context.Context, datasets []string) (int64, error) {
 	return s.dataMigration(ctx, "relation-protected-ends", stmtBackfillProtectedEnds, "recorded", datasets)
+}
+
+// BackfillRelationEnds puts on the :RelationId registry node of every
+// relation of the datasets' entities (all when datasets is empty) written
+// before it was kept its ends' ids and its page key (fromId, toId,
+// pageKey: a page of an entity's relations read in order from the
+// registry), in batches, and returns how many it recorded; run again, it
+// records none. Run it after BackfillRelationIDs and
+// BackfillProtectedEnds. Over all the data, once it has run to its end it
+// says so in the graph, and later runs return at once.
+func (s *Store) BackfillRelationEnds(ctx context.Context, datasets []string) (int64, error) {
+	return s.dataMigration(ctx, "relation-id-ends", stmtBackfillRelationEnds, "recorded", datasets)
 }
 
 // dataMigration runs the data migration of that name, the statement stmt

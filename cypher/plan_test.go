@@ -5,6 +5,7 @@ package cypher_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -157,5 +158,61 @@ func checkPlanText(t *testing.T, plan string, want, notWant []string) {
 		if strings.Contains(plan, w) {
 			t.Errorf("the plan has %s:\n%s", w, plan)
 		}
+	}
+}
+
+// TestHubReadPlan checks that the compiled read pages an entity's
+// relations without reading the hub: each side (the entity the from end,
+// the to end) seeks the :RelationId registry's index on (side, the
+// caller's key) in index order, each row finds its relationship by id,
+// and a Limit (no Sort, no Top over the seek) stops the side when the
+// page is full; one Top merges the two sides' pages. Nothing expands the
+// entity's relations (Expand(All) but the lookup's MERGED_INTO), for a
+// caller with and without clearance, forward and backward, with types.
+func TestHubReadPlan(t *testing.T) {
+	s := cyphertest.Store(t, cypher.Options{})
+	callers := hubCallers()
+	for _, tt := range []struct {
+		caller, key string
+		filter      casegraph.RelationFilter
+		backward    bool
+	}{
+		{"uncleared", "pageKey", casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, false},
+		{"cleared", "id", casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, false},
+		{"uncleared", "pageKey", casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, true},
+		{"cleared", "id", casegraph.RelationFilter{Direction: casegraph.DirectionIncoming, Types: []casegraph.RelationType{"MEMBER_OF"}}, false},
+		{"uncleared", "pageKey", casegraph.RelationFilter{Direction: casegraph.DirectionOutgoing, Types: []casegraph.RelationType{"MEMBER_OF", "FUNDS"}}, false},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/%v/backward=%t", tt.caller, tt.filter.Direction, tt.filter.Types, tt.backward), func(t *testing.T) {
+			read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: tt.filter, Page: casegraph.Page{First: 10, Backward: tt.backward}}}}
+			ctx, cancel := context.WithTimeout(callers[tt.caller], 30*time.Second)
+			defer cancel()
+			plan, err := s.ExplainRead(ctx, []string{"a"}, read)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			sides := 0
+			if tt.filter.Direction != casegraph.DirectionIncoming {
+				want = append(want, "RelationId(fromId, "+tt.key+")")
+				sides++
+			}
+			if tt.filter.Direction != casegraph.DirectionOutgoing {
+				want = append(want, "RelationId(toId, "+tt.key+")")
+				sides++
+			}
+			checkPlanText(t, plan, append(want, "Limit@"), []string{"Sort@", "AllNodesScan", "NodeByLabelScan", "RelationshipTypeScan"})
+			if n := strings.Count(plan, "Limit@"); n != sides {
+				t.Errorf("%d Limit operators, want one a side (%d):\n%s", n, sides, plan)
+			}
+			if n := strings.Count(plan, "Top@"); n != 1 {
+				t.Errorf("%d Top operators, want one (merging the sides' pages):\n%s", n, plan)
+			}
+			// The lookup's MERGED_INTO and the expansion of an entity of
+			// few relations (its branch, under hubDegree), no other.
+			if n := strings.Count(plan, "Expand(All)"); n != 2 || !strings.Contains(plan, "Expand(All)@neo4j (anon_0)-[anon_1:MERGED_INTO]") {
+				t.Errorf("%d expansions, want the lookup's MERGED_INTO and the small entity's:\n%s", n, plan)
+			}
+		})
 	}
 }

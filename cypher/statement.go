@@ -83,6 +83,13 @@ var templateFuncs = template.FuncMap{
 	// args makes a list of the arguments of a definition that takes more
 	// than one (endChanged).
 	"args": func(v ...string) []string { return v },
+	// side makes the arguments of ReadEntities' registrySide: a page, the
+	// registry's property of its side and of the other end, the arrows,
+	// and whether to leave out self-loops.
+	"side": func(v ...any) []any { return v },
+	// hubDegree is the degree past which ReadEntities reads a page from
+	// the :RelationId registry's indexes rather than expanding the entity.
+	"hubDegree": func() int { return hubDegree },
 	// relationAttributes names the type-specific relation properties
 	// (casegraph.RelationPropertyTable), in table order.
 	"relationAttributes": casegraph.RelationPropertyNames,
@@ -196,6 +203,7 @@ var templateVariants = map[statement]func() []variant{
 	stmtBackfillDegree:           datasetVariants(stmtBackfillDegree),
 	stmtBackfillRelationIDs:      datasetVariants(stmtBackfillRelationIDs),
 	stmtBackfillProtectedEnds:    datasetVariants(stmtBackfillProtectedEnds),
+	stmtBackfillRelationEnds:     datasetVariants(stmtBackfillRelationEnds),
 	stmtSharedRelationIDs:        datasetVariants(stmtSharedRelationIDs),
 	stmtMigrateRelationCitations: datasetVariants(stmtMigrateRelationCitations),
 	stmtMigrateEntityCitations:   datasetVariants(stmtMigrateEntityCitations),

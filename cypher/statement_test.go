@@ -153,7 +153,7 @@ func TestStatementVariants(t *testing.T) {
 		}
 	}
 	built[stmtCountEntities.byFilter(casegraph.EntityFilter{Near: &casegraph.Near{}})] = true
-	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtBackfillProtectedEnds, stmtSharedRelationIDs,
+	for _, stmt := range []statement{stmtCountEntities, stmtExportSources, stmtExportEntities, stmtExportRelations, stmtBackfillDegree, stmtBackfillRelationIDs, stmtBackfillProtectedEnds, stmtBackfillRelationEnds, stmtSharedRelationIDs,
 		stmtMigrateRelationCitations, stmtMigrateEntityCitations, stmtBackfillCitingDatasets, stmtCitingClaims, stmtDeleteSource} {
 		built[stmt.byDatasets(nil)], built[stmt.byDatasets([]string{"d"})] = true, true
 	}

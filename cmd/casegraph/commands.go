@@ -171,6 +171,13 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 		if ends > 0 {
 			fmt.Fprintf(e.stdout, "recorded whether an end is protected on %d relations\n", ends)
 		}
+		registryEnds, err := store.BackfillRelationEnds(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: relation registry ends: %w", describe(err))
+		}
+		if registryEnds > 0 {
+			fmt.Fprintf(e.stdout, "recorded the ends and page keys of %d relations in the relation id registry\n", registryEnds)
+		}
 		cited, err := store.MigrateCitations(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("migrate: citations: %w", describe(err))

@@ -4,7 +4,8 @@
 // sets the aliases and citations the caller computed ($citations: sourceIds
 // and the other parallel lists of citations, graded), leaves a tombstone so
 // the old id resolves to $into (and repoints older tombstones), then
-// deletes $from. A moved relation's protectedEnd is its new ends' (relationKey). The content hash goes: the entity no
+// deletes $from. A moved relation's protectedEnd is its new ends' (relationKey), and so
+// are its registry node's ends and page key. The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
 //
 // Degrees: a neighbour keeps its count (its relation with $from is now one
@@ -24,6 +25,9 @@ CALL (into, f) {
   DELETE r
   CREATE (into)-[n:$(t)]->(o)
   SET n = p, n.protectedEnd = coalesce(into.protected, false) OR coalesce(o.protected, false)
+  WITH n, o, into
+  OPTIONAL MATCH (c:RelationId {id: n.id})
+  SET c.fromId = into.id, c.toId = o.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END
 }
 CALL (into, f) {
   MATCH (o:Entity)-[r]->(f)
@@ -31,6 +35,9 @@ CALL (into, f) {
   DELETE r
   CREATE (o)-[n:$(t)]->(into)
   SET n = p, n.protectedEnd = coalesce(o.protected, false) OR coalesce(into.protected, false)
+  WITH n, o, into
+  OPTIONAL MATCH (c:RelationId {id: n.id})
+  SET c.fromId = o.id, c.toId = into.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END
 }
 CALL (into, f) {
   MATCH (t:MergedEntity)-[x:MERGED_INTO]->(f)
