@@ -168,10 +168,31 @@ type warmSend struct {
 	vars map[string]any
 }
 
+// warmPaged are the common requests whose compiled read pages relations:
+// its text differs for a cleared caller (pages go by the relation id
+// where another caller's go by the id it sees: cypher's hub pages seek
+// the registry's index of that key), so the warm-up sends them as
+// warmCleared too (and those of warmTotals as warmEveryDatasetCleared),
+// after all the others: the anonymous caller of a public deployment is
+// not cleared, analysts are.
+var warmPaged = map[string]bool{"entity with relations": true, "depth 2, both ends": true, "depth 2, neighbours": true,
+	"explorer: first screen": true, "explorer: entity panel": true, "explorer: expand": true}
+
+var (
+	warmCleared             = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{warmNoDataset}, Cleared: true}
+	warmEveryDatasetCleared = casegraph.Principal{ID: "casegraph:warm-up", Role: casegraph.RoleReader, Datasets: []string{casegraph.AllDatasets}, Cleared: true}
+)
+
 // warmSends are the warm-up's requests, each with who asks it.
 func warmSends() []warmSend {
-	var out []warmSend
+	var out, cleared []warmSend
 	for _, req := range warmRequests {
+		if warmPaged[req.name] {
+			cleared = append(cleared, warmSend{req, warmCleared, warmVariables})
+			if warmTotals[req.name] {
+				cleared = append(cleared, warmSend{req, warmEveryDatasetCleared, warmVariables})
+			}
+		}
 		out = append(out, warmSend{req, warmCaller, warmVariables})
 		if warmTotals[req.name] {
 			out = append(out, warmSend{req, warmEveryDataset, warmVariables})
@@ -183,7 +204,7 @@ func warmSends() []warmSend {
 			out = append(out, warmSend{req, warmShortCaller, warmVariables})
 		}
 	}
-	return out
+	return append(out, cleared...)
 }
 
 // warmUp is the warm-up's state, which /readyz reports.

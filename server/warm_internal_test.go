@@ -14,7 +14,7 @@ func TestWarmTotalsNameRequests(t *testing.T) {
 	for _, r := range warmRequests {
 		names[r.name] = true
 	}
-	for _, set := range []map[string]bool{warmTotals, warmShort, warmCallerNamed} {
+	for _, set := range []map[string]bool{warmTotals, warmShort, warmCallerNamed, warmPaged} {
 		for name := range set {
 			if !names[name] {
 				t.Errorf("%q is no warm request", name)
@@ -29,7 +29,13 @@ func TestWarmTotalsNameRequests(t *testing.T) {
 	if len(warmShortCaller.ID) > 10 || len(warmShortCaller.ID) < 2 || len(casegraph.AnonymousID) > 10 {
 		t.Errorf("warmShortCaller's id %q is not of the anonymous caller's length class (2 to 10)", warmShortCaller.ID)
 	}
-	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals)+len(warmShort)+len(warmCallerNamed); got != want {
+	pagedTotals := 0
+	for name := range warmPaged {
+		if warmTotals[name] {
+			pagedTotals++
+		}
+	}
+	if got, want := len(warmSends()), len(warmRequests)+len(warmTotals)+len(warmShort)+len(warmCallerNamed)+len(warmPaged)+pagedTotals; got != want {
 		t.Errorf("%d requests sent, want %d", got, want)
 	}
 }
