@@ -45,14 +45,17 @@ type serveConfig struct {
 	JWT oidc.JWTConfig
 	// Tracing says where traces go (tracing.go); off by default.
 	Tracing tracingConfig
-	Server  server.Config
+	// MemoryLimit is the Go runtime's soft memory limit in bytes
+	// (memory.go); 0 leaves the runtime's own (GOMEMLIMIT, or none).
+	MemoryLimit int64
+	Server      server.Config
 }
 
 func defaultNeo4j() neo4jConfig { return neo4jConfig{URI: "bolt://127.0.0.1:7687", Database: "neo4j"} }
 func defaultLog() logConfig     { return logConfig{Level: "info", Format: "auto"} }
 
 func defaultServeConfig() serveConfig {
-	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", JWT: defaultJWT(), Tracing: defaultTracing(), Server: defaultServer()}
+	return serveConfig{Neo4j: defaultNeo4j(), Log: defaultLog(), PathTimeout: cypher.DefaultPathTimeout, Admission: cypher.DefaultAdmission(), Anonymous: "none", JWT: defaultJWT(), Tracing: defaultTracing(), MemoryLimit: defaultMemoryLimit, Server: defaultServer()}
 }
 
 // defaultJWT names the claims' defaults where --help and
@@ -134,6 +137,7 @@ func (c *serveConfig) register(b *binder) {
 	b.int(&s.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection (introspection fields excepted)")
 	b.int(&s.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "rows the database may read for one request, aliases included (objects, times list sizes; docs/operator.md)")
 	b.int(&s.QueryCacheSize, "query-cache-size", "CASEGRAPH_QUERY_CACHE_SIZE", "parsed documents kept in the query cache")
+	b.int64(&c.MemoryLimit, "memory-limit-bytes", "CASEGRAPH_MEMORY_LIMIT_BYTES", "soft limit of the Go runtime's memory (heap, stacks, runtime), in bytes (default 100 MiB): near it the garbage collector runs more often rather than letting the heap grow to twice what is live (GOGC), which bounds resident memory under load (the limit plus the program's code) without refusing any request; 0: none. GOMEMLIMIT, when the process starts with it, wins")
 	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections); one that runs over is TIMEOUT")
 
 	b.group("Admission and rate limits", "")
@@ -184,6 +188,9 @@ func (c *serveConfig) register(b *binder) {
 func (c *serveConfig) validate() error {
 	if c.PathTimeout <= 0 {
 		return fmt.Errorf("path-timeout must be positive")
+	}
+	if c.MemoryLimit < 0 {
+		return fmt.Errorf("memory-limit-bytes must be 0 (none) or positive")
 	}
 	anonymous, err := parseAnonymous(c.Anonymous)
 	if err != nil {
