@@ -18,13 +18,14 @@ import (
 // stmtReadEntities is rendered for each shape of read (see compileRead).
 const stmtReadEntities statement = "ReadEntities"
 
-// hubDegree is the degree past which the compiled read pages an entity's
-// relations from the :RelationId registry's indexes (registrySide of
-// ReadEntities) instead of expanding all of them and keeping the top k:
-// a registry row costs a seek of each type's relation id index, the
-// expansion a few reads a relation, and W2/W3 of the peer comparison lost
-// 3 to 4 times their throughput with every entity paged from the registry.
-const hubDegree = 500
+// DefaultHubDegree is the degree past which the compiled read pages an
+// entity's relations from the :RelationId registry's indexes
+// (registrySide of ReadEntities) instead of expanding all of them and
+// keeping the top k, unless Options.HubDegree says otherwise: a registry
+// row costs a seek of each type's relation id index, the expansion a few
+// reads a relation, and W2/W3 of the peer comparison lost 3 to 4 times
+// their throughput with every entity paged from the registry.
+const DefaultHubDegree = 500
 
 // maxReadShapes bounds the statements kept rendered: shapes come from
 // clients' selections, so their number is the clients' to choose. Past the
@@ -111,14 +112,14 @@ type readPage struct {
 // compileRead turns a read into the template's levels, its shape (the
 // cache key: everything but the values) and the values as parameters.
 // The properties shown are values too ($entityProps, $relationProps:
-// entityValues), so that the selections of one shape that show other
-// fields share one text, planned once by Neo4j.
-func compileRead(read *casegraph.EntityRead, scoped, cleared bool) (readLevel, string, map[string]any, error) {
+// entityValues), as is the hub degree ($hubDegree), so that the
+// selections of one shape that show other fields share one text, planned once by Neo4j.
+func compileRead(read *casegraph.EntityRead, scoped, cleared bool, hubDegree int) (readLevel, string, map[string]any, error) {
 	entityProps, relationProps := readProperties(read)
 	if err := checkProperties(&casegraph.Properties{Entity: entityProps, Relation: relationProps}); err != nil {
 		return readLevel{}, "", nil, err
 	}
-	params := map[string]any{"entityProps": valueNames(entityProps), "relationProps": valueNames(relationProps)}
+	params := map[string]any{"entityProps": valueNames(entityProps), "relationProps": valueNames(relationProps), "hubDegree": hubDegree}
 	var shape strings.Builder
 	fmt.Fprintf(&shape, "scoped%t cleared%t", scoped, cleared)
 	keyProp := "pageKey"
@@ -256,7 +257,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 		}
 	}
 	scope := casegraph.ScopeFrom(ctx)
-	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared)
+	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared, s.hubDegree)
 	if err != nil {
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}

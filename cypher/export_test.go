@@ -216,7 +216,7 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
 	scope := casegraph.ScopeFrom(ctx)
-	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared)
+	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared, s.hubDegree)
 	if err != nil {
 		return "", err
 	}

@@ -62,7 +62,7 @@ func gateTestStatements(t *testing.T) map[statement]string {
 	reads := newReadStatements()
 	for i, read := range gateTestReads() {
 		for _, scoped := range []bool{false, true} {
-			level, _, _, err := compileRead(read, scoped, scoped)
+			level, _, _, err := compileRead(read, scoped, scoped, DefaultHubDegree)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,28 +44,51 @@ func member(ds string, i int, from, to string) casegraph.Relation {
 // agree), calling between after each page.
 func pageThrough(t *testing.T, s *cypher.Store, ctx context.Context, hub string, size int, between func(page int)) []casegraph.Relation {
 	t.Helper()
+	return pagesAgree(t, s, ctx, hub, casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, size, false, between)
+}
+
+// pagesAgree reads every page of the entity's relations that f lets
+// through, size at a time, forward or backward, by the compiled read
+// and by RelationsOf (the expansion), and fails the test where they
+// differ; it calls between after each page, and returns the compiled
+// read's relations in the order read.
+func pagesAgree(t *testing.T, s *cypher.Store, ctx context.Context, id string, f casegraph.RelationFilter, size int, backward bool, between func(page int)) []casegraph.Relation {
+	t.Helper()
 	var out []casegraph.Relation
 	after := ""
 	for page := 0; ; page++ {
-		p := casegraph.Page{First: size, After: after}
-		f := casegraph.RelationFilter{Direction: casegraph.DirectionBoth}
-		res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
+		if page > 10000 {
+			t.Fatalf("%v backward=%t: no last page after %d pages", f, backward, page)
+		}
+		p := casegraph.Page{First: size, After: after, Backward: backward}
+		res, err := s.ReadEntities(ctx, []string{id}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		of, err := s.RelationsOf(ctx, []string{hub}, f, p)
+		of, err := s.RelationsOf(ctx, []string{id}, f, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := res.Pages[0].Result
-		if diff := ids(of[hub].Relations); !slices.Equal(diff, ids(got.Relations)) {
-			t.Fatalf("page %d: RelationsOf %v, the compiled read %v", page, diff, ids(got.Relations))
-		}
-		out = append(out, got.Relations...)
-		if !got.HasNext {
+		if len(res.Pages) == 0 {
+			// An entity the caller may not read (or name by that id).
+			if len(of[id].Relations) > 0 {
+				t.Fatalf("%v: the compiled read finds no entity, RelationsOf %v", f, ids(of[id].Relations))
+			}
 			return out
 		}
-		after = got.Relations[len(got.Relations)-1].ID
+		got := res.Pages[0].Result
+		if want := ids(of[id].Relations); !slices.Equal(want, ids(got.Relations)) {
+			t.Fatalf("%v backward=%t page %d: the compiled read %v, RelationsOf %v", f, backward, page, ids(got.Relations), want)
+		}
+		out = append(out, got.Relations...)
+		if !got.HasNext || len(got.Relations) == 0 {
+			return out
+		}
+		if backward {
+			after = got.Relations[0].ID
+		} else {
+			after = got.Relations[len(got.Relations)-1].ID
+		}
 		if between != nil {
 			between(page)
 		}
@@ -316,7 +339,7 @@ MATCH (:Entity {dataset: $ds})-[r]->() MATCH (c:RelationId {id: r.id}) REMOVE c.
 	check("the migration")
 }
 
-// TestHubPagesFromTheRegistry pages a hub (over hubDegree relations)
+// TestHubPagesFromTheRegistry pages a hub (over DefaultHubDegree relations)
 // read in order from the :RelationId registry (ReadEntities) against the
 // expansion RelationsOf still runs, page by page: after a merge moved a second hub's relations
 // (incoming and outgoing, of two types) to it, for both callers, each
@@ -354,37 +377,82 @@ func TestHubPagesFromTheRegistry(t *testing.T) {
 	for name, ctx := range hubCallers() {
 		for fname, f := range filters {
 			for _, backward := range []bool{false, true} {
-				var seen []string
-				after := ""
-				for page := 0; page < 40; page++ {
-					p := casegraph.Page{First: 40, After: after, Backward: backward}
-					res, err := s.ReadEntities(ctx, []string{hub}, &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: f, Page: p}}})
-					if err != nil {
-						t.Fatal(err)
-					}
-					of, err := s.RelationsOf(ctx, []string{hub}, f, p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := res.Pages[0].Result
-					if want := ids(of[hub].Relations); !slices.Equal(want, ids(got.Relations)) {
-						t.Fatalf("%s %s backward=%t page %d: the registry's %v, the expansion's %v", name, fname, backward, page, ids(got.Relations), want)
-					}
-					seen = append(seen, ids(got.Relations)...)
-					if !got.HasNext || len(got.Relations) == 0 {
-						break
-					}
-					if backward {
-						after = got.Relations[0].ID
-					} else {
-						after = got.Relations[len(got.Relations)-1].ID
-					}
-				}
+				seen := pagesAgree(t, s, ctx, hub, f, 40, backward, nil)
 				want := map[string]int{"both": 527, "incoming": 526, "outgoing": 1, "employed_by": 6}[fname]
 				if len(seen) != want {
 					t.Errorf("%s %s backward=%t: %d relations over the pages, want %d", name, fname, backward, len(seen), want)
 				}
 			}
 		}
+	}
+}
+
+// TestHubReadAgreesWithTheExpansion reads every entity of a small graph
+// of two datasets past a hub degree of 1 (so from the :RelationId
+// registry, registrySide) against RelationsOf's expansion, page by page
+// of one, in every direction, forward and backward: for readers of
+// every dataset, cleared or not, and for readers of one dataset each, to
+// whom the hub is partly readable (one relation of the other dataset
+// joins two of the first's); a protected member among them, and a
+// self-loop (data written before the write gate refused them), which
+// both registry sides hold and the expansion reads once.
+func TestHubReadAgreesWithTheExpansion(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	s := cyphertest.Store(t, cypher.Options{HubDegree: 1})
+	g := newDegreeGraph(t)
+	for i := range g.entities {
+		g.entities[i].Protected = g.entities[i].ID == g.id("p3")
+	}
+	// A relation of the other dataset between two of the first's.
+	g.relations = append(g.relations, casegraph.Relation{ID: g.id("r11"), Type: "EMPLOYED_BY", FromID: g.id("p2"), ToID: g.id("hub"),
+		Status: casegraph.StatusReported, Dataset: g.other, SourceIDs: []string{g.src.ID}})
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{g.src}, g.entities, g.relations); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.selfLoop(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	place := g.id("place")
+	both := casegraph.RelationFilter{Direction: casegraph.DirectionBoth}
+	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{Filter: both, Page: casegraph.Page{First: 10}}}}
+	// The self-loop has no registry node before migrate registers it, and
+	// the place (two relations) is read from the registry alone.
+	res, err := s.ReadEntities(ctx, []string{place}, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(res.Pages[0].Result.Relations); slices.Contains(got, g.id("r10")) || len(got) != 1 {
+		t.Fatalf("before the backfill, the place's page is %v: want its one registered relation, so read from the registry", got)
+	}
+	for _, backfill := range []func(context.Context, []string) (int64, error){s.BackfillRelationIDs, s.BackfillProtectedEnds, s.BackfillRelationEnds} {
+		if _, err := backfill(ctx, []string{g.ds, g.other}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader := func(cleared bool, datasets ...string) context.Context {
+		return casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "hub-reader", Role: casegraph.RoleReader, Datasets: datasets, Cleared: cleared})
+	}
+	callers := map[string]context.Context{
+		"uncleared, every dataset": reader(false, casegraph.AllDatasets),
+		"cleared, every dataset":   reader(true, casegraph.AllDatasets),
+		"uncleared, its own":       reader(false, g.ds),
+		"cleared, its own":         reader(true, g.ds),
+		"the other's":              reader(false, g.other),
+	}
+	for name, ctx := range callers {
+		for _, id := range []string{"hub", "place", "p1", "p2", "p3", "q"} {
+			for _, dir := range []casegraph.Direction{casegraph.DirectionBoth, casegraph.DirectionIncoming, casegraph.DirectionOutgoing} {
+				for _, backward := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%s/%s/%s/backward=%t", name, id, dir, backward), func(t *testing.T) {
+						pagesAgree(t, s, ctx, g.id(id), casegraph.RelationFilter{Direction: dir}, 1, backward, nil)
+					})
+				}
+			}
+		}
+	}
+	got := ids(pagesAgree(t, s, callers["cleared, every dataset"], place, both, 10, false, nil))
+	if !slices.Equal(got, []string{g.id("r10"), g.id("r5")}) {
+		t.Errorf("the place's relations: %v, want its self-loop once and the hub's r5", got)
 	}
 }

@@ -209,7 +209,7 @@ func TestHubReadPlan(t *testing.T) {
 				t.Errorf("%d Top operators, want one (merging the sides' pages):\n%s", n, plan)
 			}
 			// The lookup's MERGED_INTO and the expansion of an entity of
-			// few relations (its branch, under hubDegree), no other.
+			// few relations (its branch, under DefaultHubDegree), no other.
 			if n := strings.Count(plan, "Expand(All)"); n != 2 || !strings.Contains(plan, "Expand(All)@neo4j (anon_0)-[anon_1:MERGED_INTO]") {
 				t.Errorf("%d expansions, want the lookup's MERGED_INTO and the small entity's:\n%s", n, plan)
 			}

@@ -57,7 +57,7 @@ func TestReadsOfOneShapeShareAPlan(t *testing.T) {
 	var firstText string
 	var firstParams map[string]string
 	for i, read := range reads {
-		level, key, params, err := compileRead(read, true, false)
+		level, key, params, err := compileRead(read, true, false, DefaultHubDegree)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -87,9 +87,6 @@ var templateFuncs = template.FuncMap{
 	// registry's property of its side and of the other end, the arrows,
 	// and whether to leave out self-loops.
 	"side": func(v ...any) []any { return v },
-	// hubDegree is the degree past which ReadEntities reads a page from
-	// the :RelationId registry's indexes rather than expanding the entity.
-	"hubDegree": func() int { return hubDegree },
 	// relationAttributes names the type-specific relation properties
 	// (casegraph.RelationPropertyTable), in table order.
 	"relationAttributes": casegraph.RelationPropertyNames,

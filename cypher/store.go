@@ -8,6 +8,7 @@ package cypher
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,11 @@ type Options struct {
 	// Admission bounds the statements run at once; the zero value bounds
 	// nothing (the command line's one-shot commands).
 	Admission Admission
+	// HubDegree is the degree past which the compiled read pages an
+	// entity's relations from the :RelationId registry instead of
+	// expanding it (0: DefaultHubDegree). The access matrix sets it low,
+	// so that its small fixture is read both ways.
+	HubDegree int
 }
 
 // DefaultPathTimeout is the path budget `casegraph serve` gives a store
@@ -61,6 +67,7 @@ type Store struct {
 	commands    *commandStatements
 	named       *paramNames // the parameters each text names
 	admission   Admission
+	hubDegree   int
 	light       pool              // statements other than heavy ones (nil: no bound)
 	heavy       pool              // path and full-text searches (nil: no bound)
 	hooks       commitHooks       // called after each write commits (OnCommit)
@@ -80,6 +87,12 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 	if err := opts.Admission.Validate(); err != nil {
 		return nil, err
 	}
+	if opts.HubDegree < 0 {
+		return nil, fmt.Errorf("hub degree %d: must be 0 (the default) or more", opts.HubDegree)
+	}
+	if opts.HubDegree == 0 {
+		opts.HubDegree = DefaultHubDegree
+	}
 	s := &Store{
 		driver:      driver,
 		database:    opts.Database,
@@ -91,6 +104,7 @@ func NewStore(driver neo4j.DriverWithContext, opts Options) (*Store, error) {
 		commands:    newCommandStatements(),
 		named:       &paramNames{byText: map[string]map[string]bool{}},
 		admission:   opts.Admission,
+		hubDegree:   opts.HubDegree,
 		light:       newPool(opts.Admission.Statements),
 		heavy:       newPool(opts.Admission.Heavy),
 	}

@@ -21,7 +21,7 @@ var (
 	// ReadText is the text ReadEntities sends for read in a scope that is
 	// limited (scoped) or not, with its parameters but the ids.
 	ReadText = func(s *Store, read *casegraph.EntityRead, scoped bool) (string, map[string]any, error) {
-		level, shape, params, err := compileRead(read, scoped, false)
+		level, shape, params, err := compileRead(read, scoped, false, s.hubDegree)
 		if err != nil {
 			return "", nil, err
 		}

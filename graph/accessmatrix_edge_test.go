@@ -22,7 +22,21 @@ func edgeCells(f matrixFixture) map[string]matrixOp {
 		// and B's protected witness.
 		"Query.entity (RelationEdge.neighbor)": {send: gql(`query($report: ID!, $org: ID!) { report: entity(id: $report) { `+edges+` }
 			org: entity(id: $org) { `+edges+` } }`, map[string]any{"report": f.report, "org": f.org}), want: readsA, shows: "Nyx Alphanice"},
+		// The same hubs (matrixHubDegree) read from the other end of the
+		// registry's order: the last page (no cursor), a page of one
+		// merging both sides, and each side alone.
+		"Query.entity (a hub's pages from the end)": {send: gql(`query($report: ID!, $org: ID!) {
+			report: entity(id: $report) { last: `+relationsPage("last: 10")+` one: `+relationsPage("last: 1")+` in: `+relationsPage("last: 10, direction: INCOMING")+` }
+			org: entity(id: $org) { last: `+relationsPage("last: 10")+` one: `+relationsPage("first: 1")+` in: `+relationsPage("first: 10, direction: INCOMING")+` out: `+relationsPage("last: 10, direction: OUTGOING")+` } }`,
+			map[string]any{"report": f.report, "org": f.org}), want: readsA, shows: "Nyx Alphanice"},
 	}
+}
+
+// relationsPage is a page of relations with the given arguments, showing
+// both ends and the neighbor.
+func relationsPage(args string) string {
+	ends := `id name aliases description ... on Entity { dataset }`
+	return `relations(` + args + `) { totalCount edges { cursor direction neighbor { ` + ends + ` } node { id role quote from { ` + ends + ` } to { ` + ends + ` } } } }`
 }
 
 // withEdgeCells adds edgeCells to the root fields' cells, and fails the

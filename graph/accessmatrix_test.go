@@ -87,9 +87,16 @@ func newMatrixFixture(t *testing.T, idp *oidctest.Provider) matrixFixture {
 	// time on a fresh database, and under CI's load the planning of some
 	// (datasetTimeline's, of a branch a relation type) ran past 15 s. The
 	// matrix is about who is shown what, not how fast.
+	//
+	// The store pages from the :RelationId registry every entity of more
+	// than matrixHubDegree relations, as it pages a hub of thousands: the
+	// fixture's entities of two relations (A's person and document, B's
+	// organization) are read that way, those of one (the protected
+	// witnesses) by the expansion, so that each cell reads both.
 	h := servertest.New(t, servertest.Options{
 		Key:         &casegraph.NewAPIKey{Name: "matrix admin", Role: casegraph.RoleAdmin, Cleared: true},
 		PathTimeout: 2 * time.Minute,
+		HubDegree:   matrixHubDegree,
 		Config: func(c *server.Config) {
 			c.RequestTimeout = 3 * time.Minute
 			c.Tokens = idp.Verifier
@@ -133,12 +140,31 @@ func newMatrixFixture(t *testing.T, idp *oidctest.Provider) matrixFixture {
 	} {
 		h.MustPost(link, map[string]any{"in": r})
 	}
+	checkHubs(t, h, map[string]bool{f.nice: true, f.report: true, f.org: true, f.protA: false, f.protB: false})
 	h.MustPost(`mutation($in: SaveQueryInput!) { saveQuery(input: $in) { name } }`, map[string]any{"in": map[string]any{
 		"name": f.savedA, "title": "Names", "document": `query($id: ID!) { entity(id: $id) { name } }`,
 		"defaultVariables": map[string]any{"id": f.nice}, "visibility": "DATASETS", "datasets": []string{a},
 		"tags": []string{f.savedA}}})
 	f.view = saveMatrixView(t, f)
 	return f
+}
+
+// matrixHubDegree is the matrix store's hub degree (newMatrixFixture).
+const matrixHubDegree = 1
+
+// checkHubs fails the test unless each entity's degree is over
+// matrixHubDegree when want says it is a hub, and not otherwise.
+func checkHubs(t *testing.T, h *servertest.Harness, want map[string]bool) {
+	t.Helper()
+	for id, hub := range want {
+		res := h.MustPost(`query($id: ID!) { entity(id: $id) { relations { totalCount } } }`, map[string]any{"id": id})
+		entity, _ := res.Data["entity"].(map[string]any)
+		relations, _ := entity["relations"].(map[string]any)
+		n, _ := relations["totalCount"].(float64)
+		if (int(n) > matrixHubDegree) != hub {
+			t.Fatalf("%s has %v relations: read as a hub (over %d) %t, want %t", id, n, matrixHubDegree, !hub, hub)
+		}
+	}
 }
 
 func matrixCallers(t *testing.T, f matrixFixture, idp *oidctest.Provider) []matrixCaller {

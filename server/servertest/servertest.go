@@ -35,6 +35,9 @@ type Options struct {
 	PathTimeout time.Duration
 	// Admission bounds the store's statements at once (default: no bound).
 	Admission cypher.Admission
+	// HubDegree is the store's (cypher.Options.HubDegree; default
+	// cypher.DefaultHubDegree).
+	HubDegree int
 	// Store wraps the store the server sees.
 	Store func(server.Store) server.Store
 	// Driver points the server at another database (default: the test one).
@@ -80,7 +83,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	logs := &SyncBuffer{}
 	metrics := server.NewMetrics()
-	storeOpts := cypher.Options{Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission}
+	storeOpts := cypher.Options{Observer: metrics, PathTimeout: pathTimeout, Admission: opts.Admission, HubDegree: opts.HubDegree}
 	if opts.Tracer != nil {
 		storeOpts.Tracer = opts.Tracer.Tracer("github.com/casegraph/casegraph/cypher")
 	}
