@@ -29,6 +29,7 @@ import (
 	"time"
 
 	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/bench/internal/benchdb"
 )
 
 func main() {
@@ -53,9 +54,7 @@ type config struct {
 	CasegraphURL string
 	PeerURL      string
 	MetricsURL   string
-	Neo4jURI     string
-	Neo4jUser    string
-	Neo4jPass    string
+	Neo4j        benchdb.Flags // for the raw system and the inputs
 	Database     string
 	Dataset      string
 	Concurrency  []int
@@ -90,9 +89,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&c.CasegraphURL, "casegraph", "http://127.0.0.1:8080/graphql", "Casegraph's GraphQL endpoint")
 	fs.StringVar(&c.PeerURL, "peer", "http://127.0.0.1:4000/graphql", "the peer's GraphQL endpoint")
 	fs.StringVar(&c.MetricsURL, "metrics", "", "Casegraph's Prometheus endpoint (default: /metrics beside -casegraph)")
-	fs.StringVar(&c.Neo4jURI, "neo4j-uri", env("NEO4J_URI", "bolt://127.0.0.1:7687"), "Neo4j for the raw system and the inputs (NEO4J_URI)")
-	fs.StringVar(&c.Neo4jUser, "neo4j-user", env("NEO4J_USER", ""), "Neo4j user, empty for none (NEO4J_USER)")
-	fs.StringVar(&c.Neo4jPass, "neo4j-password", env("NEO4J_PASSWORD", ""), "Neo4j password (NEO4J_PASSWORD)")
+	c.Neo4j.Register(fs, "neo4j-uri", getenv)
 	fs.StringVar(&c.Database, "neo4j-database", env("NEO4J_DATABASE", "neo4j"), "Neo4j database (NEO4J_DATABASE)")
 	fs.StringVar(&c.Dataset, "dataset", "bench-100k", "the generated dataset the inputs are drawn from")
 	fs.DurationVar(&c.Duration, "d", 15*time.Second, "measured time per system per cell")

@@ -35,17 +35,9 @@ func (r *rawStore) as(ctx context.Context) context.Context {
 }
 
 func openRaw(ctx context.Context, cfg config) (*rawStore, error) {
-	auth := neo4j.NoAuth()
-	if cfg.Neo4jUser != "" {
-		auth = neo4j.BasicAuth(cfg.Neo4jUser, cfg.Neo4jPass, "")
-	}
-	driver, err := neo4j.NewDriverWithContext(cfg.Neo4jURI, auth, cypher.DriverConfig)
+	driver, err := cfg.Neo4j.Open(ctx)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("neo4j-uri %q: %w", cfg.Neo4jURI, err)}
-	}
-	if err := driver.VerifyConnectivity(ctx); err != nil {
-		driver.Close(ctx)
-		return nil, fmt.Errorf("neo4j at %s: %w", cfg.Neo4jURI, err)
+		return nil, err
 	}
 	store, err := cypher.NewStore(driver, cypher.Options{
 		Database:    cfg.Database,

@@ -33,6 +33,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/casegraph/casegraph/bench/internal/benchdb"
 	"github.com/casegraph/casegraph/server"
 )
 
@@ -109,7 +110,8 @@ func main() {
 	rounds := flag.Int("rounds", 2, "fresh servers per build")
 	warmN := flag.Int("warm", 5, "requests after the first, of each kind: the warm figure is their median")
 	addr := flag.String("addr", "127.0.0.1:8097", "where the servers listen")
-	uri := flag.String("neo4j", "bolt://127.0.0.1:7687", "Neo4j, for the servers and to clear its query caches")
+	var db benchdb.Flags // for the servers, and to clear its query caches
+	db.Register(flag.CommandLine, "neo4j", os.Getenv)
 	restart := flag.String("restart", "", "a shell command that starts Neo4j afresh before each server (instead of clearing its query caches)")
 	key := flag.String("key", "", "an API key to ask as (default: anonymous, reading the seed's datasets)")
 	warmUp := flag.String("warm-up", "", "the servers' --warm-up (default: the build's own)")
@@ -125,7 +127,7 @@ func main() {
 			slices.Reverse(order)
 		}
 		for _, b := range order {
-			res, err := measure(b, *addr, *uri, *restart, *key, *warmUp, *warmN)
+			res, err := measure(b, *addr, db, *restart, *key, *warmUp, *warmN)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "coldstart: %s, round %d: %v\n", b.name, r+1, err)
 				os.Exit(1)
@@ -139,7 +141,7 @@ func main() {
 }
 
 // measure starts one fresh server and asks each kind.
-func measure(b build, addr, uri, restart, key, warmUp string, warmN int) (run, error) {
+func measure(b build, addr string, db benchdb.Flags, restart, key, warmUp string, warmN int) (run, error) {
 	var res run
 	if restart != "" {
 		cmd := exec.Command("bash", "-c", restart)
@@ -147,10 +149,10 @@ func measure(b build, addr, uri, restart, key, warmUp string, warmN int) (run, e
 		if err := cmd.Run(); err != nil {
 			return res, fmt.Errorf("restart Neo4j: %w", err)
 		}
-	} else if err := clearCaches(uri); err != nil {
+	} else if err := clearCaches(db); err != nil {
 		return res, err
 	}
-	args := []string{"serve", "--addr", addr, "--neo4j-uri", uri, "--anonymous", "caesar-report,demo-force", "--rate-limit", "0", "--log-level", "warn"}
+	args := []string{"serve", "--addr", addr, "--neo4j-uri", db.URI, "--anonymous", "caesar-report,demo-force", "--rate-limit", "0", "--log-level", "warn"}
 	if warmUp != "" {
 		args = append(args, "--warm-up", warmUp)
 	}
@@ -237,14 +239,10 @@ func ask(base, key string, k kind) (time.Duration, error) {
 	return took, nil
 }
 
-func clearCaches(uri string) error {
+func clearCaches(db benchdb.Flags) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	auth := neo4j.NoAuth()
-	if u := os.Getenv("NEO4J_USER"); u != "" {
-		auth = neo4j.BasicAuth(u, os.Getenv("NEO4J_PASSWORD"), "")
-	}
-	d, err := neo4j.NewDriverWithContext(uri, auth)
+	d, err := db.Open(ctx)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,8 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/casegraph/casegraph/bench/internal/benchdb"
 )
 
 const query = `query W5($from: ID!, $to: ID!) { shortestPath(from: $from, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`
@@ -68,7 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	fs := flag.NewFlagSet("pathload", flag.ContinueOnError)
 	var urls servers
 	fs.Var(&urls, "url", "a server's GraphQL endpoint, NAME=URL (repeat it: the servers take turns)")
-	uri := fs.String("neo4j", getenv("NEO4J_URI"), "Neo4j, to draw the pairs (default $NEO4J_URI)")
+	var db benchdb.Flags // to draw the pairs
+	db.Register(fs, "neo4j", getenv)
 	ds := fs.String("dataset", "bench-1m", "the generated dataset the pairs are drawn from")
 	pairsFile := fs.String("pairs", "", "the pairs: read when the file exists, else drawn and written to it")
 	inputs := fs.Int("inputs", 400, "pairs to draw")
@@ -83,7 +86,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if len(urls) == 0 {
 		urls.Set("http://127.0.0.1:8080/graphql")
 	}
-	pairs, err := loadPairs(ctx, *pairsFile, *uri, *ds, *inputs, *seed)
+	pairs, err := loadPairs(ctx, *pairsFile, db, *ds, *inputs, *seed)
 	if err != nil {
 		return err
 	}
@@ -205,15 +208,12 @@ func stats(t []timed) (p50, p95, worst time.Duration) {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // loadPairs reads the pairs of a file, or draws them and writes them there.
-func loadPairs(ctx context.Context, file, uri, ds string, n int, seed uint64) ([]pair, error) {
+func loadPairs(ctx context.Context, file string, db benchdb.Flags, ds string, n int, seed uint64) ([]pair, error) {
 	if b, err := os.ReadFile(file); err == nil {
 		var pairs []pair
 		return pairs, json.Unmarshal(b, &pairs)
 	}
-	if uri == "" {
-		return nil, errors.New("-neo4j (or NEO4J_URI) is needed to draw the pairs")
-	}
-	driver, err := neo4j.NewDriverWithContext(uri, neo4j.NoAuth())
+	driver, err := db.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

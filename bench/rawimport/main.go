@@ -34,6 +34,8 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/casegraph/casegraph/bench/internal/benchdb"
 )
 
 // The statements, one a phase. An entity's and a relation's properties are
@@ -63,7 +65,8 @@ func main() {
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("rawimport", flag.ContinueOnError)
-	uri := fs.String("neo4j", getenv("NEO4J_URI"), "Neo4j's Bolt URI (default $NEO4J_URI)")
+	var db benchdb.Flags
+	db.Register(fs, "neo4j", getenv)
 	database := fs.String("database", "neo4j", "the database to write into")
 	file := fs.String("file", "", "the NDJSON data file (required)")
 	prefix := fs.String("prefix", "raw-", "written before every id and dataset, so that the rows do not meet the file's own")
@@ -72,8 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *file == "" || *uri == "" {
-		return errors.New("-file and -neo4j (or NEO4J_URI) are required")
+	if *file == "" {
+		return errors.New("-file is required")
 	}
 	if *batch < 1 || *writers < 1 {
 		return errors.New("-batch and -writers must be at least 1")
@@ -86,14 +89,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	fmt.Fprintf(stdout, "read %d sources, %d entities, %d relations in %s\n",
 		len(rows.sources), len(rows.entities), len(rows.relations), time.Since(start).Round(time.Millisecond))
 
-	driver, err := neo4j.NewDriverWithContext(*uri, neo4j.NoAuth())
+	driver, err := db.Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer driver.Close(ctx)
-	if err := driver.VerifyConnectivity(ctx); err != nil {
-		return err
-	}
 	written := time.Now()
 	for _, phase := range []struct {
 		name, stmt string
