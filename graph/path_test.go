@@ -20,7 +20,7 @@ const pathQuery = `query Path($from: ID!, $to: ID!, $filter: PathFilter) {
   shortestPath(from: $from, to: $to, filter: $filter) {
     length
     nodes { id kind }
-    steps { forward from { id } to { id } relation { id type startDate confidence status from { id } to { id } sources { id title } } }
+    steps { forward from { id } to { id } relation { id type startDate endDate confidence status from { id } to { id } sources { id title } } }
   }
 }`
 
@@ -97,41 +97,135 @@ func TestShortestPathWithEvidence(t *testing.T) {
 	}
 }
 
+// TestFiltersApplyDuringTheSearch asks for paths under each filter
+// between entities whose shortest paths all break it (every unfiltered
+// shortest path is shorter than the filtered one, or passes through what
+// the filter leaves out): a path must still be found, longer, and keep
+// the filter at every step, which a filter applied to the shortest path
+// after the search could not give.
 func TestFiltersApplyDuringTheSearch(t *testing.T) {
 	t.Parallel()
 	s := newSeedPaths(t)
-	base := s.shortest(t, "geoffrey-nice", "qatar-government", nil)
-	if !slices.Contains(base, "carter-ruck") {
-		t.Fatalf("the shortest path %v does not go through the law firm", base)
+	steps := func(p map[string]any) []map[string]any {
+		var out []map[string]any
+		for _, st := range p["steps"].([]any) {
+			out = append(out, st.(map[string]any))
+		}
+		return out
 	}
+	rel := func(st map[string]any) map[string]any { return st["relation"].(map[string]any) }
+	str := func(v any) string { x, _ := v.(string); return x }
 	tests := []struct {
-		name   string
-		filter map[string]any
-		avoid  string // an entity the new path must not pass through
+		name     string
+		from, to string
+		filter   map[string]any
+		keeps    func(nodes []string, kinds []string, steps []map[string]any) string // what breaks the filter, or ""
 	}{
-		{"excluding the law firm", map[string]any{"excludeIds": []string{s.id("carter-ruck")}}, "carter-ruck"},
-		{"without COMMISSIONED", map[string]any{"excludeRelationTypes": []string{"COMMISSIONED"}}, "carter-ruck"},
-		{"only some relation types", map[string]any{"relationTypes": []string{"AUTHORED", "ACCUSED", "LEADS", "STATEMENT_ABOUT"}}, "carter-ruck"},
-		{"intermediate kinds", map[string]any{"kinds": []string{"PERSON", "ORGANIZATION", "EVENT"}}, "caesar-report"},
-		{"minimum confidence", map[string]any{"minConfidence": 0.95}, "carter-ruck"},
-		{"valid in 2010", map[string]any{"validAt": "2010"}, "caesar-report"},
-		{"outgoing only", map[string]any{"direction": "OUTGOING"}, "carter-ruck"},
+		{"excluding the law firm", "geoffrey-nice", "qatar-government", map[string]any{"excludeIds": []string{s.id("carter-ruck")}},
+			func(nodes, _ []string, _ []map[string]any) string {
+				if slices.Contains(nodes, "carter-ruck") {
+					return "passes through carter-ruck"
+				}
+				return ""
+			}},
+		{"without COMMISSIONED", "geoffrey-nice", "qatar-government", map[string]any{"excludeRelationTypes": []string{"COMMISSIONED"}},
+			func(_, _ []string, steps []map[string]any) string {
+				for _, st := range steps {
+					if rel(st)["type"] == "COMMISSIONED" {
+						return "a COMMISSIONED step"
+					}
+				}
+				return ""
+			}},
+		{"only some relation types", "geoffrey-nice", "qatar-government", map[string]any{"relationTypes": []string{"AUTHORED", "ACCUSED", "LEADS", "STATEMENT_ABOUT"}},
+			func(_, _ []string, steps []map[string]any) string {
+				for _, st := range steps {
+					if !slices.Contains([]string{"AUTHORED", "ACCUSED", "LEADS", "STATEMENT_ABOUT"}, str(rel(st)["type"])) {
+						return "a " + str(rel(st)["type"]) + " step"
+					}
+				}
+				return ""
+			}},
+		{"intermediate kinds", "caesar", "qatar-government", map[string]any{"kinds": []string{"PERSON", "ORGANIZATION", "EVENT"}},
+			func(nodes, kinds []string, _ []map[string]any) string {
+				for i := 1; i < len(kinds)-1; i++ {
+					if !slices.Contains([]string{"PERSON", "ORGANIZATION", "EVENT"}, kinds[i]) {
+						return "passes through the " + kinds[i] + " " + nodes[i]
+					}
+				}
+				return ""
+			}},
+		{"minimum confidence", "geoffrey-nice", "london", map[string]any{"minConfidence": 0.95},
+			func(_, _ []string, steps []map[string]any) string {
+				for _, st := range steps {
+					if c, _ := rel(st)["confidence"].(float64); c < 0.95 {
+						return fmt.Sprintf("a step of confidence %v", rel(st)["confidence"])
+					}
+				}
+				return ""
+			}},
+		{"valid in 2010", "william-hague", "carter-ruck", map[string]any{"validAt": "2010"},
+			func(_, _ []string, steps []map[string]any) string {
+				for _, st := range steps {
+					start, end := str(rel(st)["startDate"]), str(rel(st)["endDate"])
+					if (start != "" && start[:4] > "2010") || (end != "" && end[:4] < "2010") {
+						return fmt.Sprintf("a step of %s to %s", start, end)
+					}
+				}
+				return ""
+			}},
+	}
+	path := func(t *testing.T, from, to string, filter map[string]any) (nodes, kinds []string, st []map[string]any) {
+		t.Helper()
+		res := s.h.MustPost(pathQuery, map[string]any{"from": s.id(from), "to": s.id(to), "filter": s.filter(filter)})
+		p, _ := res.Data["shortestPath"].(map[string]any)
+		if p == nil {
+			return nil, nil, nil
+		}
+		for _, n := range p["nodes"].([]any) {
+			kinds = append(kinds, n.(map[string]any)["kind"].(string))
+		}
+		return s.nodeIDs(p), kinds, steps(p)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := s.shortest(t, "geoffrey-nice", "qatar-government", tt.filter)
-			if slices.Equal(got, base) {
-				t.Errorf("the filter did not change the path %v", got)
+			base, baseKinds, baseSteps := path(t, tt.from, tt.to, nil)
+			if broken := tt.keeps(base, baseKinds, baseSteps); broken == "" {
+				t.Fatalf("the shortest path %v keeps the filter already: pick a pair whose shortest paths break it", base)
 			}
-			if slices.Contains(got, tt.avoid) {
-				t.Errorf("path %v goes through %s", got, tt.avoid)
+			got, kinds, st := path(t, tt.from, tt.to, tt.filter)
+			if len(got) == 0 {
+				t.Fatalf("no path under the filter (without it: %v)", base)
 			}
-			t.Logf("%v", got)
+			if broken := tt.keeps(got, kinds, st); broken != "" {
+				t.Errorf("path %v %s", got, broken)
+			}
+			if len(got) <= len(base) {
+				t.Errorf("path %v under the filter, no longer than %v without it", got, base)
+			}
+			if got[0] != tt.from || got[len(got)-1] != tt.to {
+				t.Errorf("path %v does not go from %s to %s", got, tt.from, tt.to)
+			}
 		})
+	}
+	// Direction: no path of the seed from the author to Qatar's government
+	// follows every arrow; one from Qatar's government to the killings
+	// does, and each of its steps goes from one node to the next.
+	if got, _, _ := path(t, "geoffrey-nice", "qatar-government", map[string]any{"direction": "OUTGOING"}); len(got) != 0 {
+		t.Errorf("outgoing only: path %v, want none", got)
+	}
+	got, _, st := path(t, "qatar-government", "syria-detainee-killings", map[string]any{"direction": "OUTGOING"})
+	if len(got) == 0 {
+		t.Fatal("outgoing only: no path from qatar-government to syria-detainee-killings")
+	}
+	for i, step := range st {
+		if from := strings.TrimPrefix(str(rel(step)["from"].(map[string]any)["id"]), s.ds+":"); from != got[i] || step["forward"] != true {
+			t.Errorf("outgoing only: step %d of %v goes from %s (forward %v)", i, got, from, step["forward"])
+		}
 	}
 	// The path around an excluded entity is found, not dropped: with the
 	// law firm out, a longer path remains.
-	if got := s.shortest(t, "geoffrey-nice", "qatar-government", map[string]any{"excludeIds": []string{s.id("carter-ruck")}, "maxDepth": 6}); len(got) == 0 {
+	if got, _, _ := path(t, "geoffrey-nice", "qatar-government", map[string]any{"excludeIds": []string{s.id("carter-ruck")}, "maxDepth": 6}); len(got) == 0 {
 		t.Error("excluding the law firm left no path within 6 hops")
 	}
 }
