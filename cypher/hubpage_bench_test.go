@@ -134,3 +134,73 @@ func BenchmarkHubPages(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHubThreshold measures, for entities of a few degrees, a page
+// of 20 relations with the entity at their other end (as W2 asks for
+// it) read both ways the compiled read can: from the :RelationId
+// registry (a store whose HubDegree is 1) and by the expansion (one whose
+// HubDegree is past every degree), request by request in turn, for an
+// uncleared caller: p50 of each, and their ratio. The degree where the
+// ratio crosses 1 is where DefaultHubDegree belongs.
+//
+//	go test ./cypher -run '^$' -bench HubThreshold -benchtime 60x
+func BenchmarkHubThreshold(b *testing.B) {
+	registry := cyphertest.Store(b, cypher.Options{HubDegree: 1})
+	expansion := cyphertest.Store(b, cypher.Options{HubDegree: 1 << 30})
+	degrees := []int{10, 50, 100, 250, 500, 1000, 2500}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 10*time.Minute)
+	defer cancel()
+	hubs := make([]string, len(degrees))
+	for i, n := range degrees {
+		batch, hub := smallHub(cyphertest.Dataset(b), n)
+		if _, err := dataset.Import(ctx, batch, registry, dataset.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		hubs[i] = hub
+	}
+	caller := hubCallers()["uncleared"]
+	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{
+		Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 20},
+		Ends: &casegraph.EntityRead{},
+	}}}
+	page := func(s *cypher.Store, hub string) int {
+		ctx, cancel := context.WithTimeout(caller, time.Minute)
+		defer cancel()
+		res, err := s.ReadEntities(ctx, []string{hub}, read)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Pages) != 1 {
+			b.Fatalf("%s: %d pages", hub, len(res.Pages))
+		}
+		return len(res.Pages[0].Result.Relations)
+	}
+	stores := []struct {
+		name string
+		s    *cypher.Store
+	}{{"registry", registry}, {"expansion", expansion}}
+	// Planned once, and the two ways give as many relations.
+	for _, hub := range hubs {
+		if a, b2 := page(registry, hub), page(expansion, hub); a != b2 || a == 0 {
+			b.Fatalf("%s: %d relations from the registry, %d by the expansion", hub, a, b2)
+		}
+	}
+	took := map[string][]time.Duration{}
+	for b.Loop() {
+		for i, hub := range hubs {
+			for _, st := range stores {
+				start := time.Now()
+				page(st.s, hub)
+				key := fmt.Sprintf("%s-%d", st.name, degrees[i])
+				took[key] = append(took[key], time.Since(start))
+			}
+		}
+	}
+	for _, n := range degrees {
+		reg, _ := percentiles(took[fmt.Sprintf("registry-%d", n)])
+		exp, _ := percentiles(took[fmt.Sprintf("expansion-%d", n)])
+		b.ReportMetric(ms(reg), fmt.Sprintf("registry-%d-p50-ms", n))
+		b.ReportMetric(ms(exp), fmt.Sprintf("expansion-%d-p50-ms", n))
+		b.ReportMetric(float64(reg)/float64(exp), fmt.Sprintf("ratio-%d", n))
+	}
+}
