@@ -204,3 +204,66 @@ func BenchmarkHubThreshold(b *testing.B) {
 		b.ReportMetric(float64(reg)/float64(exp), fmt.Sprintf("ratio-%d", n))
 	}
 }
+
+// BenchmarkHubPageDenseEnds measures the page a registry read finds
+// hardest: a hub of 600 relations (past DefaultHubDegree) whose first
+// page's 20 other ends each have 2,000 relations of the same type and
+// direction (each member is itself a member of 2,000 others), where
+// finding each row's relationship between its two ends could walk the
+// smaller of the two ends' relations of that type: p50 and p95 of the
+// first page of 20, with its ends, from the registry and by the
+// expansion, request by request in turn.
+//
+//	go test ./cypher -run '^$' -bench HubPageDenseEnds -benchtime 40x
+func BenchmarkHubPageDenseEnds(b *testing.B) {
+	registry := cyphertest.Store(b, cypher.Options{})
+	expansion := cyphertest.Store(b, cypher.Options{HubDegree: 1 << 30})
+	ds := cyphertest.Dataset(b)
+	batch, hub := smallHub(ds, 600)
+	for i := range 20 {
+		// p00..p19 come first in the hub's page order (r00..r19).
+		from := fmt.Sprintf("%s:p%02d", ds, i)
+		batch.Entities[1+i].Protected = false
+		for j := range 2000 {
+			org := casegraph.Entity{ID: fmt.Sprintf("%s:o%02d-%04d", ds, i, j), Kind: casegraph.KindOrganization, Name: "Other", Dataset: ds, SourceIDs: []string{ds + ":src"}}
+			batch.Entities, batch.EntityLines = append(batch.Entities, org), append(batch.EntityLines, len(batch.EntityLines)+10000)
+			r := member(ds, 100000+i*2000+j, from, org.ID)
+			batch.Relations, batch.RelationLines = append(batch.Relations, r), append(batch.RelationLines, len(batch.RelationLines)+100000)
+		}
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 10*time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, batch, registry, dataset.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	caller := hubCallers()["uncleared"]
+	read := &casegraph.EntityRead{Relations: []casegraph.RelationsRead{{
+		Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 20},
+		Ends: &casegraph.EntityRead{},
+	}}}
+	page := func(s *cypher.Store) []string {
+		ctx, cancel := context.WithTimeout(caller, time.Minute)
+		defer cancel()
+		res, err := s.ReadEntities(ctx, []string{hub}, read)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ids(res.Pages[0].Result.Relations)
+	}
+	if a, e := page(registry), page(expansion); !slices.Equal(a, e) || len(a) != 20 {
+		b.Fatalf("the registry's page %v, the expansion's %v", a, e)
+	}
+	took := map[string][]time.Duration{}
+	for b.Loop() {
+		for name, s := range map[string]*cypher.Store{"registry": registry, "expansion": expansion} {
+			start := time.Now()
+			page(s)
+			took[name] = append(took[name], time.Since(start))
+		}
+	}
+	for _, name := range []string{"registry", "expansion"} {
+		p50, p95 := percentiles(took[name])
+		b.ReportMetric(ms(p50), name+"-p50-ms")
+		b.ReportMetric(ms(p95), name+"-p95-ms")
+	}
+}
