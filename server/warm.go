@@ -259,10 +259,13 @@ func (s *Server) warm(ctx context.Context, gql http.Handler, budget time.Duratio
 		}
 		req := send.req
 		w.set(false, fmt.Sprintf("warming up: %d of %d common requests planned", sent, total))
+		began := time.Now()
 		err := warmOne(casegraph.WithPrincipal(ctx, send.as), gql, req.query, send.vars)
 		if ctx.Err() != nil {
 			break // cut off by the budget: not planned, not a failure
 		}
+		s.log.Debug().Str("request", req.name).Bool("cleared", send.as.Cleared).Strs("datasets", send.as.Datasets).
+			Dur("took", time.Since(began)).Msg("warm-up: a common request sent")
 		if err != nil {
 			failed++
 			if firstErr == "" {
