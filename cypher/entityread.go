@@ -25,12 +25,12 @@ const stmtReadEntities statement = "ReadEntities"
 // row costs a seek of each type's relation id index, the expansion a few
 // reads a relation, and W2/W3 of the peer comparison lost 3 to 4 times
 // their throughput with every entity paged from the registry.
-// BenchmarkHubThreshold (a page of 20 with its ends, one client, three
-// runs) has the registry at 3.3-4.3 ms whatever the degree and the
-// expansion at 1.8-2.1 ms for 10 relations, 3.0-3.2 for 500, 3.7-4.0 for
-// 1,000 and 5.7-6.3 for 2,500: at par about 1,000 (the registry 1.3x
-// dearer at 500), where by database hits they meet about 600 (2,474
-// against 2,142 at 527). 500 stays, below both.
+// BenchmarkHubThreshold (a page of 20 with its ends, one client, two
+// runs) has the registry at 3.0-4.4 ms whatever the degree and the
+// expansion at 1.8-2.1 ms for 10 relations, 3.0-3.2 for 500, 3.8-4.0 for
+// 1,000 and 6.3 for 2,500: at par about 1,000 (the registry 1.3x dearer
+// at 500), where by database hits they meet about 600 (2,474 against
+// 2,142 at 527). 500 stays, below both (bench/README.md).
 const DefaultHubDegree = 500
 
 // maxReadShapes bounds the statements kept rendered: shapes come from
