@@ -212,6 +212,21 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 	return sum(res.Summary.Profile()), len(res.Records), nil
 }
 
+// ExplainEntities returns the plan of the statement Entities sends for q.
+func (s *Store) ExplainEntities(ctx context.Context, q casegraph.EntitiesRequest) (string, error) {
+	params := entityFilterParams(q.Filter)
+	params["afterId"], params["afterKey"] = nullable(q.Page.After), q.Page.AfterKey
+	params["limit"] = pageLimit(q.Page)
+	params = scopeParams(casegraph.ScopeFrom(ctx), params)
+	text := s.statement(entityOrderName(q.Order, q.Filter, q.Page.Backward))
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+text, params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return "", err
+	}
+	return describePlan(res.Summary.Plan()), nil
+}
+
 // ExplainRead returns the plan of the statement ReadEntities renders for a
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {

@@ -216,3 +216,38 @@ func TestHubReadPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestEntityOrdersReadAnIndex checks that a page of entities in each
+// order (id, name, last change, degree; either way, forward and backward)
+// reads the entities from that property's index in order and stops at
+// the page's end, sorting only ties (PartialSort), never every entity (a
+// Sort or a Top): the explorer's first screen lists the most connected
+// entities, and on a graph of a million it sorted them all, past the
+// transaction's memory.
+func TestEntityOrdersReadAnIndex(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	ctx, cancel := context.WithTimeout(hubCallers()["uncleared"], time.Minute)
+	defer cancel()
+	for field, prop := range map[casegraph.EntityOrderField]string{casegraph.OrderByID: "id", casegraph.OrderByName: "name",
+		casegraph.OrderByUpdatedAt: "updatedAt", casegraph.OrderByDegree: "degree"} {
+		for _, desc := range []bool{false, true} {
+			for _, backward := range []bool{false, true} {
+				q := casegraph.EntitiesRequest{Order: casegraph.EntityOrder{Field: field, Desc: desc}, Page: casegraph.Page{First: 12, Backward: backward}}
+				plan, err := s.ExplainEntities(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s desc=%t backward=%t", field, desc, backward)
+				if !strings.Contains(plan, "Entity("+prop+")") {
+					t.Errorf("%s: the plan reads no index of %s:\n%s", name, prop, plan)
+				}
+				for _, line := range strings.Split(plan, "\n") {
+					if op := strings.TrimSpace(line); strings.HasPrefix(op, "Sort@") || strings.HasPrefix(op, "Top@") {
+						t.Errorf("%s: the plan sorts every entity (%s):\n%s", name, op, plan)
+					}
+				}
+			}
+		}
+	}
+}
