@@ -227,6 +227,36 @@ func (s *Store) ExplainEntities(ctx context.Context, q casegraph.EntitiesRequest
 	return describePlan(res.Summary.Plan()), nil
 }
 
+// ExplainList returns the plan of the page Changes (list "changes") or
+// Sources (list "sources") sends, forward or backward, without a cursor.
+func (s *Store) ExplainList(ctx context.Context, list string, backward bool) (string, error) {
+	page := casegraph.Page{First: 20, Backward: backward}
+	var name statement
+	params := map[string]any{}
+	switch list {
+	case "changes":
+		p, err := changeParams(ctx, casegraph.ChangeFilter{})
+		if err != nil {
+			return "", err
+		}
+		params, name = p, stmtChanges.paged(page)
+		params["after"] = nil
+	case "sources":
+		name = stmtSources.paged(page)
+		params["after"] = ""
+	default:
+		return "", fmt.Errorf("no list %q", list)
+	}
+	params["limit"] = pageLimit(page)
+	params = scopeParams(casegraph.ScopeFrom(ctx), params)
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+s.statement(name), params, neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return "", err
+	}
+	return describePlan(res.Summary.Plan()), nil
+}
+
 // ExplainRead returns the plan of the statement ReadEntities renders for a
 // read.
 func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.EntityRead) (string, error) {
