@@ -148,9 +148,11 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 		"Query.source":          {send: gql(`query($id: ID!) { source(id: $id) { id title dataset } }`, map[string]any{"id": f.srcA}), want: readsA, shows: "Source of"},
 		// Other tests' sources may come first: what it shows is checked by
 		// Query.source, what it must not show here.
-		"Query.sources":    {send: gql(`{ sources(first: 100) { edges { cursor node { id title dataset } } } }`, nil), want: everyone},
-		"Query.datasets":   {send: gql(`{ datasets { name entities relations sources } }`, nil), want: readsA, shows: f.a},
-		"Query.savedQuery": {send: gql(`query($n: String!) { savedQuery(name: $n) { name document defaultVariables } }`, map[string]any{"n": f.savedA}), want: findsA, shows: f.savedA},
+		"Query.sources":  {send: gql(`{ sources(first: 100) { edges { cursor node { id title dataset } } } }`, nil), want: everyone},
+		"Query.datasets": {send: gql(`{ datasets { name entities relations sources } }`, nil), want: readsA, shows: f.a},
+		// Names alone are read by another statement (DatasetNames).
+		"Query.datasets (names only)": {send: gql(`{ datasets { name } }`, nil), want: readsA, shows: f.a},
+		"Query.savedQuery":            {send: gql(`query($n: String!) { savedQuery(name: $n) { name document defaultVariables } }`, map[string]any{"n": f.savedA}), want: findsA, shows: f.savedA},
 		// By the fixture's own tag: the shared database holds more saved
 		// queries than a page.
 		"Query.savedQueries":       {send: gql(`query($t: String!) { savedQueries(tag: $t, first: 100) { edges { cursor node { name defaultVariables } } } }`, map[string]any{"t": f.savedA}), want: readsA, shows: f.savedA},

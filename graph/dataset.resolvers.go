@@ -40,6 +40,17 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id string) (*model.
 
 // Datasets is the resolver for the datasets field.
 func (r *queryResolver) Datasets(ctx context.Context) ([]model.Dataset, error) {
+	if namesOnly(ctx) {
+		names, err := r.DatasetStore.DatasetNames(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]model.Dataset, len(names))
+		for i, n := range names {
+			out[i] = model.Dataset{Name: n}
+		}
+		return out, nil
+	}
 	found, err := r.DatasetStore.Datasets(ctx, "")
 	if err != nil {
 		return nil, err

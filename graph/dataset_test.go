@@ -4,10 +4,14 @@ package graph_test
 // deleted whole, and sources deleted unless cited.
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/dataset"
+	"github.com/casegraph/casegraph/server/servertest"
 )
 
 const datasetsQuery = `{ datasets { name entities relations sources lastChange } }`
@@ -52,6 +56,15 @@ func TestDatasets(t *testing.T) {
 	other := s.h.Key(casegraph.NewAPIKey{Name: "other reader", Role: casegraph.RoleReader, Datasets: []string{"some-other-dataset"}})
 	if row := datasetRow(s.h.PostAs(other, datasetsQuery, nil).Data, s.ds); row != nil {
 		t.Errorf("a reader of another dataset sees %v", row)
+	}
+	// Names alone, read without counting (DatasetNames, which
+	// cypher's TestDatasetNamesAsDatasets holds to Datasets' list).
+	const names = `{ datasets { name __typename } }`
+	if row := datasetRow(s.h.MustPost(names, nil).Data, s.ds); !cmp.Equal(row, map[string]any{"name": s.ds, "__typename": "Dataset"}) {
+		t.Errorf("names alone: %v", row)
+	}
+	if row := datasetRow(s.h.PostAs(other, names, nil).Data, s.ds); row != nil {
+		t.Errorf("a reader of another dataset sees %v by name", row)
 	}
 }
 
@@ -166,5 +179,27 @@ func TestDatasetCountsInScope(t *testing.T) {
 				t.Errorf("datasets counts %v entities, entities { totalCount } %v", row["entities"], n)
 			}
 		})
+	}
+}
+
+// TestDatasetNamesAloneCountNothing: a selection of the datasets' names
+// alone asks the store for the names (DatasetNames), any other for the
+// counted list (Datasets).
+func TestDatasetNamesAloneCountNothing(t *testing.T) {
+	t.Parallel()
+	for query, want := range map[string]string{
+		`{ datasets { name } }`:                            "DatasetNames",
+		`{ datasets { __typename name } }`:                 "DatasetNames",
+		`{ datasets { ... on Dataset { name } } }`:         "DatasetNames",
+		`{ datasets { name entities } }`:                   "Datasets",
+		`{ datasets { name lastChange } }`:                 "Datasets",
+		`{ datasets { ... on Dataset { name sources } } }`: "Datasets",
+	} {
+		h := servertest.Edge(t, servertest.Options{})
+		h.Refusing.Allow("Datasets", "DatasetNames")
+		h.Post(query, nil)
+		if calls := h.Refusing.Calls(); !slices.Equal(calls, []string{want}) {
+			t.Errorf("%s asked the store %v, want %s", query, calls, want)
+		}
 	}
 }

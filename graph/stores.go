@@ -45,6 +45,8 @@ type SourceStore interface {
 // DatasetStore lists and removes datasets.
 type DatasetStore interface {
 	Datasets(ctx context.Context, name string) ([]casegraph.DatasetSummary, error)
+	// DatasetNames is the names Datasets would list, counting nothing.
+	DatasetNames(ctx context.Context) ([]string, error)
 	RemoveDataset(ctx context.Context, name string) (casegraph.DatasetDeletion, error)
 }
 

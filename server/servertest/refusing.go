@@ -189,6 +189,10 @@ func (r *Refusing) Datasets(context.Context, string) ([]casegraph.DatasetSummary
 	return nil, r.refuse("Datasets")
 }
 
+func (r *Refusing) DatasetNames(context.Context) ([]string, error) {
+	return nil, r.refuse("DatasetNames")
+}
+
 func (r *Refusing) RemoveDataset(context.Context, string) (casegraph.DatasetDeletion, error) {
 	return casegraph.DatasetDeletion{}, r.refuse("RemoveDataset")
 }
