@@ -80,12 +80,17 @@ func timelineFromRecord(rec *neo4j.Record, from, to casegraph.PartialDate) ([]ca
 
 // datasetTimelineParams are the parameters of DatasetTimeline's statement
 // for q: the period's first and last days, its first year (endFloor: the
-// least an end that the first day begins with can be), the page.
+// least an end that the first day begins with can be), the page, and how
+// many starts each relation type's first read takes to bound the others
+// (probe: twice the page shared among the types, so that there is a
+// bound when half of the types have as many relations in the period).
 func datasetTimelineParams(q casegraph.DatasetTimelineRequest) map[string]any {
 	earliest := q.From.Earliest()
+	types := len(casegraph.RelationTypes())
 	return map[string]any{
 		"datasets": q.Datasets, "earliest": earliest, "latest": q.To.Latest(), "endFloor": earliest[:4],
 		"limit": int64(q.First), "limitPlusOne": int64(q.First + 1),
+		"probe": int64(2 * ((q.First + 1 + types - 1) / types)),
 	}
 }
 

@@ -120,6 +120,72 @@ func TestDatasetTimelineSameAsScan(t *testing.T) {
 	}
 }
 
+// TestDatasetTimelineBound: the started relations' reads stop at a bound
+// that the first reads give (the $limitPlusOne-th of the first $probe
+// starts of each type, when there are as many): on relations of types of
+// three or more, whose starts are all different days, the first two of
+// each type the earliest, so that a bound one date too early, or taken
+// from $limit first starts, drops the page's last relation, the page of
+// each size from 1 to all of them and one more is the scan's, for a
+// caller who may read everything and one of the dataset alone.
+func TestDatasetTimelineBound(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	a := cyphertest.Dataset(t)
+	batch, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 120, Relations: 80, Seed: 5, Dataset: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[casegraph.RelationType]int{}
+	for _, r := range batch.Relations {
+		count[r.Type]++
+	}
+	// The relations of types of three or more, each type's first two
+	// first (rank 0), then the others (rank 1), dated in that order.
+	var kept [2][]casegraph.Relation
+	seen := map[casegraph.RelationType]int{}
+	for _, r := range batch.Relations {
+		if count[r.Type] < 3 {
+			continue
+		}
+		rank := min(seen[r.Type]/2, 1)
+		seen[r.Type]++
+		kept[rank] = append(kept[rank], r)
+	}
+	if len(seen) < 8 {
+		t.Fatalf("%d types of three relations or more, too few for the first reads to bound the others", len(seen))
+	}
+	batch.Relations = append(kept[0], kept[1]...)
+	for i := range batch.Relations {
+		r := &batch.Relations[i]
+		r.StartDate, r.EndDate = fmt.Sprintf("2000-%02d-%02d", 1+i/28, 1+i%28), ""
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 5*time.Minute)
+	defer cancel()
+	if _, err := dataset.Import(ctx, batch, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	scan, err := cypher.DatasetTimelineScan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexed := s.Statement("DatasetTimeline")
+	for _, scope := range []casegraph.Scope{casegraph.FullScope, {Limited: true, Datasets: []string{a}}} {
+		for first := 1; first <= len(batch.Relations)+1; first++ {
+			q := casegraph.DatasetTimelineRequest{Datasets: []string{a}, From: casegraph.MustPartialDate("1999"), To: casegraph.MustPartialDate("2001"), First: first}
+			label := fmt.Sprintf("limited %v, first %d", scope.Limited, first)
+			want := timelineRecord(ctx, t, s, scan, scope, q, label)
+			got := timelineRecord(ctx, t, s, indexed, scope, q, label)
+			if n := len(want["relations"].([]any)); n != min(first, len(batch.Relations)) {
+				t.Fatalf("%s: the scan gives %d relations", label, n)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: the indexed read differs from the scan:\n got %.600v\nwant %.600v", label, got, want)
+			}
+		}
+	}
+}
+
 // timelineRecord is the one record of a timeline statement's text for q,
 // as scope's caller.
 func timelineRecord(ctx context.Context, t *testing.T, s *cypher.Store, text string, scope casegraph.Scope, q casegraph.DatasetTimelineRequest, label string) map[string]any {
