@@ -303,3 +303,11 @@ func (s *Store) HoldHeavy(ctx context.Context) (release func(), err error) {
 func (s *Store) DuplicateSubjects(ctx context.Context, q duplicate.Request) ([]duplicate.Subject, error) {
 	return duplicateGraph{s}.DuplicateSubjects(ctx, q)
 }
+
+// SetCheckChunk sets the rows CheckWrites judges at once, until the
+// returned restore is called (not for parallel tests).
+func SetCheckChunk(n int) (restore func()) {
+	old := checkChunk
+	checkChunk = n
+	return func() { checkChunk = old }
+}

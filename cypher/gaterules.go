@@ -2,6 +2,8 @@ package cypher
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -65,8 +67,9 @@ func (g *gate) row(what, id, dataset string) error {
 // judge judges every row that early let through (refused lists those it
 // did not) against what load read, and settles them for the write: an
 // entity's protection kept, a relation's ends merged away named by their
-// survivors.
-func (g *gate) judge(p *gatePlan, refused []casegraph.Refusal) []casegraph.Refusal {
+// survivors. seen is what it remembers of ids given more than once, over
+// every part of one write that it judges (CheckWrites's chunks).
+func (g *gate) judge(p *gatePlan, refused []casegraph.Refusal, seen *repeats) []casegraph.Refusal {
 	skip := map[casegraph.RowKind]map[int]bool{}
 	for _, r := range refused {
 		if skip[r.Kind] == nil {
@@ -85,32 +88,83 @@ func (g *gate) judge(p *gatePlan, refused []casegraph.Refusal) []casegraph.Refus
 			refuse(casegraph.RowSource, i, g.upsertSource(p.Sources[i]))
 		}
 	}
-	kinds := map[string]casegraph.Kind{}
 	for i := range p.Entities {
 		if !skip[casegraph.RowEntity][i] {
 			e := &p.Entities[i]
 			err := g.upsertEntity(e, p.expected)
-			if k, twice := kinds[e.ID]; err == nil && twice && k != e.Kind {
-				err = casegraph.Errorf(casegraph.CodeConflict, "entity %q is given twice, as a %s and as a %s", e.ID, k, e.Kind)
+			if seen.entities[e.ID] {
+				if k, twice := seen.kinds[e.ID]; err == nil && twice && k != e.Kind {
+					err = casegraph.Errorf(casegraph.CodeConflict, "entity %q is given twice, as a %s and as a %s", e.ID, k, e.Kind)
+				}
+				seen.kinds[e.ID] = e.Kind
 			}
-			kinds[e.ID] = e.Kind
 			refuse(casegraph.RowEntity, i, err)
 		}
 	}
 	// A relation id given twice names one relation: the same type and ends.
-	given := map[string]casegraph.Relation{}
 	for i := range p.Relations {
 		if !skip[casegraph.RowRelation][i] {
 			r := &p.Relations[i]
 			err := g.link(r)
-			if first, twice := given[r.ID]; err == nil && twice && (first.Type != r.Type || first.FromID != r.FromID || first.ToID != r.ToID) {
-				err = casegraph.Errorf(casegraph.CodeConflict, "relation %q is given twice, as %s from %q to %q and as %s from %q to %q",
-					r.ID, first.Type, first.FromID, first.ToID, r.Type, r.FromID, r.ToID)
-			}
-			if _, twice := given[r.ID]; !twice && err == nil {
-				given[r.ID] = *r
+			if seen.relations[r.ID] {
+				first, twice := seen.given[r.ID]
+				if err == nil && twice && (first.Type != r.Type || first.FromID != r.FromID || first.ToID != r.ToID) {
+					err = casegraph.Errorf(casegraph.CodeConflict, "relation %q is given twice, as %s from %q to %q and as %s from %q to %q",
+						r.ID, first.Type, first.FromID, first.ToID, r.Type, r.FromID, r.ToID)
+				}
+				if !twice && err == nil {
+					seen.given[r.ID] = relationEnds{Type: r.Type, FromID: r.FromID, ToID: r.ToID}
+				}
 			}
 			refuse(casegraph.RowRelation, i, err)
+		}
+	}
+	return out
+}
+
+// repeats is what judge remembers of the entities and relations whose id
+// a write gives more than once (entities, relations): the kind of the
+// last entity of each judged, and the type and ends of the first relation
+// of each that passed. Only those ids are remembered, so that a write of
+// millions of distinct ids keeps nothing of them.
+type repeats struct {
+	entities, relations map[string]bool
+	kinds               map[string]casegraph.Kind
+	given               map[string]relationEnds
+}
+
+// relationEnds is what two rows of one relation id must agree on.
+type relationEnds struct {
+	Type         casegraph.RelationType
+	FromID, ToID string
+}
+
+// newRepeats finds the ids that w gives more than once.
+func newRepeats(w casegraph.Writes) *repeats {
+	return &repeats{
+		entities:  givenTwice(len(w.Entities), func(i int) string { return w.Entities[i].ID }),
+		relations: givenTwice(len(w.Relations), func(i int) string { return w.Relations[i].ID }),
+		kinds:     map[string]casegraph.Kind{},
+		given:     map[string]relationEnds{},
+	}
+}
+
+// givenTwice is the set of ids that the n rows (id(i) the id of row i)
+// give more than once: by sorting the rows' places, not a set of every
+// id.
+func givenTwice(n int, id func(i int) string) map[string]bool {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(id(int(a)), id(int(b))) })
+	var out map[string]bool
+	for k := 1; k < n; k++ {
+		if x := id(int(order[k])); x == id(int(order[k-1])) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[x] = true
 		}
 	}
 	return out

@@ -175,7 +175,7 @@ func passGate(ctx context.Context, run txRunner, p *gatePlan) (*gate, error) {
 	if err := g.load(run, p, gateWrite); err != nil {
 		return nil, err
 	}
-	if refused := g.judge(p, nil); len(refused) > 0 {
+	if refused := g.judge(p, nil, newRepeats(p.Writes)); len(refused) > 0 {
 		return nil, p.refusal(refused[0])
 	}
 	return g, nil
@@ -195,23 +195,78 @@ func (p *gatePlan) refusal(r casegraph.Refusal) error {
 // every refusal (none: the write would pass, unless the graph changes
 // before it is written; the gate of each batch's transaction has the last
 // word). It lets an import refuse a file whole, every bad row listed,
-// before it writes any of it.
+// before it writes any of it. It judges the rows checkChunk at a time, in
+// one read transaction, each chunk against what it names of the graph
+// (copied for the gate to settle), so that a file of millions of rows is
+// not held in memory again, with its states, beside the caller's rows;
+// what spans chunks (the kinds of the write's entities, the sources it
+// writes, ids it gives twice) is the whole write's.
 func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error) {
-	p := planOf(w)
-	g, err := newGate(ctx, p)
+	all := &gatePlan{Writes: w} // read only: each chunk is copied (planOf)
+	g, err := newGate(ctx, all)
 	if err != nil {
 		return nil, err
 	}
-	refused := g.early(p)
-	if err := s.inRead(ctx, "CheckWrites", func(run txRunner) error { return g.load(run, p, gateCheck) }); err != nil {
+	early := g.early(all)
+	seen := newRepeats(w)
+	var refused []casegraph.Refusal
+	err = s.inRead(ctx, "CheckWrites", func(run txRunner) error {
+		for _, kind := range []casegraph.RowKind{casegraph.RowSource, casegraph.RowEntity, casegraph.RowRelation} {
+			n := map[casegraph.RowKind]int{casegraph.RowSource: len(w.Sources), casegraph.RowEntity: len(w.Entities), casegraph.RowRelation: len(w.Relations)}[kind]
+			for start := 0; start < n; start += checkChunk {
+				end := min(start+checkChunk, n)
+				chunk := casegraph.Writes{Dataset: w.Dataset}
+				switch kind {
+				case casegraph.RowSource:
+					chunk.Sources = w.Sources[start:end]
+				case casegraph.RowEntity:
+					chunk.Entities = w.Entities[start:end]
+				case casegraph.RowRelation:
+					chunk.Relations = w.Relations[start:end]
+				}
+				p := planOf(chunk)
+				g.forget()
+				if err := g.load(run, p, gateCheck); err != nil {
+					return err
+				}
+				var skip []casegraph.Refusal // early's refusals of the chunk, by the chunk's index
+				for _, r := range early {
+					if r.Kind == kind && r.Index >= start && r.Index < end {
+						r.Index -= start
+						skip = append(skip, r)
+					}
+				}
+				for _, r := range g.judge(p, skip, seen) {
+					r.Index += start
+					refused = append(refused, r)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	refused = append(refused, g.judge(p, refused)...)
+	g.forget()
+	refused = append(early, refused...)
 	order := map[casegraph.RowKind]int{casegraph.RowSource: 0, casegraph.RowEntity: 1, casegraph.RowRelation: 2}
 	slices.SortStableFunc(refused, func(a, b casegraph.Refusal) int {
 		return cmp.Or(cmp.Compare(order[a.Kind], order[b.Kind]), cmp.Compare(a.Index, b.Index))
 	})
 	return refused, nil
+}
+
+// checkChunk bounds the rows CheckWrites judges at once.
+var checkChunk = 50000
+
+// forget drops what the gate read of the graph (its states, not what the
+// write holds), for CheckWrites's next chunk.
+func (g *gate) forget() {
+	clear(g.entities)
+	clear(g.relations)
+	clear(g.sources)
+	clear(g.ends)
+	g.citable = nil
 }
 
 // inRead runs fn in one read transaction, whose statements read what is

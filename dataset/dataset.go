@@ -46,6 +46,40 @@ type Batch struct {
 	Bad LinesError
 	// badEntities maps the id of an entity on a bad line to that line.
 	badEntities map[string]int
+	// strs holds one copy of each string that rows repeat (datasets,
+	// entity ids as ends, source ids, dates), while Read reads.
+	strs map[string]string
+}
+
+// intern is s, as the first row that gave it holds it: a file of
+// millions of relations names each end, source and dataset again and
+// again, and the decoder makes each a string of its own.
+func (b *Batch) intern(s string) string {
+	if s == "" {
+		return s
+	}
+	if b.strs == nil {
+		b.strs = map[string]string{}
+	}
+	if held, ok := b.strs[s]; ok {
+		return held
+	}
+	b.strs[s] = s
+	return s
+}
+
+// internAll interns each of ss in place.
+func (b *Batch) internAll(ss []string) {
+	for i := range ss {
+		ss[i] = b.intern(ss[i])
+	}
+}
+
+// internCitations interns the sources of cs in place.
+func (b *Batch) internCitations(cs []casegraph.Citation) {
+	for i := range cs {
+		cs[i].SourceID = b.intern(cs[i].SourceID)
+	}
 }
 
 // Record is one line of a data file, as JSON.
@@ -132,6 +166,7 @@ func Read(r io.Reader) (Batch, error) {
 		b.Lines++
 		bad.add(line+1, err)
 	}
+	b.strs = nil
 	return b, b.Bad.orNil()
 }
 
@@ -176,8 +211,12 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "%s has none of a relation's properties (%v)", map[string]string{"source": "a source", "entity": "an entity"}[rec.Type],
 			casegraph.RelationPropertyNames())
 	}
+	rec.Dataset = b.intern(rec.Dataset)
+	b.internAll(rec.SourceIDs)
+	b.internCitations(rec.Citations)
 	switch rec.Type {
 	case "source":
+		rec.ID = b.intern(rec.ID) // cited by entities and relations
 		s := casegraph.Source{ID: rec.ID, Title: rec.Title, Publisher: rec.Publisher, URL: rec.URL,
 			PublishedAt: rec.PublishedAt, RetrievedAt: rec.RetrievedAt, Dataset: rec.Dataset,
 			Kind: casegraph.SourceKind(rec.Kind), Language: rec.Attributes.Language, ArchivedURL: rec.ArchivedURL, SHA256: rec.SHA256,
@@ -187,6 +226,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		}
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
+		rec.ID = b.intern(rec.ID) // the end of relations
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
 			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Citations: rec.Citations,
 			Attributes: rec.Attributes, KeepProtection: rec.Protected == nil}
@@ -196,6 +236,8 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		}
 		b.Entities, b.EntityLines = append(b.Entities, e), append(b.EntityLines, line)
 	case "relation":
+		rec.From, rec.To = b.intern(rec.From), b.intern(rec.To)
+		rec.StartDate, rec.EndDate = b.intern(rec.StartDate), b.intern(rec.EndDate)
 		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
 			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
 			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Citations: rec.Citations, Dataset: rec.Dataset,

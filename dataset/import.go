@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -129,53 +130,65 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		report(kind, line, e)
 	}
 
-	// Each id once to the graph check (an id given twice is reported so),
-	// and a relation whose end is on a bad line (and nowhere else in the
-	// file) reported so, not judged against the graph: rows[kind][i] is the
-	// index in b of the check's row i.
-	w := casegraph.Writes{Dataset: opts.Dataset}
-	rows := map[casegraph.RowKind][]int{}
-	given := map[casegraph.RowKind]map[string]bool{casegraph.RowSource: {}, casegraph.RowEntity: {}, casegraph.RowRelation: {}}
-	once := func(kind casegraph.RowKind, id string, line int) bool {
-		if given[kind][id] {
-			reportf(kind, line, "id", "%s %q is given twice", kind, id)
-			return false
+	// Every row goes to the graph check, the caller's own (no copy of a
+	// file's rows): a row reported here (an id given twice, a relation
+	// whose end is on a bad line and nowhere else in the file) is reported
+	// so, and what the graph check says of it is dropped. An id given
+	// twice is found by sorting the rows' places, not with a set of every
+	// id.
+	reported := map[casegraph.RowKind]map[int]bool{}
+	drop := func(kind casegraph.RowKind, i int) {
+		if reported[kind] == nil {
+			reported[kind] = map[int]bool{}
 		}
-		given[kind][id] = true
-		return true
+		reported[kind][i] = true
 	}
-	for i, src := range b.Sources {
-		if once(casegraph.RowSource, src.ID, b.SourceLines[i]) {
-			w.Sources, rows[casegraph.RowSource] = append(w.Sources, src), append(rows[casegraph.RowSource], i)
+	sources, entities := byID(len(b.Sources), func(i int) string { return b.Sources[i].ID }), byID(len(b.Entities), func(i int) string { return b.Entities[i].ID })
+	for _, i := range repeated(sources, func(i int) string { return b.Sources[i].ID }) {
+		reportf(casegraph.RowSource, b.SourceLines[i], "id", "%s %q is given twice", casegraph.RowSource, b.Sources[i].ID)
+		drop(casegraph.RowSource, i)
+	}
+	for _, i := range repeated(entities, func(i int) string { return b.Entities[i].ID }) {
+		reportf(casegraph.RowEntity, b.EntityLines[i], "id", "%s %q is given twice", casegraph.RowEntity, b.Entities[i].ID)
+		drop(casegraph.RowEntity, i)
+	}
+	relations := byID(len(b.Relations), func(i int) string { return b.Relations[i].ID })
+	for _, i := range repeated(relations, func(i int) string { return b.Relations[i].ID }) {
+		reportf(casegraph.RowRelation, b.RelationLines[i], "id", "%s %q is given twice", casegraph.RowRelation, b.Relations[i].ID)
+		drop(casegraph.RowRelation, i)
+	}
+	relations = nil
+	// given says whether the file gives an entity of the id (on a good line).
+	given := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(entities, id, func(i int32, id string) int { return strings.Compare(b.Entities[i].ID, id) })
+		return ok
+	}
+	if len(b.badEntities) > 0 {
+		for i, r := range b.Relations {
+			if reported[casegraph.RowRelation][i] {
+				continue
+			}
+			line := b.RelationLines[i]
+			if at, ok := b.badEntities[r.FromID]; ok && !given(r.FromID) {
+				reportf(casegraph.RowRelation, line, "from", "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
+				drop(casegraph.RowRelation, i)
+			} else if at, ok := b.badEntities[r.ToID]; ok && !given(r.ToID) {
+				reportf(casegraph.RowRelation, line, "to", "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
+				drop(casegraph.RowRelation, i)
+			}
 		}
 	}
-	for i, e := range b.Entities {
-		if once(casegraph.RowEntity, e.ID, b.EntityLines[i]) {
-			w.Entities, rows[casegraph.RowEntity] = append(w.Entities, e), append(rows[casegraph.RowEntity], i)
-		}
-	}
-	for i, r := range b.Relations {
-		line := b.RelationLines[i]
-		if !once(casegraph.RowRelation, r.ID, line) {
-			continue
-		}
-		if at, ok := b.badEntities[r.FromID]; ok && !given[casegraph.RowEntity][r.FromID] {
-			reportf(casegraph.RowRelation, line, "from", "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
-			continue
-		}
-		if at, ok := b.badEntities[r.ToID]; ok && !given[casegraph.RowEntity][r.ToID] {
-			reportf(casegraph.RowRelation, line, "to", "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
-			continue
-		}
-		w.Relations, rows[casegraph.RowRelation] = append(w.Relations, r), append(rows[casegraph.RowRelation], i)
-	}
+	sources, entities = nil, nil
 
-	refused, err := store.CheckWrites(ctx, w)
+	refused, err := store.CheckWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources, Entities: b.Entities, Relations: b.Relations})
 	if err != nil {
 		return err
 	}
 	for _, r := range refused {
-		i := rows[r.Kind][r.Index]
+		if reported[r.Kind][r.Index] {
+			continue
+		}
+		i := r.Index
 		switch r.Kind {
 		case casegraph.RowSource:
 			report(r.Kind, b.SourceLines[i], r.Err)
@@ -187,6 +200,30 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 	}
 	sortLines(bad.Lines)
 	return bad.orNil()
+}
+
+// byID is the places of n rows (id(i) the id of row i) in the order of
+// their ids, rows of one id in file order.
+func byID(n int, id func(i int) string) []int32 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(id(int(a)), id(int(b))) })
+	return order
+}
+
+// repeated is the rows (in file order) whose id an earlier row gives,
+// of rows in the order of their ids (byID).
+func repeated(order []int32, id func(i int) string) []int {
+	var out []int
+	for k := 1; k < len(order); k++ {
+		if id(int(order[k])) == id(int(order[k-1])) {
+			out = append(out, int(order[k]))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // refusedRow counts one refused row of the phase what.

@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"context"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,4 +108,76 @@ func (t *statementTimes) log(b *testing.B) {
 	for _, st := range all {
 		b.Logf("%-40s %6d round trips, %9.1f s in all, %8.1f ms each", st.name, st.count, st.took.Seconds(), float64(st.took.Milliseconds())/float64(st.count))
 	}
+}
+
+// BenchmarkReadCheck reads the data file CASEGRAPH_BENCH_FILE (as
+// casegraph gen writes it) and checks it against the graph, writing
+// nothing, and reports the most heap in use while it ran (sampled every
+// 100 ms). With CASEGRAPH_BENCH_HEAPPROFILE set it writes a heap profile
+// there each time the heap in use passes its last high by a tenth: the
+// last one written is the profile at (about) the peak. Run it once:
+// -benchtime 1x.
+func BenchmarkReadCheck(b *testing.B) {
+	file := os.Getenv("CASEGRAPH_BENCH_FILE")
+	if file == "" {
+		b.Skip("CASEGRAPH_BENCH_FILE names no data file")
+	}
+	store := cyphertest.Store(b, cypher.Options{})
+	for b.Loop() {
+		peak, stop := watchHeap(os.Getenv("CASEGRAPH_BENCH_HEAPPROFILE"))
+		f, err := os.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		batch, err := dataset.Read(f)
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		read := time.Since(start)
+		if err := dataset.Check(casegraph.AsOperator(context.Background()), batch, store, dataset.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		stop()
+		b.ReportMetric(read.Seconds(), "read-s")
+		b.ReportMetric(time.Since(start).Seconds()-read.Seconds(), "check-s")
+		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+	}
+}
+
+// watchHeap samples the heap in use every 100 ms until stop is called,
+// keeping its high in peak, and writes a heap profile to profile (when
+// set) each time the high grows by a tenth.
+func watchHeap(profile string) (peak *atomic.Uint64, stop func()) {
+	peak = new(atomic.Uint64)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var written uint64
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			if profile != "" && ms.HeapInuse > written+written/10 {
+				written = ms.HeapInuse
+				if f, err := os.Create(profile); err == nil {
+					_ = pprof.WriteHeapProfile(f)
+					f.Close()
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return peak, func() { close(done); wg.Wait() }
 }

@@ -110,10 +110,7 @@ func TestRelationPropertiesRefusedByLine(t *testing.T) {
 	if !errors.As(err, &lines) {
 		t.Fatalf("Read: %v, want bad lines", err)
 	}
-	var got []string
-	for _, l := range lines.Lines {
-		got = append(got, l.Error())
-	}
+	got := lineErrors(lines)
 	want := []string{
 		"line 13: a relation of type MEMBER_OF has no share: only OWNS relations carry it",
 		"line 14: a relation of type OWNS has no post: only HELD_POSITION, COMMANDS or DIRECTOR_OF relations carry it",

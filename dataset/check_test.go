@@ -1,0 +1,101 @@
+package dataset_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// checkSpy is the real store, noting the write each CheckWrites is given.
+type checkSpy struct {
+	*cypher.Store
+	checked []casegraph.Writes
+}
+
+func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error) {
+	s.checked = append(s.checked, w)
+	return s.Store.CheckWrites(ctx, w)
+}
+
+// TestCheckSendsTheFileItself: Check gives the graph check the batch's
+// own rows (no copy of a file's millions of rows), those it refuses itself
+// among them, and reports each of those once, as it refuses them (an id
+// given twice, a relation whose end is on a bad line), beside what the
+// graph check finds of the others, by line.
+func TestCheckSendsTheFileItself(t *testing.T) {
+	store := &checkSpy{Store: cyphertest.Store(t, cypher.Options{})}
+	ds := cyphertest.Dataset(t)
+	rec := func(format string, args ...any) string {
+		return strings.ReplaceAll(fmt.Sprintf(format, args...), "DS", ds)
+	}
+	lines := []string{
+		rec(`{"type":"source","id":"DS:s","title":"A source","dataset":"DS"}`),
+		rec(`{"type":"source","id":"DS:s","title":"The source again","dataset":"DS"}`),
+		rec(`{"type":"entity","id":"DS:a","kind":"Person","name":"A","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"entity","id":"DS:b","kind":"Place","name":"B","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"entity","id":"DS:a","kind":"Place","name":"A again, a place","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"entity","id":"DS:d","kind":"Plase","name":"D","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r1","relationType":"LOCATED_IN","from":"DS:a","to":"DS:b","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r1","relationType":"LOCATED_IN","from":"DS:b","to":"DS:a","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r2","relationType":"LOCATED_IN","from":"DS:d","to":"DS:b","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r3","relationType":"LOCATED_IN","from":"DS:a","to":"DS:d","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r4","relationType":"LOCATED_IN","from":"DS:a","to":"DS:ghost","dataset":"DS","sourceIds":["DS:s"]}`),
+		rec(`{"type":"relation","id":"DS:r5","relationType":"LOCATED_IN","from":"DS:a","to":"DS:b","dataset":"DS","sourceIds":["DS:nope"]}`),
+	}
+	b, err := dataset.Read(strings.NewReader(strings.Join(lines, "\n")))
+	var bad *dataset.LinesError
+	if !errors.As(err, &bad) || len(bad.Lines) != 1 || bad.Lines[0].Line != 6 {
+		t.Fatalf("Read: %v, want line 6 refused", err)
+	}
+	err = dataset.Check(casegraph.AsOperator(context.Background()), b, store, dataset.Options{})
+	if !errors.As(err, &bad) {
+		t.Fatalf("Check: %v, want the bad lines", err)
+	}
+	got := lineErrors(bad)
+	want := []string{
+		rec(`line 2: source "DS:s" is given twice`),
+		rec(`line 5: entity "DS:a" is given twice`),
+		rec(`line 6: unknown entity kind "Plase"; did you mean "PLACE"? (one of PERSON, ORGANIZATION, EVENT, DOCUMENT, PLACE)`),
+		rec(`line 8: relation "DS:r1" is given twice`),
+		rec(`line 9: relation "DS:r2": from: entity "DS:d" is on bad line 6`),
+		rec(`line 10: relation "DS:r3": to: entity "DS:d" is on bad line 6`),
+		rec(`line 11: relation "DS:r4": to: no entity with id "DS:ghost"`),
+		rec(`line 12: relation "DS:r5": citations[0].sourceId: no source with id "DS:nope" (create it first)`),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Check reported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if bad.Refused != len(want) || bad.Errors != len(want) {
+		t.Errorf("%d lines refused with %d errors, want %d and %d", bad.Refused, bad.Errors, len(want), len(want))
+	}
+	if len(store.checked) != 1 {
+		t.Fatalf("%d graph checks, want 1", len(store.checked))
+	}
+	w := store.checked[0]
+	if len(w.Sources) != len(b.Sources) || unsafe.SliceData(w.Sources) != unsafe.SliceData(b.Sources) ||
+		len(w.Entities) != len(b.Entities) || unsafe.SliceData(w.Entities) != unsafe.SliceData(b.Entities) ||
+		len(w.Relations) != len(b.Relations) || unsafe.SliceData(w.Relations) != unsafe.SliceData(b.Relations) {
+		t.Errorf("the graph check was given a copy of the rows (%d sources, %d entities, %d relations), not the batch's (%d, %d, %d)",
+			len(w.Sources), len(w.Entities), len(w.Relations), len(b.Sources), len(b.Entities), len(b.Relations))
+	}
+	if b.Relations[1].FromID != ds+":b" || b.Entities[0].Protected {
+		t.Errorf("Check changed the batch's rows: %+v, %+v", b.Relations[1], b.Entities[0])
+	}
+}
+
+// lineErrors is each listed line's error, as the command line prints it.
+func lineErrors(e *dataset.LinesError) []string {
+	var out []string
+	for _, l := range e.Lines {
+		out = append(out, l.Error())
+	}
+	return out
+}
