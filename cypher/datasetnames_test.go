@@ -19,7 +19,9 @@ func TestDatasetNamesAsDatasets(t *testing.T) {
 	ctx := testContext(t)
 	s := cyphertest.Store(t, cypher.Options{})
 	open, protected, sourced := cyphertest.Dataset(t), cyphertest.Dataset(t), cyphertest.Dataset(t)
-	src := func(ds string) casegraph.Source { return casegraph.Source{ID: ds + ":src", Title: "Register", Dataset: ds} }
+	src := func(ds string) casegraph.Source {
+		return casegraph.Source{ID: ds + ":src", Title: "Register", Dataset: ds}
+	}
 	entities := []casegraph.Entity{
 		{ID: open + ":a", Kind: casegraph.KindPerson, Name: "Open person", Dataset: open, SourceIDs: []string{open + ":src"}},
 		{ID: protected + ":w", Kind: casegraph.KindPerson, Name: "Protected witness", Dataset: protected, SourceIDs: []string{sourced + ":src"}},
