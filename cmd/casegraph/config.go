@@ -389,6 +389,8 @@ func defaultServer() server.Config {
 }
 
 // DefaultWarmUp is the warm-up budget of `casegraph serve`: on this
-// machine the common requests plan in a few seconds at rest, several
-// times that beside a load (bench/README.md, "Cold start").
-const DefaultWarmUp = 30 * time.Second
+// machine the common requests plan in 27 to 29 s at rest on a cleared
+// query cache (datasetTimeline alone 7 s), and once ran out of 30 s
+// (bench/README.md, "What the cleared warm-up costs"); several times
+// that beside a load.
+const DefaultWarmUp = 60 * time.Second
