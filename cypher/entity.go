@@ -166,25 +166,24 @@ func entitiesByKey(stmt string, recs []*neo4j.Record) (map[string]casegraph.Enti
 
 // entityOrder is how Entities sorts: the key, and how a cursor's key is
 // read back.
+// Each key is an indexed property every entity has, tested IS NOT NULL
+// (Entities.cypher.tmpl) so that the planner reads the entities in the
+// index's order and stops at the page's end, instead of sorting them all
+// (TestEntityOrdersReadAnIndex).
 type entityOrder struct {
 	Key   string // Cypher expression of the sort key
 	Param string // the cursor's key as that type
-	// NotNull: the key is an indexed property every entity has, tested
-	// IS NOT NULL so that the planner reads the entities in the index's
-	// order and stops at the page's end, instead of sorting them all
-	// (TestEntityOrdersReadAnIndex).
-	NotNull bool
 }
 
 var entityOrders = map[casegraph.EntityOrderField]entityOrder{
-	casegraph.OrderByID:        {Key: "e.id", Param: "$afterKey", NotNull: true},
-	casegraph.OrderByName:      {Key: "e.name", Param: "$afterKey", NotNull: true},
-	casegraph.OrderByUpdatedAt: {Key: "e.updatedAt", Param: "datetime($afterKey)", NotNull: true},
+	casegraph.OrderByID:        {Key: "e.id", Param: "$afterKey"},
+	casegraph.OrderByName:      {Key: "e.name", Param: "$afterKey"},
+	casegraph.OrderByUpdatedAt: {Key: "e.updatedAt", Param: "datetime($afterKey)"},
 	// The degree every write keeps (see degree.go), read in the order of
 	// its index (entity_degree). An entity migrate has not counted yet
 	// (written by another tool) has none, and is listed in this order
 	// once migrate has counted it.
-	casegraph.OrderByDegree: {Key: "e.degree", Param: "toInteger($afterKey)", NotNull: true},
+	casegraph.OrderByDegree: {Key: "e.degree", Param: "toInteger($afterKey)"},
 }
 
 // entityOrderName names the variant of Entities for a sort order, read
@@ -209,7 +208,7 @@ func entityOrderVariants() []variant {
 					ord := casegraph.EntityOrder{Field: field, Desc: desc}
 					// Backward reads the order reversed, ties by id too.
 					read := casegraph.EntityOrder{Field: field, Desc: desc != back}
-					data := map[string]any{"Key": o.Key, "Param": o.Param, "NotNull": o.NotNull, "Dir": read.Direction(), "Cmp": ">",
+					data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": read.Direction(), "Cmp": ">",
 						"IDCmp": ">", "IDDir": "ASC", "Datasets": f.Datasets != nil, "Near": f.Near != nil}
 					if read.Desc {
 						data["Cmp"] = "<"

@@ -34,6 +34,19 @@ func smallHub(ds string, n int) (dataset.Batch, string) {
 	return b, hub.ID
 }
 
+// importedHub imports smallHub of n members into a dataset and a store of
+// the test's own.
+func importedHub(t *testing.T, ctx context.Context, n int) (*cypher.Store, string, dataset.Batch, string) {
+	t.Helper()
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	b, hub := smallHub(ds, n)
+	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, ds, b, hub
+}
+
 func member(ds string, i int, from, to string) casegraph.Relation {
 	return casegraph.Relation{ID: fmt.Sprintf("%s:r%02d", ds, i), Type: "MEMBER_OF", FromID: from, ToID: to,
 		Status: casegraph.StatusReported, Dataset: ds, SourceIDs: []string{ds + ":src"}}
@@ -139,12 +152,7 @@ func checkPages(t *testing.T, got []casegraph.Relation, cleared bool, protected 
 func TestHubPagesByTheRelationAlone(t *testing.T) {
 	t.Parallel()
 	ctx := slowContext(t)
-	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{})
-	b, hub := smallHub(ds, 30)
-	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	s, ds, b, hub := importedHub(t, ctx, 30)
 	protected := map[string]bool{}
 	for _, e := range b.Entities {
 		protected[e.ID] = e.Protected
@@ -264,12 +272,7 @@ RETURN 'left over ' + c.id AS bad`, map[string]any{"ds": ds}, neo4j.EagerResultT
 func TestRelationRegistryEnds(t *testing.T) {
 	t.Parallel()
 	ctx := slowContext(t)
-	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{})
-	b, hub := smallHub(ds, 12)
-	if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	s, ds, b, hub := importedHub(t, ctx, 12)
 	check := func(step string) {
 		t.Helper()
 		if bad := registryMismatches(t, ctx, ds); len(bad) > 0 {

@@ -84,6 +84,9 @@ var warmRequests = []warmRequest{
 	// of a key's principal, "key:" and its id, and as warmShortCaller,
 	// whose id is of the anonymous caller's).
 	{"savedQueries", `{ savedQueries(first: 20) { edges { node { name title version } } } }`},
+	// The explorer's dataset pickers (the Timeline tab, the write forms):
+	// names alone, DatasetNames (1.2 s cold, 0.08 s warm on 100k entities).
+	{"explorer: dataset names", `{ datasets { name } }`},
 	// The explorer's Timeline tab, last: its statement (one text, whatever
 	// is selected) takes seconds to plan (3.5 to 8 s), and when the budget
 	// runs out the cheaper requests before it are planned.
