@@ -47,6 +47,8 @@ func TestComplexityPricesDatabaseWork(t *testing.T) {
 		{"a search's counts", `{ search(text: "ab", first: 1) { totalCount facets { kinds { kind count } datasets { dataset count } } } }`, 30, 40},
 		{"a search's page and counts", `{ search(text: "ab", first: 10) { totalCount facets { kinds { kind count } } edges { node { id } } } }`, 220, 240},
 		{"common neighbours of 10 ids", `{ commonNeighbors(ids: ["a","b","c","d","e","f","g","h","i","j"]) { entity { id } } }`, 1000, 1030},
+		{"the datasets' list", `{ datasets { name entities relations sources } }`, 100, 110},
+		{"50 aliased datasets' names", aliased(50, `datasets { name }`), 5000, 5100},
 		{"a neighbourhood of depth 3", `{ neighborhood(id: "a", depth: 3) { truncated } }`, 400, 420},
 	}
 	for _, tt := range tests {
