@@ -205,27 +205,26 @@ func readProperties(read *casegraph.EntityRead) (entity, relation []string) {
 }
 
 // valueNames is the parameter that names the properties a read shows
-// ($entityProps, $relationProps): "id", then the properties, made as long
-// as planList makes lists, so that reads that show more or fewer
-// properties share a plan (an empty list, or one of another length
-// class, is another parameter type to Neo4j). The id's value is not read
-// back (valuesByName), nor are those of the names planList adds: the
-// projection has the id as the caller sees it.
+// ($entityProps, $relationProps): the properties, made as long as
+// planList makes lists, so that reads that show more or fewer properties
+// share a plan (an empty list, or one of another length class, is another
+// parameter type to Neo4j). The projection reads none of the names
+// planList adds (notPadded); the id comes apart, as the caller sees it.
 func valueNames(props []string) []string {
-	return planList(append([]string{"id"}, props...))
+	return planList(props)
 }
 
 // valuesByName turns a projection of entityValues or relationValuesOf
 // into the map projection the record mappers read: each of the values
-// under the name of its property (props, as valueNames had them after
-// the id; the values of the names planList added after them are null).
+// under the name of its property (props, in valueNames' order; a redacted
+// entity's list goes on with nulls for the names planList added).
 func valuesByName(m map[string]any, props []string) error {
 	values, ok := m["values"].([]any)
-	if !ok || len(values) < len(props)+1 {
-		return fmt.Errorf("%d values for %d properties and the id", len(values), len(props))
+	if !ok || len(values) < len(props) {
+		return fmt.Errorf("%d values for %d properties", len(values), len(props))
 	}
 	for i, name := range props {
-		m[name] = values[i+1]
+		m[name] = values[i]
 	}
 	delete(m, "values")
 	return nil

@@ -201,15 +201,7 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 	if err != nil {
 		return 0, 0, err
 	}
-	var sum func(p neo4j.ProfiledPlan) int64
-	sum = func(p neo4j.ProfiledPlan) int64 {
-		n := p.DbHits()
-		for _, c := range p.Children() {
-			n += sum(c)
-		}
-		return n
-	}
-	return sum(res.Summary.Profile()), len(res.Records), nil
+	return planHits(res.Summary.Profile()), len(res.Records), nil
 }
 
 // ExplainEntities returns the plan of the statement Entities sends for q.
@@ -276,6 +268,36 @@ func (s *Store) ExplainRead(ctx context.Context, ids []string, read *casegraph.E
 		return "", err
 	}
 	return describePlan(res.Summary.Plan()), nil
+}
+
+// ReadEntitiesDBHits runs the statement ReadEntities renders for a read
+// with PROFILE and returns its database hits and rows.
+func (s *Store) ReadEntitiesDBHits(ctx context.Context, ids []string, read *casegraph.EntityRead) (hits int64, rows int, err error) {
+	scope := casegraph.ScopeFrom(ctx)
+	level, shape, params, err := compileRead(read, scope.Limited, scope.Cleared, s.hubDegree)
+	if err != nil {
+		return 0, 0, err
+	}
+	text, err := s.reads.get(shape, level)
+	if err != nil {
+		return 0, 0, err
+	}
+	params["ids"] = planList(ids)
+	res, err := neo4j.ExecuteQuery(ctx, s.driver, "PROFILE "+text, withScope(ctx, params), neo4j.EagerResultTransformer,
+		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
+	if err != nil {
+		return 0, 0, err
+	}
+	return planHits(res.Summary.Profile()), len(res.Records), nil
+}
+
+// planHits is the database hits of a profiled plan and its children.
+func planHits(p neo4j.ProfiledPlan) int64 {
+	n := p.DbHits()
+	for _, c := range p.Children() {
+		n += planHits(c)
+	}
+	return n
 }
 
 //go:embed testdata/*.cypher

@@ -17,7 +17,7 @@ import (
 var notData = map[string]string{
 	"Ping": "asks the driver whether Neo4j answers (VerifyConnectivity): no statement, no data",
 	// Helpers that export_test.go gives this package's tests only.
-	"Explain": "test only", "ExplainRead": "test only", "ExplainEntities": "test only", "ExplainList": "test only", "Profile": "test only",
+	"Explain": "test only", "ExplainRead": "test only", "ExplainEntities": "test only", "ExplainList": "test only", "Profile": "test only", "ReadEntitiesDBHits": "test only",
 	"RunTestStatement": "test only", "HoldHeavy": "test only",
 	"ProfileText": "test only", "ProfileWhoWasInCommand": "test only", "TimeWhoWasInCommand": "test only",
 	"CitingDatasets": "test only", "ForgetCitingDatasets": "test only", "CitingClaimsDBHits": "test only",

@@ -179,3 +179,50 @@ func TestReadEntitiesBringsTheAskedProperties(t *testing.T) {
 		t.Errorf("a property outside the vocabulary: err %v, want INTERNAL", err)
 	}
 }
+
+// TestReadReadsOnlyThePropertiesAsked: the compiled read reads each
+// property asked for once an entity, and none of the names planList pads
+// the list with (a read of every padded name was half the hits of an
+// entity's page of 20 relations with their ends). Asking for seven more
+// properties costs seven hits more an entity read, not nothing more; a
+// read that read the padded names costs the same for one and for eight.
+func TestReadReadsOnlyThePropertiesAsked(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	_, id := cyphertest.LoadSeed(t, s)
+	root := id("caesar-report")
+	hits := func(entityProps, relationProps []string) int64 {
+		t.Helper()
+		read := &casegraph.EntityRead{
+			Relations:  []casegraph.RelationsRead{{Filter: casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, Page: casegraph.Page{First: 20}, Ends: &casegraph.EntityRead{}}},
+			Properties: &casegraph.Properties{Entity: entityProps, Relation: relationProps},
+		}
+		n, rows, err := s.ReadEntitiesDBHits(ctx, []string{root}, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows != 1 {
+			t.Fatalf("%d rows for one entity", rows)
+		}
+		return n
+	}
+	page, err := s.RelationsOf(ctx, []string{root}, casegraph.RelationFilter{Direction: casegraph.DirectionBoth}, casegraph.Page{First: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relations := len(page[root].Relations)
+	if relations < 3 {
+		t.Fatalf("the seed's %s has %d relations: the test wants a few", root, relations)
+	}
+	one := hits([]string{"name"}, nil)
+	eight := hits([]string{"name", "aliases", "description", "nationality", "birthDate", "deathDate", "gender", "birthPlace"}, nil)
+	t.Logf("%d relations: %d hits for one property, %d for eight", relations, one, eight)
+	if want := int64(7 * (1 + relations)); eight-one != want {
+		t.Errorf("seven more entity properties cost %d hits more, want %d (7 for each of %d entities)", eight-one, want, 1+relations)
+	}
+	withRole := hits([]string{"name"}, []string{"role"})
+	if want := int64(relations); withRole-one != want {
+		t.Errorf("one relation property cost %d hits more, want %d (one a relation)", withRole-one, want)
+	}
+}
