@@ -56,6 +56,21 @@ func TestDockerCompose(t *testing.T) {
 		t.Errorf("neo4j NEO4J_AUTH = %q, want neo4j/<password>", neo.Environment["NEO4J_AUTH"])
 	}
 
+	// The setting that keeps plans by parameter types alone (neo4j.conf
+	// says why) is the compose file's Neo4j's too, by the image's
+	// naming of settings in the environment.
+	conf, err := os.ReadFile("neo4j-local/neo4j.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const setting = "internal.cypher.use_parameter_size"
+	if !strings.Contains(string(conf), "\n"+setting+"=false\n") {
+		t.Errorf("neo4j-local/neo4j.conf does not set %s=false", setting)
+	}
+	if v := neo.Environment[dockerSetting(setting)]; v != "false" {
+		t.Errorf("neo4j %s = %q, want false (as neo4j-local/neo4j.conf)", dockerSetting(setting), v)
+	}
+
 	for _, name := range []string{"migrate", "seed", "casegraph"} {
 		svc, ok := c.Services[name]
 		if !ok {
@@ -121,4 +136,11 @@ func TestDockerfileIsMultiStageAndNonRoot(t *testing.T) {
 	if !strings.Contains(text, "COPY --from=build") {
 		t.Error("the runtime stage does not copy the binary from the build stage")
 	}
+}
+
+// dockerSetting is the environment variable the Neo4j image reads a
+// setting from: NEO4J_, then the name with each underscore doubled and
+// each dot made an underscore.
+func dockerSetting(name string) string {
+	return "NEO4J_" + strings.ReplaceAll(strings.ReplaceAll(name, "_", "__"), ".", "_")
 }
