@@ -56,19 +56,24 @@ func TestDockerCompose(t *testing.T) {
 		t.Errorf("neo4j NEO4J_AUTH = %q, want neo4j/<password>", neo.Environment["NEO4J_AUTH"])
 	}
 
-	// The setting that keeps plans by parameter types alone (neo4j.conf
-	// says why) is the compose file's Neo4j's too, by the image's
-	// naming of settings in the environment.
+	// The settings that keep plans by parameter types alone and spare
+	// the driver a timer a message (neo4j.conf says why) are the compose
+	// file's Neo4j's too, by the image's naming of settings in the
+	// environment.
 	conf, err := os.ReadFile("neo4j-local/neo4j.conf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const setting = "internal.cypher.use_parameter_size"
-	if !strings.Contains(string(conf), "\n"+setting+"=false\n") {
-		t.Errorf("neo4j-local/neo4j.conf does not set %s=false", setting)
-	}
-	if v := neo.Environment[dockerSetting(setting)]; v != "false" {
-		t.Errorf("neo4j %s = %q, want false (as neo4j-local/neo4j.conf)", dockerSetting(setting), v)
+	for setting, value := range map[string]string{
+		"internal.cypher.use_parameter_size":             "false",
+		"server.bolt.connection_keep_alive_for_requests": "STREAMING",
+	} {
+		if !strings.Contains(string(conf), "\n"+setting+"="+value+"\n") {
+			t.Errorf("neo4j-local/neo4j.conf does not set %s=%s", setting, value)
+		}
+		if v := neo.Environment[dockerSetting(setting)]; v != value {
+			t.Errorf("neo4j %s = %q, want %s (as neo4j-local/neo4j.conf)", dockerSetting(setting), v, value)
+		}
 	}
 
 	for _, name := range []string{"migrate", "seed", "casegraph"} {
