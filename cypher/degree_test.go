@@ -15,6 +15,7 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
 	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
 )
 
 // degreeGraph is a small graph across two datasets: a hub organization with
@@ -299,5 +300,135 @@ func TestEntitiesByDegree(t *testing.T) {
 	}
 	if got, want := list(true), []string{"hub", "p1", "p2", "p3", "place"}; !slices.Equal(got, want) {
 		t.Errorf("after migrate counted them: %v, want %v", got, want)
+	}
+}
+
+// TestEntitiesByDegreeOfSomeDatasets: a caller limited to some datasets
+// (and a filter by datasets) reads each dataset's most connected apart
+// and merges them (Entities' seek variant): every page, forward and
+// backward, in the degree's order with ties by id, holds the entities it
+// may read of those datasets and no other (none of a dataset it may not
+// read, no protected person hidden from it), each once.
+func TestEntitiesByDegreeOfSomeDatasets(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	seed, _ := cyphertest.LoadSeed(t, s) // a protected person among them
+	generated := func(seedValue uint64) string {
+		ds := cyphertest.Dataset(t) + fmt.Sprint(seedValue)
+		b, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 60, Relations: 200, Seed: seedValue, Dataset: ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dataset.Import(ctx, b, s, dataset.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	gen, other := generated(3), generated(4)
+	reader := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "some-datasets", Role: casegraph.RoleReader, Datasets: []string{seed, gen}})
+
+	type item struct {
+		id     string
+		degree int
+	}
+	// pages lists every page of the order for the caller, forward from the
+	// start or backward from the end, in the order's order.
+	pages := func(ctx context.Context, f casegraph.EntityFilter, desc, backward bool) []item {
+		t.Helper()
+		var out []item
+		page := casegraph.Page{First: 7, Backward: backward}
+		for range 100 {
+			got, keys, more, err := s.Entities(ctx, casegraph.EntitiesRequest{Filter: f, Order: casegraph.EntityOrder{Field: casegraph.OrderByDegree, Desc: desc}, Page: page})
+			if err != nil {
+				t.Fatal(err)
+			}
+			items := make([]item, len(got))
+			for i, e := range got {
+				var n int
+				if _, err := fmt.Sscan(keys[i], &n); err != nil {
+					t.Fatalf("key %q: %v", keys[i], err)
+				}
+				items[i] = item{e.ID, n}
+			}
+			if backward {
+				out = append(items, out...)
+			} else {
+				out = append(out, items...)
+			}
+			if !more || len(got) == 0 {
+				return out
+			}
+			edge := len(got) - 1
+			if backward {
+				edge = 0
+			}
+			page.After, page.AfterKey = got[edge].ID, keys[edge]
+		}
+		t.Fatal("no last page")
+		return nil
+	}
+	// want: the caller's entities of the datasets, by id (an order that
+	// reads no dataset apart).
+	want := func(datasets ...string) []string {
+		t.Helper()
+		var out []string
+		page := casegraph.Page{First: 100}
+		for {
+			got, _, more, err := s.Entities(reader, casegraph.EntitiesRequest{Filter: casegraph.EntityFilter{Datasets: datasets}, Order: casegraph.EntityOrder{Field: casegraph.OrderByID}, Page: page})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range got {
+				out = append(out, e.ID)
+			}
+			if !more {
+				return out
+			}
+			page.After = got[len(got)-1].ID
+			page.AfterKey = page.After
+		}
+	}
+	for name, c := range map[string]struct {
+		f    casegraph.EntityFilter
+		want []string
+	}{
+		"limited":              {casegraph.EntityFilter{}, want(seed, gen)},
+		"limited and filtered": {casegraph.EntityFilter{Datasets: []string{gen, other}}, want(gen)},
+	} {
+		if len(c.want) < 20 {
+			t.Fatalf("%s: %d entities: the test wants more than pages of 7", name, len(c.want))
+		}
+		for _, desc := range []bool{true, false} {
+			forward := pages(reader, c.f, desc, false)
+			ids := make([]string, len(forward))
+			for i, it := range forward {
+				ids[i] = it.id
+				if i == 0 {
+					continue
+				}
+				prev := forward[i-1]
+				inOrder := prev.degree > it.degree || (prev.degree == it.degree && prev.id < it.id)
+				if !desc {
+					inOrder = prev.degree < it.degree || (prev.degree == it.degree && prev.id < it.id)
+				}
+				if !inOrder {
+					t.Errorf("%s desc=%t: %v before %v", name, desc, prev, it)
+				}
+			}
+			if got := slices.Sorted(slices.Values(ids)); !slices.Equal(got, slices.Sorted(slices.Values(c.want))) {
+				t.Errorf("%s desc=%t: listed %v, want %v", name, desc, got, c.want)
+			}
+			if backward := pages(reader, c.f, desc, true); !slices.Equal(backward, forward) {
+				t.Errorf("%s desc=%t: backward %v, forward %v", name, desc, backward, forward)
+			}
+		}
+	}
+	// The seed's protected person is in none of the lists (want reads by
+	// id through the same gate): it is hidden from this uncleared caller.
+	for _, id := range want(seed, gen) {
+		if strings.HasPrefix(id, casegraph.OpaqueIDPrefix) || strings.HasSuffix(id, ":caesar") {
+			t.Errorf("the protected person %s is listed to an uncleared caller", id)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,14 +64,11 @@ func (s *Store) Entity(ctx context.Context, id string) (casegraph.Entity, error)
 // order (ties by id), the sort key of each (for cursors), and whether there
 // are more. q must be valid.
 func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]casegraph.Entity, []string, bool, error) {
-	f, order, page := q.Filter, q.Order, q.Page
+	order, page := q.Order, q.Page
 	if _, ok := entityOrders[order.Field]; !ok {
 		return nil, nil, false, internalError(stmtEntities, fmt.Errorf("no statement sorts by %q (EntitiesRequest.Validate lets through only the sort keys it knows)", order.Field))
 	}
-	params := entityFilterParams(f)
-	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
-	params["limit"] = pageLimit(page)
-	name := entityOrderName(order, f, page.Backward)
+	name, params := entitiesStatement(ctx, q)
 	res, err := s.read(ctx, name, params)
 	if err != nil {
 		return nil, nil, false, err
@@ -91,6 +89,20 @@ func (s *Store) Entities(ctx context.Context, q casegraph.EntitiesRequest) ([]ca
 	out, hasNext := trimPage(out, page)
 	keys, _ = trimPage(keys, page)
 	return out, keys, hasNext, nil
+}
+
+// entitiesStatement is the variant of Entities that reads a page of q for
+// the request's caller, and its parameters.
+func entitiesStatement(ctx context.Context, q casegraph.EntitiesRequest) (statement, map[string]any) {
+	f, page := q.Filter, q.Page
+	params := entityFilterParams(f)
+	params["afterId"], params["afterKey"] = nullable(page.After), page.AfterKey
+	params["limit"] = pageLimit(page)
+	name := entityOrderName(q.Order, f, page.Backward)
+	if seek, ok := seekDatasets(q.Order, f, casegraph.ScopeFrom(ctx)); ok {
+		name, params["seekDatasets"] = name+"/seek", planList(seek)
+	}
+	return name, params
 }
 
 // CountEntities counts the entities that match the filter.
@@ -173,6 +185,33 @@ func entitiesByKey(stmt string, recs []*neo4j.Record) (map[string]casegraph.Enti
 type entityOrder struct {
 	Key   string // Cypher expression of the sort key
 	Param string // the cursor's key as that type
+	// ByDataset: an index on the dataset and the key reads the entities
+	// of one dataset in the key's order (the seek variant).
+	ByDataset bool
+}
+
+// seekDatasets are the datasets the seek variant of Entities reads one by
+// one for a caller of the scope: those it may read, of the filter's when
+// it names some, or the filter's for a caller who may read every one; ok
+// is false where the order has no index by dataset, for a filter near a
+// point, and for a caller who may read every dataset without a filter by
+// datasets (the order's own index serves them).
+func seekDatasets(o casegraph.EntityOrder, f casegraph.EntityFilter, scope casegraph.Scope) (datasets []string, ok bool) {
+	if !entityOrders[o.Field].ByDataset || f.Near != nil {
+		return nil, false
+	}
+	switch {
+	case !scope.Limited:
+		return f.Datasets, len(f.Datasets) > 0
+	case len(f.Datasets) == 0:
+		return scope.Datasets, true
+	}
+	for _, d := range f.Datasets {
+		if slices.Contains(scope.Datasets, d) {
+			datasets = append(datasets, d)
+		}
+	}
+	return datasets, true
 }
 
 var entityOrders = map[casegraph.EntityOrderField]entityOrder{
@@ -183,7 +222,7 @@ var entityOrders = map[casegraph.EntityOrderField]entityOrder{
 	// its index (entity_degree). An entity migrate has not counted yet
 	// (written by another tool) has none, and is listed in this order
 	// once migrate has counted it.
-	casegraph.OrderByDegree: {Key: "e.degree", Param: "toInteger($afterKey)"},
+	casegraph.OrderByDegree: {Key: "e.degree", Param: "toInteger($afterKey)", ByDataset: true},
 }
 
 // entityOrderName names the variant of Entities for a sort order, read
@@ -209,7 +248,7 @@ func entityOrderVariants() []variant {
 					// Backward reads the order reversed, ties by id too.
 					read := casegraph.EntityOrder{Field: field, Desc: desc != back}
 					data := map[string]any{"Key": o.Key, "Param": o.Param, "Dir": read.Direction(), "Cmp": ">",
-						"IDCmp": ">", "IDDir": "ASC", "Datasets": f.Datasets != nil, "Near": f.Near != nil}
+						"IDCmp": ">", "IDDir": "ASC", "Datasets": f.Datasets != nil, "Near": f.Near != nil, "Seek": false}
 					if read.Desc {
 						data["Cmp"] = "<"
 					}
@@ -217,6 +256,11 @@ func entityOrderVariants() []variant {
 						data["IDCmp"], data["IDDir"] = "<", "DESC"
 					}
 					out = append(out, variant{Name: entityOrderName(ord, f, back), Data: data})
+					if o.ByDataset && f.Near == nil {
+						seek := maps.Clone(data)
+						seek["Seek"] = true
+						out = append(out, variant{Name: entityOrderName(ord, f, back) + "/seek", Data: seek})
+					}
 				}
 			}
 		}

@@ -206,11 +206,9 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 
 // ExplainEntities returns the plan of the statement Entities sends for q.
 func (s *Store) ExplainEntities(ctx context.Context, q casegraph.EntitiesRequest) (string, error) {
-	params := entityFilterParams(q.Filter)
-	params["afterId"], params["afterKey"] = nullable(q.Page.After), q.Page.AfterKey
-	params["limit"] = pageLimit(q.Page)
+	name, params := entitiesStatement(ctx, q)
 	params = scopeParams(casegraph.ScopeFrom(ctx), params)
-	text := s.statement(entityOrderName(q.Order, q.Filter, q.Page.Backward))
+	text := s.statement(name)
 	res, err := neo4j.ExecuteQuery(ctx, s.driver, "EXPLAIN "+text, params, neo4j.EagerResultTransformer,
 		neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithReadersRouting())
 	if err != nil {

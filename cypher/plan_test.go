@@ -242,6 +242,27 @@ func TestEntityOrdersReadAnIndex(t *testing.T) {
 			}
 		}
 	}
+	// A caller limited to some datasets, and a filter by datasets: the
+	// degree order reads each dataset from the index on the dataset and
+	// the degree, a page of each, and sorts only those pages (the one Top
+	// above the subquery), never passing the other datasets' entities.
+	limited := casegraph.WithPrincipal(ctx, casegraph.Principal{ID: "limited-reader", Role: casegraph.RoleReader, Datasets: []string{"a", "b"}})
+	for name, c := range map[string]struct {
+		ctx context.Context
+		f   casegraph.EntityFilter
+	}{"limited": {limited, casegraph.EntityFilter{}}, "filtered": {ctx, casegraph.EntityFilter{Datasets: []string{"a"}}},
+		"limited and filtered": {limited, casegraph.EntityFilter{Datasets: []string{"a", "c"}}}} {
+		for _, desc := range []bool{false, true} {
+			for _, backward := range []bool{false, true} {
+				q := casegraph.EntitiesRequest{Order: casegraph.EntityOrder{Field: casegraph.OrderByDegree, Desc: desc}, Filter: c.f, Page: casegraph.Page{First: 12, Backward: backward}}
+				plan, err := s.ExplainEntities(c.ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSeekOrder(t, fmt.Sprintf("degree %s desc=%t backward=%t", name, desc, backward), plan, "Entity(dataset, degree)")
+			}
+		}
+	}
 	// The audit log, which every write lengthens, and the sources.
 	for _, list := range []struct{ name, index string }{{"changes", "Change(id)"}, {"sources", "Source(id)"}} {
 		for _, backward := range []bool{false, true} {
@@ -264,6 +285,35 @@ func checkIndexOrder(t *testing.T, name, plan, index string) {
 	for _, line := range strings.Split(plan, "\n") {
 		if op := strings.TrimSpace(line); strings.HasPrefix(op, "Sort@") || strings.HasPrefix(op, "Top@") {
 			t.Errorf("%s: the plan sorts everything (%s):\n%s", name, op, plan)
+		}
+	}
+}
+
+// checkSeekOrder fails the test unless the plan reads the index once a
+// dataset (under an Apply) and sorts nothing below it but ties: the only
+// Sort or Top is above the Apply, over the datasets' pages.
+func checkSeekOrder(t *testing.T, name, plan, index string) {
+	t.Helper()
+	if !strings.Contains(plan, index) {
+		t.Errorf("%s: the plan reads no index %s:\n%s", name, index, plan)
+	}
+	lines := strings.Split(plan, "\n")
+	depth := func(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+	apply := -1
+	for _, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "Apply@") {
+			apply = depth(line)
+			break
+		}
+	}
+	if apply < 0 {
+		t.Errorf("%s: the plan reads no dataset apart (no Apply):\n%s", name, plan)
+		return
+	}
+	for _, line := range lines {
+		op := strings.TrimSpace(line)
+		if (strings.HasPrefix(op, "Sort@") || strings.HasPrefix(op, "Top@")) && depth(line) > apply {
+			t.Errorf("%s: the plan sorts a dataset's entities (%s):\n%s", name, op, plan)
 		}
 	}
 }
