@@ -100,7 +100,7 @@ func entitiesStatement(ctx context.Context, q casegraph.EntitiesRequest) (statem
 	params["limit"] = pageLimit(page)
 	name := entityOrderName(q.Order, f, page.Backward)
 	if seek, ok := seekDatasets(q.Order, f, casegraph.ScopeFrom(ctx)); ok {
-		name, params["seekDatasets"] = name+"/seek", planList(seek)
+		name, params["seekDatasets"] = name.seek(), planList(seek)
 	}
 	return name, params
 }
@@ -235,6 +235,9 @@ func entityOrderName(o casegraph.EntityOrder, f casegraph.EntityFilter, backward
 	return name.byFilter(f)
 }
 
+// seek names the seek variant of an Entities statement (seekDatasets).
+func (name statement) seek() statement { return name + "/seek" }
+
 // entityFilterScopes are a filter of each of byFilter's variants.
 var entityFilterScopes = []casegraph.EntityFilter{{}, {Datasets: []string{"any"}}, {Near: &casegraph.Near{}}}
 
@@ -259,7 +262,7 @@ func entityOrderVariants() []variant {
 					if o.ByDataset && f.Near == nil {
 						seek := maps.Clone(data)
 						seek["Seek"] = true
-						out = append(out, variant{Name: entityOrderName(ord, f, back) + "/seek", Data: seek})
+						out = append(out, variant{Name: entityOrderName(ord, f, back).seek(), Data: seek})
 					}
 				}
 			}

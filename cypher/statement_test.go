@@ -163,6 +163,9 @@ func TestStatementVariants(t *testing.T) {
 			for _, back := range []bool{false, true} {
 				for _, f := range entityFilterScopes {
 					built[entityOrderName(o, f, back)] = true
+					if entityOrders[field].ByDataset && f.Near == nil {
+						built[entityOrderName(o, f, back).seek()] = true
+					}
 				}
 			}
 		}
