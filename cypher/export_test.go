@@ -201,15 +201,17 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 	if err != nil {
 		return 0, 0, err
 	}
-	var sum func(p neo4j.ProfiledPlan) int64
-	sum = func(p neo4j.ProfiledPlan) int64 {
-		n := p.DbHits()
-		for _, c := range p.Children() {
-			n += sum(c)
-		}
-		return n
+	return PlanDBHits(res.Summary.Profile()), len(res.Records), nil
+}
+
+// PlanDBHits is the database hits of a profiled plan, its operators' in
+// all.
+func PlanDBHits(p neo4j.ProfiledPlan) int64 {
+	n := p.DbHits()
+	for _, c := range p.Children() {
+		n += PlanDBHits(c)
 	}
-	return sum(res.Summary.Profile()), len(res.Records), nil
+	return n
 }
 
 // ExplainEntities returns the plan of the statement Entities sends for q.
