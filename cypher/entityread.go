@@ -22,15 +22,19 @@ const stmtReadEntities statement = "ReadEntities"
 // entity's relations from the :RelationId registry's indexes
 // (registrySide of ReadEntities) instead of expanding all of them and
 // keeping the top k, unless Options.HubDegree says otherwise: a registry
-// row costs a seek of each type's relation id index, the expansion a few
-// reads a relation, and W2/W3 of the peer comparison lost 3 to 4 times
-// their throughput with every entity paged from the registry.
-// BenchmarkHubThreshold (a page of 20 with its ends, one client, two
-// runs) has the registry at 3.0-4.4 ms whatever the degree and the
-// expansion at 1.8-2.1 ms for 10 relations, 3.0-3.2 for 500, 3.8-4.0 for
-// 1,000 and 6.3 for 2,500: at par about 1,000 (the registry 1.3x dearer
-// at 500), where by database hits they meet about 600 (2,474 against
-// 2,142 at 527). 500 stays, below both (bench/README.md).
+// row costs a seek of its other end and the walk between the two ends
+// (Expand(Into)), the expansion a few reads a relation, and W2/W3 of the
+// peer comparison lost 3 to 4 times their throughput with every entity
+// paged from the registry when each row sought its relationship in every
+// type's relation id index. BenchmarkHubThreshold (a page of 20 with its
+// ends, one client) had that registry at 3.0-4.4 ms whatever the degree,
+// at par with the expansion about 1,000 relations (by database hits about
+// 600: 2,474 against 2,142 at 527); finding the relationship between the
+// two ends, the registry is at 1.8-3.2 ms whatever the degree, at par
+// about 250 (0.87-0.88 of the expansion at 500; 719 database hits against
+// 2,028 at 500, BenchmarkHubPageCost). 500 stays until the peer
+// comparison's throughput is measured again with this registry read
+// (bench/README.md).
 const DefaultHubDegree = 500
 
 // maxReadShapes bounds the statements kept rendered: shapes come from

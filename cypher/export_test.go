@@ -201,7 +201,17 @@ func (s *Store) CitingClaimsDBHits(ctx context.Context, ids []string, indexed bo
 	if err != nil {
 		return 0, 0, err
 	}
-	return planHits(res.Summary.Profile()), len(res.Records), nil
+	return PlanDBHits(res.Summary.Profile()), len(res.Records), nil
+}
+
+// PlanDBHits is the database hits of a profiled plan, its operators' in
+// all.
+func PlanDBHits(p neo4j.ProfiledPlan) int64 {
+	n := p.DbHits()
+	for _, c := range p.Children() {
+		n += PlanDBHits(c)
+	}
+	return n
 }
 
 // ExplainEntities returns the plan of the statement Entities sends for q.
@@ -286,16 +296,7 @@ func (s *Store) ReadEntitiesDBHits(ctx context.Context, ids []string, read *case
 	if err != nil {
 		return 0, 0, err
 	}
-	return planHits(res.Summary.Profile()), len(res.Records), nil
-}
-
-// planHits is the database hits of a profiled plan and its children.
-func planHits(p neo4j.ProfiledPlan) int64 {
-	n := p.DbHits()
-	for _, c := range p.Children() {
-		n += planHits(c)
-	}
-	return n
+	return PlanDBHits(res.Summary.Profile()), len(res.Records), nil
 }
 
 //go:embed testdata/*.cypher

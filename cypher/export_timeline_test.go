@@ -42,14 +42,7 @@ func (s *Store) RunText(ctx context.Context, text string, scope casegraph.Scope,
 	}
 	var hits int64
 	if profile {
-		var walk func(p neo4j.ProfiledPlan)
-		walk = func(p neo4j.ProfiledPlan) {
-			hits += p.DbHits()
-			for _, c := range p.Children() {
-				walk(c)
-			}
-		}
-		walk(res.Summary.Profile())
+		hits = PlanDBHits(res.Summary.Profile())
 	}
 	return res.Records, hits, nil
 }

@@ -203,6 +203,20 @@ func TestUngatedNextToConstants(t *testing.T) {
 	}
 }
 
+// lookedUp finds the entity e that $id names through the gate.
+func lookedUp() string { return lookupMatch("$id", "e") + "\nWITH " + lookupEntity("e") + " AS e" }
+
+// registryRead is a page of a registry side as ReadEntities reads it:
+// the entity e that $id names, its :RelationId rows (of label, RelationId
+// unless given) found by rowTest, and for each the other end o found by
+// its id (id) under endTest, and the relationship between e and o.
+func registryRead(rowTest, id, endTest string, label ...string) string {
+	return lookedUp() +
+		" MATCH (c:" + append(label, "RelationId")[0] + ") USING INDEX c:RelationId(fromId, id) WHERE " + rowTest +
+		" CALL (e, c) { MATCH (o:Entity {id: " + id + "}) WHERE " + endTest +
+		" MATCH (e)-[x:AUTHORED|FUNDS]-(o) WHERE x.id = c.id AND " + readable("x") + " RETURN x, o } RETURN x.id, o.id"
+}
+
 // TestGateCheckCatches: the checker refuses statements that read the
 // graph around the gate, however the gate's text appears elsewhere, and
 // passes the gate's own forms.
@@ -236,6 +250,31 @@ func TestGateCheckCatches(t *testing.T) {
 		{"an entity by its real id", "MATCH (e:Entity {id: $id}) WHERE " + r("e") + " RETURN e.id", false},
 		{"an entity by its opaque id", "MATCH (e:Entity {redactedId: $id}) WHERE " + r("e") + " AND NOT " + hidden("e") + " RETURN e.id", false},
 		{"a lookup", lookupMatch("$id", "e") + "\nWITH " + lookupEntity("e") + " AS e MATCH (e)-[r]-(o) WHERE " + r("r") + " AND " + r("o") + " RETURN o.id", true},
+		{"an end of a registry row", registryRead("c.fromId = e.id", "c.toId", r("o")), true},
+		{"an end of a registry row, the row's other side", registryRead("e.id = c.toId", "c.fromId", r("o")), true},
+		{"an end of a registry row of a matched entity", "MATCH (e:Entity) WHERE " + r("e") + " MATCH (c:RelationId) WHERE c.toId = e.id" +
+			" CALL (e, c) { MATCH (o:Entity {id: c.fromId}) WHERE " + r("o") + " MATCH (e)<-[x:AUTHORED]-(o) WHERE x.id = c.id AND " + r("x") + " RETURN x, o }" +
+			" RETURN x.id, o.id", true},
+		{"an end of a registry row, ungated", registryRead("c.fromId = e.id", "c.toId", "o.name <> ''"), false},
+		{"an end of a registry row, its relationship ungated", lookedUp() +
+			" MATCH (c:RelationId) WHERE c.fromId = e.id MATCH (o:Entity {id: c.toId}) WHERE " + r("o") + " MATCH (e)-[x:AUTHORED]->(o) WHERE x.id = c.id RETURN o.id", false},
+		{"an entity by a parameter, after a registry row", registryRead("c.fromId = e.id", "$id", r("o")), false},
+		{"an entity by a registry row's other property", registryRead("c.fromId = e.id", "c.id", r("o")), false},
+		{"an entity by an expression of a registry row", registryRead("c.fromId = e.id", "coalesce(c.toId, $id)", r("o")), false},
+		{"an entity by a registry row's id, carried as a value", lookedUp() +
+			" MATCH (c:RelationId) WHERE c.fromId = e.id WITH e, c.toId AS other MATCH (o:Entity {id: other}) WHERE " + r("o") + " RETURN o.id", false},
+		{"a registry row by a parameter", registryRead("c.fromId = $id", "c.toId", r("o")), false},
+		{"a registry row by its own id", registryRead("c.id = $id", "c.toId", r("o")), false},
+		{"a registry row in an OR", registryRead("(c.fromId = e.id OR c.fromId = $id)", "c.toId", r("o")), false},
+		{"a registry row of a value", "UNWIND $ids AS key MATCH (c:RelationId) WHERE c.fromId = key MATCH (o:Entity {id: c.toId}) WHERE " + r("o") + " RETURN o.id", false},
+		{"a registry row of a value's id", "UNWIND $rows AS key MATCH (c:RelationId) WHERE c.fromId = key.id MATCH (o:Entity {id: c.toId}) WHERE " + r("o") + " RETURN o.id", false},
+		{"a registry row of a value's id, through a UNION", "UNWIND $rows AS key CALL (key) { WITH key AS e RETURN e UNION" +
+			" MATCH (e:Entity {redactedId: key.id}) WHERE " + r("e") + " AND " + hidden("e") + " RETURN e } MATCH (c:RelationId) WHERE c.fromId = e.id MATCH (o:Entity {id: c.toId}) WHERE " + r("o") + " RETURN o.id", false},
+		{"a registry row bound in the same MATCH", lookedUp() +
+			" MATCH (c:RelationId), (o:Entity {id: c.toId}) WHERE c.fromId = e.id AND " + r("o") + " RETURN o.id", false},
+		{"a registry row of another label", registryRead("c.fromId = e.id", "c.toId", r("o"), "SavedQuery"), false},
+		{"an entity's opaque id from a registry row", lookedUp() +
+			" MATCH (c:RelationId) WHERE c.fromId = e.id MATCH (o:Entity {redactedId: c.toId}) WHERE " + r("o") + " RETURN o.id", false},
 		{"a tombstone's name", "MATCH (m:MergedEntity)-[:MERGED_INTO]->(e:Entity) WHERE " + r("e") + " RETURN m.id", false},
 		{"a pattern in an expression", "MATCH (e:Entity) WHERE " + r("e") + " RETURN [(e)-[r]-(o) | o.id]", false},
 		{"an unbound node", "MATCH (n) RETURN n", false},

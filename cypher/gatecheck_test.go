@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -45,14 +46,30 @@ type gateChecker struct {
 }
 
 type frame struct {
-	bound, imports map[string]bool
+	bound, imports map[string]binding
 	inCount        bool // the body of a COUNT subquery
 }
+
+// binding is what a bound variable holds, as far as the gate is
+// concerned (the zero value: not bound).
+type binding uint8
+
+const (
+	// boundValue: anything (a value, a list, a node of no graph data...).
+	boundValue binding = iota + 1
+	// boundEntity: an entity node found through the gate (a MATCH of an
+	// entity label, or the lookup's coalesce of them).
+	boundEntity
+	// boundRegistryRow: a :RelationId row of a relation of a bound
+	// entity (registryRow): its fromId and toId name that relation's
+	// ends, not the caller's key.
+	boundRegistryRow
+)
 
 // checkGate returns the violations of one statement's text.
 func checkGate(text string, forms gateForms, allDatasets bool) []string {
 	c := &gateChecker{toks: tokenizeCypher(stripCypher(text)), forms: forms, allDatasets: allDatasets}
-	c.frames = []frame{{bound: map[string]bool{}, imports: map[string]bool{}}}
+	c.frames = []frame{newFrame()}
 	// Query options first (CYPHER replan=skip): how Neo4j plans, not what
 	// the statement reads.
 	if c.is(0, "CYPHER") {
@@ -110,23 +127,15 @@ func (c *gateChecker) expect(s string) {
 
 func (c *gateChecker) top() *frame { return &c.frames[len(c.frames)-1] }
 
-func (c *gateChecker) push(bound map[string]bool, inCount bool) {
-	imports := map[string]bool{}
-	for k := range bound {
-		imports[k] = true
-	}
-	c.frames = append(c.frames, frame{bound: bound, imports: imports, inCount: inCount})
+func newFrame() frame {
+	return frame{bound: map[string]binding{}, imports: map[string]binding{}}
+}
+
+func (c *gateChecker) push(bound map[string]binding, inCount bool) {
+	c.frames = append(c.frames, frame{bound: bound, imports: maps.Clone(bound), inCount: inCount})
 }
 
 func (c *gateChecker) pop() { c.frames = c.frames[:len(c.frames)-1] }
-
-func copyBound(m map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(m))
-	for k := range m {
-		out[k] = true
-	}
-	return out
-}
 
 // dataLabels are the labels of nodes that hold graph data.
 func dataLabels() map[string]string {
@@ -269,7 +278,7 @@ func (c *gateChecker) checkChain(p patternPart, items []*element, conj [][]cyphe
 				if e.bound || kind != "entity" {
 					continue
 				}
-				if slices.Contains(e.props, "id") && !has(e, c.forms.notHidden(e.v)) {
+				if slices.Contains(e.props, "id") && !has(e, c.forms.notHidden(e.v)) && !c.registryEnd(e) {
 					c.fail("entity %s found by its real id: want NOT %s (a protected person hidden from the caller is found by its opaque id only)", e.v, hidden(e.v))
 				}
 				if slices.Contains(e.props, "redactedId") && !has(e, c.forms.hidden(e.v)) {
@@ -310,7 +319,7 @@ func hasConjunct(conj [][]cypherToken, form []cypherToken) bool {
 	for _, cj := range conj {
 		have[tokensText(unwrap(cj))] = true
 	}
-	split := &gateChecker{toks: form, frames: []frame{{bound: map[string]bool{}, imports: map[string]bool{}}}}
+	split := &gateChecker{toks: form, frames: []frame{newFrame()}}
 	for _, want := range split.expr(exprStops{}) {
 		if !have[tokensText(unwrap(want))] {
 			return false
@@ -346,10 +355,10 @@ func unwrap(ts []cypherToken) []cypherToken {
 
 // hasMember says whether a conjunct is "v IN w" with w bound already: v
 // is one of what the statement found through the gate.
-func hasMember(conj [][]cypherToken, v string, bound map[string]bool) bool {
+func hasMember(conj [][]cypherToken, v string, bound map[string]binding) bool {
 	for _, cj := range conj {
 		cj = unwrap(cj)
-		if len(cj) == 3 && cj[0].text == v && strings.EqualFold(cj[1].text, "IN") && bound[cj[2].text] {
+		if len(cj) == 3 && cj[0].text == v && strings.EqualFold(cj[1].text, "IN") && bound[cj[2].text] != 0 {
 			return true
 		}
 	}
@@ -365,6 +374,6 @@ func allOver(cj []cypherToken, fn, path string) (string, [][]cypherToken, bool) 
 		cj[len(cj)-1].text != ")" {
 		return "", nil, false
 	}
-	inner := &gateChecker{toks: cj[9 : len(cj)-1], frames: []frame{{bound: map[string]bool{}, imports: map[string]bool{}}}}
+	inner := &gateChecker{toks: cj[9 : len(cj)-1], frames: []frame{newFrame()}}
 	return cj[2].text, inner.expr(exprStops{}), true
 }

@@ -1,6 +1,7 @@
 package cypher
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -17,9 +18,18 @@ func (c *gateChecker) atClause() bool {
 }
 
 // query reads clauses up to the end or an unmatched "}", and returns the
-// names its last RETURN binds.
-func (c *gateChecker) query() map[string]bool {
-	returned := map[string]bool{}
+// names its last RETURN binds, each holding what it holds in every branch
+// of a UNION (the least of them).
+func (c *gateChecker) query() map[string]binding {
+	returned := map[string]binding{}
+	var branches []map[string]binding
+	defer func() {
+		for _, b := range branches {
+			for k, v := range returned {
+				returned[k] = min(v, max(b[k], boundValue))
+			}
+		}
+	}()
 	for c.i < len(c.toks) && !c.is(0, "}") {
 		switch {
 		case c.is(0, "MATCH"):
@@ -44,14 +54,16 @@ func (c *gateChecker) query() map[string]bool {
 			c.i++
 			c.expr(exprStops{as: true})
 			c.expect("AS")
-			c.bind(c.peek(0))
+			c.bind(c.peek(0), boundValue)
 			c.i++
 		case c.is(0, "UNION"):
+			branches = append(branches, returned)
+			returned = map[string]binding{}
 			c.i++
 			if c.is(0, "ALL") {
 				c.i++
 			}
-			c.top().bound = copyBound(c.top().imports)
+			c.top().bound = maps.Clone(c.top().imports)
 		case c.is(0, "SHOW"):
 			for c.i < len(c.toks) && !c.is(0, "YIELD") {
 				c.i++
@@ -73,33 +85,34 @@ func (c *gateChecker) query() map[string]bool {
 	return returned
 }
 
-func (c *gateChecker) bind(name string) {
+func (c *gateChecker) bind(name string, b binding) {
 	if name != "" {
-		c.top().bound[name] = true
+		c.top().bound[name] = b
 	}
 }
 
 // projection reads the items of WITH or RETURN and what follows them
 // (ORDER BY, SKIP, LIMIT, WHERE), and makes the items' names the bound
-// ones; it returns them.
-func (c *gateChecker) projection() map[string]bool {
+// ones; it returns them, each with what it holds (carried).
+func (c *gateChecker) projection() map[string]binding {
 	if c.is(0, "DISTINCT") {
 		c.i++
 	}
-	names := map[string]bool{}
+	names := map[string]binding{}
 	for {
 		if c.is(0, "*") {
 			c.i++
-			names = copyBound(c.top().bound)
+			names = maps.Clone(c.top().bound)
 		} else {
 			start := c.i
 			c.expr(exprStops{as: true, comma: true, where: true})
+			item := c.toks[start:c.i]
 			if c.is(0, "AS") {
 				c.i++
-				names[c.peek(0)] = true
+				names[c.peek(0)] = c.carried(item)
 				c.i++
-			} else if c.i == start+1 && c.toks[start].word {
-				names[c.toks[start].text] = true
+			} else if len(item) == 1 && item[0].word {
+				names[item[0].text] = c.carried(item)
 			}
 		}
 		if !c.is(0, ",") {
@@ -114,10 +127,8 @@ func (c *gateChecker) projection() map[string]bool {
 		case c.is(0, "ORDER") && c.is(1, "BY"):
 			c.i += 2
 			// ORDER BY sees the names before the projection too.
-			c.top().bound = copyBound(old)
-			for k := range names {
-				c.top().bound[k] = true
-			}
+			c.top().bound = maps.Clone(old)
+			maps.Copy(c.top().bound, names)
 			for {
 				c.expr(exprStops{comma: true})
 				if c.is(0, "ASC") || c.is(0, "DESC") || c.is(0, "ASCENDING") || c.is(0, "DESCENDING") {
@@ -138,24 +149,44 @@ func (c *gateChecker) projection() map[string]bool {
 	}
 }
 
+// carried is what a projection's item holds: what a bound variable
+// holds, an entity for the lookup's coalesce of entities (lookupEntity),
+// a value for anything else.
+func (c *gateChecker) carried(item []cypherToken) binding {
+	bound := c.top().bound
+	if len(item) == 1 {
+		return max(bound[item[0].text], boundValue)
+	}
+	n := len(item)
+	if n < 4 || !strings.EqualFold(item[0].text, "coalesce") || item[1].text != "(" || item[n-1].text != ")" {
+		return boundValue
+	}
+	for j := 2; j < n-1; j += 2 {
+		if bound[item[j].text] != boundEntity || (item[j+1].text != "," && j+1 != n-1) {
+			return boundValue
+		}
+	}
+	return boundEntity
+}
+
 // call reads CALL: a subquery, or a procedure.
 func (c *gateChecker) call() {
 	switch {
 	case c.is(0, "("):
 		c.i++
-		imports := map[string]bool{}
+		imports := map[string]binding{}
 		for !c.is(0, ")") && c.i < len(c.toks) {
 			if c.is(0, "*") {
-				imports = copyBound(c.top().bound)
+				imports = maps.Clone(c.top().bound)
 			} else if c.word(0) {
-				imports[c.peek(0)] = true
+				imports[c.peek(0)] = max(c.top().bound[c.peek(0)], boundValue)
 			}
 			c.i++
 		}
 		c.expect(")")
 		c.subquery(imports)
 	case c.is(0, "{"):
-		c.subquery(copyBound(c.top().bound))
+		c.subquery(maps.Clone(c.top().bound))
 	default:
 		c.procedure()
 	}
@@ -163,14 +194,14 @@ func (c *gateChecker) call() {
 
 // subquery reads { ... } as a query of its own over the imports, and
 // binds what it returns.
-func (c *gateChecker) subquery(imports map[string]bool) {
+func (c *gateChecker) subquery(imports map[string]binding) {
 	c.expect("{")
 	c.push(imports, false)
 	returned := c.query()
 	c.pop()
 	c.expect("}")
-	for k := range returned {
-		c.bind(k)
+	for k, b := range returned {
+		c.bind(k, b)
 	}
 }
 
@@ -230,7 +261,7 @@ func (c *gateChecker) yield() []string {
 			c.i += 2
 		}
 		names = append(names, name)
-		c.bind(name)
+		c.bind(name, boundValue)
 		if !c.is(0, ",") {
 			break
 		}
@@ -267,8 +298,8 @@ func (c *gateChecker) expr(stops exprStops) [][]cypherToken {
 			// within it (to what the list holds, which the gate found).
 			depth++
 			scoped = append(scoped, depth-1)
-			c.push(copyBound(c.top().bound), c.top().inCount)
-			c.bind(c.peek(1))
+			c.push(maps.Clone(c.top().bound), c.top().inCount)
+			c.bind(c.peek(1), boundValue)
 			cur = append(cur, t)
 			c.i++
 			continue
@@ -276,7 +307,7 @@ func (c *gateChecker) expr(stops exprStops) [][]cypherToken {
 			start := c.i
 			inCount := c.is(0, "COUNT")
 			c.i += 2
-			c.push(copyBound(c.top().bound), inCount)
+			c.push(maps.Clone(c.top().bound), inCount)
 			c.query()
 			c.pop()
 			c.expect("}")

@@ -1,8 +1,11 @@
 package cypher
 
 import (
+	"maps"
 	"slices"
 	"strings"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // The gate's checker: the patterns of a MATCH, element by element
@@ -13,8 +16,9 @@ import (
 type element struct {
 	rel, group bool
 	v          string
-	labels     []string // node labels, or relationship types
-	props      []string // keys of its property map
+	labels     []string      // node labels, or relationship types
+	props      []string      // keys of its property map
+	id         []cypherToken // the value its property map gives id
 	where      [][]cypherToken
 	varLength  bool
 	items      []*element // a group's
@@ -41,11 +45,15 @@ func (c *gateChecker) match() {
 		c.i++
 	}
 	// The WHERE sees the pattern's variables (and an ungated one is a
-	// violation below, whatever the WHERE does with it).
+	// violation below, whatever the WHERE does with it); what each holds
+	// is settled after the checks (holds), from what was bound before.
+	before := maps.Clone(c.top().bound)
 	for _, p := range parts {
-		c.bind(p.path)
+		c.bind(p.path, boundValue)
 		for _, it := range flatten(p.items) {
-			c.bind(it.v)
+			if !it.bound {
+				c.bind(it.v, boundValue)
+			}
 		}
 	}
 	// A planner's hint (USING INDEX v:Label(a, b)) reads nothing: skipped
@@ -61,18 +69,89 @@ func (c *gateChecker) match() {
 		c.i++
 		conj = c.expr(exprStops{})
 	}
-	for _, p := range parts {
+	alls := make([][][]cypherToken, len(parts))
+	for k, p := range parts {
 		// The clause's WHERE and every inline WHERE of the part (outside
 		// quantified groups, whose predicates hold per iteration) hold of
 		// the same match.
-		all := slices.Clone(conj)
+		alls[k] = slices.Clone(conj)
 		for _, it := range p.items {
 			if !it.group {
-				all = append(all, it.where...)
+				alls[k] = append(alls[k], it.where...)
 			}
 		}
-		c.checkChain(p, p.items, all)
+		c.checkChain(p, p.items, alls[k])
 	}
+	for k, p := range parts {
+		for i, it := range p.items {
+			if !it.bound && it.v != "" {
+				c.bind(it.v, holds(p.items, i, alls[k], before))
+			}
+		}
+	}
+}
+
+// holds is what the node items[i], newly bound by a MATCH, holds: an
+// entity, when it has an entity label or is the end of a relationship of
+// the vocabulary's types (the checks above gate it, or fail); a
+// :RelationId registry row, when one of the MATCH's conjuncts ties the
+// row's fromId or toId to the id of an entity bound before the MATCH
+// (registryRow); anything else a value.
+func holds(items []*element, i int, conj [][]cypherToken, before map[string]binding) binding {
+	e := items[i]
+	if e.rel || e.group {
+		return boundValue
+	}
+	relation := func(j int) bool {
+		if j < 0 || j >= len(items) || !items[j].rel || items[j].varLength || len(items[j].labels) == 0 {
+			return false
+		}
+		return !slices.ContainsFunc(items[j].labels, func(t string) bool {
+			return !slices.Contains(casegraph.RelationTypes(), casegraph.RelationType(t))
+		})
+	}
+	if slices.ContainsFunc(e.labels, func(l string) bool { return dataLabels()[l] == "entity" }) ||
+		len(e.labels) == 0 && (relation(i-1) || relation(i+1)) {
+		return boundEntity
+	}
+	if slices.Equal(e.labels, []string{"RelationId"}) && registryRow(e.v, conj, before) {
+		return boundRegistryRow
+	}
+	return boundValue
+}
+
+// registryRow says whether a conjunct is "v.fromId = x.id" or
+// "v.toId = x.id" (either way round), x an entity bound before: v is the
+// registry row of one of x's relations.
+func registryRow(v string, conj [][]cypherToken, before map[string]binding) bool {
+	side := func(ts []cypherToken) bool {
+		return len(ts) == 3 && ts[0].text == v && ts[1].text == "." && (ts[2].text == "fromId" || ts[2].text == "toId")
+	}
+	entityID := func(ts []cypherToken) bool {
+		return len(ts) == 3 && before[ts[0].text] == boundEntity && ts[1].text == "." && ts[2].text == "id"
+	}
+	for _, cj := range conj {
+		cj = unwrap(cj)
+		if len(cj) != 7 || cj[3].text != "=" {
+			continue
+		}
+		l, r := cj[:3], cj[4:]
+		if side(l) && entityID(r) || side(r) && entityID(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// registryEnd says whether an entity found by its real id takes the id
+// from a registry row bound before this MATCH (its fromId or toId, as it
+// is): an end of a relation of an entity the gate found, not a caller's
+// key. The end must still pass the gate's test (readable), and shows
+// redacted (hidden) as any other end of a relation.
+func (c *gateChecker) registryEnd(e *element) bool {
+	ts := e.id
+	return len(ts) == 3 && c.top().bound[ts[0].text] == boundRegistryRow &&
+		ts[1].text == "." && (ts[2].text == "fromId" || ts[2].text == "toId")
 }
 
 func flatten(items []*element) []*element {
@@ -144,11 +223,11 @@ func (c *gateChecker) node() *element {
 	e := &element{}
 	if c.word(0) && !c.is(0, "WHERE") {
 		e.v = c.peek(0)
-		e.bound = c.top().bound[e.v]
+		e.bound = c.top().bound[e.v] != 0
 		c.i++
 	}
 	e.labels = c.labels()
-	e.props = c.properties()
+	e.props, e.id = c.properties()
 	if c.is(0, "WHERE") {
 		c.i++
 		e.where = c.expr(exprStops{})
@@ -167,7 +246,7 @@ func (c *gateChecker) relationship() *element {
 		c.i++
 		if c.word(0) && !c.is(0, "WHERE") {
 			e.v = c.peek(0)
-			e.bound = c.top().bound[e.v]
+			e.bound = c.top().bound[e.v] != 0
 			c.i++
 		}
 		e.labels = c.labels()
@@ -176,7 +255,7 @@ func (c *gateChecker) relationship() *element {
 			for c.i++; !c.is(0, "]") && !c.is(0, "{") && !c.is(0, "WHERE") && c.i < len(c.toks); c.i++ {
 			}
 		}
-		e.props = c.properties()
+		e.props, e.id = c.properties()
 		if c.is(0, "WHERE") {
 			c.i++
 			e.where = c.expr(exprStops{})
@@ -207,28 +286,34 @@ func (c *gateChecker) labels() []string {
 	return out
 }
 
-// properties reads a property map's keys ({id: key}), or a parameter.
-func (c *gateChecker) properties() []string {
+// properties reads a property map's keys ({id: key}), or a parameter,
+// and the value it gives id.
+func (c *gateChecker) properties() (keys []string, id []cypherToken) {
 	if strings.HasPrefix(c.peek(0), "$") {
 		c.i++
-		return []string{"$"}
+		return []string{"$"}, nil
 	}
 	if !c.is(0, "{") {
-		return nil
+		return nil, nil
 	}
 	c.i++
-	var keys []string
 	for {
+		key := ""
 		if c.word(0) && c.is(1, ":") {
-			keys = append(keys, c.peek(0))
+			key = c.peek(0)
+			keys = append(keys, key)
 			c.i += 2
 		}
+		start := c.i
 		c.expr(exprStops{comma: true})
+		if key == "id" {
+			id = c.toks[start:c.i]
+		}
 		if !c.is(0, ",") {
 			break
 		}
 		c.i++
 	}
 	c.expect("}")
-	return keys
+	return keys, id
 }

@@ -164,11 +164,13 @@ func checkPlanText(t *testing.T, plan string, want, notWant []string) {
 // TestHubReadPlan checks that the compiled read pages an entity's
 // relations without reading the hub: each side (the entity the from end,
 // the to end) seeks the :RelationId registry's index on (side, the
-// caller's key) in index order, each row finds its relationship by id,
-// and a Limit (no Sort, no Top over the seek) stops the side when the
-// page is full; one Top merges the two sides' pages. Nothing expands the
-// entity's relations (Expand(All) but the lookup's MERGED_INTO), for a
-// caller with and without clearance, forward and backward, with types.
+// caller's key) in index order, each row seeks its other end by id and
+// finds its relationship between the two ends (Expand(Into), not a seek
+// in each type's relation id index), and a Limit (no Sort, no Top over
+// the seek) stops the side when the page is full; one Top merges the two
+// sides' pages. Nothing expands the entity's relations (Expand(All) but
+// the lookup's MERGED_INTO), for a caller with and without clearance,
+// forward and backward, with types.
 func TestHubReadPlan(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
 	callers := hubCallers()
@@ -201,9 +203,11 @@ func TestHubReadPlan(t *testing.T) {
 				want = append(want, "RelationId(toId, "+tt.key+")")
 				sides++
 			}
-			checkPlanText(t, plan, append(want, "Limit@"), []string{"Sort@", "AllNodesScan", "NodeByLabelScan", "RelationshipTypeScan"})
-			if n := strings.Count(plan, "Limit@"); n != sides {
-				t.Errorf("%d Limit operators, want one a side (%d):\n%s", n, sides, plan)
+			checkPlanText(t, plan, append(want, "Limit@"), []string{"Sort@", "AllNodesScan", "NodeByLabelScan", "RelationshipTypeScan", "RelationshipUniqueIndexSeek"})
+			for _, op := range []string{"Limit@", "Expand(Into)@", "NodeUniqueIndexSeek@neo4j UNIQUE e1:Entity(id)"} {
+				if n := strings.Count(plan, op); n != sides {
+					t.Errorf("%d %s, want one a side (%d):\n%s", n, op, sides, plan)
+				}
 			}
 			if n := strings.Count(plan, "Top@"); n != 1 {
 				t.Errorf("%d Top operators, want one (merging the sides' pages):\n%s", n, plan)
