@@ -248,6 +248,11 @@ func TestGateCheckCatches(t *testing.T) {
 		{"a relationship by id", "MATCH ()-[r:AUTHORED {id: $id}]->() WHERE " + r("r") + " AND " + r("startNode(r)") + " AND " + r("endNode(r)") +
 			" AND NOT " + hidden("startNode(r)") + " AND NOT " + hidden("endNode(r)") + " RETURN r.id", true},
 		{"an entity by its real id", "MATCH (e:Entity {id: $id}) WHERE " + r("e") + " RETURN e.id", false},
+		{"an entity by its real id in the WHERE", "MATCH (e:Entity) WHERE e.id = $id AND " + r("e") + " RETURN e.id", false},
+		{"an entity by its real id in the WHERE, the other way", "MATCH (e:Entity) WHERE " + r("e") + " AND $id = e.id RETURN e.id", false},
+		{"an entity by its real ids in the WHERE", "MATCH (e:Entity) WHERE e.id IN $ids AND " + r("e") + " RETURN e.id", false},
+		{"an entity by its real id in the WHERE, not hidden", "MATCH (e:Entity) WHERE e.id = $id AND " + r("e") + " AND NOT " + hidden("e") + " RETURN e.id", true},
+		{"an entity after a cursor's id", "MATCH (e:Entity) WHERE e.id > $after AND " + r("e") + " RETURN e.id", true},
 		{"an entity by its opaque id", "MATCH (e:Entity {redactedId: $id}) WHERE " + r("e") + " AND NOT " + hidden("e") + " RETURN e.id", false},
 		{"a lookup", lookupMatch("$id", "e") + "\nWITH " + lookupEntity("e") + " AS e MATCH (e)-[r]-(o) WHERE " + r("r") + " AND " + r("o") + " RETURN o.id", true},
 		{"an end of a registry row", registryRead("c.fromId = e.id", "c.toId", r("o")), true},

@@ -278,7 +278,7 @@ func (c *gateChecker) checkChain(p patternPart, items []*element, conj [][]cyphe
 				if e.bound || kind != "entity" {
 					continue
 				}
-				if slices.Contains(e.props, "id") && !has(e, c.forms.notHidden(e.v)) && !c.registryEnd(e) {
+				if (slices.Contains(e.props, "id") || idConjunct(e.v, conj)) && !has(e, c.forms.notHidden(e.v)) && !c.registryEnd(e) {
 					c.fail("entity %s found by its real id: want NOT %s (a protected person hidden from the caller is found by its opaque id only)", e.v, hidden(e.v))
 				}
 				if slices.Contains(e.props, "redactedId") && !has(e, c.forms.hidden(e.v)) {
@@ -376,4 +376,22 @@ func allOver(cj []cypherToken, fn, path string) (string, [][]cypherToken, bool) 
 	}
 	inner := &gateChecker{toks: cj[9 : len(cj)-1], frames: []frame{newFrame()}}
 	return cj[2].text, inner.expr(exprStops{}), true
+}
+
+// idConjunct says whether one of a MATCH's conjuncts finds v by its real
+// id as the inline {id: ...} does: v.id = x, x = v.id, or v.id IN x.
+func idConjunct(v string, conj [][]cypherToken) bool {
+	isID := func(ts []cypherToken) bool {
+		return len(ts) == 3 && ts[0].text == v && ts[1].text == "." && ts[2].text == "id"
+	}
+	for _, cj := range conj {
+		cj = unwrap(cj)
+		if len(cj) > 4 && isID(cj[:3]) && (cj[3].text == "=" || strings.EqualFold(cj[3].text, "IN")) {
+			return true
+		}
+		if len(cj) > 4 && isID(cj[len(cj)-3:]) && cj[len(cj)-4].text == "=" {
+			return true
+		}
+	}
+	return false
 }
