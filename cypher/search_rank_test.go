@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,20 +173,7 @@ func TestSearchRanksAsRank(t *testing.T) {
 // a version before them, or another tool), which ranks by its name again.
 func TestRankTextsFollowWrites(t *testing.T) {
 	t.Parallel()
-	ds := cyphertest.Dataset(t)
-	s := cyphertest.Store(t, cypher.Options{})
-	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
-	defer cancel()
-	src := casegraph.Source{ID: ds + "-src", Title: "a source", Dataset: ds}
-	if _, err := s.UpsertSource(ctx, src); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range []casegraph.Entity{{ID: ds + "-a", Name: "Quintus Varro"}, {ID: ds + "-b", Name: "Quintilla Varrone"}} {
-		e.Kind, e.Dataset, e.SourceIDs = casegraph.KindPerson, ds, []string{src.ID}
-		if _, err := s.UpsertEntity(ctx, e, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ctx, s, ds := writePeople(t, []casegraph.Entity{{ID: "a", Name: "Quintus Varro"}, {ID: "b", Name: "Quintilla Varrone"}})
 	first := func(text string) rankedHit {
 		t.Helper()
 		q := casegraph.SearchRequest{Text: text, Filter: casegraph.SearchFilter{Datasets: []string{ds}}, Page: casegraph.Page{First: 1}}
@@ -224,4 +212,67 @@ func TestRankTextsFollowWrites(t *testing.T) {
 	if got, want := first("quintilla varrone"), (rankedHit{ds + "-a", 1, casegraph.MatchAlias}); got != want {
 		t.Errorf("the merged name after the backfill: %+v, want %+v", got, want)
 	}
+}
+
+// TestSearchReadsACandidateOnce: Search's statement reads a candidate's
+// ranking keys (id, degree, the rank texts) in one walk of its
+// properties, one database hit, not one a key: those reads were most of
+// what a search cost Neo4j past its full-text query (bench/README.md, W4).
+// 30 candidates and a page of 5: at most two hits a candidate and five
+// for each entity of the page (its shown properties); reading the keys one
+// by one costs five a candidate.
+func TestSearchReadsACandidateOnce(t *testing.T) {
+	t.Parallel()
+	const candidates, page = 30, 5
+	people := make([]casegraph.Entity, candidates)
+	for i := range people {
+		people[i] = casegraph.Entity{ID: fmt.Sprintf("q%02d", i), Name: fmt.Sprintf("Quillon Marsh %d", i), Aliases: []string{fmt.Sprintf("Q. Marsh %d", i)}}
+	}
+	ctx, s, ds := writePeople(t, people)
+	params := cypher.SearchPageParams(casegraph.SearchRequest{Words: []string{"quillon"}, Page: casegraph.Page{First: page},
+		Filter: casegraph.SearchFilter{Datasets: []string{ds}}}, 0)
+	prof, err := s.Profile(ctx, "Search/brief", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits, ranked int64
+	for _, line := range strings.Split(prof, "\n") {
+		var n int64
+		if _, after, ok := strings.Cut(line, " dbHits="); ok {
+			fmt.Sscan(after, &n)
+			hits += n
+		}
+		if strings.Contains(line, "Sort@") && strings.Contains(line, "degree DESC") {
+			_, after, _ := strings.Cut(line, " rows=")
+			fmt.Sscan(after, &ranked)
+		}
+	}
+	if ranked != candidates {
+		t.Fatalf("%d candidates ranked, want %d; the plan:\n%s", ranked, candidates, prof)
+	}
+	if limit := int64(2*candidates + 5*page); hits > limit {
+		t.Errorf("%d database hits for %d candidates and a page of %d, want at most %d; the plan:\n%s", hits, candidates, page, limit, prof)
+	}
+}
+
+// writePeople writes people (their ids the part after the dataset's)
+// into a dataset of the test's own, citing one source, and returns the
+// operator's context for a minute, the store and the dataset.
+func writePeople(t *testing.T, people []casegraph.Entity) (context.Context, *cypher.Store, string) {
+	t.Helper()
+	ds := cyphertest.Dataset(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+	t.Cleanup(cancel)
+	src := casegraph.Source{ID: ds + "-src", Title: "a source", Dataset: ds}
+	if _, err := s.UpsertSource(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range people {
+		e.ID, e.Kind, e.Dataset, e.SourceIDs = ds+"-"+e.ID, casegraph.KindPerson, ds, []string{src.ID}
+		if _, err := s.UpsertEntity(ctx, e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ctx, s, ds
 }
