@@ -84,24 +84,60 @@ func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed in
 // returns how many changed something. An id the gate found free that
 // another write took since refuses the transaction (CONFLICT).
 func upsertEntities(run txRunner, g *gate, entities []casegraph.Entity) (changed int, err error) {
-	rows := make([]map[string]any, len(entities))
-	for i, e := range entities {
+	var stored, free []map[string]any
+	for _, e := range entities {
 		e.Citations = g.graded(e.Cited())
-		rows[i] = entityParams(e)
-		rows[i]["stored"] = g.entities[e.ID].entity != nil
+		row := entityParams(e)
+		if g.entities[e.ID].entity != nil {
+			row["stored"] = true
+			stored = append(stored, row)
+		} else {
+			free = append(free, row)
+		}
 	}
-	recs, err := run(stmtUpsertEntities, map[string]any{"rows": rows})
-	if err != nil {
-		return 0, err
+	if len(free) > 0 {
+		if changed, err = createEntities(run, free); err != nil {
+			return 0, err
+		}
 	}
-	if changed, err = rowsChanged(stmtUpsertEntities, recs, "entity"); err != nil {
-		return 0, err
+	if len(stored) > 0 {
+		recs, err := run(stmtUpsertEntities, map[string]any{"rows": stored})
+		if err != nil {
+			return 0, err
+		}
+		n, err := rowsChanged(stmtUpsertEntities, recs, "entity")
+		if err != nil {
+			return 0, err
+		}
+		changed += n
 	}
 	cited := citingDatasets{}
 	for _, e := range entities {
 		cited.add(e.Dataset, e.Cited())
 	}
 	return changed, cited.note(run)
+}
+
+// createEntities writes the entities whose ids the gate found free with
+// one CreateEntities, set-based: an import's entities are mostly new, and
+// for them UpsertEntities' per-row subqueries and six Eager operators do
+// nothing but cost (10,000 new rows, statement and commit: 0.8-2.5 s
+// against 1.1-3.5 s, paired runs on a loaded machine). An id another write
+// took since fails the id's uniqueness constraint, which the caller sees
+// as CONFLICT.
+func createEntities(run txRunner, rows []map[string]any) (int, error) {
+	recs, err := run(stmtCreateEntities, map[string]any{"rows": rows})
+	if err != nil {
+		return 0, err
+	}
+	if len(recs) != 1 {
+		return 0, internalError(stmtCreateEntities, errNoRow)
+	}
+	n, err := getInt(recs[0], "created")
+	if err != nil {
+		return 0, internalError(stmtCreateEntities, err)
+	}
+	return int(n), nil
 }
 
 // upsertSources is upsertEntities for sources.

@@ -23,6 +23,7 @@ const (
 	stmtEntities       statement = "Entities"
 	stmtCountEntities  statement = "CountEntities"
 	stmtUpsertEntities statement = "UpsertEntities"
+	stmtCreateEntities statement = "CreateEntities"
 	stmtDeleteEntity   statement = "DeleteEntity"
 )
 
@@ -31,6 +32,7 @@ const (
 func entityUngated() ungated {
 	return ungated{
 		stmtUpsertEntities: "a write under the write plan, after its checks",
+		stmtCreateEntities: "a write under the write plan, after its checks: returns a count",
 		stmtDeleteEntity:   "a write under the write plan, after its checks: returns a count",
 	}
 }
