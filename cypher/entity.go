@@ -263,7 +263,7 @@ func entityOrderVariants() []variant {
 					out = append(out, variant{Name: entityOrderName(ord, f, back), Data: data})
 					if o.ByDataset && f.Near == nil {
 						seek := maps.Clone(data)
-						seek["Seek"] = true
+						seek["Seek"], seek["Prop"] = true, strings.TrimPrefix(o.Key, "e.")
 						out = append(out, variant{Name: entityOrderName(ord, f, back).seek(), Data: seek})
 					}
 				}
