@@ -97,13 +97,17 @@ func (c *commitCutter) forward(client, server net.Conn) {
 	for {
 		n, err := client.Read(buf)
 		if n > 0 {
-			if _, werr := server.Write(buf[:n]); werr != nil {
-				return
-			}
 			window := append(tail, buf[:n]...)
 			if bytes.Contains(window, boltCommit) && c.armed.CompareAndSwap(true, false) {
+				// The answer to this COMMIT is lost: the driver's side
+				// closes before Neo4j is sent it, so the answer cannot
+				// slip back first on a slow machine.
 				c.cut.Add(1)
-				client.Close() // the answer to this COMMIT is lost
+				client.Close()
+				_, _ = server.Write(buf[:n])
+				return
+			}
+			if _, werr := server.Write(buf[:n]); werr != nil {
 				return
 			}
 			tail = append([]byte(nil), window[max(0, len(window)-len(boltCommit)+1):]...)
