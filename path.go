@@ -29,6 +29,10 @@ type PathRead struct {
 	// read in the same statement; without it the statement reads none
 	// (a client that does not select them pays nothing for them).
 	WithSources bool
+	// Properties names the properties the entities and relations of
+	// paths show (those the selection asks for, as an EntityRead's); nil
+	// shows them all. The other path reads show them all.
+	Properties *Properties
 }
 
 // Path is a walk through the graph: Relations[i] joins Nodes[i] and

@@ -176,8 +176,16 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 			break
 		}
 	}
+	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
+	if p := read.Properties; p != nil {
+		if err := checkProperties(p); err != nil {
+			return nil, nil, internalError(stmtPaths, err)
+		}
+		entityProps, relationProps = p.Entity, p.Relation
+	}
 	params := pathParams(q.Filter)
 	params["from"], params["to"], params["k"] = q.From, q.To, int64(q.K)
+	params["entityProps"], params["relationProps"] = valueNames(entityProps), valueNames(relationProps)
 	name := withSources(pathStatementName(stmtPaths, q.Filter.MaxDepth, q.Filter.Direction, rendered), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
@@ -199,7 +207,7 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 	}
 	paths := make([]casegraph.Path, 0, len(raw))
 	for _, m := range raw {
-		p, err := pathFromMap(m)
+		p, err := pathFromValues(m, entityProps, relationProps)
 		if err != nil {
 			return nil, nil, internalError(name, err)
 		}
@@ -355,6 +363,24 @@ func pathFromMap(m map[string]any) (casegraph.Path, error) {
 		err = fmt.Errorf("a path of %d nodes and %d relations", len(p.Nodes), len(p.Relations))
 	}
 	return p, err
+}
+
+// pathFromValues is pathFromMap for a path whose entities and relations
+// show their properties as values (entityValues, relationValues) named by
+// entityProps and relationProps.
+func pathFromValues(m map[string]any, entityProps, relationProps []string) (casegraph.Path, error) {
+	for key, props := range map[string][]string{"nodes": entityProps, "relations": relationProps} {
+		list, err := mapMaps(m, key)
+		if err != nil {
+			return casegraph.Path{}, err
+		}
+		for _, v := range list {
+			if err := valuesByName(v, props); err != nil {
+				return casegraph.Path{}, fmt.Errorf("%s: %w", key, err)
+			}
+		}
+	}
+	return pathFromMap(m)
 }
 
 func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []casegraph.Relation, error) {

@@ -66,3 +66,48 @@ func TestPathsToItself(t *testing.T) {
 		t.Errorf("a ghost to itself: got %v, want NOT_FOUND", err)
 	}
 }
+
+// TestPathsShowTheSelectedProperties: a path read that names properties
+// shows those (the same values as a read of them all) and no other.
+func TestPathsShowTheSelectedProperties(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, id := cyphertest.LoadSeed(t, s)
+	q := casegraph.PathRequest{From: id("geoffrey-nice"), To: id("qatar-government"), K: 3,
+		Filter: casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}}
+	if err := q.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := s.Paths(ctx, q, casegraph.PathRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, _, err := s.Paths(ctx, q, casegraph.PathRead{Properties: &casegraph.Properties{Entity: []string{"name"}, Relation: []string{"role"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 || len(some) != len(all) {
+		t.Fatalf("%d paths with every property, %d with some", len(all), len(some))
+	}
+	for i, p := range some {
+		for j, n := range p.Nodes {
+			want := all[i].Nodes[j]
+			if n.ID != want.ID || n.Kind != want.Kind || n.Name != want.Name || n.Name == "" {
+				t.Errorf("path %d node %d: %s %s %q, want %s %s %q", i, j, n.ID, n.Kind, n.Name, want.ID, want.Kind, want.Name)
+			}
+			if n.Dataset != "" || len(n.SourceIDs) != 0 || want.Dataset == "" {
+				t.Errorf("path %d node %d: dataset %q and %d sources shown (of %q), want neither", i, j, n.Dataset, len(n.SourceIDs), want.Dataset)
+			}
+		}
+		for j, r := range p.Relations {
+			want := all[i].Relations[j]
+			if r.ID != want.ID || r.Type != want.Type || r.FromID != want.FromID || r.ToID != want.ToID || r.Role != want.Role {
+				t.Errorf("path %d relation %d: %+v, want %+v", i, j, r, want)
+			}
+			if len(r.SourceIDs) != 0 || len(want.SourceIDs) == 0 {
+				t.Errorf("path %d relation %d: %d sources shown (of %d), want none", i, j, len(r.SourceIDs), len(want.SourceIDs))
+			}
+		}
+	}
+}

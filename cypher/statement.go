@@ -61,6 +61,15 @@ var templateFuncs = template.FuncMap{
 	// relationHidden is whether an end of the relation is hidden from the
 	// caller.
 	"relationHidden": relationHidden,
+	// entityValues and relationValues are the same projections with the
+	// properties named by the statement's parameters $entityProps and
+	// $relationProps (one text for every selection; valuesByName decodes
+	// them).
+	"entityValues": entityValues,
+	"relationValues": func(r string) string {
+		hidden := relationHidden(r)
+		return relationValuesOf(r, hidden, relationKeyOf(r, hidden))
+	},
 	// entityWith and relationWith are the same projections with the
 	// properties named (a statement rendered for a selection's).
 	"entityWith":   entityProjection,

@@ -111,13 +111,16 @@ func given(field *int, arg *int) {
 // must read for its selection: the sources its entities and relations cite
 // only when a field named sources or citations is selected somewhere under it (in any
 // fragment, whatever its type condition: reading them when not needed
-// costs time, not reading them when needed costs round trips).
+// costs time, not reading them when needed costs round trips), and the
+// properties the operation shows anywhere (operationProperties: the
+// entities go to the request's loaders, where any field may find them).
 func pathRead(ctx context.Context) casegraph.PathRead {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
 		return casegraph.PathRead{WithSources: true}
 	}
-	return casegraph.PathRead{WithSources: selects(graphql.GetOperationContext(ctx), fc.Field.Selections, "sources", "citations")}
+	op := graphql.GetOperationContext(ctx)
+	return casegraph.PathRead{WithSources: selects(op, fc.Field.Selections, "sources", "citations"), Properties: operationProperties(op)}
 }
 
 // selects reports whether a field called one of names is selected in set
