@@ -174,7 +174,9 @@ func (r *rawStore) shortestPath(ctx context.Context, from, to string) (w5Answer,
 	if err := q.Normalize(); err != nil {
 		return w5Answer{}, err
 	}
-	paths, _, err := r.store.Paths(ctx, q, casegraph.PathRead{}) // W5 selects no sources
+	// W5 selects ids: no sources and no property, as the resolver asks.
+	read := casegraph.PathRead{Properties: &casegraph.Properties{Entity: []string{}, Relation: []string{}}}
+	paths, _, err := r.store.Paths(ctx, q, read)
 	if err != nil {
 		return w5Answer{}, err
 	}

@@ -132,3 +132,32 @@ func importGenerated(tb testing.TB, h *servertest.Harness, opts dataset.GenOptio
 	}
 	return opts.Dataset, batch
 }
+
+// BenchmarkShortestPath: W5's shape on the seed, through the whole
+// service over HTTP (graphql) and on the store alone (store), the
+// difference being what the layers cost a path search.
+func BenchmarkShortestPath(b *testing.B) {
+	h := servertest.New(b, servertest.Options{})
+	_, id := cyphertest.LoadSeed(b, h.Store)
+	from, to := id("geoffrey-nice"), id("qatar-government")
+	b.Run("graphql", func(b *testing.B) {
+		const q = `query W5($from: ID!, $to: ID!) { shortestPath(from: $from, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`
+		vars := map[string]any{"from": from, "to": to}
+		for b.Loop() {
+			h.MustPost(q, vars)
+		}
+	})
+	b.Run("store", func(b *testing.B) {
+		ctx := casegraph.AsOperator(context.Background())
+		q := casegraph.PathRequest{From: from, To: to, K: 1, Filter: casegraph.PathFilter{MaxDepth: 4}}
+		if err := q.Normalize(); err != nil {
+			b.Fatal(err)
+		}
+		read := casegraph.PathRead{Properties: &casegraph.Properties{Entity: []string{}, Relation: []string{}}}
+		for b.Loop() {
+			if _, _, err := h.Store.Paths(ctx, q, read); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
