@@ -29,9 +29,9 @@ type PathRead struct {
 	// read in the same statement; without it the statement reads none
 	// (a client that does not select them pays nothing for them).
 	WithSources bool
-	// Properties names the properties the entities and relations of
-	// paths show (those the selection asks for, as an EntityRead's); nil
-	// shows them all. The other path reads show them all.
+	// Properties names the properties its entities and relations show
+	// (those the selection asks for, as an EntityRead's); nil shows them
+	// all.
 	Properties *Properties
 }
 

@@ -176,16 +176,12 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 			break
 		}
 	}
-	entityProps, relationProps := casegraph.EntityProperties, casegraph.RelationProperties
-	if p := read.Properties; p != nil {
-		if err := checkProperties(p); err != nil {
-			return nil, nil, internalError(stmtPaths, err)
-		}
-		entityProps, relationProps = p.Entity, p.Relation
-	}
 	params := pathParams(q.Filter)
+	props, err := pathProperties(read, params)
+	if err != nil {
+		return nil, nil, internalError(stmtPaths, err)
+	}
 	params["from"], params["to"], params["k"] = q.From, q.To, int64(q.K)
-	params["entityProps"], params["relationProps"] = valueNames(entityProps), valueNames(relationProps)
 	name := withSources(pathStatementName(stmtPaths, q.Filter.MaxDepth, q.Filter.Direction, rendered), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
@@ -207,7 +203,7 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 	}
 	paths := make([]casegraph.Path, 0, len(raw))
 	for _, m := range raw {
-		p, err := pathFromValues(m, entityProps, relationProps)
+		p, err := pathFromValues(m, props)
 		if err != nil {
 			return nil, nil, internalError(name, err)
 		}
@@ -234,6 +230,10 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodReques
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(q.Filter)
+	props, err := pathProperties(read, params)
+	if err != nil {
+		return casegraph.Subgraph{}, nil, internalError(stmtNeighborhood, err)
+	}
 	params["id"], params["limit"], params["limitPlusOne"] = q.ID, int64(q.Limit), int64(q.Limit+1)
 	relationLimit := relationsPerEntity * q.Limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
@@ -252,6 +252,11 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodReques
 		return g, nil, internalError(name, err)
 	}
 	rels, err := getMaps(rec, "relations")
+	if err == nil {
+		if err = named(nodes, props.Entity); err == nil {
+			err = named(rels, props.Relation)
+		}
+	}
 	if err != nil {
 		return g, nil, internalError(name, err)
 	}
@@ -286,6 +291,10 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 		pairs = append(pairs, []string{p[0], p[1]})
 	}
 	params := pathParams(q.Filter)
+	props, err := pathProperties(read, params)
+	if err != nil {
+		return casegraph.Subgraph{}, nil, internalError(stmtConnections, err)
+	}
 	params["ids"], params["pairs"] = q.IDs, pairs
 	name := withSources(pathStatementName(stmtConnections, q.Filter.MaxDepth, q.Filter.Direction, 0), read)
 	res, err := s.readHeavy(ctx, name, params)
@@ -318,7 +327,7 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 			g.Unconnected = append(g.Unconnected, [2]string{pair[0], pair[1]})
 			continue
 		}
-		p, err := pathFromMap(m)
+		p, err := pathFromValues(m, props)
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}
@@ -365,19 +374,45 @@ func pathFromMap(m map[string]any) (casegraph.Path, error) {
 	return p, err
 }
 
-// pathFromValues is pathFromMap for a path whose entities and relations
-// show their properties as values (entityValues, relationValues) named by
-// entityProps and relationProps.
-func pathFromValues(m map[string]any, entityProps, relationProps []string) (casegraph.Path, error) {
-	for key, props := range map[string][]string{"nodes": entityProps, "relations": relationProps} {
-		list, err := mapMaps(m, key)
-		if err != nil {
-			return casegraph.Path{}, err
+// pathProperties says which properties a path read's entities and
+// relations show (those read names, else every one) and sets the
+// statement's parameters that name them ($entityProps, $relationProps),
+// which its projections read (entityValues, relationValues): one text
+// and one plan for every selection, and a client that asks for ids reads
+// ids.
+func pathProperties(read casegraph.PathRead, params map[string]any) (*casegraph.Properties, error) {
+	props := &casegraph.Properties{Entity: casegraph.EntityProperties, Relation: casegraph.RelationProperties}
+	if read.Properties != nil {
+		if err := checkProperties(read.Properties); err != nil {
+			return nil, err
 		}
-		for _, v := range list {
-			if err := valuesByName(v, props); err != nil {
-				return casegraph.Path{}, fmt.Errorf("%s: %w", key, err)
-			}
+		props = read.Properties
+	}
+	params["entityProps"], params["relationProps"] = valueNames(props.Entity), valueNames(props.Relation)
+	return props, nil
+}
+
+// named turns the projections of entityValues or relationValues into the
+// maps the record mappers read (valuesByName).
+func named(maps []map[string]any, props []string) error {
+	for _, m := range maps {
+		if err := valuesByName(m, props); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pathFromValues is pathFromMap for a path whose entities and relations
+// show the properties of props as values (entityValues, relationValues).
+func pathFromValues(m map[string]any, props *casegraph.Properties) (casegraph.Path, error) {
+	for key, names := range map[string][]string{"nodes": props.Entity, "relations": props.Relation} {
+		list, err := mapMaps(m, key)
+		if err == nil {
+			err = named(list, names)
+		}
+		if err != nil {
+			return casegraph.Path{}, fmt.Errorf("%s: %w", key, err)
 		}
 	}
 	return pathFromMap(m)
@@ -430,6 +465,10 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(q.Filter)
+	props, err := pathProperties(read, params)
+	if err != nil {
+		return g, nil, internalError(stmtCommonNeighbors, err)
+	}
 	params["ids"], params["limit"] = q.IDs, int64(q.Limit)
 	name := withSources(stmtCommonNeighbors, read)
 	res, err := s.readHeavy(ctx, name, params)
@@ -452,6 +491,9 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 	if err != nil {
 		return g, nil, internalError(name, err)
 	}
+	if err := named(given, props.Entity); err != nil {
+		return g, nil, internalError(name, err)
+	}
 	if g.Of, _, err = subgraphFromMaps(given, nil); err != nil {
 		return g, nil, internalError(name, err)
 	}
@@ -462,6 +504,11 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 			return g, nil, internalError(name, fmt.Errorf("neighbor entity: %T", m["entity"]))
 		}
 		rels, err := mapMaps(m, "relations")
+		if err == nil {
+			if err = named([]map[string]any{e}, props.Entity); err == nil {
+				err = named(rels, props.Relation)
+			}
+		}
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}

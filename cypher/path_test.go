@@ -111,3 +111,38 @@ func TestPathsShowTheSelectedProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighborhoodShowsTheSelectedProperties: a neighbourhood read that
+// names properties shows those, as Paths does.
+func TestNeighborhoodShowsTheSelectedProperties(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, id := cyphertest.LoadSeed(t, s)
+	q := casegraph.NeighborhoodRequest{ID: id("geoffrey-nice"), Depth: 2, Limit: 50,
+		Filter: casegraph.PathFilter{MaxDepth: 2, Datasets: []string{ds}}}
+	if err := q.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := s.Neighborhood(ctx, q, casegraph.PathRead{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, _, err := s.Neighborhood(ctx, q, casegraph.PathRead{Properties: &casegraph.Properties{Entity: []string{"name"}, Relation: []string{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Nodes) < 2 || len(some.Nodes) != len(all.Nodes) || len(some.Relations) != len(all.Relations) {
+		t.Fatalf("%d nodes and %d relations with every property, %d and %d with some", len(all.Nodes), len(all.Relations), len(some.Nodes), len(some.Relations))
+	}
+	for i, n := range some.Nodes {
+		if want := all.Nodes[i]; n.ID != want.ID || n.Name != want.Name || n.Dataset != "" || want.Dataset == "" {
+			t.Errorf("node %d: %s %q dataset %q, want %s %q and no dataset", i, n.ID, n.Name, n.Dataset, want.ID, want.Name)
+		}
+	}
+	for i, r := range some.Relations {
+		if want := all.Relations[i]; r.ID != want.ID || r.FromID != want.FromID || r.ToID != want.ToID || len(r.SourceIDs) != 0 || len(want.SourceIDs) == 0 {
+			t.Errorf("relation %d: %s %s->%s with %d sources, want %s %s->%s with none", i, r.ID, r.FromID, r.ToID, len(r.SourceIDs), want.ID, want.FromID, want.ToID)
+		}
+	}
+}
