@@ -245,8 +245,8 @@ MATCH (a:Entity)-[r]->(b:Entity) WHERE r.dataset = $ds
 OPTIONAL MATCH (c:RelationId {id: r.id})
 WITH r, a, b, c, CASE WHEN coalesce(a.protected, false) OR coalesce(b.protected, false) THEN r.redactedId ELSE r.id END AS key
 WHERE c IS NULL OR c.fromId IS NULL OR c.fromId <> a.id OR c.toId IS NULL OR c.toId <> b.id
-   OR c.pageKey IS NULL OR c.pageKey <> key OR c.type <> type(r)
-RETURN r.id + ': ' + coalesce(c.fromId, '-') + ' ' + coalesce(c.toId, '-') + ' ' + coalesce(c.pageKey, '-') AS bad
+   OR c.pageKey IS NULL OR c.pageKey <> key OR c.type <> type(r) OR c.rel IS NULL OR c.rel <> elementId(r)
+RETURN r.id + ': ' + coalesce(c.fromId, '-') + ' ' + coalesce(c.toId, '-') + ' ' + coalesce(c.pageKey, '-') + ' ' + coalesce(c.rel, '-') AS bad
 UNION ALL
 MATCH (c:RelationId) WHERE c.id STARTS WITH $ds + ':'
   AND NOT EXISTS { MATCH (:Entity {id: c.fromId})-[r]->(:Entity {id: c.toId}) WHERE r.id = c.id }
@@ -263,8 +263,9 @@ RETURN 'left over ' + c.id AS bad`, map[string]any{"ds": ds}, neo4j.EagerResultT
 }
 
 // TestRelationRegistryEnds checks that every write keeps each relation's
-// :RelationId registry node holding its ends' ids and its page key (the
-// keys of a hub's page read in order from the registry): an import
+// :RelationId registry node holding its ends' ids, its page key (the
+// keys of a hub's page read in order from the registry) and its
+// relationship's element id (rel: how a page row finds it): an import
 // (CreateRelations), a link (UpsertRelation), people protected and
 // unprotected (UpsertEntities), a merge that moves relations to the
 // survivor (MergeEntity), an unlink and a deletion; and that the
@@ -323,7 +324,7 @@ func TestRelationRegistryEnds(t *testing.T) {
 
 	// Written before the registry kept them: the migration fills them, once.
 	if _, err := neo4j.ExecuteQuery(ctx, cyphertest.Driver(t), `
-MATCH (:Entity {dataset: $ds})-[r]->() MATCH (c:RelationId {id: r.id}) REMOVE c.fromId, c.toId, c.pageKey`,
+MATCH (:Entity {dataset: $ds})-[r]->() MATCH (c:RelationId {id: r.id}) REMOVE c.fromId, c.toId, c.pageKey, c.rel`,
 		map[string]any{"ds": ds}, neo4j.EagerResultTransformer); err != nil {
 		t.Fatal(err)
 	}
@@ -457,5 +458,28 @@ func TestHubReadAgreesWithTheExpansion(t *testing.T) {
 	got := ids(pagesAgree(t, s, callers["cleared, every dataset"], place, both, 10, false, nil))
 	if !slices.Equal(got, []string{g.id("r10"), g.id("r5")}) {
 		t.Errorf("the place's relations: %v, want its self-loop once and the hub's r5", got)
+	}
+
+	// A row's relationship found by its element id (rel) or, where the
+	// row has none or one that names another relationship (a store
+	// copied by a tool that renumbers them), between the row's two ends:
+	// the same pages either way.
+	for _, state := range []struct{ name, stmt string }{
+		{"stale", `MATCH (c:RelationId) WHERE c.id STARTS WITH $ds + ':' WITH collect(c) AS cs
+UNWIND range(0, size(cs) - 1) AS i WITH cs[i] AS c, cs[(i + 1) % size(cs)].rel AS other SET c.rel = other`},
+		{"missing", `MATCH (c:RelationId) WHERE c.id STARTS WITH $ds + ':' REMOVE c.rel`},
+	} {
+		if _, err := neo4j.ExecuteQuery(ctx, cyphertest.Driver(t), state.stmt, map[string]any{"ds": g.ds}, neo4j.EagerResultTransformer); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"uncleared, every dataset", "uncleared, its own"} {
+			for _, id := range []string{"hub", "place", "p3"} {
+				for _, dir := range []casegraph.Direction{casegraph.DirectionBoth, casegraph.DirectionIncoming, casegraph.DirectionOutgoing} {
+					t.Run(fmt.Sprintf("rel %s/%s/%s/%s", state.name, name, id, dir), func(t *testing.T) {
+						pagesAgree(t, s, callers[name], g.id(id), casegraph.RelationFilter{Direction: dir}, 1, false, nil)
+					})
+				}
+			}
+		}
 	}
 }

@@ -307,14 +307,16 @@ func (s *Store) BackfillProtectedEnds(ctx context.Context, datasets []string) (i
 
 // BackfillRelationEnds puts on the :RelationId registry node of every
 // relation of the datasets' entities (all when datasets is empty) written
-// before it was kept its ends' ids and its page key (fromId, toId,
-// pageKey: a page of an entity's relations read in order from the
-// registry), in batches, and returns how many it recorded; run again, it
+// before it was kept its ends' ids, its page key and its relationship's
+// element id (fromId, toId, pageKey: a page of an entity's relations read
+// in order from the registry; rel: each row's relationship found by a
+// seek), in batches, and returns how many it recorded; run again, it
 // records none. Run it after BackfillRelationIDs and
 // BackfillProtectedEnds. Over all the data, once it has run to its end it
-// says so in the graph, and later runs return at once.
+// says so in the graph, and later runs return at once. (Its name changed
+// when rel was added, so that a database it had run over runs it again.)
 func (s *Store) BackfillRelationEnds(ctx context.Context, datasets []string) (int64, error) {
-	return s.dataMigration(ctx, "relation-id-ends", stmtBackfillRelationEnds, "recorded", datasets)
+	return s.dataMigration(ctx, "relation-id-ends-rel", stmtBackfillRelationEnds, "recorded", datasets)
 }
 
 // dataMigration runs the data migration of that name, the statement stmt

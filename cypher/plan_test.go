@@ -165,10 +165,10 @@ func checkPlanText(t *testing.T, plan string, want, notWant []string) {
 // relations without reading the hub: each side (the entity the from end,
 // the to end) seeks the :RelationId registry's index on (side, the
 // caller's key) in index order, each row seeks its other end by id and
-// finds its relationship between the two ends (Expand(Into), not a seek
-// in each type's relation id index), and a Limit (no Sort, no Top over
-// the seek) stops the side when the page is full; one Top merges the two
-// sides' pages. Nothing expands the entity's relations (Expand(All) but
+// its relationship by the element id the row keeps (the registry's rel;
+// between the two ends when the row has none or a stale one: that branch
+// runs only then), and a Limit (no Sort, no Top over the seek) stops the
+// side when the page is full; one Top merges the two sides' pages. Nothing expands the entity's relations (Expand(All) but
 // the lookup's MERGED_INTO), for a caller with and without clearance,
 // forward and backward, with types.
 func TestHubReadPlan(t *testing.T) {
@@ -203,8 +203,8 @@ func TestHubReadPlan(t *testing.T) {
 				want = append(want, "RelationId(toId, "+tt.key+")")
 				sides++
 			}
-			checkPlanText(t, plan, append(want, "Limit@"), []string{"Sort@", "AllNodesScan", "NodeByLabelScan", "RelationshipTypeScan", "RelationshipUniqueIndexSeek"})
-			for _, op := range []string{"Limit@", "Expand(Into)@", "NodeUniqueIndexSeek@neo4j UNIQUE e1:Entity(id)"} {
+			checkPlanText(t, plan, append(want, "Limit@"), []string{"Sort@", "AllNodesScan", "NodeByLabelScan", "RelationshipTypeScan", "AllRelationshipsScan"})
+			for _, op := range []string{"Limit@", "DirectedRelationshipByElementIdSeek@", "NodeUniqueIndexSeek@neo4j UNIQUE e1:Entity(id)"} {
 				if n := strings.Count(plan, op); n != sides {
 					t.Errorf("%d %s, want one a side (%d):\n%s", n, op, sides, plan)
 				}

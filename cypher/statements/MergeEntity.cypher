@@ -5,7 +5,7 @@
 // and the other parallel lists of citations, graded), leaves a tombstone so
 // the old id resolves to $into (and repoints older tombstones), then
 // deletes $from. A moved relation's protectedEnd is its new ends' (relationKey), and so
-// are its registry node's ends and page key. The content hash goes: the entity no
+// are its registry node's ends, page key and relationship (rel). The content hash goes: the entity no
 // longer holds what it hashed, and the next upsert must write.
 //
 // Degrees: a neighbour keeps its count (its relation with $from is now one
@@ -27,7 +27,7 @@ CALL (into, f) {
   SET n = p, n.protectedEnd = coalesce(into.protected, false) OR coalesce(o.protected, false)
   WITH n, o, into
   OPTIONAL MATCH (c:RelationId {id: n.id})
-  SET c.fromId = into.id, c.toId = o.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END
+  SET c.fromId = into.id, c.toId = o.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END, c.rel = elementId(n)
 }
 CALL (into, f) {
   MATCH (o:Entity)-[r]->(f)
@@ -37,7 +37,7 @@ CALL (into, f) {
   SET n = p, n.protectedEnd = coalesce(o.protected, false) OR coalesce(into.protected, false)
   WITH n, o, into
   OPTIONAL MATCH (c:RelationId {id: n.id})
-  SET c.fromId = o.id, c.toId = into.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END
+  SET c.fromId = o.id, c.toId = into.id, c.pageKey = CASE WHEN n.protectedEnd THEN n.redactedId ELSE n.id END, c.rel = elementId(n)
 }
 CALL (into, f) {
   MATCH (t:MergedEntity)-[x:MERGED_INTO]->(f)
