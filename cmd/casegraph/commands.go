@@ -177,7 +177,7 @@ func runMigrate(ctx context.Context, args []string, e env) error {
 			return fmt.Errorf("migrate: relation registry ends: %w", describe(err))
 		}
 		if registryEnds > 0 {
-			fmt.Fprintf(e.stdout, "recorded the ends and page keys of %d relations in the relation id registry\n", registryEnds)
+			fmt.Fprintf(e.stdout, "recorded the ends, page keys and element ids of %d relations in the relation id registry\n", registryEnds)
 		}
 		cited, err := store.MigrateCitations(ctx, nil)
 		if err != nil {
