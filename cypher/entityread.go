@@ -32,9 +32,12 @@ const stmtReadEntities statement = "ReadEntities"
 // 600: 2,474 against 2,142 at 527); finding the relationship between the
 // two ends, the registry is at 1.8-3.2 ms whatever the degree, at par
 // about 250 (0.87-0.88 of the expansion at 500; 719 database hits against
-// 2,028 at 500, BenchmarkHubPageCost). 500 stays until the peer
-// comparison's throughput is measured again with this registry read
-// (bench/README.md).
+// 2,028 at 500, BenchmarkHubPageCost). With each row's relationship
+// found by the element id the row keeps (rel) instead, registry over
+// expansion is 1.20 at 10 relations, 1.09 at 100, 0.95 at 250, 0.87 at
+// 500 and 0.46 at 2,500; and the peer comparison's W2 with 200 against
+// 500 was 2.45/2.30/1.80x against 2.45/2.26/1.94x (c=1/8/32), nothing
+// this machine can tell apart: 500 stays (bench/README.md).
 const DefaultHubDegree = 500
 
 // maxReadShapes bounds the statements kept rendered: shapes come from
