@@ -32,12 +32,15 @@ type Config struct {
 	// TransferStall cuts off an export whose reader takes no bytes for
 	// this long (a slow or stuck client would otherwise hold its slot and
 	// a read transaction for the whole TransferTimeout).
-	TransferStall  time.Duration
-	MaxTokens      int
-	MaxDepth       int
-	MaxComplexity  int
-	QueryCacheSize int
-	Introspection  bool
+	TransferStall time.Duration
+	MaxTokens     int
+	MaxDepth      int
+	MaxComplexity int
+	// MaxCostInFlight bounds the complexity of the operations executing at
+	// once (costAdmission); 0: no bound.
+	MaxCostInFlight int
+	QueryCacheSize  int
+	Introspection   bool
 	// Web serves the explorer at / and GraphiQL at /graphiql.
 	Web bool
 	// TrustedDocuments lets only saved queries and the hashes in
@@ -111,6 +114,7 @@ func DefaultConfig() Config {
 		MaxTokens:       5000,
 		MaxDepth:        12,
 		MaxComplexity:   5000,
+		MaxCostInFlight: 20000,
 		QueryCacheSize:  1000,
 		Introspection:   true,
 		Web:             true,
@@ -144,6 +148,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("transfer-stall must be positive and at most transfer-timeout (%s)", c.TransferTimeout)
 	case c.MaxTokens < 100 || c.MaxDepth < 2 || c.MaxComplexity < 10:
 		return fmt.Errorf("max-tokens (>= 100), max-depth (>= 2) and max-complexity (>= 10) are too low")
+	case c.MaxCostInFlight != 0 && c.MaxCostInFlight < c.MaxComplexity:
+		return fmt.Errorf("max-cost-in-flight must be 0 (no bound) or at least max-complexity (%d), so that any request may run", c.MaxComplexity)
 	case c.QueryCacheSize < 1:
 		return fmt.Errorf("query-cache-size must be at least 1")
 	case c.KeyCacheTTL < 0 || c.KeyCacheTTL > time.Hour:

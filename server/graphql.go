@@ -74,6 +74,9 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs *persistedDocu
 	srv.SetErrorPresenter(enumPresenter(schema.Schema(), cfg.Introspection))
 	srv.SetRecoverFunc(recoverPanic)
 	srv.AroundResponses(countedResponses)
+	if cfg.MaxCostInFlight > 0 {
+		srv.AroundResponses(newCostAdmission(cfg.MaxCostInFlight).around)
+	}
 	srv.AroundResponses(freshLoaders)
 	if !cfg.Introspection {
 		srv.AroundResponses(quietValidation)

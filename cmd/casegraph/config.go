@@ -136,6 +136,7 @@ func (c *serveConfig) register(b *binder) {
 	b.int(&s.MaxTokens, "max-tokens", "CASEGRAPH_MAX_TOKENS", "largest GraphQL document, in parser tokens")
 	b.int(&s.MaxDepth, "max-depth", "CASEGRAPH_MAX_DEPTH", "deepest selection (introspection fields excepted)")
 	b.int(&s.MaxComplexity, "max-complexity", "CASEGRAPH_MAX_COMPLEXITY", "rows the database may read for one request, aliases included (objects, times list sizes; docs/operator.md)")
+	b.int(&s.MaxCostInFlight, "max-cost-in-flight", "CASEGRAPH_MAX_COST_IN_FLIGHT", "complexity (as max-complexity measures it) of the requests being executed at once; a request beyond it waits its turn, never refused (its deadline still holds), so that the memory of the answers being built stays bounded however many clients there are (0: no bound; else at least max-complexity)")
 	b.int(&s.QueryCacheSize, "query-cache-size", "CASEGRAPH_QUERY_CACHE_SIZE", "parsed documents kept in the query cache")
 	b.int64(&c.MemoryLimit, "memory-limit-bytes", "CASEGRAPH_MEMORY_LIMIT_BYTES", "soft limit of the Go runtime's memory (heap, stacks, runtime), in bytes (default 100 MiB): near it the garbage collector runs more often rather than letting the heap grow to twice what is live (GOGC), which bounds resident memory under load (the limit plus the program's code) without refusing any request; 0: none. GOMEMLIMIT, when the process starts with it, wins")
 	b.duration(&c.PathTimeout, "path-timeout", "CASEGRAPH_PATH_TIMEOUT", "time budget of one path search (shortestPath, paths, neighborhood, connections); one that runs over is TIMEOUT")
