@@ -5,6 +5,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/vektah/gqlparser/v2/ast"
 	"golang.org/x/sync/semaphore"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -32,7 +33,13 @@ func newCostAdmission(capacity int) *costAdmission {
 
 // around is an AroundResponses middleware: it takes the operation's cost
 // before the operation runs and gives it back once its answer is built.
+// A subscription takes none: each of its answers is a wait for the next
+// event (watches bound subscriptions, Config.Watch), and holding a share
+// while waiting would keep queries out for as long as nothing changes.
 func (a *costAdmission) around(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	if op := graphql.GetOperationContext(ctx); op.Operation != nil && op.Operation.Operation == ast.Subscription {
+		return next(ctx)
+	}
 	cost := int64(1)
 	if stats := extension.GetComplexityStats(ctx); stats != nil && stats.Complexity > 1 {
 		cost = int64(stats.Complexity)

@@ -9,13 +9,18 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // costContext is the context of an operation of that complexity, as the
 // executor hands it to a response middleware.
 func costContext(ctx context.Context, cost int) context.Context {
-	op := &graphql.OperationContext{}
+	return operationContext(ctx, ast.Query, cost)
+}
+
+func operationContext(ctx context.Context, kind ast.Operation, cost int) context.Context {
+	op := &graphql.OperationContext{Operation: &ast.OperationDefinition{Operation: kind}}
 	op.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: cost, ComplexityLimit: 5000})
 	ctx = graphql.WithOperationContext(ctx, op)
 	return graphql.WithResponseContext(ctx, presentError, nil)
@@ -90,5 +95,33 @@ func TestCostAdmissionWaitsWithinTheDeadline(t *testing.T) {
 	var e *gqlerror.Error = res.Errors[0]
 	if code := e.Extensions["code"]; code != "TIMEOUT" {
 		t.Errorf("code %v (%s), want TIMEOUT", code, e.Message)
+	}
+}
+
+// TestCostAdmissionLetsSubscriptionsWait: a subscription's answer is a wait
+// for its next event; it holds no share meanwhile, so a query still runs
+// while subscriptions dearer than the whole capacity wait.
+func TestCostAdmissionLetsSubscriptionsWait(t *testing.T) {
+	t.Parallel()
+	a := newCostAdmission(5000)
+	event, waiting := make(chan struct{}), make(chan struct{}, 3)
+	defer close(event)
+	for range 3 {
+		go a.around(operationContext(context.Background(), ast.Subscription, 5000), func(context.Context) *graphql.Response {
+			waiting <- struct{}{}
+			<-event
+			return &graphql.Response{}
+		})
+	}
+	<-waiting // one subscription at least is waiting for its event
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ran := false
+	res := a.around(costContext(ctx, 5000), func(context.Context) *graphql.Response {
+		ran = true
+		return &graphql.Response{}
+	})
+	if !ran || len(res.Errors) > 0 {
+		t.Fatalf("a query beside waiting subscriptions: ran %t, errors %v", ran, res.Errors)
 	}
 }
