@@ -203,7 +203,7 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 	}
 	paths := make([]casegraph.Path, 0, len(raw))
 	for _, m := range raw {
-		p, err := pathFromValues(m, props)
+		p, err := pathFromMap(m, props)
 		if err != nil {
 			return nil, nil, internalError(name, err)
 		}
@@ -252,15 +252,10 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodReques
 		return g, nil, internalError(name, err)
 	}
 	rels, err := getMaps(rec, "relations")
-	if err == nil {
-		if err = named(nodes, props.Entity); err == nil {
-			err = named(rels, props.Relation)
-		}
-	}
 	if err != nil {
 		return g, nil, internalError(name, err)
 	}
-	if g.Nodes, g.Relations, err = subgraphFromMaps(nodes, rels); err != nil {
+	if g.Nodes, g.Relations, err = subgraphFromValues(nodes, rels, props); err != nil {
 		return g, nil, internalError(name, err)
 	}
 	if g.Distances, err = getInts(rec, "distances"); err != nil {
@@ -327,7 +322,7 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 			g.Unconnected = append(g.Unconnected, [2]string{pair[0], pair[1]})
 			continue
 		}
-		p, err := pathFromValues(m, props)
+		p, err := pathFromMap(m, props)
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}
@@ -357,7 +352,9 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 	return g, sources, nil
 }
 
-func pathFromMap(m map[string]any) (casegraph.Path, error) {
+// pathFromMap reads a path whose entities and relations show the
+// properties of props as values (entityValues, relationValues).
+func pathFromMap(m map[string]any, props *casegraph.Properties) (casegraph.Path, error) {
 	nodes, err := mapMaps(m, "nodes")
 	if err != nil {
 		return casegraph.Path{}, err
@@ -367,7 +364,7 @@ func pathFromMap(m map[string]any) (casegraph.Path, error) {
 		return casegraph.Path{}, err
 	}
 	var p casegraph.Path
-	p.Nodes, p.Relations, err = subgraphFromMaps(nodes, rels)
+	p.Nodes, p.Relations, err = subgraphFromValues(nodes, rels, props)
 	if err == nil && len(p.Nodes) != len(p.Relations)+1 {
 		err = fmt.Errorf("a path of %d nodes and %d relations", len(p.Nodes), len(p.Relations))
 	}
@@ -392,30 +389,21 @@ func pathProperties(read casegraph.PathRead, params map[string]any) (*casegraph.
 	return props, nil
 }
 
-// named turns the projections of entityValues or relationValues into the
-// maps the record mappers read (valuesByName).
-func named(maps []map[string]any, props []string) error {
-	for _, m := range maps {
-		if err := valuesByName(m, props); err != nil {
-			return err
+// subgraphFromValues is subgraphFromMaps for entities and relations that
+// show the properties of props as values (entityValues, relationValues),
+// as the path reads return them.
+func subgraphFromValues(nodes, rels []map[string]any, props *casegraph.Properties) ([]casegraph.Entity, []casegraph.Relation, error) {
+	for _, n := range nodes {
+		if err := valuesByName(n, props.Entity); err != nil {
+			return nil, nil, fmt.Errorf("entity: %w", err)
 		}
 	}
-	return nil
-}
-
-// pathFromValues is pathFromMap for a path whose entities and relations
-// show the properties of props as values (entityValues, relationValues).
-func pathFromValues(m map[string]any, props *casegraph.Properties) (casegraph.Path, error) {
-	for key, names := range map[string][]string{"nodes": props.Entity, "relations": props.Relation} {
-		list, err := mapMaps(m, key)
-		if err == nil {
-			err = named(list, names)
-		}
-		if err != nil {
-			return casegraph.Path{}, fmt.Errorf("%s: %w", key, err)
+	for _, r := range rels {
+		if err := valuesByName(r, props.Relation); err != nil {
+			return nil, nil, fmt.Errorf("relation: %w", err)
 		}
 	}
-	return pathFromMap(m)
+	return subgraphFromMaps(nodes, rels)
 }
 
 func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []casegraph.Relation, error) {
@@ -491,10 +479,7 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 	if err != nil {
 		return g, nil, internalError(name, err)
 	}
-	if err := named(given, props.Entity); err != nil {
-		return g, nil, internalError(name, err)
-	}
-	if g.Of, _, err = subgraphFromMaps(given, nil); err != nil {
+	if g.Of, _, err = subgraphFromValues(given, nil, props); err != nil {
 		return g, nil, internalError(name, err)
 	}
 	g.Neighbors = make([]casegraph.CommonNeighbor, 0, len(raw))
@@ -504,15 +489,10 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 			return g, nil, internalError(name, fmt.Errorf("neighbor entity: %T", m["entity"]))
 		}
 		rels, err := mapMaps(m, "relations")
-		if err == nil {
-			if err = named([]map[string]any{e}, props.Entity); err == nil {
-				err = named(rels, props.Relation)
-			}
-		}
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}
-		nodes, relations, err := subgraphFromMaps([]map[string]any{e}, rels)
+		nodes, relations, err := subgraphFromValues([]map[string]any{e}, rels, props)
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}

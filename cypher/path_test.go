@@ -146,3 +146,73 @@ func TestNeighborhoodShowsTheSelectedProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherPathReadsShowSelected: the other
+// path reads that name properties show those, as Paths does.
+func TestOtherPathReadsShowSelected(t *testing.T) {
+	t.Parallel()
+	ctx := testContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	ds, id := cyphertest.LoadSeed(t, s)
+	filter := casegraph.PathFilter{MaxDepth: casegraph.DefaultMaxDepth, Datasets: []string{ds}}
+	names := casegraph.PathRead{Properties: &casegraph.Properties{Entity: []string{"name"}, Relation: []string{}}}
+	same := func(what string, got, want []casegraph.Entity) {
+		t.Helper()
+		if len(got) == 0 || len(got) != len(want) {
+			t.Fatalf("%s: %d entities with a name, %d with every property", what, len(got), len(want))
+		}
+		for i, e := range got {
+			if e.ID != want[i].ID || e.Name != want[i].Name || e.Dataset != "" || want[i].Dataset == "" {
+				t.Errorf("%s %d: %s %q dataset %q, want %s %q and no dataset", what, i, e.ID, e.Name, e.Dataset, want[i].ID, want[i].Name)
+			}
+		}
+	}
+
+	cq := casegraph.ConnectionsRequest{IDs: []string{id("geoffrey-nice"), id("qatar-government")}, Filter: filter}
+	if err := cq.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	all, some := readTwice(t, names, func(r casegraph.PathRead) (casegraph.Subgraph, []casegraph.Source, error) {
+		return s.Connections(ctx, cq, r)
+	})
+	same("connections", some.Nodes, all.Nodes)
+
+	// Two of Geoffrey Nice's neighbours have him in common.
+	around := casegraph.NeighborhoodRequest{ID: id("geoffrey-nice"), Depth: 1, Limit: 10, Filter: casegraph.PathFilter{MaxDepth: 1, Datasets: []string{ds}}}
+	if err := around.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := s.Neighborhood(ctx, around, names)
+	if err != nil || len(g.Nodes) < 3 {
+		t.Fatalf("Geoffrey Nice's neighbourhood: %d entities, %v", len(g.Nodes), err)
+	}
+	nq := casegraph.CommonNeighborsRequest{IDs: []string{g.Nodes[1].ID, g.Nodes[2].ID}, Limit: 10, Filter: filter}
+	if err := nq.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	allCommon, someCommon := readTwice(t, names, func(r casegraph.PathRead) (casegraph.CommonGround, []casegraph.Source, error) {
+		return s.CommonNeighbors(ctx, nq, r)
+	})
+	same("the given", someCommon.Of, allCommon.Of)
+	entities := func(c casegraph.CommonGround) []casegraph.Entity {
+		var out []casegraph.Entity
+		for _, n := range c.Neighbors {
+			out = append(out, n.Entity)
+		}
+		return out
+	}
+	same("common neighbours", entities(someCommon), entities(allCommon))
+}
+
+// readTwice reads with every property, then with the ones read names.
+func readTwice[T any](t *testing.T, names casegraph.PathRead, read func(casegraph.PathRead) (T, []casegraph.Source, error)) (all, some T) {
+	t.Helper()
+	all, _, err := read(casegraph.PathRead{})
+	if err == nil {
+		some, _, err = read(names)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all, some
+}
