@@ -22,6 +22,14 @@ import (
 // machine whose cores are busy); one that runs out of time waiting is
 // TIMEOUT. An operation of more than the whole capacity (only possible
 // with a complexity limit above it) takes the whole of it.
+//
+// The queue is first come, first served (a waiting dear operation is not
+// overtaken, or a stream of others would starve it), so an operation
+// that costs at most a hundredth of the capacity (200 by default: a read
+// by id, a page of relations with their ends, a path search) does not
+// queue at all: what it holds is small, and a client sending nothing but
+// operations at the complexity limit must not make everyone's reads by
+// id wait behind its own.
 type costAdmission struct {
 	sem      *semaphore.Weighted
 	capacity int64
@@ -43,6 +51,9 @@ func (a *costAdmission) around(ctx context.Context, next graphql.ResponseHandler
 	cost := int64(1)
 	if stats := extension.GetComplexityStats(ctx); stats != nil && stats.Complexity > 1 {
 		cost = int64(stats.Complexity)
+	}
+	if cost <= a.capacity/100 {
+		return next(ctx)
 	}
 	cost = min(cost, a.capacity)
 	if err := a.sem.Acquire(ctx, cost); err != nil {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,44 +25,71 @@ func operationContext(ctx context.Context, kind ast.Operation, cost int) context
 	return graphql.WithResponseContext(ctx, presentError, nil)
 }
 
+// held is an operation that runs until release is closed, and says on
+// running when it has started.
+func held(running chan<- struct{}, release <-chan struct{}) graphql.ResponseHandler {
+	return func(context.Context) *graphql.Response {
+		running <- struct{}{}
+		<-release
+		return &graphql.Response{}
+	}
+}
+
+// started says whether an operation has started (on running) within d.
+func started(running <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-running:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
 // TestCostAdmissionBoundsWhatRunsAtOnce: operations whose costs together
-// pass the capacity take turns (none is refused); cheap ones share it;
-// an operation dearer than the capacity takes all of it, alone.
+// pass the capacity take turns; an operation dearer than the capacity
+// takes all of it; one of at most a hundredth of the capacity does not
+// queue, not even behind a dear one waiting its turn; none is refused.
 func TestCostAdmissionBoundsWhatRunsAtOnce(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name      string
-		capacity  int
-		cost      int
-		wantAtMax int64
+		name           string
+		capacity, cost int
+		together       int  // how many of cost run at once
+		nextCost       int  // then, behind one more of cost waiting,
+		nextRuns       bool // one of nextCost runs at once or not
 	}{
-		{"two fit", 10000, 3500, 2},
-		{"cheap ones together", 10000, 10, 8},
-		{"dearer than the capacity", 1000, 3500, 1},
+		{"two fit", 10000, 3500, 2, 3500, false},
+		{"dearer than the capacity", 1000, 3500, 1, 3500, false},
+		{"a dear one waits behind dear ones", 10000, 5000, 2, 500, false},
+		{"a cheap one does not", 10000, 5000, 2, 100, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newCostAdmission(tt.capacity)
-			var running, most atomic.Int64
-			next := func(ctx context.Context) *graphql.Response {
-				n := running.Add(1)
-				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-				}
-				time.Sleep(20 * time.Millisecond)
-				running.Add(-1)
-				return &graphql.Response{}
-			}
+			running, release := make(chan struct{}, 16), make(chan struct{})
 			var wg sync.WaitGroup
-			for range 8 {
+			run := func(cost int) {
 				wg.Go(func() {
-					if res := a.around(costContext(context.Background(), tt.cost), next); len(res.Errors) > 0 {
+					if res := a.around(costContext(context.Background(), cost), held(running, release)); len(res.Errors) > 0 {
 						t.Errorf("refused: %v", res.Errors)
 					}
 				})
 			}
-			wg.Wait()
-			if got := most.Load(); got != tt.wantAtMax {
-				t.Errorf("at most %d at once, want %d", got, tt.wantAtMax)
+			for range tt.together {
+				run(tt.cost)
+				if !started(running, 5*time.Second) {
+					t.Fatalf("only %d of cost %d ran at once, want %d", len(running), tt.cost, tt.together)
+				}
 			}
+			run(tt.cost) // waits: the capacity is taken, and it is dear
+			if started(running, 100*time.Millisecond) {
+				t.Fatalf("%d of cost %d ran at once in a capacity of %d", tt.together+1, tt.cost, tt.capacity)
+			}
+			run(tt.nextCost)
+			if got := started(running, time.Second); got != tt.nextRuns {
+				t.Errorf("one of cost %d behind a waiting one of %d: ran %t, want %t", tt.nextCost, tt.cost, got, tt.nextRuns)
+			}
+			close(release)
+			wg.Wait()
 		})
 	}
 }
