@@ -141,7 +141,7 @@ func (s *Store) readCommand(ctx context.Context, stmt statement, levels int, rea
 	if err != nil {
 		return nil, name, err
 	}
-	res, err := s.executeText(ctx, name, text, params, readRouting)
+	res, err := s.executeText(ctx, name, text, params, neo4j.AccessModeRead)
 	return res, name, err
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/casegraph/casegraph"
 )
 
@@ -278,7 +280,7 @@ func (s *Store) ReadEntities(ctx context.Context, ids []string, read *casegraph.
 		return casegraph.ReadResult{}, internalError("ReadEntities", err)
 	}
 	params["ids"] = planList(ids) // planPad finds no entity: absent from the answer
-	res, err := s.executeText(ctx, stmtReadEntities, text, params, readRouting)
+	res, err := s.executeText(ctx, stmtReadEntities, text, params, neo4j.AccessModeRead)
 	if err != nil {
 		return casegraph.ReadResult{}, err
 	}

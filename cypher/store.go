@@ -124,7 +124,7 @@ func (s *Store) RoundTrips() int64 {
 func DriverConfig(c *config.Config) {
 	c.SocketConnectTimeout = 2 * time.Second
 	c.ConnectionAcquisitionTimeout = 2 * time.Second
-	c.MaxTransactionRetryTime = time.Second
+	c.MaxTransactionRetryTime = retryTime
 	c.MaxConnectionPoolSize = maxConnectionPool
 	c.ConnectionLivenessCheckTimeout = 30 * time.Second
 }
@@ -141,30 +141,28 @@ func ProbeDriverConfig(c *config.Config) {
 
 // read runs the named statement in a read transaction, routed to a reader.
 func (s *Store) read(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.executeText(ctx, name, s.statement(name), params, readRouting)
+	return s.executeText(ctx, name, s.statement(name), params, neo4j.AccessModeRead)
 }
 
 // readHeavy is read for a statement whose cost grows with the graph (path
 // and full-text searches): it runs in the heavy pool (see Admission).
 func (s *Store) readHeavy(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.execute(ctx, heavy, name, s.statement(name), params, readRouting)
+	return s.execute(ctx, heavy, name, s.statement(name), params, neo4j.AccessModeRead)
 }
 
 // write runs the named statement in a write transaction.
 func (s *Store) write(ctx context.Context, name statement, params map[string]any) (*neo4j.EagerResult, error) {
-	return s.executeText(ctx, name, s.statement(name), params, neo4j.ExecuteQueryWithWritersRouting())
+	return s.executeText(ctx, name, s.statement(name), params, neo4j.AccessModeWrite)
 }
-
-var readRouting = neo4j.ExecuteQueryWithReadersRouting()
 
 // executeText runs a statement (named for metrics and errors) in its own
 // transaction.
-func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
-	return s.execute(ctx, light, name, text, params, routing)
+func (s *Store) executeText(ctx context.Context, name statement, text string, params map[string]any, mode neo4j.AccessMode) (*neo4j.EagerResult, error) {
+	return s.execute(ctx, light, name, text, params, mode)
 }
 
 // execute is executeText in the pool of weight w.
-func (s *Store) execute(ctx context.Context, w weight, name statement, text string, params map[string]any, routing neo4j.ExecuteQueryConfigurationOption) (*neo4j.EagerResult, error) {
+func (s *Store) execute(ctx context.Context, w weight, name statement, text string, params map[string]any, mode neo4j.AccessMode) (*neo4j.EagerResult, error) {
 	if _, err := casegraph.Caller(ctx); err != nil {
 		return nil, err
 	}
@@ -175,14 +173,73 @@ func (s *Store) execute(ctx context.Context, w weight, name statement, text stri
 	defer release()
 	params = s.named.only(text, withScope(ctx, params))
 	done := s.roundTrip(ctx, string(name))
-	res, err := neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
-		neo4j.ExecuteQueryWithDatabase(s.database), routing,
-		neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
+	var res *neo4j.EagerResult
+	if mode == neo4j.AccessModeRead {
+		res, err = s.runRead(ctx, text, params)
+	} else {
+		res, err = neo4j.ExecuteQuery(ctx, s.driver, text, params, neo4j.EagerResultTransformer,
+			neo4j.ExecuteQueryWithDatabase(s.database), neo4j.ExecuteQueryWithWritersRouting(),
+			neo4j.ExecuteQueryWithTransactionConfig(txTimeout(ctx)))
+	}
 	done(err)
 	if err != nil {
 		return nil, mapError(ctx, string(name), err)
 	}
 	return res, nil
+}
+
+// retryTime is how long a statement is tried again after failures the
+// driver calls retryable (a connection lost, a database restarting):
+// the driver's own budget for writes (DriverConfig), runRead's for reads.
+const retryTime = time.Second
+
+// runRead runs a read statement as an auto-commit transaction, retried as
+// the driver retries a transaction function: a read is one statement and
+// changes nothing, so it needs no transaction of its own making, and its
+// RUN and PULL go in one flight where a transaction function's BEGIN, RUN
+// and PULL wait for a COMMIT after them (about a third of an entity read's
+// time, bench/README.md). The session shares the driver's bookmarks with
+// ExecuteQuery's writes, so that a read routed to another member of a
+// cluster still sees what this process wrote before it.
+func (s *Store) runRead(ctx context.Context, text string, params map[string]any) (*neo4j.EagerResult, error) {
+	start := time.Now()
+	for backoff := 25 * time.Millisecond; ; backoff *= 2 {
+		res, err := s.runReadOnce(ctx, text, params)
+		if err == nil || !neo4j.IsRetryable(err) || ctx.Err() != nil || time.Since(start)+backoff > retryTime {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+}
+
+func (s *Store) runReadOnce(ctx context.Context, text string, params map[string]any) (*neo4j.EagerResult, error) {
+	session := s.driver.NewSession(ctx, neo4j.SessionConfig{
+		DatabaseName:    s.database,
+		AccessMode:      neo4j.AccessModeRead,
+		BookmarkManager: s.driver.ExecuteQueryBookmarkManager(),
+	})
+	defer session.Close(ctx)
+	result, err := session.Run(ctx, text, params, txTimeout(ctx))
+	if err != nil {
+		return nil, err
+	}
+	records, err := result.Collect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	summary, err := result.Consume(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := result.Keys()
+	if err != nil {
+		return nil, err
+	}
+	return &neo4j.EagerResult{Keys: keys, Records: records, Summary: summary}, nil
 }
 
 // withScope adds to a statement's parameters the caller's scope, which

@@ -72,6 +72,27 @@ func newCommitCutter(t *testing.T, target string) *commitCutter {
 	return c
 }
 
+// proxiedStore is a Store whose driver reaches Neo4j through a new
+// commitCutter.
+func proxiedStore(t *testing.T) (*commitCutter, *cypher.Store) {
+	t.Helper()
+	u, err := url.Parse(cyphertest.URI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCommitCutter(t, u.Host)
+	driver, err := neo4j.NewDriverWithContext("bolt://"+proxy.addr, cyphertest.Auth(), cypher.DriverConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { driver.Close(casegraph.AsOperator(context.Background())) })
+	s, err := cypher.NewStore(driver, cypher.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proxy, s
+}
+
 func copyAll(dst, src net.Conn) (int64, error) {
 	buf := make([]byte, 32<<10)
 	var n int64
@@ -133,20 +154,7 @@ func TestLostCommitAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	u, err := url.Parse(cyphertest.URI())
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCommitCutter(t, u.Host)
-	driver, err := neo4j.NewDriverWithContext("bolt://"+proxy.addr, cyphertest.Auth(), cypher.DriverConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { driver.Close(casegraph.AsOperator(context.Background())) })
-	s, err := cypher.NewStore(driver, cypher.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	proxy, s := proxiedStore(t)
 	entity := func(name string) casegraph.Entity {
 		return casegraph.Entity{ID: ds + "-" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}}
 	}
