@@ -2,6 +2,7 @@ package casegraph
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"regexp"
 	"slices"
@@ -144,6 +145,14 @@ var relationProperties = []RelationProperty{
 // properties, in its order; the slice is the caller's to change.
 func RelationPropertyTable() []RelationProperty {
 	return slices.Clone(relationProperties)
+}
+
+// RelationPropertyRows yields the table of type-specific relation
+// properties, row by row in its order, without the copy
+// RelationPropertyTable makes (every relation read ranges over it: the
+// copies were 2% of a depth-2 read's allocations).
+func RelationPropertyRows() iter.Seq[RelationProperty] {
+	return slices.Values(relationProperties)
 }
 
 // RelationPropertyNames names the table's properties, in its order.

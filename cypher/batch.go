@@ -262,7 +262,7 @@ func relationRow(r casegraph.Relation) map[string]any {
 	for _, k := range append([]string{"id", "role", "startDate", "endDate", "status", "confidence", "sourceIds", "dataset"}, casegraph.CitationProperties...) {
 		props[k] = p[k]
 	}
-	for _, rp := range casegraph.RelationPropertyTable() {
+	for rp := range casegraph.RelationPropertyRows() {
 		props[rp.Name] = p[rp.Name]
 	}
 	props["quote"] = nil // the shape before citations (see UpsertRelation)
@@ -289,7 +289,7 @@ func relationHash(r casegraph.Relation) string {
 		}
 		fields = []any{r.Role, r.StartDate, r.EndDate, r.Status, r.Confidence, ungraded, r.Dataset}
 	}
-	for _, p := range casegraph.RelationPropertyTable() {
+	for p := range casegraph.RelationPropertyRows() {
 		if v := p.Value(r.RelationAttributes); v != nil {
 			fields = append(fields, p.Name, v)
 		}

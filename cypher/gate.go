@@ -210,7 +210,12 @@ func redactedRelationProperty(p string) bool {
 	case "quote", "citationQuotes", "citationLocators", "role":
 		return true
 	}
-	return slices.ContainsFunc(casegraph.RelationPropertyTable(), func(rp casegraph.RelationProperty) bool { return rp.Name == p })
+	for rp := range casegraph.RelationPropertyRows() {
+		if rp.Name == p {
+			return true
+		}
+	}
+	return false
 }
 
 // relationHidden is the test that a relation has an end hidden from the

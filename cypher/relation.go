@@ -113,7 +113,7 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 	if r.Citations, err = citationsFromMap(m); err != nil {
 		return r, err
 	}
-	for _, p := range casegraph.RelationPropertyTable() {
+	for p := range casegraph.RelationPropertyRows() {
 		if err := p.Set(&r.RelationAttributes, m[p.Name]); err != nil {
 			return r, err
 		}
@@ -190,7 +190,7 @@ func relationParams(r casegraph.Relation) map[string]any {
 		"role": nullable(r.Role), "startDate": nullable(r.StartDate), "endDate": nullable(r.EndDate),
 		"status": string(r.Status), "confidence": confidence, "dataset": r.Dataset,
 	}
-	for _, p := range casegraph.RelationPropertyTable() { // absent: nil, stored as no property
+	for p := range casegraph.RelationPropertyRows() { // absent: nil, stored as no property
 		params[p.Name] = p.Value(r.RelationAttributes)
 	}
 	maps.Copy(params, citationParams(r.Cited()))

@@ -329,7 +329,7 @@ func (w *FtMWriter) Relation(r casegraph.Relation) error {
 	// relationship before the role it shares the property with); the
 	// others among the role's values, after it.
 	var inRole []string
-	for _, p := range casegraph.RelationPropertyTable() {
+	for p := range casegraph.RelationPropertyRows() {
 		if v := p.Value(r.RelationAttributes); v == nil {
 			continue
 		} else if native, ok := relationPropertyFtM[link.schema][p.Name]; ok {
