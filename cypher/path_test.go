@@ -3,7 +3,10 @@ package cypher_test
 // Path searches on the seed.
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
@@ -215,4 +218,99 @@ func readTwice[T any](t *testing.T, names casegraph.PathRead, read func(casegrap
 		t.Fatal(err)
 	}
 	return all, some
+}
+
+// TestOpenPathsKeepTheGate: a filter that excludes nothing runs Paths'
+// open variant, which tests what the search expands against the gate
+// alone. A reader of one dataset must not be led through another's
+// entity or relation, and the open variant must answer as the filtered
+// one does (a filter excluding an id nobody has runs that).
+func TestOpenPathsKeepTheGate(t *testing.T) {
+	t.Parallel()
+	s := cyphertest.Store(t, cypher.Options{})
+	op := testContext(t)
+	a, b := cyphertest.Dataset(t), cyphertest.Dataset(t)
+	srcA := casegraph.Source{ID: a + ":src", Title: "A", Dataset: a}
+	srcB := casegraph.Source{ID: b + ":src", Title: "B", Dataset: b}
+	entity := func(ds, name string, src casegraph.Source) casegraph.Entity {
+		return casegraph.Entity{ID: ds + ":" + name, Kind: casegraph.KindPerson, Name: name, Dataset: ds, SourceIDs: []string{src.ID}}
+	}
+	rel := func(ds, name string, from, to casegraph.Entity, src casegraph.Source) casegraph.Relation {
+		return casegraph.Relation{ID: ds + ":" + name, Type: "WORKED_WITH", FromID: from.ID, ToID: to.ID,
+			Status: casegraph.StatusReported, Dataset: ds, SourceIDs: []string{src.ID}}
+	}
+	// In a: start - m1 - m2 - end (3 hops); two shortcuts of 2 hops: through
+	// b's entity (start - bridge - end, relations of a) and through a
+	// relation of b between two of a's entities (start - m2).
+	start, m1, m2, end := entity(a, "start", srcA), entity(a, "m1", srcA), entity(a, "m2", srcA), entity(a, "end", srcA)
+	bridge := entity(b, "bridge", srcB)
+	if _, err := s.WriteBatch(op, []casegraph.Source{srcA, srcB}, []casegraph.Entity{start, m1, m2, end, bridge}, []casegraph.Relation{
+		rel(a, "r1", start, m1, srcA), rel(a, "r2", m1, m2, srcA), rel(a, "r3", m2, end, srcA),
+		rel(a, "s1", start, bridge, srcA), rel(a, "s2", bridge, end, srcA), rel(b, "s3", start, m2, srcB),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(p casegraph.Path) []string {
+		var out []string
+		for _, n := range p.Nodes {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	// k = 3 lists every simple path of at most 4 hops, in a stable order;
+	// k = 1, the shortest (the reader of both has two, so only its length
+	// is certain).
+	for _, c := range []struct {
+		name     string
+		caller   casegraph.Principal
+		all      [][]string
+		shortest int
+	}{
+		{"reader of a", casegraph.Anonymous([]string{a}), [][]string{{start.ID, m1.ID, m2.ID, end.ID}}, 3},
+		{"reader of both", casegraph.Anonymous([]string{a, b}), [][]string{
+			{start.ID, bridge.ID, end.ID}, {start.ID, m2.ID, end.ID}, {start.ID, m1.ID, m2.ID, end.ID}}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := casegraph.WithPrincipal(op, c.caller)
+			read := func(k int, exclude []string) [][]string {
+				t.Helper()
+				q := casegraph.PathRequest{From: start.ID, To: end.ID, K: k, Filter: casegraph.PathFilter{MaxDepth: 4, ExcludeIDs: exclude}}
+				if err := q.Normalize(); err != nil {
+					t.Fatal(err)
+				}
+				paths, _, err := s.Paths(ctx, q, casegraph.PathRead{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out [][]string
+				for _, p := range paths {
+					out = append(out, ids(p))
+				}
+				return out
+			}
+			// The statement orders paths by length, then by their ids
+			// (the datasets' names, and so the ids' order, are made up).
+			slices.SortFunc(c.all, func(x, y []string) int {
+				if d := len(x) - len(y); d != 0 {
+					return d
+				}
+				return slices.Compare(x, y)
+			})
+			open, filtered := read(3, nil), read(3, []string{a + ":nobody"})
+			if diff := cmp.Diff(c.all, open); diff != "" {
+				t.Errorf("k 3, open (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.all, filtered); diff != "" {
+				t.Errorf("k 3, filtered (-want +got):\n%s", diff)
+			}
+			for _, exclude := range [][]string{nil, {a + ":nobody"}} {
+				got := read(1, exclude)
+				if len(got) != 1 || len(got[0]) != c.shortest+1 {
+					t.Errorf("k 1, excluding %v: got %v, want one path of %d hops", exclude, got, c.shortest)
+				} else if c.shortest == 3 && !cmp.Equal(got[0], c.all[0]) {
+					t.Errorf("k 1, excluding %v: got %v, want %v", exclude, got[0], c.all[0])
+				}
+			}
+		})
+	}
 }

@@ -188,7 +188,8 @@ func TestStatementVariants(t *testing.T) {
 		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
 			for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
 				for _, k := range pathKs {
-					built[withSources(pathStatementName(stmtPaths, depth, d, k), o)] = true
+					name := withSources(pathStatementName(stmtPaths, depth, d, k), o)
+					built[name], built[openPaths(name)] = true, true
 				}
 				built[withSources(pathStatementName(stmtConnections, depth, d, 0), o)] = true
 				if depth <= casegraph.MaxNeighborhood {
