@@ -37,27 +37,13 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/casegraph/casegraph/bench/internal/benchdb"
+	"github.com/casegraph/casegraph/bench/internal/benchflag"
 )
 
 const query = `query W5($from: ID!, $to: ID!) { shortestPath(from: $from, to: $to, filter: {maxDepth: 4}) { length nodes { id } } }`
 
 // pair is one input: two entities joined within 4 hops.
 type pair struct{ From, To string }
-
-// server is one endpoint timed, by name.
-type server struct{ name, url string }
-
-type servers []server
-
-func (s *servers) String() string { return fmt.Sprint(*s) }
-func (s *servers) Set(v string) error {
-	name, url, ok := strings.Cut(v, "=")
-	if !ok {
-		name, url = "casegraph", v
-	}
-	*s = append(*s, server{name, url})
-	return nil
-}
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Getenv, os.Stdout); err != nil {
@@ -68,7 +54,7 @@ func main() {
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("pathload", flag.ContinueOnError)
-	var urls servers
+	var urls benchflag.Servers
 	fs.Var(&urls, "url", "a server's GraphQL endpoint, NAME=URL (repeat it: the servers take turns)")
 	var db benchdb.Flags // to draw the pairs
 	db.Register(fs, "neo4j", getenv)
@@ -103,16 +89,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		per := max(1, *n / *turns)
 		for t := range *turns {
 			for i, s := range urls {
-				got, err := load(ctx, client, s.url, pairs, t*per, per, c)
+				got, err := load(ctx, client, s.URL, pairs, t*per, per, c)
 				if err != nil {
-					return fmt.Errorf("%s: %w", s.name, err)
+					return fmt.Errorf("%s: %w", s.Name, err)
 				}
 				took[i] = append(took[i], got...)
 			}
 		}
 		for i, s := range urls {
 			p50, p95, worst := stats(took[i])
-			fmt.Fprintf(stdout, "%s c=%d: %d requests, p50 %.1f ms, p95 %.1f ms, max %.1f ms\n", s.name, c, len(took[i]), ms(p50), ms(p95), ms(worst))
+			fmt.Fprintf(stdout, "%s c=%d: %d requests, p50 %.1f ms, p95 %.1f ms, max %.1f ms\n", s.Name, c, len(took[i]), ms(p50), ms(p95), ms(worst))
 			slices.SortFunc(took[i], func(a, b timed) int { return int(b.d - a.d) })
 			for _, x := range took[i][:min(*slowest, len(took[i]))] {
 				fmt.Fprintf(stdout, "  %.1f ms  %s -> %s (length %d)\n", ms(x.d), x.p.From, x.p.To, x.length)
