@@ -202,18 +202,12 @@ const retryTime = time.Second
 // ExecuteQuery's writes, so that a read routed to another member of a
 // cluster still sees what this process wrote before it.
 func (s *Store) runRead(ctx context.Context, text string, params map[string]any) (*neo4j.EagerResult, error) {
-	start := time.Now()
-	for backoff := 25 * time.Millisecond; ; backoff *= 2 {
-		res, err := s.runReadOnce(ctx, text, params)
-		if err == nil || !neo4j.IsRetryable(err) || ctx.Err() != nil || time.Since(start)+backoff > retryTime {
-			return res, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(backoff):
-		}
-	}
+	var res *neo4j.EagerResult
+	err := retry(ctx, retryTime, func() (err error) {
+		res, err = s.runReadOnce(ctx, text, params)
+		return err
+	})
+	return res, err
 }
 
 func (s *Store) runReadOnce(ctx context.Context, text string, params map[string]any) (*neo4j.EagerResult, error) {
@@ -426,19 +420,30 @@ const operatorRetryBudget = 30 * time.Second
 // form, a delete in batches): a batch of CALL ... IN TRANSACTIONS that
 // committed before the failure stays, and the retry does the rest.
 func retryOperator(ctx context.Context, name string, attempt func() error) error {
+	err := retry(ctx, operatorRetryBudget, attempt)
+	var coded *casegraph.Error
+	if err == nil || errors.As(err, &coded) { // refused before the database: no caller
+		return err
+	}
+	return mapError(ctx, name, err)
+}
+
+// retry runs attempt until it succeeds, fails in a way a retry cannot
+// mend (a coded refusal, or an error that is not retryable), or the next
+// try would start after budget, backing off from 50 ms (doubled each
+// time, at most 2 s); it returns the last attempt's error, or ctx's when
+// ctx ends while it waits.
+func retry(ctx context.Context, budget time.Duration, attempt func() error) error {
 	start := time.Now()
 	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
 		err := attempt()
 		var coded *casegraph.Error
-		if err == nil || errors.As(err, &coded) { // refused before the database: no caller
+		if err == nil || errors.As(err, &coded) || !retryable(err) || time.Since(start)+backoff > budget {
 			return err
-		}
-		if !retryable(err) || time.Since(start)+backoff > operatorRetryBudget {
-			return mapError(ctx, name, err)
 		}
 		select {
 		case <-ctx.Done():
-			return mapError(ctx, name, ctx.Err())
+			return ctx.Err()
 		case <-time.After(backoff):
 		}
 	}
