@@ -24,8 +24,8 @@ type pathVariant struct {
 	Arrow   string // "" (either way) or ">" (outgoing only)
 	K       int
 	Sources bool // read the sources the result cites
-	// Open (Paths only): the filter excludes nothing, so what the search
-	// expands is tested against the gate alone (pathFilterOpen).
+	// Open: the filter excludes nothing, so what the search expands is
+	// tested against the gate alone (openVariant).
 	Open bool
 }
 
@@ -37,7 +37,7 @@ func arrowOf(d casegraph.PathDirection) string {
 }
 
 // The path statements, each rendered for every depth and direction (and
-// Paths for every k of pathKs), with and without sources.
+// Paths for every k of pathKs), with and without sources, open or not.
 const (
 	stmtPaths        statement = "Paths"
 	stmtNeighborhood statement = "Neighborhood"
@@ -63,20 +63,15 @@ func withSources(name statement, read casegraph.PathRead) statement {
 	return name + "/nosources"
 }
 
-// openPaths names the variant of Paths for a filter that excludes
-// nothing (NAME/open).
-func openPaths(name statement) statement { return name + "/open" }
-
 // pathVariants renders a path statement for every depth (Neighborhood up
 // to casegraph.MaxNeighborhood) and direction, Paths for every k of
-// pathKs and also for an open filter (openPaths), each with and without
-// sources.
+// pathKs, each with and without sources and open or not (openVariant).
 func pathVariants(stmt statement) func() []variant {
 	return func() []variant {
-		ks, maxDepth, opens := []int{0}, casegraph.MaxMaxDepth, []bool{false}
+		ks, maxDepth := []int{0}, casegraph.MaxMaxDepth
 		switch stmt {
 		case stmtPaths:
-			ks, opens = pathKs, []bool{false, true}
+			ks = pathKs
 		case stmtNeighborhood:
 			maxDepth = casegraph.MaxNeighborhood
 		}
@@ -85,16 +80,8 @@ func pathVariants(stmt statement) func() []variant {
 			for depth := 1; depth <= maxDepth; depth++ {
 				for _, k := range ks {
 					for _, read := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
-						for _, open := range opens {
-							name := withSources(pathStatementName(stmt, depth, d, k), read)
-							if open {
-								name = openPaths(name)
-							}
-							out = append(out, variant{
-								Name: name,
-								Data: pathVariant{Depth: depth, Arrow: arrowOf(d), K: k, Sources: read.WithSources, Open: open},
-							})
-						}
+						out = append(out, openVariants(withSources(pathStatementName(stmt, depth, d, k), read),
+							pathVariant{Depth: depth, Arrow: arrowOf(d), K: k, Sources: read.WithSources})...)
 					}
 				}
 			}
@@ -103,19 +90,27 @@ func pathVariants(stmt statement) func() []variant {
 	}
 }
 
-// pathFilterOpen reports whether a filter's parameters (pathParams) are
-// all null: it excludes nothing, and Paths runs its open variant, whose
-// search tests the relations and entities it expands against the gate
-// alone instead of against a dozen tests of null parameters (W5's
-// shortest path, every filter unset, spent 18% of its statement's time on
-// them; bench/README.md).
-func pathFilterOpen(params map[string]any) bool {
+// openVariants are a path statement's variant for a filter and its open
+// one (NAME/open, openVariant).
+func openVariants(name statement, v pathVariant) []variant {
+	open := v
+	open.Open = true
+	return []variant{{Name: name, Data: v}, {Name: name + "/open", Data: open}}
+}
+
+// openVariant is the variant of the path statement name to run with a
+// filter's parameters (pathParams): its open one when they are all null,
+// the filter excluding nothing, whose search tests the relations and
+// entities it expands against the gate alone instead of against a dozen
+// tests of null parameters (W5's shortest path, every filter unset, spent
+// 7 to 18% of its statement's time on them; bench/README.md).
+func openVariant(name statement, params map[string]any) statement {
 	for _, v := range params {
 		if v != nil {
-			return false
+			return name
 		}
 	}
-	return true
+	return name + "/open"
 }
 
 // pathParams are the filter's statement parameters; null where the filter
@@ -206,10 +201,7 @@ func (s *Store) Paths(ctx context.Context, q casegraph.PathRequest, read casegra
 		}
 	}
 	params := pathParams(q.Filter)
-	name := withSources(pathStatementName(stmtPaths, q.Filter.MaxDepth, q.Filter.Direction, rendered), read)
-	if pathFilterOpen(params) {
-		name = openPaths(name)
-	}
+	name := openVariant(withSources(pathStatementName(stmtPaths, q.Filter.MaxDepth, q.Filter.Direction, rendered), read), params)
 	props, err := pathProperties(read, params)
 	if err != nil {
 		return nil, nil, internalError(stmtPaths, err)
@@ -262,6 +254,7 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodReques
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(q.Filter)
+	name := openVariant(withSources(pathStatementName(stmtNeighborhood, q.Depth, q.Filter.Direction, 0), read), params)
 	props, err := pathProperties(read, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, internalError(stmtNeighborhood, err)
@@ -269,7 +262,6 @@ func (s *Store) Neighborhood(ctx context.Context, q casegraph.NeighborhoodReques
 	params["id"], params["limit"], params["limitPlusOne"] = q.ID, int64(q.Limit), int64(q.Limit+1)
 	relationLimit := relationsPerEntity * q.Limit
 	params["relationLimit"], params["relationLimitPlusOne"] = int64(relationLimit), int64(relationLimit+1)
-	name := withSources(pathStatementName(stmtNeighborhood, q.Depth, q.Filter.Direction, 0), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -318,12 +310,12 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 		pairs = append(pairs, []string{p[0], p[1]})
 	}
 	params := pathParams(q.Filter)
+	name := openVariant(withSources(pathStatementName(stmtConnections, q.Filter.MaxDepth, q.Filter.Direction, 0), read), params)
 	props, err := pathProperties(read, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, internalError(stmtConnections, err)
 	}
 	params["ids"], params["pairs"] = q.IDs, pairs
-	name := withSources(pathStatementName(stmtConnections, q.Filter.MaxDepth, q.Filter.Direction, 0), read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return casegraph.Subgraph{}, nil, s.pathError(err)
@@ -459,16 +451,17 @@ func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []caseg
 }
 
 // stmtCommonNeighbors is rendered with and without sources (NAME,
-// NAME/nosources).
+// NAME/nosources), each open or not (openVariants).
 const stmtCommonNeighbors statement = "CommonNeighbors"
 
-// sourceVariants renders a statement that may read the sources its result
-// cites twice: with them (NAME) and without (NAME/nosources).
+// sourceVariants renders a path statement that may read the sources its
+// result cites with them (NAME) and without (NAME/nosources), each open or
+// not (openVariants).
 func sourceVariants(stmt statement) func() []variant {
 	return func() []variant {
 		var out []variant
 		for _, read := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
-			out = append(out, variant{Name: withSources(stmt, read), Data: pathVariant{Sources: read.WithSources}})
+			out = append(out, openVariants(withSources(stmt, read), pathVariant{Sources: read.WithSources})...)
 		}
 		return out
 	}
@@ -485,12 +478,12 @@ func (s *Store) CommonNeighbors(ctx context.Context, q casegraph.CommonNeighbors
 	ctx, cancel := s.withPathBudget(ctx)
 	defer cancel()
 	params := pathParams(q.Filter)
+	name := openVariant(withSources(stmtCommonNeighbors, read), params)
 	props, err := pathProperties(read, params)
 	if err != nil {
 		return g, nil, internalError(stmtCommonNeighbors, err)
 	}
 	params["ids"], params["limit"] = q.IDs, int64(q.Limit)
-	name := withSources(stmtCommonNeighbors, read)
 	res, err := s.readHeavy(ctx, name, params)
 	if err != nil {
 		return g, nil, s.pathError(err)

@@ -220,11 +220,12 @@ func readTwice[T any](t *testing.T, names casegraph.PathRead, read func(casegrap
 	return all, some
 }
 
-// TestOpenPathsKeepTheGate: a filter that excludes nothing runs Paths'
-// open variant, which tests what the search expands against the gate
-// alone. A reader of one dataset must not be led through another's
-// entity or relation, and the open variant must answer as the filtered
-// one does (a filter excluding an id nobody has runs that).
+// TestOpenPathsKeepTheGate: a filter that excludes nothing runs a path
+// statement's open variant, which tests what the search expands against
+// the gate alone. A reader of one dataset must not be led through
+// another's entity or relation, by paths, a neighbourhood, connections
+// or common neighbours, and each open variant must answer as the
+// filtered one does (a filter excluding an id nobody has runs that).
 func TestOpenPathsKeepTheGate(t *testing.T) {
 	t.Parallel()
 	s := cyphertest.Store(t, cypher.Options{})
@@ -265,10 +266,14 @@ func TestOpenPathsKeepTheGate(t *testing.T) {
 		caller   casegraph.Principal
 		all      [][]string
 		shortest int
+		near     []string // within 2 hops of start, itself included
+		common   []string // related to both start and end
 	}{
-		{"reader of a", casegraph.Anonymous([]string{a}), [][]string{{start.ID, m1.ID, m2.ID, end.ID}}, 3},
+		{"reader of a", casegraph.Anonymous([]string{a}), [][]string{{start.ID, m1.ID, m2.ID, end.ID}}, 3,
+			[]string{start.ID, m1.ID, m2.ID}, nil},
 		{"reader of both", casegraph.Anonymous([]string{a, b}), [][]string{
-			{start.ID, bridge.ID, end.ID}, {start.ID, m2.ID, end.ID}, {start.ID, m1.ID, m2.ID, end.ID}}, 2},
+			{start.ID, bridge.ID, end.ID}, {start.ID, m2.ID, end.ID}, {start.ID, m1.ID, m2.ID, end.ID}}, 2,
+			[]string{start.ID, m1.ID, m2.ID, bridge.ID, end.ID}, []string{bridge.ID, m2.ID}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := casegraph.WithPrincipal(op, c.caller)
@@ -311,6 +316,75 @@ func TestOpenPathsKeepTheGate(t *testing.T) {
 					t.Errorf("k 1, excluding %v: got %v, want %v", exclude, got[0], c.all[0])
 				}
 			}
+			// The other path reads, each open and filtered: the entities
+			// they reach, sorted.
+			for _, exclude := range [][]string{nil, {a + ":nobody"}} {
+				f := casegraph.PathFilter{MaxDepth: 4, ExcludeIDs: exclude}
+				nq := casegraph.NeighborhoodRequest{ID: start.ID, Depth: 2, Limit: 50, Filter: f}
+				cq := casegraph.ConnectionsRequest{IDs: []string{start.ID, end.ID}, Filter: f}
+				gq := casegraph.CommonNeighborsRequest{IDs: []string{start.ID, end.ID}, Limit: 10, Filter: f}
+				for _, q := range []interface{ Normalize() error }{&nq, &cq, &gq} {
+					if err := q.Normalize(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				near, _, err := s.Neighborhood(ctx, nq, casegraph.PathRead{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				joined, _, err := s.Connections(ctx, cq, casegraph.PathRead{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				common, _, err := s.CommonNeighbors(ctx, gq, casegraph.PathRead{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var commonIDs []string
+				for _, n := range common.Neighbors {
+					commonIDs = append(commonIDs, n.Entity.ID)
+				}
+				for _, got := range []struct {
+					read      string
+					got, want []string
+				}{
+					{"neighborhood", entityIDs(near.Nodes), sorted(slices.Clone(c.near))},
+					{"common neighbours", sorted(commonIDs), sorted(slices.Clone(c.common))},
+				} {
+					if diff := cmp.Diff(got.want, got.got); diff != "" {
+						t.Errorf("%s, excluding %v (-want +got):\n%s", got.read, exclude, diff)
+					}
+				}
+				if c.common == nil { // the reader of a: no relation of b
+					for _, r := range append(near.Relations, joined.Relations...) {
+						if r.Dataset != a {
+							t.Errorf("excluding %v: the reader of %s was shown %s of %s", exclude, a, r.ID, r.Dataset)
+						}
+					}
+				}
+				// Connections: a shortest path between the two (the reader
+				// of both has two of them, either will do).
+				if joined := entityIDs(joined.Nodes); len(joined) != c.shortest+1 ||
+					!slices.Contains(joined, start.ID) || !slices.Contains(joined, end.ID) ||
+					(c.shortest == 3 && !cmp.Equal(joined, sorted(slices.Clone(c.all[0])))) {
+					t.Errorf("connections, excluding %v: %v, want a path of %d hops", exclude, joined, c.shortest)
+				}
+			}
 		})
 	}
+}
+
+// entityIDs are the entities' ids, sorted.
+func entityIDs(es []casegraph.Entity) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.ID)
+	}
+	return sorted(out)
+}
+
+// sorted is ids, sorted (in place).
+func sorted(ids []string) []string {
+	slices.Sort(ids)
+	return ids
 }

@@ -181,19 +181,23 @@ func TestStatementVariants(t *testing.T) {
 	for _, typ := range casegraph.RelationTypes() {
 		built[stmtUpsertRelation.ofType(typ)], built[stmtDeleteRelation.ofType(typ)] = true, true
 	}
+	// A path statement's variant for a filter that excludes something, and
+	// its open one.
+	path := func(name statement) {
+		built[openVariant(name, map[string]any{"types": []string{"X"}})], built[openVariant(name, map[string]any{"types": nil})] = true, true
+	}
 	for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
-		built[withSources(stmtCommonNeighbors, o)] = true
+		path(withSources(stmtCommonNeighbors, o))
 	}
 	for _, d := range []casegraph.PathDirection{casegraph.PathAny, casegraph.PathOutgoing} {
 		for depth := 1; depth <= casegraph.MaxMaxDepth; depth++ {
 			for _, o := range []casegraph.PathRead{{WithSources: true}, {WithSources: false}} {
 				for _, k := range pathKs {
-					name := withSources(pathStatementName(stmtPaths, depth, d, k), o)
-					built[name], built[openPaths(name)] = true, true
+					path(withSources(pathStatementName(stmtPaths, depth, d, k), o))
 				}
-				built[withSources(pathStatementName(stmtConnections, depth, d, 0), o)] = true
+				path(withSources(pathStatementName(stmtConnections, depth, d, 0), o))
 				if depth <= casegraph.MaxNeighborhood {
-					built[withSources(pathStatementName(stmtNeighborhood, depth, d, 0), o)] = true
+					path(withSources(pathStatementName(stmtNeighborhood, depth, d, 0), o))
 				}
 			}
 		}
