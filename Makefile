@@ -86,7 +86,7 @@ build:
 
 ## generate: regenerate gqlgen code after a schema change (commit the result with it)
 generate:
-	$(GO) tool gqlgen generate
+	$(GO) run ./graph/generate
 
 ## check-generated: fail when the committed generated code is not what the schema generates
 check-generated: generate

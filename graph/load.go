@@ -12,25 +12,6 @@ import (
 
 // Helpers the resolvers share; they read through the request's loaders.
 
-// entity loads one entity (or the one it was merged into); nil when there
-// is none.
-func entity(ctx context.Context, id string) (model.Entity, error) {
-	e, found, err := loaders.Entity(ctx, id)
-	if !found {
-		return nil, err
-	}
-	return toEntity(e), nil
-}
-
-// relationEnd loads the entity at one end of a relation, which must exist.
-func relationEnd(ctx context.Context, id string) (model.Entity, error) {
-	e, err := entity(ctx, id)
-	if err == nil && e == nil {
-		return nil, casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", id)
-	}
-	return e, err
-}
-
 // sources loads the sources with the ids, in their order; ids without a
 // source (deleted since they were cited) are left out.
 func sources(ctx context.Context, ids []string) ([]model.Source, error) {
@@ -96,10 +77,15 @@ func relationEdge(cursor, entityID string, r casegraph.Relation) model.RelationE
 	return e
 }
 
-// relationEnds loads the entities at the ends of many relations or steps in
+// relationEnds loads the entity that each of many objects names (id: the
+// end of a relation or a step, an edge's neighbour, a pair's entity) in
 // one call (gqlgen batch resolvers hand the whole list over at once). A
 // missing end is an error for its item only.
-func relationEnds(ctx context.Context, ids []string) ([]model.Entity, error) {
+func relationEnds[T any](ctx context.Context, objs []T, id func(T) string) ([]model.Entity, error) {
+	ids := make([]string, len(objs))
+	for i, o := range objs {
+		ids[i] = id(o)
+	}
 	out := make([]model.Entity, len(ids))
 	var batchErrs graphql.BatchErrorList
 	for i, r := range loaders.Entities(ctx, ids) {

@@ -13,32 +13,24 @@ import (
 	"github.com/casegraph/casegraph/loaders"
 )
 
-// A is the resolver for the a field.
-func (r *entityPairResolver) A(ctx context.Context, obj *model.EntityPair) (model.Entity, error) {
-	return relationEnd(ctx, obj.AID)
+// A is the batch resolver for the a field.
+func (r *entityPairResolver) A(ctx context.Context, objs []*model.EntityPair) ([]model.Entity, error) {
+	return relationEnds(ctx, objs, func(o *model.EntityPair) string { return o.AID })
 }
 
-// B is the resolver for the b field.
-func (r *entityPairResolver) B(ctx context.Context, obj *model.EntityPair) (model.Entity, error) {
-	return relationEnd(ctx, obj.BID)
+// B is the batch resolver for the b field.
+func (r *entityPairResolver) B(ctx context.Context, objs []*model.EntityPair) ([]model.Entity, error) {
+	return relationEnds(ctx, objs, func(o *model.EntityPair) string { return o.BID })
 }
 
 // From is the batch resolver for the from field.
 func (r *pathStepResolver) From(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = o.FromID
-	}
-	return relationEnds(ctx, ids)
+	return relationEnds(ctx, objs, func(o *model.PathStep) string { return o.FromID })
 }
 
 // To is the batch resolver for the to field.
 func (r *pathStepResolver) To(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = o.ToID
-	}
-	return relationEnds(ctx, ids)
+	return relationEnds(ctx, objs, func(o *model.PathStep) string { return o.ToID })
 }
 
 // ShortestPath is the resolver for the shortestPath field.

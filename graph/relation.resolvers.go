@@ -83,20 +83,12 @@ func (r *queryResolver) RelationTypes(ctx context.Context) ([]model.RelationType
 
 // From is the batch resolver for the from field.
 func (r *relationResolver) From(ctx context.Context, objs []*model.Relation) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = o.FromID
-	}
-	return relationEnds(ctx, ids)
+	return relationEnds(ctx, objs, func(o *model.Relation) string { return o.FromID })
 }
 
 // To is the batch resolver for the to field.
 func (r *relationResolver) To(ctx context.Context, objs []*model.Relation) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = o.ToID
-	}
-	return relationEnds(ctx, ids)
+	return relationEnds(ctx, objs, func(o *model.Relation) string { return o.ToID })
 }
 
 // Sources is the batch resolver for the sources field.
@@ -119,11 +111,7 @@ func (r *relationResolver) Citations(ctx context.Context, objs []*model.Relation
 
 // Neighbor is the batch resolver for the neighbor field.
 func (r *relationEdgeResolver) Neighbor(ctx context.Context, objs []*model.RelationEdge) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = o.NeighborID
-	}
-	return relationEnds(ctx, ids)
+	return relationEnds(ctx, objs, func(o *model.RelationEdge) string { return o.NeighborID })
 }
 
 // Relation returns generated.RelationResolver implementation.

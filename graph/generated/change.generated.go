@@ -697,7 +697,7 @@ func (ec *executionContext) marshalNChangeEdge2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNChangeEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChangeEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ChangeEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChangeEdge(ctx, sel, v[i])
@@ -717,7 +717,7 @@ func (ec *executionContext) marshalNFieldChange2githubᚗcomᚋcasegraphᚋcaseg
 }
 
 func (ec *executionContext) marshalNFieldChange2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFieldChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.FieldChange) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNFieldChange2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐFieldChange(ctx, sel, v[i])

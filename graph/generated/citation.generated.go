@@ -316,7 +316,7 @@ func (ec *executionContext) marshalNCitation2githubᚗcomᚋcasegraphᚋcasegrap
 }
 
 func (ec *executionContext) marshalNCitation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Citation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCitation2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCitation(ctx, sel, v[i])

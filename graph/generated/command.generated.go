@@ -1299,7 +1299,7 @@ func (ec *executionContext) marshalNChainUnit2githubᚗcomᚋcasegraphᚋcasegra
 }
 
 func (ec *executionContext) marshalNChainUnit2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChainUnitᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ChainUnit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChainUnit2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐChainUnit(ctx, sel, v[i])
@@ -1335,7 +1335,7 @@ func (ec *executionContext) marshalNCommandHop2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNCommandHop2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommandHopᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CommandHop) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommandHop2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommandHop(ctx, sel, v[i])
@@ -1355,7 +1355,7 @@ func (ec *executionContext) marshalNCommandLevel2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNCommandLevel2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommandLevelᚄ(ctx context.Context, sel ast.SelectionSet, v []model.CommandLevel) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommandLevel2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommandLevel(ctx, sel, v[i])
@@ -1395,7 +1395,7 @@ func (ec *executionContext) marshalNIncidentActor2githubᚗcomᚋcasegraphᚋcas
 }
 
 func (ec *executionContext) marshalNIncidentActor2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentActorᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IncidentActor) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNIncidentActor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentActor(ctx, sel, v[i])
@@ -1423,7 +1423,7 @@ func (ec *executionContext) marshalNIncidentTie2githubᚗcomᚋcasegraphᚋcaseg
 }
 
 func (ec *executionContext) marshalNIncidentTie2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentTieᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IncidentTie) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNIncidentTie2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentTie(ctx, sel, v[i])
@@ -1453,7 +1453,7 @@ func (ec *executionContext) marshalNIncidentUnit2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNIncidentUnit2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentUnitᚄ(ctx context.Context, sel ast.SelectionSet, v []model.IncidentUnit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNIncidentUnit2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIncidentUnit(ctx, sel, v[i])

@@ -353,7 +353,7 @@ func (ec *executionContext) marshalNDataset2githubᚗcomᚋcasegraphᚋcasegraph
 }
 
 func (ec *executionContext) marshalNDataset2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Dataset) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDataset2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDataset(ctx, sel, v[i])

@@ -788,7 +788,7 @@ func (ec *executionContext) marshalNDuplicateCandidateEdge2githubᚗcomᚋcasegr
 }
 
 func (ec *executionContext) marshalNDuplicateCandidateEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDuplicateCandidateEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DuplicateCandidateEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDuplicateCandidateEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDuplicateCandidateEdge(ctx, sel, v[i])
@@ -816,7 +816,7 @@ func (ec *executionContext) marshalNDuplicateReason2githubᚗcomᚋcasegraphᚋc
 }
 
 func (ec *executionContext) marshalNDuplicateReason2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDuplicateReasonᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DuplicateReason) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDuplicateReason2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDuplicateReason(ctx, sel, v[i])

@@ -4442,7 +4442,7 @@ func (ec *executionContext) marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraph�
 }
 
 func (ec *executionContext) marshalNEntity2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Entity) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntity2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntity(ctx, sel, v[i])
@@ -4470,7 +4470,7 @@ func (ec *executionContext) marshalNEntityEdge2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNEntityEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EntityEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityEdge(ctx, sel, v[i])
@@ -4515,7 +4515,7 @@ func (ec *executionContext) unmarshalNEntityKind2ᚕgithubᚗcomᚋcasegraphᚋc
 }
 
 func (ec *executionContext) marshalNEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityKindᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EntityKind) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityKind2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityKind(ctx, sel, v[i])
@@ -4545,7 +4545,7 @@ func (ec *executionContext) marshalNIdentifier2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNIdentifier2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifierᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Identifier) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNIdentifier2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐIdentifier(ctx, sel, v[i])
@@ -4652,7 +4652,7 @@ func (ec *executionContext) marshalOEntityKind2ᚕgithubᚗcomᚋcasegraphᚋcas
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityKind2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityKind(ctx, sel, v[i])

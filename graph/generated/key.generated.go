@@ -485,7 +485,7 @@ func (ec *executionContext) marshalNApiKey2githubᚗcomᚋcasegraphᚋcasegraph�
 }
 
 func (ec *executionContext) marshalNApiKey2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐAPIKeyᚄ(ctx context.Context, sel ast.SelectionSet, v []model.APIKey) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNApiKey2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐAPIKey(ctx, sel, v[i])

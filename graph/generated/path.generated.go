@@ -17,8 +17,8 @@ import (
 // region    ************************** generated!.gotpl **************************
 
 type EntityPairResolver interface {
-	A(ctx context.Context, obj *model.EntityPair) (model.Entity, error)
-	B(ctx context.Context, obj *model.EntityPair) (model.Entity, error)
+	A(ctx context.Context, objs []*model.EntityPair) ([]model.Entity, error)
+	B(ctx context.Context, objs []*model.EntityPair) ([]model.Entity, error)
 }
 type PathStepResolver interface {
 	From(ctx context.Context, objs []*model.PathStep) ([]model.Entity, error)
@@ -106,7 +106,7 @@ func (ec *executionContext) _EntityPair_a(ctx context.Context, field graphql.Col
 			return ec.fieldContext_EntityPair_a(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.EntityPair().A(ctx, obj)
+			return ec.resolveBatch_EntityPair_a(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -128,6 +128,29 @@ func (ec *executionContext) fieldContext_EntityPair_a(_ context.Context, field g
 	}
 	return fc, nil
 }
+func (ec *executionContext) resolveBatch_EntityPair_a(ctx context.Context, field graphql.CollectedField, obj *model.EntityPair) (any, error) {
+	resolver := ec.Resolvers.EntityPair()
+	if batch, ok := graphql.BatchParentsFor[*model.EntityPair](ctx, "EntityPair"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.A(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"EntityPair.a",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.A(ctx, []*model.EntityPair{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"EntityPair.a",
+	)
+}
 
 func (ec *executionContext) _EntityPair_b(ctx context.Context, field graphql.CollectedField, obj *model.EntityPair) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -138,7 +161,7 @@ func (ec *executionContext) _EntityPair_b(ctx context.Context, field graphql.Col
 			return ec.fieldContext_EntityPair_b(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.EntityPair().B(ctx, obj)
+			return ec.resolveBatch_EntityPair_b(ctx, field, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v model.Entity) graphql.Marshaler {
@@ -159,6 +182,29 @@ func (ec *executionContext) fieldContext_EntityPair_b(_ context.Context, field g
 		},
 	}
 	return fc, nil
+}
+func (ec *executionContext) resolveBatch_EntityPair_b(ctx context.Context, field graphql.CollectedField, obj *model.EntityPair) (any, error) {
+	resolver := ec.Resolvers.EntityPair()
+	if batch, ok := graphql.BatchParentsFor[*model.EntityPair](ctx, "EntityPair"); ok {
+		result := batch.FieldResult(field, func() (any, error) {
+			return resolver.B(ctx, batch.Parents)
+		})
+		return graphql.ResolveBatchGroupResult[model.Entity](
+			ctx,
+			batch.Index,
+			len(batch.Parents),
+			result,
+			"EntityPair.b",
+			batch.IndexMap,
+		)
+	}
+	results, err := resolver.B(ctx, []*model.EntityPair{obj})
+	return graphql.ResolveBatchSingleResult[model.Entity](
+		ctx,
+		results,
+		err,
+		"EntityPair.b",
+	)
 }
 
 func (ec *executionContext) _NodeDistance_id(ctx context.Context, field graphql.CollectedField, obj *model.NodeDistance) (ret graphql.Marshaler) {
@@ -1061,7 +1107,8 @@ func (ec *executionContext) marshalNEntityPair2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNEntityPair2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityPairᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EntityPair) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ctx = graphql.WithBatchParentValues(ctx, "EntityPair", v)
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityPair2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐEntityPair(ctx, sel, v[i])
@@ -1081,7 +1128,7 @@ func (ec *executionContext) marshalNNodeDistance2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNNodeDistance2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistanceᚄ(ctx context.Context, sel ast.SelectionSet, v []model.NodeDistance) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNNodeDistance2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNodeDistance(ctx, sel, v[i])
@@ -1106,7 +1153,7 @@ func (ec *executionContext) marshalNPathStep2githubᚗcomᚋcasegraphᚋcasegrap
 
 func (ec *executionContext) marshalNPathStep2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathStepᚄ(ctx context.Context, sel ast.SelectionSet, v []model.PathStep) graphql.Marshaler {
 	ctx = graphql.WithBatchParentValues(ctx, "PathStep", v)
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPathStep2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPathStep(ctx, sel, v[i])
@@ -1125,7 +1172,7 @@ func (ec *executionContext) marshalOCommonNeighbor2ᚕgithubᚗcomᚋcasegraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommonNeighbor2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐCommonNeighbor(ctx, sel, v[i])
@@ -1144,7 +1191,7 @@ func (ec *executionContext) marshalOPath2ᚕgithubᚗcomᚋcasegraphᚋcasegraph
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPath2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐPath(ctx, sel, v[i])

@@ -1472,7 +1472,7 @@ func (ec *executionContext) marshalNRelation2githubᚗcomᚋcasegraphᚋcasegrap
 
 func (ec *executionContext) marshalNRelation2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Relation) graphql.Marshaler {
 	ctx = graphql.WithBatchParentValues(ctx, "Relation", v)
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRelation2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelation(ctx, sel, v[i])
@@ -1509,7 +1509,7 @@ func (ec *executionContext) marshalNRelationEdge2githubᚗcomᚋcasegraphᚋcase
 
 func (ec *executionContext) marshalNRelationEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RelationEdge) graphql.Marshaler {
 	ctx = graphql.WithBatchParentValues(ctx, "RelationEdge", v)
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRelationEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationEdge(ctx, sel, v[i])
@@ -1549,7 +1549,7 @@ func (ec *executionContext) marshalNRelationTypeInfo2githubᚗcomᚋcasegraphᚋ
 }
 
 func (ec *executionContext) marshalNRelationTypeInfo2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationTypeInfoᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RelationTypeInfo) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRelationTypeInfo2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationTypeInfo(ctx, sel, v[i])
@@ -1624,7 +1624,7 @@ func (ec *executionContext) marshalORelationStatus2ᚕgithubᚗcomᚋcasegraph�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRelationStatus2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationStatus(ctx, sel, v[i])
@@ -1676,7 +1676,7 @@ func (ec *executionContext) marshalORelationType2ᚕgithubᚗcomᚋcasegraphᚋc
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRelationType2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐRelationType(ctx, sel, v[i])

@@ -1174,7 +1174,7 @@ func (ec *executionContext) marshalNSavedQueryEdge2githubᚗcomᚋcasegraphᚋca
 }
 
 func (ec *executionContext) marshalNSavedQueryEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SavedQueryEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSavedQueryEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryEdge(ctx, sel, v[i])
@@ -1194,7 +1194,7 @@ func (ec *executionContext) marshalNSavedQueryError2githubᚗcomᚋcasegraphᚋc
 }
 
 func (ec *executionContext) marshalNSavedQueryError2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SavedQueryError) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSavedQueryError2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQueryError(ctx, sel, v[i])
@@ -1245,7 +1245,7 @@ func (ec *executionContext) marshalOSavedQuery2ᚕgithubᚗcomᚋcasegraphᚋcas
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSavedQuery2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedQuery(ctx, sel, v[i])

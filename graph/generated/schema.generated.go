@@ -4285,7 +4285,7 @@ func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋcasegraphᚋcasegraph
 			ctx = graphql.WithBatchParents(ctx, "Relation", batchItemsRelation, batchIdxMapRelation)
 		}
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalONode2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐNode(ctx, sel, v[i])

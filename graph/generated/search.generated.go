@@ -882,7 +882,7 @@ func (ec *executionContext) marshalNDatasetCount2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNDatasetCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DatasetCount) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDatasetCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐDatasetCount(ctx, sel, v[i])
@@ -902,7 +902,7 @@ func (ec *executionContext) marshalNKindCount2githubᚗcomᚋcasegraphᚋcasegra
 }
 
 func (ec *executionContext) marshalNKindCount2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCountᚄ(ctx context.Context, sel ast.SelectionSet, v []model.KindCount) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNKindCount2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐKindCount(ctx, sel, v[i])
@@ -940,7 +940,7 @@ func (ec *executionContext) marshalNSearchEdge2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNSearchEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSearchEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SearchEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSearchEdge(ctx, sel, v[i])
@@ -968,7 +968,7 @@ func (ec *executionContext) marshalNSuggestion2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNSuggestion2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSuggestionᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Suggestion) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSuggestion2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSuggestion(ctx, sel, v[i])
@@ -988,7 +988,7 @@ func (ec *executionContext) marshalNTimelineItem2githubᚗcomᚋcasegraphᚋcase
 }
 
 func (ec *executionContext) marshalNTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItemᚄ(ctx context.Context, sel ast.SelectionSet, v []model.TimelineItem) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTimelineItem2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItem(ctx, sel, v[i])
@@ -1007,7 +1007,7 @@ func (ec *executionContext) marshalOTimelineItem2ᚕgithubᚗcomᚋcasegraphᚋc
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTimelineItem2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐTimelineItem(ctx, sel, v[i])

@@ -769,7 +769,7 @@ func (ec *executionContext) marshalNSource2githubᚗcomᚋcasegraphᚋcasegraph�
 }
 
 func (ec *executionContext) marshalNSource2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []model.Source) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSource2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSource(ctx, sel, v[i])
@@ -805,7 +805,7 @@ func (ec *executionContext) marshalNSourceEdge2githubᚗcomᚋcasegraphᚋcasegr
 }
 
 func (ec *executionContext) marshalNSourceEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SourceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSourceEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSourceEdge(ctx, sel, v[i])

@@ -1216,7 +1216,7 @@ func (ec *executionContext) marshalNSavedViewEdge2githubᚗcomᚋcasegraphᚋcas
 }
 
 func (ec *executionContext) marshalNSavedViewEdge2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedViewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.SavedViewEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSavedViewEdge2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedViewEdge(ctx, sel, v[i])
@@ -1236,7 +1236,7 @@ func (ec *executionContext) marshalNViewNote2githubᚗcomᚋcasegraphᚋcasegrap
 }
 
 func (ec *executionContext) marshalNViewNote2ᚕgithubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐViewNoteᚄ(ctx context.Context, sel ast.SelectionSet, v []model.ViewNote) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNViewNote2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐViewNote(ctx, sel, v[i])
@@ -1270,7 +1270,7 @@ func (ec *executionContext) marshalOSavedView2ᚕgithubᚗcomᚋcasegraphᚋcase
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := marshalSlice(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSavedView2githubᚗcomᚋcasegraphᚋcasegraphᚋgraphᚋmodelᚐSavedView(ctx, sel, v[i])
