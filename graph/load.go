@@ -80,25 +80,40 @@ func relationEdge(cursor, entityID string, r casegraph.Relation) model.RelationE
 // relationEnds loads the entity that each of many objects names (id: the
 // end of a relation or a step, an edge's neighbour, a pair's entity) in
 // one call (gqlgen batch resolvers hand the whole list over at once). A
-// missing end is an error for its item only.
+// missing end is an error for its item only. An entity at the end of many
+// of them (the listed entity, at one end of each of its relations) is
+// loaded and converted once, and its model shared.
 func relationEnds[T any](ctx context.Context, objs []T, id func(T) string) ([]model.Entity, error) {
-	ids := make([]string, len(objs))
-	for i, o := range objs {
-		ids[i] = id(o)
+	at := make(map[string]int, len(objs)) // id -> its index in ids
+	ids := make([]string, 0, len(objs))
+	for _, o := range objs {
+		if _, ok := at[id(o)]; !ok {
+			at[id(o)] = len(ids)
+			ids = append(ids, id(o))
+		}
 	}
-	out := make([]model.Entity, len(ids))
-	var batchErrs graphql.BatchErrorList
+	models := make([]model.Entity, len(ids))
+	errs := make([]error, len(ids))
 	for i, r := range loaders.Entities(ctx, ids) {
-		if r.Found {
-			out[i] = toEntity(r.Value)
-			continue
+		switch {
+		case r.Found:
+			models[i] = toEntity(r.Value)
+		case r.Err != nil:
+			errs[i] = r.Err
+		default:
+			errs[i] = casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", ids[i])
 		}
-		if batchErrs == nil {
-			batchErrs = make(graphql.BatchErrorList, len(ids))
-		}
-		batchErrs[i] = r.Err
-		if r.Err == nil {
-			batchErrs[i] = casegraph.Errorf(casegraph.CodeNotFound, "the entity %q at the end of a relation is gone", ids[i])
+	}
+	out := make([]model.Entity, len(objs))
+	var batchErrs graphql.BatchErrorList
+	for i, o := range objs {
+		j := at[id(o)]
+		out[i] = models[j]
+		if errs[j] != nil {
+			if batchErrs == nil {
+				batchErrs = make(graphql.BatchErrorList, len(objs))
+			}
+			batchErrs[i] = errs[j]
 		}
 	}
 	if batchErrs != nil {
