@@ -52,8 +52,9 @@ type Subgraph struct {
 	// Truncated says a limit cut the answer.
 	Truncated bool
 	// Unconnected lists the pairs of entities with no path between them
-	// (connections only).
+	// (connections only), and Ends are their entities, each once.
 	Unconnected [][2]string
+	Ends        []Entity
 	// Distances are the hops from the centre of each of Nodes, in their
 	// order (neighborhood only).
 	Distances []int

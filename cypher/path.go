@@ -322,7 +322,7 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 	}
 	var g casegraph.Subgraph
 	var sources []casegraph.Source
-	seenNode, seenRel, seenSource := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	seenNode, seenRel, seenSource, seenEnd := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, rec := range res.Records {
 		missing, err := getStrings(rec, "missing")
 		if err != nil {
@@ -344,22 +344,36 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 		}
 		if m == nil {
 			g.Unconnected = append(g.Unconnected, [2]string{pair[0], pair[1]})
-			continue
-		}
-		p, err := pathFromMap(m, props)
-		if err != nil {
-			return g, nil, internalError(name, err)
-		}
-		for _, n := range p.Nodes {
-			if !seenNode[n.ID] {
-				seenNode[n.ID] = true
-				g.Nodes = append(g.Nodes, n)
+			ends, err := mapMaps(rec.AsMap(), "ends")
+			if err != nil {
+				return g, nil, internalError(name, err)
 			}
-		}
-		for _, r := range p.Relations {
-			if !seenRel[r.ID] {
-				seenRel[r.ID] = true
-				g.Relations = append(g.Relations, r)
+			es, _, err := subgraphFromValues(ends, nil, props)
+			if err != nil {
+				return g, nil, internalError(name, fmt.Errorf("ends: %w", err))
+			}
+			for _, e := range es {
+				if !seenEnd[e.ID] {
+					seenEnd[e.ID] = true
+					g.Ends = append(g.Ends, e)
+				}
+			}
+		} else {
+			p, err := pathFromMap(m, props)
+			if err != nil {
+				return g, nil, internalError(name, err)
+			}
+			for _, n := range p.Nodes {
+				if !seenNode[n.ID] {
+					seenNode[n.ID] = true
+					g.Nodes = append(g.Nodes, n)
+				}
+			}
+			for _, r := range p.Relations {
+				if !seenRel[r.ID] {
+					seenRel[r.ID] = true
+					g.Relations = append(g.Relations, r)
+				}
 			}
 		}
 		srcs, err := sourcesFromRecord(rec)

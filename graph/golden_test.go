@@ -92,11 +92,15 @@ func TestRoundTripsDoNotDependOnLoad(t *testing.T) {
 	ds := cyphertest.Dataset(t)
 	src := ds + ":src"
 	var b strings.Builder
-	fmt.Fprintf(&b, `mutation { s: upsertSource(input: {id: %q, title: "t", dataset: %q}) { id } }`, src, ds)
-	h.MustPost(b.String(), nil)
-	for i := range 20 {
+	fmt.Fprintf(&b, `mutation { s: upsertSource(input: {id: %q, title: "t", dataset: %q}) { id }`, src, ds)
+	// Each person cites a source of its own besides the shared one.
+	for i := range 24 {
+		fmt.Fprintf(&b, ` s%02d: upsertSource(input: {id: "%s%02d", title: "t%d", dataset: %q}) { id }`, i, src, i, i, ds)
+	}
+	h.MustPost(b.String()+" }", nil)
+	for i := range 24 { // p20 to p23 stay without relations
 		h.MustPost(upsert, map[string]any{"in": map[string]any{"id": fmt.Sprintf("%s:p%02d", ds, i), "kind": "PERSON",
-			"name": fmt.Sprintf("Person %d", i), "dataset": ds, "sourceIds": []string{src}}})
+			"name": fmt.Sprintf("Person %d", i), "dataset": ds, "sourceIds": []string{src, fmt.Sprintf("%s%02d", src, i)}}})
 	}
 	for i := range 20 {
 		for _, j := range []int{(i + 1) % 20, (i + 7) % 20} {
@@ -145,6 +149,11 @@ func TestRoundTripsDoNotDependOnLoad(t *testing.T) {
 		// In the test's dataset: other tests write people meanwhile.
 		{"search with relations", `query($ds: String!) { search(text: "person", datasets: [$ds], first: 10) { edges { node { id
 			relations(first: 4) { edges { node { to { name } } } } } } } }`, map[string]any{"ds": ds}, 2},
+		// Pairs without a path bring their entities and sources in the
+		// connections' own read, not through the loaders.
+		{"connections with unconnected pairs", `query($ids: [ID!]!) { connections(ids: $ids) { nodes { id }
+			unconnectedPairs { a { id name sources { id title } } b { id name ... on Person { nationality } sources { id } } } } }`,
+			map[string]any{"ids": []string{ds + ":p20", ds + ":p21", ds + ":p22", ds + ":p23", ds + ":p00", ds + ":p01"}}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"slices"
 
 	"github.com/casegraph/casegraph/graph/generated"
 	"github.com/casegraph/casegraph/graph/model"
@@ -90,7 +91,7 @@ func (r *queryResolver) Connections(ctx context.Context, ids []string, filter *m
 	if err != nil {
 		return nil, err
 	}
-	loaders.Prime(ctx, g.Nodes, sources)
+	loaders.Prime(ctx, slices.Concat(g.Nodes, g.Ends), sources)
 	return toSubgraph(g), nil
 }
 
