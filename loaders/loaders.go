@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vikstrous/dataloadgen"
@@ -73,6 +74,8 @@ type Loaders struct {
 
 	store   Store
 	batches BatchObserver
+	// fetches counts the batches the loaders have sent (Fetches).
+	fetches atomic.Int64
 }
 
 // BatchObserver is told the size of every batch a loader sends: how many
@@ -135,27 +138,38 @@ func New(store Store) *Loaders {
 
 // newLoaders is New, telling batches (when not nil) each batch's size.
 func newLoaders(store Store, batches BatchObserver) *Loaders {
-	return &Loaders{
-		entity: dataloadgen.NewMappedLoader(observed(batches, "entity", store.EntitiesByID), dataloadgen.WithWait(wait)),
-		source: dataloadgen.NewMappedLoader(observed(batches, "source", store.SourcesByID), dataloadgen.WithWait(wait)),
-		relations: dataloadgen.NewMappedLoader(observed(batches, "relations", func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
-			return relationPages(ctx, store, keys)
-		}), dataloadgen.WithWait(wait)),
-		reads:   &reads{},
-		store:   store,
-		batches: batches,
+	l := &Loaders{reads: &reads{}, store: store, batches: batches}
+	l.entity = dataloadgen.NewMappedLoader(observed(l, "entity", store.EntitiesByID), dataloadgen.WithWait(wait))
+	l.source = dataloadgen.NewMappedLoader(observed(l, "source", store.SourcesByID), dataloadgen.WithWait(wait))
+	l.relations = dataloadgen.NewMappedLoader(observed(l, "relations", func(ctx context.Context, keys []RelationsKey) (map[RelationsKey]casegraph.RelationPage, error) {
+		return relationPages(ctx, store, keys)
+	}), dataloadgen.WithWait(wait))
+	return l
+}
+
+// observed is fetch, counted (Fetches), telling l's batches (when not
+// nil) how many keys each call carries.
+func observed[K comparable, V any](l *Loaders, loader string, fetch func(context.Context, []K) (map[K]V, error)) func(context.Context, []K) (map[K]V, error) {
+	return func(ctx context.Context, keys []K) (map[K]V, error) {
+		l.fetches.Add(1)
+		if l.batches != nil {
+			l.batches.ObserveBatch(loader, len(keys))
+		}
+		return fetch(ctx, keys)
 	}
 }
 
-// observed is fetch, telling batches how many keys each call carries.
-func observed[K comparable, V any](batches BatchObserver, loader string, fetch func(context.Context, []K) (map[K]V, error)) func(context.Context, []K) (map[K]V, error) {
-	if batches == nil {
-		return fetch
+// Fetches returns the count of the batches the request's loaders have
+// sent (what was not in hand), read as it goes: always 0 for a context
+// without loaders. graph/marshal watches it to tell a list whose data a
+// compiled read brought from one the loaders read, element by element;
+// the loaders are looked up once, not at every read (a context of gqlgen's
+// is many values deep).
+func Fetches(ctx context.Context) func() int64 {
+	if l, ok := From(ctx); ok {
+		return l.fetches.Load
 	}
-	return func(ctx context.Context, keys []K) (map[K]V, error) {
-		batches.ObserveBatch(loader, len(keys))
-		return fetch(ctx, keys)
-	}
+	return func() int64 { return 0 }
 }
 
 // relationPages loads the pages of several keys: one round trip for each

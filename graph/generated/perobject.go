@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/casegraph/casegraph/graph/marshal"
+	"github.com/casegraph/casegraph/loaders"
 )
 
 // perObject are the fields resolved once for each object, by the type
@@ -31,5 +32,5 @@ var perObject = marshal.PerObject{
 
 // marshalSlice marshals a list of objects (marshal.Slice).
 func marshalSlice(ctx context.Context, sel ast.SelectionSet, length int, workerLimit int64, omitPanicHandler bool, f func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
-	return marshal.Slice(ctx, sel, perObject, length, workerLimit, omitPanicHandler, f)
+	return marshal.Slice(ctx, sel, perObject, loaders.Fetches, length, workerLimit, omitPanicHandler, f)
 }

@@ -3,19 +3,24 @@
 // graphql.MarshalSliceConcurrently) for every list of objects.
 //
 // gqlgen marshals each element of such a list in a goroutine of its own,
-// so that resolvers that read per object (through the request's loaders)
-// ask at once and are batched. Where nothing under the list reads per
-// object, the goroutines buy nothing: the compiled read has already
-// fetched what the list shows, and batch resolvers take the whole list at
-// once. They cost: each goroutine starts on a small stack and grows it,
-// copying it, as the generated code descends (a fifth of the server's CPU
-// on W2, an entity's 20 relations with both ends; bench/README.md). Slice
-// marshals such a list in the caller's goroutine, and the others as gqlgen
-// does.
+// so that the resolvers under it that read through the request's loaders
+// ask at once and are batched (a loader sends what was asked within a
+// millisecond). Where what the list shows is already in hand (a compiled
+// read brought it, and primed the loaders), the goroutines buy nothing
+// and cost: each starts on a small stack and grows it, copying it, as the
+// generated code descends (a fifth of the server's CPU on W2, an entity's
+// 20 relations with both ends; bench/README.md). Slice marshals a list in
+// the caller's goroutine unless a field under it is resolved per object
+// (those resolvers read through the loaders by design), and switches the
+// rest of the list to gqlgen's way as soon as an element has had the
+// loaders send a batch: its data was not in hand (a page the loaders
+// read, whose relations' ends they must read too), and the others must
+// then ask together.
 package marshal
 
 import (
 	"context"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -28,20 +33,53 @@ import (
 // schema's, from gqlgen's own reading of it.
 type PerObject map[string]map[string]bool
 
-// Slice marshals a list of length elements with marshal, one after the
-// other when nothing in the selection under the list (sel, with its
-// fragments) is resolved per object, and as gqlgen's
-// MarshalSliceConcurrently (whose arguments it takes) otherwise.
-func Slice(ctx context.Context, sel ast.SelectionSet, perObject PerObject, length int, workerLimit int64, omitPanicHandler bool,
-	marshal func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
+// Slice marshals a list of length elements with marshal: as gqlgen's
+// MarshalSliceConcurrently (whose arguments it takes) when a field of the
+// selection under the list (sel, with its fragments) is resolved per
+// object; otherwise one element after the other while the count of
+// batches the request's loaders have sent (fetches: loaders.Fetches)
+// stays as it was, and every element after one that moved it at once.
+func Slice(ctx context.Context, sel ast.SelectionSet, perObject PerObject, fetches func(context.Context) func() int64,
+	length int, workerLimit int64, omitPanicHandler bool, marshal func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
 	if length < 2 || readsPerObject(sel, perObject) {
 		return graphql.MarshalSliceConcurrently(ctx, length, workerLimit, omitPanicHandler, marshal)
 	}
+	fetched := fetches(ctx)
 	out := make(graphql.Array, length)
 	for i := range length {
+		sent := fetched()
 		out[i] = element(ctx, i, omitPanicHandler, marshal)
+		if fetched() != sent {
+			atOnce(ctx, out, i+1, workerLimit, omitPanicHandler, marshal)
+			break
+		}
 	}
 	return out
+}
+
+// atOnce marshals the elements of out from the one at from on, each in a
+// goroutine, at most workerLimit at once when it is above 0, as gqlgen
+// does.
+func atOnce(ctx context.Context, out graphql.Array, from int, workerLimit int64, omitPanicHandler bool, marshal func(ctx context.Context, i int) graphql.Marshaler) {
+	var slots chan struct{}
+	if workerLimit > 0 {
+		slots = make(chan struct{}, workerLimit)
+	}
+	var wg sync.WaitGroup
+	for i := from; i < len(out); i++ {
+		if slots != nil {
+			slots <- struct{}{}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if slots != nil {
+				defer func() { <-slots }()
+			}
+			out[i] = element(ctx, i, omitPanicHandler, marshal)
+		}()
+	}
+	wg.Wait()
 }
 
 // element marshals the element at i in its own field context, as gqlgen

@@ -22,6 +22,10 @@ type Person implements Thing { id: ID! name: String! sources: [String!]! friends
 // perObject: Person.sources is resolved per object, and so Thing.sources.
 var perObject = PerObject{"Person": {"sources": true}, "Thing": {"sources": true}}
 
+// noFetches is a request whose loaders send nothing: every list's data is
+// in hand.
+func noFetches(context.Context) func() int64 { return func() int64 { return 0 } }
+
 // selection is the selection set under the query's first field.
 func selection(t *testing.T, query string) ast.SelectionSet {
 	t.Helper()
@@ -60,7 +64,7 @@ func TestSliceInTurnWhereNothingIsReadPerObject(t *testing.T) {
 	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
 	var inFlight atomic.Int32
 	var order []int
-	out := Slice(ctx, selection(t, `{ people { id name } }`), perObject, 5, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	out := Slice(ctx, selection(t, `{ people { id name } }`), perObject, noFetches, 5, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		if inFlight.Add(1) != 1 {
 			t.Errorf("element %d marshalled beside another", i)
 		}
@@ -91,7 +95,7 @@ func TestSliceAtOnceWhereSomethingIsReadPerObject(t *testing.T) {
 	started.Add(n)
 	done := make(chan graphql.Array)
 	go func() {
-		done <- Slice(ctx, selection(t, `{ people { id sources } }`), perObject, n, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		done <- Slice(ctx, selection(t, `{ people { id sources } }`), perObject, noFetches, n, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 			started.Done()
 			started.Wait()
 			return graphql.MarshalInt(i)
@@ -111,7 +115,7 @@ func TestSliceElementPanicIsItsError(t *testing.T) {
 	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, func(ctx context.Context, err any) error {
 		return errors.New("internal error")
 	})
-	out := Slice(ctx, selection(t, `{ people { id } }`), perObject, 3, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	out := Slice(ctx, selection(t, `{ people { id } }`), perObject, noFetches, 3, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		if i == 1 {
 			panic("boom")
 		}
@@ -122,5 +126,42 @@ func TestSliceElementPanicIsItsError(t *testing.T) {
 	}
 	if errs := graphql.GetErrors(ctx); len(errs) != 1 || errs[0].Message != "internal error" {
 		t.Errorf("errors %v, want the recovered panic's", errs)
+	}
+}
+
+func TestSliceAtOnceAfterAnElementHadTheLoadersSend(t *testing.T) {
+	ctx := graphql.WithResponseContext(context.Background(), graphql.DefaultErrorPresenter, graphql.DefaultRecover)
+	// The first element has the loaders send a batch (its data was not in
+	// hand); the others must then ask together: each waits until all of
+	// them have started, which they only do marshalled at once.
+	const n = 5
+	var sent atomic.Int64
+	var started sync.WaitGroup
+	started.Add(n - 1)
+	done := make(chan graphql.Array)
+	go func() {
+		done <- Slice(ctx, selection(t, `{ people { id name } }`), perObject, func(context.Context) func() int64 { return sent.Load }, n, 0, false,
+			func(ctx context.Context, i int) graphql.Marshaler {
+				if i == 0 {
+					sent.Add(1)
+				} else {
+					started.Done()
+					started.Wait()
+				}
+				if got := *graphql.GetFieldContext(ctx).Index; got != i {
+					t.Errorf("element %d has index %d in its field context", i, got)
+				}
+				return graphql.MarshalInt(i)
+			})
+	}()
+	select {
+	case out := <-done:
+		for i, v := range out {
+			if v == nil || v == graphql.Null {
+				t.Errorf("element %d: %v", i, v)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rest of the list was marshalled one after the other")
 	}
 }
