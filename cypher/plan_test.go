@@ -77,8 +77,22 @@ func TestReadPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPlanText(t, plan, []string{"NodeUniqueIndexSeek", "Expand(All)", ":AUTHORED"},
-		[]string{"AllNodesScan", "NodeByLabelScan", "CartesianProduct", "IndexSeekByRange", "IndexScan"})
+	checkPlanText(t, plan, []string{"NodeUniqueIndexSeek", "Expand(All)", ":AUTHORED"}, []string{"AllNodesScan", "NodeByLabelScan", "CartesianProduct"})
+	// No index scan or range seek but in the registry side's walk (the
+	// relationship between a row's two ends, found by its id when the row's
+	// element id misses: registrySide in ReadEntities.cypher.tmpl, run only
+	// then; TestHubReadPlan checks that side). Its plan is the planner's to
+	// choose by the counts of the moment: with a type of a few relations
+	// among a clean-clone run's concurrent tests it scanned that type's id
+	// index once (a CI run of 2026-12-07), where every other run expands
+	// between the two ends.
+	var rest []string
+	for _, line := range strings.Split(plan, "\n") {
+		if !strings.Contains(line, "_walk") {
+			rest = append(rest, line)
+		}
+	}
+	checkPlanText(t, strings.Join(rest, "\n"), nil, []string{"IndexSeekByRange", "IndexScan"})
 }
 
 // TestWritePlans checks that the statements an import and link run find
