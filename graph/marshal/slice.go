@@ -8,8 +8,8 @@
 // millisecond). Where what the list shows is already in hand (a compiled
 // read brought it, and primed the loaders), the goroutines buy nothing
 // and cost: each starts on a small stack and grows it, copying it, as the
-// generated code descends (a fifth of the server's CPU on W2, an entity's
-// 20 relations with both ends; bench/README.md). Slice marshals a list in
+// generated code descends (16% of the server's CPU on W2, an entity's 20
+// relations with both ends; bench/README.md). Slice marshals a list in
 // the caller's goroutine unless a field under it is resolved per object
 // (those resolvers read through the loaders by design), and switches the
 // rest of the list to gqlgen's way as soon as an element has had the
@@ -36,12 +36,13 @@ type PerObject map[string]map[string]bool
 // Slice marshals a list of length elements with marshal: as gqlgen's
 // MarshalSliceConcurrently (whose arguments it takes) when a field of the
 // selection under the list (sel, with its fragments) is resolved per
-// object; otherwise one element after the other while the count of
+// object, or when gqlgen.yml bounds its workers (worker_limit: none here);
+// otherwise one element after the other while the count of
 // batches the request's loaders have sent (fetches: loaders.Fetches)
 // stays as it was, and every element after one that moved it at once.
 func Slice(ctx context.Context, sel ast.SelectionSet, perObject PerObject, fetches func(context.Context) func() int64,
 	length int, workerLimit int64, omitPanicHandler bool, marshal func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
-	if length < 2 || readsPerObject(sel, perObject) {
+	if length < 2 || workerLimit > 0 || readsPerObject(sel, perObject) {
 		return graphql.MarshalSliceConcurrently(ctx, length, workerLimit, omitPanicHandler, marshal)
 	}
 	fetched := fetches(ctx)
@@ -50,7 +51,7 @@ func Slice(ctx context.Context, sel ast.SelectionSet, perObject PerObject, fetch
 		sent := fetched()
 		out[i] = element(ctx, i, omitPanicHandler, marshal)
 		if fetched() != sent {
-			atOnce(ctx, out, i+1, workerLimit, omitPanicHandler, marshal)
+			atOnce(ctx, out, i+1, omitPanicHandler, marshal)
 			break
 		}
 	}
@@ -58,26 +59,11 @@ func Slice(ctx context.Context, sel ast.SelectionSet, perObject PerObject, fetch
 }
 
 // atOnce marshals the elements of out from the one at from on, each in a
-// goroutine, at most workerLimit at once when it is above 0, as gqlgen
-// does.
-func atOnce(ctx context.Context, out graphql.Array, from int, workerLimit int64, omitPanicHandler bool, marshal func(ctx context.Context, i int) graphql.Marshaler) {
-	var slots chan struct{}
-	if workerLimit > 0 {
-		slots = make(chan struct{}, workerLimit)
-	}
+// goroutine, as gqlgen does.
+func atOnce(ctx context.Context, out graphql.Array, from int, omitPanicHandler bool, marshal func(ctx context.Context, i int) graphql.Marshaler) {
 	var wg sync.WaitGroup
 	for i := from; i < len(out); i++ {
-		if slots != nil {
-			slots <- struct{}{}
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if slots != nil {
-				defer func() { <-slots }()
-			}
-			out[i] = element(ctx, i, omitPanicHandler, marshal)
-		}()
+		wg.Go(func() { out[i] = element(ctx, i, omitPanicHandler, marshal) })
 	}
 	wg.Wait()
 }
