@@ -6,9 +6,11 @@
 // graph/generated/perobject.go (from a plugin), the fields gqlgen resolves per object
 // (from gqlgen's own reading of the schema and configuration, so that a
 // new resolver is counted the day it is added), and rewrites the generated
-// calls to graphql.MarshalSliceConcurrently. It fails when it finds none
-// of them to rewrite (a gqlgen that writes lists another way), rather
-// than leave the lists as they were without saying so.
+// calls to graphql.MarshalSliceConcurrently. It also rewrites the calls
+// to graphql.NewDeferredGroup, which build every object's path whether
+// or not a field of it is deferred (marshal.DeferredGroup). It fails when
+// it finds none of either to rewrite (a gqlgen that writes its code
+// another way), rather than leave the code as it was without saying so.
 package main
 
 import (
@@ -45,7 +47,7 @@ func run() error {
 	if found.fields == nil {
 		return errors.New("gqlgen did not hand its code to the plugin")
 	}
-	return rewriteSlices(cfg.Exec.Dir())
+	return rewriteCalls(cfg.Exec.Dir())
 }
 
 // perObjectFields is a gqlgen plugin that writes, when gqlgen generates
@@ -115,40 +117,51 @@ func perObjectFile(pkg string, fields map[string][]string) []byte {
 	b.WriteString("}\n\n")
 	b.WriteString("// marshalSlice marshals a list of objects (marshal.Slice).\n")
 	b.WriteString("func marshalSlice(ctx context.Context, sel ast.SelectionSet, length int, workerLimit int64, omitPanicHandler bool, f func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {\n")
-	b.WriteString("\treturn marshal.Slice(ctx, sel, perObject, loaders.Fetches, length, workerLimit, omitPanicHandler, f)\n}\n")
+	b.WriteString("\treturn marshal.Slice(ctx, sel, perObject, loaders.Fetches, length, workerLimit, omitPanicHandler, f)\n}\n\n")
+	b.WriteString("// newDeferredGroup starts an object's group of deferred fields (marshal.DeferredGroup).\n")
+	b.WriteString("func newDeferredGroup(ctx context.Context, fields []graphql.CollectedField) graphql.DeferredGroup {\n")
+	b.WriteString("\treturn marshal.DeferredGroup(ctx, fields)\n}\n")
 	return b.Bytes()
 }
 
-// concurrentSlice is how gqlgen's generated code starts marshalling a list
-// of objects, and sequentialSlice what it is rewritten to.
-const (
-	concurrentSlice = "graphql.MarshalSliceConcurrently(ctx, len(v), "
-	sequentialSlice = "marshalSlice(ctx, sel, len(v), "
-)
+// rewrites are the calls of gqlgen's generated code that are rewritten,
+// each to a function of perobject.go (written by the plugin) that calls
+// graph/marshal: how gqlgen starts marshalling a list of objects
+// (marshal.Slice), and how it starts an object's group of deferred fields
+// (marshal.DeferredGroup). Each must be found at least once.
+var rewrites = []struct{ from, to, hook string }{
+	{"graphql.MarshalSliceConcurrently(ctx, len(v), ", "marshalSlice(ctx, sel, len(v), ", "graph/marshal.Slice"},
+	{"deferred := graphql.NewDeferredGroup(ctx)", "deferred := newDeferredGroup(ctx, fields)", "graph/marshal.DeferredGroup"},
+}
 
-// rewriteSlices rewrites the generated lists of objects to marshalSlice.
-func rewriteSlices(dir string) error {
+// rewriteCalls rewrites the generated calls that rewrites names.
+func rewriteCalls(dir string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return err
 	}
-	rewritten := 0
+	found := make([]int, len(rewrites))
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
-		n := strings.Count(string(src), concurrentSlice)
-		if n == 0 {
+		out := string(src)
+		for i, r := range rewrites {
+			found[i] += strings.Count(out, r.from)
+			out = strings.ReplaceAll(out, r.from, r.to)
+		}
+		if out == string(src) {
 			continue
 		}
-		rewritten += n
-		if err := writeGo(name, []byte(strings.ReplaceAll(string(src), concurrentSlice, sequentialSlice))); err != nil {
+		if err := writeGo(name, []byte(out)); err != nil {
 			return err
 		}
 	}
-	if rewritten == 0 {
-		return fmt.Errorf("no call %q in %s: gqlgen writes lists another way now; graph/marshal needs another hook", strings.TrimSuffix(concurrentSlice, "("), dir)
+	for i, r := range rewrites {
+		if found[i] == 0 {
+			return fmt.Errorf("no call %q in %s: gqlgen writes its code another way now; %s needs another hook", r.from, dir, r.hook)
+		}
 	}
 	return nil
 }

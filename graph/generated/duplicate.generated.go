@@ -534,7 +534,7 @@ func (ec *executionContext) _DuplicateCandidate(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateCandidateImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -582,7 +582,7 @@ func (ec *executionContext) _DuplicateCandidateConnection(ctx context.Context, s
 	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateCandidateConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -640,7 +640,7 @@ func (ec *executionContext) _DuplicateCandidateEdge(ctx context.Context, sel ast
 	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateCandidateEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -678,7 +678,7 @@ func (ec *executionContext) _DuplicateDismissal(ctx context.Context, sel ast.Sel
 	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateDismissalImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
@@ -726,7 +726,7 @@ func (ec *executionContext) _DuplicateReason(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateReasonImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":

@@ -34,3 +34,8 @@ var perObject = marshal.PerObject{
 func marshalSlice(ctx context.Context, sel ast.SelectionSet, length int, workerLimit int64, omitPanicHandler bool, f func(ctx context.Context, i int) graphql.Marshaler) graphql.Array {
 	return marshal.Slice(ctx, sel, perObject, loaders.Fetches, length, workerLimit, omitPanicHandler, f)
 }
+
+// newDeferredGroup starts an object's group of deferred fields (marshal.DeferredGroup).
+func newDeferredGroup(ctx context.Context, fields []graphql.CollectedField) graphql.DeferredGroup {
+	return marshal.DeferredGroup(ctx, fields)
+}

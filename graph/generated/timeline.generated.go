@@ -96,7 +96,7 @@ func (ec *executionContext) _DatasetTimeline(ctx context.Context, sel ast.Select
 	fields := graphql.CollectFields(ec.OperationContext, sel, datasetTimelineImplementors)
 
 	out := graphql.NewFieldSet(fields)
-	deferred := graphql.NewDeferredGroup(ctx)
+	deferred := newDeferredGroup(ctx, fields)
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
