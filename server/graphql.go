@@ -67,7 +67,7 @@ func newGraphQL(cfg Config, schema graphql.ExecutableSchema, docs *persistedDocu
 	srv.Use(requestGuard{maxDepth: cfg.MaxDepth, introspection: cfg.Introspection})
 	srv.Use(streamOps{rate: rate})
 	srv.Use(graph.ComplexityLimit(cfg.MaxComplexity))
-	srv.AroundFields(graph.IdempotentMutations)
+	srv.Use(graph.IdempotentMutations{})
 	if tracer := cfg.tracer(); tracer != nil {
 		srv.Use(operationTracing{tracer})
 	}
