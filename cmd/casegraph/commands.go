@@ -35,7 +35,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 		return usageError{err}
 	}
 	log := newLogger(cfg.Log, e.stderr)
-	applyMemoryLimit(cfg.MemoryLimit, log)
+	applyGCPercent(applyMemoryLimit(cfg.MemoryLimit, log), e.getenv)
 	metrics := server.NewMetrics()
 	tp, stopTracing, err := newTracerProvider(ctx, cfg.Tracing)
 	if err != nil {

@@ -31,3 +31,29 @@ func applyMemoryLimit(limit int64, log zerolog.Logger) int64 {
 	debug.SetMemoryLimit(limit)
 	return limit
 }
+
+// gcPercentUnderLimit is the collector's pace (GOGC) while a memory limit
+// is in force: the heap may grow to five times what is live before a
+// collection, where GOGC's default, 100, lets it grow to twice. A request
+// leaves little live (an answer, once written, is garbage), so at the
+// default the collector ran often over a small heap: its work was about a
+// sixth of the server's CPU on W3 (bench/README.md). The limit bounds the
+// heap all the same: near it the collector runs as often as it must.
+// Measured side by side (W2 and W3 at 8 clients): 10 to 12% less CPU a
+// request, resident memory at most the limit plus the code.
+const gcPercentUnderLimit = 400
+
+// applyGCPercent sets the collector's pace to gcPercentUnderLimit when a
+// memory limit is in force (limit, as applyMemoryLimit returns it) and the
+// process was not started with GOGC (the runtime's own variable, already
+// applied: an operator who sets it means it). Without a limit it leaves
+// the default, which alone bounds the heap. It returns the pace in force.
+func applyGCPercent(limit int64, getenv func(string) string) int {
+	current := debug.SetGCPercent(-1)
+	debug.SetGCPercent(current)
+	if limit <= 0 || getenv("GOGC") != "" {
+		return current
+	}
+	debug.SetGCPercent(gcPercentUnderLimit)
+	return gcPercentUnderLimit
+}

@@ -34,3 +34,35 @@ func TestApplyMemoryLimit(t *testing.T) {
 		t.Errorf("GOMEMLIMIT in force: runtime limit %d, want 32 MiB", got)
 	}
 }
+
+// TestApplyGCPercent: under a memory limit the collector's pace is
+// gcPercentUnderLimit; without one, or when the process was started with
+// GOGC, it stays as it is.
+func TestApplyGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	noEnv := func(string) string { return "" }
+	withGOGC := func(k string) string {
+		if k == "GOGC" {
+			return "150"
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		name   string
+		limit  int64
+		getenv func(string) string
+		want   int
+	}{
+		{"no limit", 0, noEnv, 100},
+		{"a limit", defaultMemoryLimit, noEnv, gcPercentUnderLimit},
+		{"a limit and GOGC", defaultMemoryLimit, withGOGC, 100},
+	} {
+		debug.SetGCPercent(100)
+		if got := applyGCPercent(c.limit, c.getenv); got != c.want {
+			t.Errorf("%s: returned %d, want %d", c.name, got, c.want)
+		}
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("%s: runtime pace %d, want %d", c.name, got, c.want)
+		}
+	}
+}
