@@ -313,12 +313,22 @@ func RelationTypes() []RelationType {
 	return out
 }
 
+// specAt is the index of each type's spec in vocabulary: Spec is asked of
+// every relation a read decodes.
+var specAt = func() map[RelationType]int {
+	at := make(map[RelationType]int, len(vocabulary))
+	for i, s := range vocabulary {
+		if _, ok := at[s.Type]; !ok {
+			at[s.Type] = i
+		}
+	}
+	return at
+}()
+
 // Spec returns the spec of a relation type, or a BAD_USER_INPUT error.
 func Spec(t RelationType) (RelationSpec, error) {
-	for _, s := range vocabulary {
-		if s.Type == t {
-			return s, nil
-		}
+	if i, ok := specAt[t]; ok {
+		return vocabulary[i], nil
 	}
 	return RelationSpec{}, UnknownValue("type", "relation type", string(t), RelationTypes())
 }

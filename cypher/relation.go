@@ -95,11 +95,16 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 	var r casegraph.Relation
 	var typ, status string
 	var err error
-	for key, dst := range map[string]*string{
-		"id": &r.ID, "type": &typ, "from": &r.FromID, "to": &r.ToID, "role": &r.Role,
-		"startDate": &r.StartDate, "endDate": &r.EndDate, "status": &status, "dataset": &r.Dataset,
+	// An array, not a map literal: a map was built (and hashed) for every
+	// relation read, 2% of the server's CPU on W3.
+	for _, f := range [...]struct {
+		key string
+		dst *string
+	}{
+		{"id", &r.ID}, {"type", &typ}, {"from", &r.FromID}, {"to", &r.ToID}, {"role", &r.Role},
+		{"startDate", &r.StartDate}, {"endDate", &r.EndDate}, {"status", &status}, {"dataset", &r.Dataset},
 	} {
-		if *dst, err = mapString(m, key); err != nil {
+		if *f.dst, err = mapString(m, f.key); err != nil {
 			return r, err
 		}
 	}
