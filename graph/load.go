@@ -57,20 +57,61 @@ func relations(ctx context.Context, entityID string, types []model.RelationType,
 	if err != nil {
 		return nil, err
 	}
-	cs := newCursors("relations", cursorFilter)
+	cs, shows := newCursors("relations", cursorFilter), edgesShownAt(ctx)
 	edges, info := connection(p.Relations, page, p.HasNext, func(_ int, r casegraph.Relation) (string, model.RelationEdge) {
-		c := cs.after(r.ID)
-		return c, relationEdge(c, entityID, r)
+		var c string
+		if shows.cursors {
+			c = cs.after(r.ID)
+		}
+		return c, relationEdge(c, entityID, r, shows.nodes)
 	})
 	return &model.RelationConnection{Edges: edges, TotalCount: int(p.Total), PageInfo: info}, nil
+}
+
+// edgesShown is what a connection's selection shows of its edges: a
+// cursor (an edge's, or the page's first or last), an edge's node.
+type edgesShown struct{ cursors, nodes bool }
+
+// edgesShownAt is edgesShown of the connection field being resolved at
+// ctx, with its fragments, aliases and directives as gqlgen collects
+// them (of any type condition: a field that may show counts as shown);
+// everything outside an operation. A page of relations builds what is
+// shown only: a cursor (a checksum and an encoding) and a relation's
+// model for each edge were 6% of the server's CPU on W3, which shows
+// neither (bench/README.md).
+func edgesShownAt(ctx context.Context) edgesShown {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return edgesShown{cursors: true, nodes: true}
+	}
+	op := graphql.GetOperationContext(ctx)
+	var s edgesShown
+	for _, f := range graphql.CollectFields(op, fc.Field.Selections, nil) {
+		switch f.Name {
+		case "edges":
+			for _, e := range graphql.CollectFields(op, f.Selections, nil) {
+				s.cursors = s.cursors || e.Name == "cursor"
+				s.nodes = s.nodes || e.Name == "node"
+			}
+		case "pageInfo":
+			for _, p := range graphql.CollectFields(op, f.Selections, nil) {
+				s.cursors = s.cursors || p.Name == "startCursor" || p.Name == "endCursor"
+			}
+		}
+	}
+	return s
 }
 
 // relationEdge is an edge of the relations of the entity with id
 // entityID (as the caller sees it: a protected entity's opaque id, which
 // the relation's ends then show too): the end that is not the entity is
-// its neighbor, and which end that is its direction.
-func relationEdge(cursor, entityID string, r casegraph.Relation) model.RelationEdge {
-	e := model.RelationEdge{Cursor: cursor, Node: toRelation(r), Direction: model.DirectionOutgoing, NeighborID: r.ToID}
+// its neighbor, and which end that is its direction. Its node (the
+// relation's model) is built when node says it is shown.
+func relationEdge(cursor, entityID string, r casegraph.Relation, node bool) model.RelationEdge {
+	e := model.RelationEdge{Cursor: cursor, Direction: model.DirectionOutgoing, NeighborID: r.ToID}
+	if node {
+		e.Node = toRelation(r)
+	}
 	if r.FromID != entityID {
 		e.Direction, e.NeighborID = model.DirectionIncoming, r.FromID
 	}
