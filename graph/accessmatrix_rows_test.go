@@ -143,7 +143,11 @@ func matrixFields(t *testing.T, f matrixFixture) map[string]matrixOp {
 		"Query.paths":           {send: gql(`query($from: ID!, $to: ID!) { paths(from: $from, to: $to, k: 3) { `+path+` } }`, filterAll), want: findsA, shows: "alphaquote"},
 		"Query.pathExplanation": {send: gql(`query($from: ID!, $to: ID!) { pathExplanation(from: $from, to: $to) { __typename } }`, filterAll), want: findsA},
 		"Query.neighborhood":    {send: gql(`query($id: ID!) { neighborhood(id: $id, depth: 2) { `+around+` } }`, map[string]any{"id": f.report}), want: findsA, shows: "Nyx Alphanice"},
-		"Query.connections":     {send: gql(`query($ids: [ID!]!) { connections(ids: $ids) { `+around+` } }`, map[string]any{"ids": []string{f.nice, f.report}}), want: findsA, shows: "Nyx Alphanice"},
+		// u: the same pair unconnected (no MEMBER_OF path joins them), so
+		// that its entities come from the statement's pair ends, not a path.
+		"Query.connections": {send: gql(`query($ids: [ID!]!) { connections(ids: $ids) { `+around+` }
+			u: connections(ids: $ids, filter: {relationTypes: [MEMBER_OF]}) { nodes { id } unconnectedPairs { a { `+ends+` } b { `+ends+` } } } }`,
+			map[string]any{"ids": []string{f.nice, f.report}}), want: findsA, shows: "Nyx Alphanice"},
 		"Query.commonNeighbors": {send: gql(`query($ids: [ID!]!) { commonNeighbors(ids: $ids) { entity { `+ends+` } relations { `+rel+` } } }`, map[string]any{"ids": []string{f.nice, f.report}}), want: findsA},
 		"Query.source":          {send: gql(`query($id: ID!) { source(id: $id) { id title dataset } }`, map[string]any{"id": f.srcA}), want: readsA, shows: "Source of"},
 		// Other tests' sources may come first: what it shows is checked by
