@@ -46,14 +46,12 @@ const gcPercentUnderLimit = 400
 // applyGCPercent sets the collector's pace to gcPercentUnderLimit when a
 // memory limit is in force (limit, as applyMemoryLimit returns it) and the
 // process was not started with GOGC (the runtime's own variable, already
-// applied: an operator who sets it means it). Without a limit it leaves
-// the default, which alone bounds the heap. It returns the pace in force.
-func applyGCPercent(limit int64, getenv func(string) string) int {
-	current := debug.SetGCPercent(-1)
-	debug.SetGCPercent(current)
+// applied: an operator who sets it means it), and says whether it did.
+// Without a limit it leaves the default, which alone bounds the heap.
+func applyGCPercent(limit int64, getenv func(string) string) bool {
 	if limit <= 0 || getenv("GOGC") != "" {
-		return current
+		return false
 	}
 	debug.SetGCPercent(gcPercentUnderLimit)
-	return gcPercentUnderLimit
+	return true
 }
