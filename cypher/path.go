@@ -323,6 +323,7 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 	var g casegraph.Subgraph
 	var sources []casegraph.Source
 	seenNode, seenRel, seenSource, seenEnd := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	entityID := func(e casegraph.Entity) string { return e.ID }
 	for _, rec := range res.Records {
 		missing, err := getStrings(rec, "missing")
 		if err != nil {
@@ -352,42 +353,34 @@ func (s *Store) Connections(ctx context.Context, q casegraph.ConnectionsRequest,
 			if err != nil {
 				return g, nil, internalError(name, fmt.Errorf("ends: %w", err))
 			}
-			for _, e := range es {
-				if !seenEnd[e.ID] {
-					seenEnd[e.ID] = true
-					g.Ends = append(g.Ends, e)
-				}
-			}
+			g.Ends = appendOnce(seenEnd, g.Ends, es, entityID)
 		} else {
 			p, err := pathFromMap(m, props)
 			if err != nil {
 				return g, nil, internalError(name, err)
 			}
-			for _, n := range p.Nodes {
-				if !seenNode[n.ID] {
-					seenNode[n.ID] = true
-					g.Nodes = append(g.Nodes, n)
-				}
-			}
-			for _, r := range p.Relations {
-				if !seenRel[r.ID] {
-					seenRel[r.ID] = true
-					g.Relations = append(g.Relations, r)
-				}
-			}
+			g.Nodes = appendOnce(seenNode, g.Nodes, p.Nodes, entityID)
+			g.Relations = appendOnce(seenRel, g.Relations, p.Relations, func(r casegraph.Relation) string { return r.ID })
 		}
 		srcs, err := sourcesFromRecord(rec)
 		if err != nil {
 			return g, nil, internalError(name, err)
 		}
-		for _, src := range srcs {
-			if !seenSource[src.ID] {
-				seenSource[src.ID] = true
-				sources = append(sources, src)
-			}
-		}
+		sources = appendOnce(seenSource, sources, srcs, func(s casegraph.Source) string { return s.ID })
 	}
 	return g, sources, nil
+}
+
+// appendOnce appends to out each of items whose key seen has not had,
+// and marks it seen: a statement's rows repeat what several of them share.
+func appendOnce[T any](seen map[string]bool, out, items []T, key func(T) string) []T {
+	for _, it := range items {
+		if k := key(it); !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // pathFromMap reads a path whose entities and relations show the
