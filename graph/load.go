@@ -77,7 +77,7 @@ type edgesShown struct{ cursors, nodes bool }
 // them (of any type condition: a field that may show counts as shown);
 // everything outside an operation. A page of relations builds what is
 // shown only: a cursor (a checksum and an encoding) and a relation's
-// model for each edge were 6% of the server's CPU on W3, which shows
+// model for each edge were 7% of the server's CPU on W3, which shows
 // neither (bench/README.md).
 func edgesShownAt(ctx context.Context) edgesShown {
 	fc := graphql.GetFieldContext(ctx)
