@@ -72,6 +72,8 @@ type config struct {
 	RoundTrips   int      // sequential requests per workload for round trips at c=1
 	Wait         time.Duration
 	Timeout      time.Duration // of one request
+	// The processes whose CPU a request costs (cpu.go): 0 is not measured.
+	CasegraphPID, PeerPID, Neo4jPID int
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -105,6 +107,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&c.RoundTrips, "rt", 20, "sequential requests per workload that measure round trips at c=1 (0: none)")
 	fs.DurationVar(&c.Wait, "wait", 90*time.Second, "how long to wait for the servers to answer")
 	fs.DurationVar(&c.Timeout, "timeout", 15*time.Second, "deadline of one request (Casegraph's default request timeout)")
+	fs.IntVar(&c.CasegraphPID, "casegraph-pid", 0, "Casegraph server's process id, to read its CPU a request (0: not measured; bench/run.sh gives it)")
+	fs.IntVar(&c.PeerPID, "peer-pid", 0, "the peer server's process id, likewise")
+	fs.IntVar(&c.Neo4jPID, "neo4j-pid", 0, "Neo4j's process id, likewise (on this machine only)")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}
 	}
@@ -128,6 +133,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	c.Anonymous = strings.Split(*anonymous, ",")
 	if c.Draw != drawByDegree && c.Draw != drawUniform {
 		return c, usageError{fmt.Errorf("-draw: %q is neither %s nor %s", c.Draw, drawByDegree, drawUniform)}
+	}
+	if c.CasegraphPID < 0 || c.PeerPID < 0 || c.Neo4jPID < 0 {
+		return c, usageError{errors.New("-casegraph-pid, -peer-pid and -neo4j-pid must not be negative")}
 	}
 	if c.Turns < 1 || c.Inputs < 10 || c.Duration <= 0 || c.Requests < 0 {
 		return c, usageError{errors.New("-turns must be at least 1, -inputs at least 10, -d positive, -n not negative")}
@@ -176,7 +184,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var walkFailed error // the first failure of W5's walk, if any
 	pop := newPopulation(sample, cfg.Draw, raw.neighborOf(ctx, &walkFailed))
 
-	b := &bench{cfg: cfg, raw: raw, cg: cg, peer: peer, metrics: metrics, logf: logf}
+	b := &bench{cfg: cfg, raw: raw, cg: cg, peer: peer, metrics: metrics, logf: logf,
+		cpu: &cpuMeter{servers: [nSystems]int{sysCasegraph: cfg.CasegraphPID, sysPeer: cfg.PeerPID}, neo4j: cfg.Neo4jPID, read: processCPU}}
 	var results []cellResult
 	var trips []roundTripResult
 	var checks []checkResult

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 )
 
 // report prints the results as Markdown: the answer checks, round trips
@@ -88,6 +90,73 @@ func report(w io.Writer, cfg config, checks []checkResult, trips []roundTripResu
 		fmt.Fprintf(w, " %s | %s | %.2f |\n", ratio(cg, r.Systems[sysPeer].throughput()), ratio(cg, r.Systems[sysRaw].throughput()),
 			r.Systems[sysCasegraph].roundTripsPerRequest())
 	}
+	reportCPU(w, results)
+}
+
+// reportCPU prints the CPU a request cost each process of each system
+// (cpu.go), when any was measured: the server (Casegraph's, the peer's;
+// raw has none), Neo4j and the load generator (this process), in ms, and
+// their sum, and the sums' ratios to Casegraph's (above 1: Casegraph
+// costs less). A process that was not measured is "-", and so is a sum
+// that would lack it.
+func reportCPU(w io.Writer, results []cellResult) {
+	measured := false
+	for _, r := range results {
+		for i := range nSystems {
+			measured = measured || slices.Contains(r.Systems[i].CPU.ok[:], true)
+		}
+	}
+	if !measured {
+		return
+	}
+	fmt.Fprintf(w, "\n## CPU a request, ms (/proc, over the measured slices)\n\n")
+	fmt.Fprintf(w, "server: the system's server (raw runs in the load generator); neo4j: the database; client: the load generator, this process (an HTTP system's client, raw's driver); all: their sum, whose ratio to Casegraph's bounds cg/peer and cg/raw where the cell is bound by the machine's CPU.\n\n")
+	var cols []string
+	for i, name := range systemNames {
+		for p := range nProcs {
+			if i != sysRaw || p != procServer {
+				cols = append(cols, name+" "+procNames[p])
+			}
+		}
+		cols = append(cols, name+" all")
+	}
+	cols = append(cols, "peer/cg", "raw/cg")
+	fmt.Fprintf(w, "| workload | c | %s |\n|---|---:|%s\n", strings.Join(cols, " | "), strings.Repeat("---:|", len(cols)))
+	for _, r := range results {
+		fmt.Fprintf(w, "| %s %s | %d |", r.Workload.Key, r.Workload.Title, r.Concurrency)
+		var all [nSystems]time.Duration
+		var whole [nSystems]bool
+		for i := range nSystems {
+			st := &r.Systems[i]
+			whole[i] = true
+			for p := range nProcs {
+				if i == sysRaw && p == procServer {
+					continue
+				}
+				d, ok := st.cpuPerRequest(p)
+				whole[i] = whole[i] && ok
+				all[i] += d
+				fmt.Fprintf(w, " %s |", cpuCell(d, ok))
+			}
+			fmt.Fprintf(w, " %s |", cpuCell(all[i], whole[i]))
+		}
+		for _, other := range []int{sysPeer, sysRaw} {
+			if whole[other] && whole[sysCasegraph] {
+				fmt.Fprintf(w, " %s |", ratio(float64(all[other]), float64(all[sysCasegraph])))
+			} else {
+				fmt.Fprintf(w, " - |")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// cpuCell is a CPU time in ms, or "-" when not measured.
+func cpuCell(d time.Duration, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000)
 }
 
 func ratio(a, b float64) string {

@@ -58,12 +58,25 @@ CASEGRAPH_ANONYMOUS=${BENCH_ANONYMOUS:-*} CASEGRAPH_RATE_LIMIT=0 CASEGRAPH_ADDR=
 cg_pid=$!
 pids+=("$cg_pid")
 (cd bench/peer && PORT=$peer_port exec node server.js) >"$logs/peer.log" 2>&1 &
-pids+=($!)
+peer_pid=$!
+pids+=("$peer_pid")
 say "Casegraph on :$cg_port, the peer on :$peer_port, Neo4j at $NEO4J_URI; logs in $logs"
+
+# Neo4j's process, whose CPU a request the table shows beside the
+# servers' (bench/cpu.go): the one listening on NEO4J_URI's port, when
+# Neo4j runs on this machine and ss can tell (0: not measured).
+neo4j_pid=0
+case $NEO4J_URI in
+  *://127.0.0.1:* | *://localhost:*)
+    found=$(ss -Hltnp "sport = :${NEO4J_URI##*:}" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n 1 || true)
+    neo4j_pid=${found:-0}
+    ;;
+esac
 
 bin/casegraph-bench \
   -casegraph "http://127.0.0.1:$cg_port/graphql" \
   -peer "http://127.0.0.1:$peer_port/graphql" \
+  -casegraph-pid "$cg_pid" -peer-pid "$peer_pid" -neo4j-pid "$neo4j_pid" \
   "$@"
 # The service's peak resident memory over the whole run (VmHWM).
 peak=$(sed -n 's/^VmHWM:[[:space:]]*//p' "/proc/$cg_pid/status" 2>/dev/null || true)

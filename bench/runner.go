@@ -26,6 +26,7 @@ type bench struct {
 	cg      *graphQLClient
 	peer    *graphQLClient
 	metrics *metricsClient
+	cpu     *cpuMeter
 	logf    func(string, ...any)
 }
 
@@ -85,6 +86,9 @@ type systemStats struct {
 	// RoundTrips counts Neo4j statements over the measured slices
 	// (Casegraph's from its metrics, raw's from its store).
 	RoundTrips float64
+	// CPU is what each process spent over the measured slices (cpu.go),
+	// from before a slice's first request to after its last.
+	CPU sample
 }
 
 func (s *systemStats) throughput() float64 {
@@ -102,6 +106,15 @@ func (s *systemStats) percentile(p float64) time.Duration {
 	slices.Sort(sorted)
 	i := int(p*float64(len(sorted))+0.5) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// cpuPerRequest is the CPU a request cost process p, and whether it was
+// measured.
+func (s *systemStats) cpuPerRequest(p int) (time.Duration, bool) {
+	if !s.CPU.ok[p] || s.Requests == 0 {
+		return 0, false
+	}
+	return s.CPU.cpu[p] / time.Duration(s.Requests), true
 }
 
 func (s *systemStats) roundTripsPerRequest() float64 {
@@ -256,11 +269,14 @@ func (b *bench) cell(ctx context.Context, p *prepared, c int) (cellResult, error
 			case sysRaw:
 				rawBefore = b.raw.RoundTrips()
 			}
+			cpuBefore := b.cpu.take(sys)
 			sl := b.slice(ctx, p, sys, c, &next[sys], time.Now().Add(turnTime), turnBudget)
+			spent := b.cpu.take(sys).since(cpuBefore)
 			if err := ctx.Err(); err != nil {
 				return res, err
 			}
 			st := &res.Systems[sys]
+			st.CPU = st.CPU.plus(spent, turn == 0)
 			switch sys {
 			case sysCasegraph:
 				after, err := b.metrics.roundTrips(ctx)
