@@ -110,13 +110,18 @@ func entityProjection(v string, props []string) string {
 	return b.String()
 }
 
-// notPadded keeps a list of property names ($entityProps, $relationProps)
-// to the names asked for: planList pads the list to one length for one
-// plan, and reading a padded name would still read the property chain, a
-// database hit for nothing (on an entity's page of 20 relations with their
-// other ends, about half of the statement's hits). The names asked for
-// come first, so each value keeps its place.
-var notPadded = "WHERE p <> '" + planPad + "'"
+// notPad is the test that v, a value of a list planList made, is not its
+// padding (planPad), which names nothing. Lists of property names
+// ($entityProps, $relationProps) keep to the names asked for with it:
+// reading a padded name would still read the property chain, a database
+// hit for nothing (on an entity's page of 20 relations with their other
+// ends, about half of the statement's hits). The names asked for come
+// first, so each value keeps its place. ReadEntities drops padded ids with
+// it before seeking them.
+func notPad(v string) string { return v + " <> '" + planPad + "'" }
+
+// notPadded is the filter of a list comprehension over p with notPad.
+var notPadded = "WHERE " + notPad("p")
 
 // redactedEntityKeeps are the properties a redacted entity still shows:
 // what it cites and how well, never the words.

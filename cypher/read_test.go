@@ -226,3 +226,38 @@ func TestReadReadsOnlyThePropertiesAsked(t *testing.T) {
 		t.Errorf("one relation property cost %d hits more, want %d (one a relation)", withRole-one, want)
 	}
 }
+
+// TestReadSeeksOnlyTheIdsAsked: the compiled read seeks the ids it is
+// given, not the padding planList adds to them (each pad was seeked like
+// an id that names nothing, three index seeks, on every entity read). An
+// id that names nothing costs its seeks; were the pads seeked too, asking
+// for one more such id would cost nothing more, since it takes a pad's
+// place in the list.
+func TestReadSeeksOnlyTheIdsAsked(t *testing.T) {
+	t.Parallel()
+	ctx := slowContext(t)
+	s := cyphertest.Store(t, cypher.Options{})
+	_, id := cyphertest.LoadSeed(t, s)
+	read := &casegraph.EntityRead{Properties: &casegraph.Properties{Entity: []string{"name"}}}
+	hits := func(ids ...string) (int64, int) {
+		t.Helper()
+		n, rows, err := s.ReadEntitiesDBHits(ctx, ids, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, rows
+	}
+	known := id("caesar-report")
+	one, rows := hits(known)
+	if rows != 1 {
+		t.Fatalf("%d rows for one entity", rows)
+	}
+	withMissing, rows := hits(known, id("no-such-entity"))
+	if rows != 1 {
+		t.Fatalf("%d rows for one entity and an id that names none", rows)
+	}
+	t.Logf("%d hits for one entity, %d with an id that names none beside it", one, withMissing)
+	if withMissing <= one {
+		t.Errorf("an id that names nothing cost %d hits more, want more than none: the padding is seeked as ids are", withMissing-one)
+	}
+}

@@ -88,7 +88,8 @@ var templateFuncs = template.FuncMap{
 	"lookupEntity": lookupEntity,
 	"hidden":       hidden,
 	// endID is an entity's id as the caller sees it.
-	"endID": endID,
+	"endID":  endID,
+	"notPad": notPad,
 	// args makes a list of the arguments of a definition that takes more
 	// than one (endChanged).
 	"args": func(v ...string) []string { return v },
