@@ -119,7 +119,11 @@ func relationFromMap(m map[string]any) (casegraph.Relation, error) {
 		return r, err
 	}
 	for p := range casegraph.RelationPropertyRows() {
-		if err := p.Set(&r.RelationAttributes, m[p.Name]); err != nil {
+		v := m[p.Name]
+		if v == nil {
+			continue // absent or null: the zero value, which r has
+		}
+		if err := p.Set(&r.RelationAttributes, v); err != nil {
 			return r, err
 		}
 	}
