@@ -372,16 +372,25 @@ func readEntity(run txRunner, id string) (casegraph.Entity, error) {
 // us when each was set to its zero value).
 func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	var e casegraph.Entity
+	err := decodeEntity(m, &e)
+	return e, err
+}
+
+// decodeEntity is entityFromMap into e, a new entity: where e is already
+// on the heap (an element of the compiled read's list), decoding into it
+// saves a copy there of every entity read, since the table's setters,
+// function values, move a local entity to the heap (528 bytes).
+func decodeEntity(m map[string]any, e *casegraph.Entity) error {
 	var err error
 	var kind string
 	if e.ID, err = mapString(m, "id"); err != nil {
-		return e, err
+		return err
 	}
 	if kind, err = mapString(m, "kind"); err != nil {
-		return e, err
+		return err
 	}
 	if e.Kind, err = casegraph.ParseKind(kind); err != nil {
-		return e, err
+		return err
 	}
 	for p := range casegraph.EntityPropertyRows() {
 		if m[p.Name] == nil {
@@ -405,10 +414,10 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 			v = coordinatesFromPoint(m[p.Name])
 		}
 		if err == nil {
-			err = p.Set(&e, v)
+			err = p.Set(e, v)
 		}
 		if err != nil {
-			return e, err
+			return err
 		}
 	}
 	e.Redacted, _ = m["redacted"].(bool)
@@ -422,7 +431,7 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 	if t, ok := m["updatedAt"].(time.Time); ok {
 		e.UpdatedAt = t.UTC()
 	}
-	return e, nil
+	return nil
 }
 
 // entityParams is one row of UpsertEntities: the entity's id and kind,

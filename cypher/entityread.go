@@ -337,13 +337,19 @@ func (d *readDecoder) node(m map[string]any, read *casegraph.EntityRead) (casegr
 	if err := valuesByName(em, d.entityProps); err != nil {
 		return casegraph.Entity{}, err
 	}
-	e, err := entityFromMap(em)
-	if err != nil {
-		return e, err
+	// Decoded in place at the list's end, and dropped from it when seen
+	// before (decodeEntity says why).
+	n := len(d.out.Entities)
+	d.out.Entities = append(d.out.Entities, casegraph.Entity{})
+	if err := decodeEntity(em, &d.out.Entities[n]); err != nil {
+		return casegraph.Entity{}, err
 	}
-	if !d.seen[e.ID] {
+	e := d.out.Entities[n]
+	if d.seen[e.ID] {
+		d.out.Entities[n] = casegraph.Entity{}
+		d.out.Entities = d.out.Entities[:n]
+	} else {
 		d.seen[e.ID] = true
-		d.out.Entities = append(d.out.Entities, e)
 	}
 	if read.Sources {
 		if err := d.sources(m["sources"]); err != nil {
