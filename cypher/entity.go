@@ -394,25 +394,9 @@ func decodeEntity(m map[string]any, e *casegraph.Entity) error {
 	}
 	for p := range casegraph.EntityPropertyRows() {
 		if m[p.Name] == nil {
-			continue // absent or null: the zero value, which e has
+			continue // absent or null: the zero value, which e has (TestZeroValuesSetNothing)
 		}
-		var v any
-		switch p.Type() {
-		case casegraph.PropertyString:
-			v, err = mapString(m, p.Name)
-		case casegraph.PropertyList:
-			v, err = mapStrings(m, p.Name)
-		case casegraph.PropertyIntList:
-			v, err = mapInts(m, p.Name)
-		case casegraph.PropertyInt:
-			n, _ := m[p.Name].(int64) // absent (or not an integer) reads as 0
-			v = int(n)
-		case casegraph.PropertyBool:
-			b, _ := m[p.Name].(bool) // absent reads as false
-			v = b
-		case casegraph.PropertyPoint:
-			v = coordinatesFromPoint(m[p.Name])
-		}
+		v, err := entityValue(m, p)
 		if err == nil {
 			err = p.Set(e, v)
 		}
@@ -432,6 +416,28 @@ func decodeEntity(m map[string]any, e *casegraph.Entity) error {
 		e.UpdatedAt = t.UTC()
 	}
 	return nil
+}
+
+// entityValue is the value of property p in m, of the type p.Type() says
+// (an absent or null one as that type's zero value).
+func entityValue(m map[string]any, p casegraph.EntityProperty) (any, error) {
+	switch p.Type() {
+	case casegraph.PropertyString:
+		return mapString(m, p.Name)
+	case casegraph.PropertyList:
+		return mapStrings(m, p.Name)
+	case casegraph.PropertyIntList:
+		return mapInts(m, p.Name)
+	case casegraph.PropertyInt:
+		n, _ := m[p.Name].(int64) // absent (or not an integer) reads as 0
+		return int(n), nil
+	case casegraph.PropertyBool:
+		b, _ := m[p.Name].(bool) // absent reads as false
+		return b, nil
+	case casegraph.PropertyPoint:
+		return coordinatesFromPoint(m[p.Name]), nil
+	}
+	return nil, fmt.Errorf("%s: a property type the decoder does not read (%v)", p.Name, p.Type())
 }
 
 // entityParams is one row of UpsertEntities: the entity's id and kind,
