@@ -44,6 +44,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 // were already stored as they are).
 func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed int, err error) {
 	p := planOf(w)
+	p.holdSourcesLast = true // the last statement below
 	if err := precheck(ctx, p); err != nil {
 		return 0, err
 	}
@@ -74,7 +75,10 @@ func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed in
 			}
 			changed += n
 		}
-		return regrade(run, g, p.Sources)
+		if err := regrade(run, g, p.Sources); err != nil {
+			return err
+		}
+		return g.holdSources(run)
 	})
 	return changed, err
 }
@@ -115,7 +119,7 @@ func upsertEntities(run txRunner, g *gate, entities []casegraph.Entity) (changed
 	for _, e := range entities {
 		cited.add(e.Dataset, e.Cited())
 	}
-	return changed, cited.note(run)
+	return changed, g.note(run, cited)
 }
 
 // createEntities writes the entities whose ids the gate found free with
@@ -202,7 +206,7 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 	for _, r := range relations {
 		cited.add(r.Dataset, r.Cited())
 	}
-	if err := cited.note(run); err != nil {
+	if err := g.note(run, cited); err != nil {
 		return 0, err
 	}
 	var creates []map[string]any

@@ -232,6 +232,8 @@ func (s *Store) inTx(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner
 func classifyWriteError(err error, committing bool) (retry, mayHaveCommitted bool) {
 	var coded *casegraph.Error
 	switch {
+	case errors.Is(err, errJudgedStale):
+		return true, false // judged again when tried again
 	case errors.As(err, &coded):
 		return false, false // the write's own refusal, before the commit
 	case committing:

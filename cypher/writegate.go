@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -23,9 +25,11 @@ import (
 // then each row is judged against what is stored. What was judged holds
 // at the commit: the entities a write changes or removes are locked before
 // they are read, its relation ids taken in the registry of relation ids
-// (RelationStates), the sources it cites or deletes locked (LockSources),
-// and a relation's ends, read unlocked, are checked again by the statement
-// that links them once it has locked them. A thing the caller may not
+// (RelationStates), the sources it cites, writes or deletes locked
+// (LockSources; an import's batch, which only cites them, locks them with
+// its last statement and compares them then with what was judged:
+// HoldSources), and a relation's ends, read unlocked, are checked again by
+// the statement that links them once it has locked them. A thing the caller may not
 // read is judged as missing: an end or a target NOT_FOUND, an id to
 // create taken (CONFLICT), in the same words as for another dataset's, and
 // no refusal names what the caller may not read.
@@ -61,6 +65,11 @@ type gatePlan struct {
 	// The entities, relations and sources the write changes or removes by
 	// id: each must exist for the caller (gate.entity and its likes).
 	entityIDs, relationIDs, sourceIDs []string
+	// holdSourcesLast: the write locks the sources it cites last, with
+	// its last statement (gate.holdSources, which it must then call),
+	// not before it looks at them. Only for a write that neither writes
+	// nor deletes sources (ApplyWrites of entities and relations).
+	holdSourcesLast bool
 }
 
 // planOf is the plan of rows, copied: the gate settles them (a protection
@@ -106,6 +115,12 @@ type gate struct {
 	// citable is every source the write's citations are graded by
 	// (graded): written over sources, made on first use.
 	citable map[string]casegraph.Source
+	// holdLast: the write locks the sources it cites last
+	// (gatePlan.holdSourcesLast): held are those, in id order, and cited
+	// the datasets whose claims cite each, noted with the locks (note).
+	holdLast bool
+	held     []string
+	cited    citingDatasets
 }
 
 // entityState is what is stored under an id: the entity of that id, or
@@ -337,7 +352,12 @@ func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
 		return err
 	}
 	sourceIDs = sortedOnce(sourceIDs)
-	if mode == gateWrite {
+	switch {
+	case mode == gateWrite && p.holdSourcesLast && len(p.Sources) == 0 && len(p.sourceIDs) == 0:
+		// Locked last (holdSources), and what is read here unlocked is
+		// compared then with what they are.
+		g.holdLast, g.held, g.cited = true, sourceIDs, citingDatasets{}
+	case mode == gateWrite:
 		// A write that cites a source and deleteSource both lock it (in
 		// id order) before they look: whichever comes second waits, then
 		// sees what the first did, so no citation outlives its source.
@@ -346,6 +366,63 @@ func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
 		}
 	}
 	return inChunks(run, stmtSourceStates, "ids", sourceIDs, g.readSource)
+}
+
+// errJudgedStale marks the error of a write whose gate judged something
+// that changed before the write held it: the transaction is rolled back
+// and tried again (classifyWriteError), its gate judging anew.
+var errJudgedStale = errors.New("judged stale")
+
+// holdSources is the last statement of a write that locks the sources it
+// cites last (gate.holdLast; for any other write it does nothing): it
+// locks them in id order (HoldSources), notes the datasets citing them
+// (note), and compares each with what the gate judged the write by. A
+// source deleted since, or changed, makes the write CONFLICT and, marked
+// errJudgedStale, tried again: its gate then refuses a citation of a
+// source gone (NOT_FOUND) or grades by the source as it is. deleteSource
+// locks a source before it looks for what cites it, so once this holds
+// them, nothing the write judged of its sources can change before it
+// commits, and a deletion that came first has been seen here.
+func (g *gate) holdSources(run txRunner) error {
+	if !g.holdLast {
+		return nil
+	}
+	rows := make([]map[string]any, len(g.held))
+	for i, id := range g.held {
+		rows[i] = map[string]any{"id": id, "datasets": slices.Sorted(maps.Keys(g.cited[id]))}
+	}
+	now := make(map[string]casegraph.Source, len(g.held))
+	if err := inChunks(run, stmtHoldSources, "rows", rows, func(rec *neo4j.Record) error {
+		src, err := sourceFrom(rec)
+		now[src.ID] = src
+		return err
+	}); err != nil {
+		return err
+	}
+	for _, id := range g.held {
+		judged, was := g.sources[id]
+		if is, ok := now[id]; ok != was || is != judged {
+			return fmt.Errorf("%w: %w", errJudgedStale, casegraph.Errorf(casegraph.CodeConflict,
+				"source %q changed while this write was written: send it again", id))
+		}
+	}
+	return nil
+}
+
+// note records the datasets whose claims the write makes cite each
+// source (citingDatasets.note): now, or, for a write that locks its
+// sources last, with those locks (holdSources).
+func (g *gate) note(run txRunner, cited citingDatasets) error {
+	if !g.holdLast {
+		return cited.note(run)
+	}
+	for id, datasets := range cited {
+		if g.cited[id] == nil {
+			g.cited[id] = map[string]bool{}
+		}
+		maps.Copy(g.cited[id], datasets)
+	}
+	return nil
 }
 
 // sortedOnce sorts ids and drops those given twice.
