@@ -131,7 +131,7 @@ func upsertEntities(run txRunner, g *gate, entities []casegraph.Entity) (changed
 // as CONFLICT.
 func createEntities(run txRunner, rows []map[string]any) (int, error) {
 	recs, err := run(stmtCreateEntities, map[string]any{"rows": rows})
-	if casegraph.ErrorCode(err) == casegraph.CodeConflict {
+	if violatesConstraint(err) {
 		// As UpsertEntities' raced ids say it, without the database's text.
 		return 0, casegraph.Errorf(casegraph.CodeConflict, "an entity this write creates was created by another write while this one was written: send it again")
 	}

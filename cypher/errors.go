@@ -40,7 +40,7 @@ func mapError(ctx context.Context, name string, err error) error {
 			"Neo.TransientError.Transaction.Terminated",
 			"Neo.ClientError.Transaction.Terminated":
 			return coded(casegraph.CodeTimeout, "the query ran out of time")
-		case "Neo.ClientError.Schema.ConstraintValidationFailed":
+		case constraintViolation:
 			return coded(casegraph.CodeConflict, "the change conflicts with existing data")
 		case memoryLimitCodes[0], memoryLimitCodes[1]:
 			return coded(casegraph.CodeTimeout, "the query needed more memory than it may use; narrow it")
@@ -86,3 +86,16 @@ func internalError[N ~string](name N, err error) error {
 }
 
 var errNoRow = errors.New("the statement returned no row")
+
+// constraintViolation is the code of Neo4j's refusal of a write that a
+// uniqueness constraint forbids.
+const constraintViolation = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+// violatesConstraint says whether err, as a statement in a transaction
+// returns it (before mapError), is Neo4j's refusal of a write that a
+// uniqueness constraint forbids: an id another write has taken since the
+// write gate looked.
+func violatesConstraint(err error) bool {
+	var dbErr *neo4j.Neo4jError
+	return errors.As(err, &dbErr) && dbErr.Code == constraintViolation
+}

@@ -84,3 +84,40 @@ func TestUnknownCommitOutlivesLaterFailures(t *testing.T) {
 		t.Errorf("answered %s, want OUTCOME_UNKNOWN", code)
 	}
 }
+
+// TestJudgedStaleIsTriedAgain: a write whose gate judged a source that
+// changed before the write held it (holdSources) is tried again, where
+// the same CONFLICT without the mark is the write's own refusal, final.
+func TestJudgedStaleIsTriedAgain(t *testing.T) {
+	t.Parallel()
+	conflict := casegraph.Errorf(casegraph.CodeConflict, "source %q changed while this write was written: send it again", "s")
+	if retry, _ := classifyWriteError(fmt.Errorf("%w: %w", errJudgedStale, conflict), false); !retry {
+		t.Error("a stale judgement is not tried again")
+	}
+	if retry, _ := classifyWriteError(conflict, false); retry {
+		t.Error("a refusal is tried again")
+	}
+	if got := casegraph.ErrorCode(fmt.Errorf("%w: %w", errJudgedStale, conflict)); got != casegraph.CodeConflict {
+		t.Errorf("a stale judgement out of retries answers %s, want CONFLICT", got)
+	}
+}
+
+// TestViolatesConstraint: a statement's error is a uniqueness
+// constraint's refusal only as the driver returns it, by its code.
+func TestViolatesConstraint(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&neo4j.Neo4jError{Code: constraintViolation}, true},
+		{fmt.Errorf("cypher CreateEntities: %w", &neo4j.Neo4jError{Code: constraintViolation}), true},
+		{&neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected"}, false},
+		{casegraph.Errorf(casegraph.CodeConflict, "taken"), false},
+		{nil, false},
+	} {
+		if got := violatesConstraint(c.err); got != c.want {
+			t.Errorf("violatesConstraint(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}
