@@ -316,7 +316,7 @@ func hopsOf(m map[string]any, key string) ([]casegraph.Hop, error) {
 		if hops[i].Relation, err = relationFromMap(rel); err != nil {
 			return nil, err
 		}
-		if hops[i].Entity, err = entityFromMap(end); err != nil {
+		if err := decodeEntity(end, &hops[i].Entity); err != nil { // in place: decodeEntity says why
 			return nil, err
 		}
 	}

@@ -50,6 +50,22 @@ func BenchmarkEntityFromMap(b *testing.B) {
 	}
 }
 
+// BenchmarkSubgraphFromMaps: a path's or a neighbourhood's entities (ten,
+// as a read that shows their ids and names returns them), decoded into
+// the answer's list.
+func BenchmarkSubgraphFromMaps(b *testing.B) {
+	nodes := make([]map[string]any, 10)
+	for i := range nodes {
+		nodes[i] = briefEntityMap()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := subgraphFromMaps(nodes, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestZeroValuesSetNothing: entityFromMap and relationFromMap pass over
 // a property the map does not have, or has as null, rather than set it to
 // the value null decodes to; that is the same only while setting that

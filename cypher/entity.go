@@ -377,9 +377,12 @@ func entityFromMap(m map[string]any) (casegraph.Entity, error) {
 }
 
 // decodeEntity is entityFromMap into e, a new entity: where e is already
-// on the heap (an element of the compiled read's list), decoding into it
-// saves a copy there of every entity read, since the table's setters,
-// function values, move a local entity to the heap (528 bytes).
+// on the heap (an element of a list the answer keeps: the compiled read's,
+// a path's or neighbourhood's, a search page's, a chain of command's
+// hops), decoding into it saves a copy there of every entity read, since
+// the table's setters, function values, move a local entity to the heap
+// (528 bytes; BenchmarkSubgraphFromMaps: 10 entities, 11.3 KB and 21
+// allocations to 5.5 KB and 11).
 func decodeEntity(m map[string]any, e *casegraph.Entity) error {
 	var err error
 	var kind string

@@ -438,13 +438,11 @@ func subgraphFromValues(nodes, rels []map[string]any, props *casegraph.Propertie
 }
 
 func subgraphFromMaps(nodes, rels []map[string]any) ([]casegraph.Entity, []casegraph.Relation, error) {
-	es := make([]casegraph.Entity, 0, len(nodes))
-	for _, n := range nodes {
-		e, err := entityFromMap(n)
-		if err != nil {
+	es := make([]casegraph.Entity, len(nodes))
+	for i, n := range nodes {
+		if err := decodeEntity(n, &es[i]); err != nil { // in place: decodeEntity says why
 			return nil, nil, err
 		}
-		es = append(es, e)
 	}
 	rs := make([]casegraph.Relation, 0, len(rels))
 	for _, m := range rels {

@@ -161,8 +161,8 @@ func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
 		if !ok {
 			return casegraph.SearchPage{}, fmt.Errorf("page[%d].entity: want a map, got %T", i, row["entity"])
 		}
-		e, err := entityFromMap(m)
-		if err != nil {
+		res := &out.Results[i]
+		if err := decodeEntity(m, &res.Entity); err != nil { // in place: decodeEntity says why
 			return casegraph.SearchPage{}, err
 		}
 		score, _ := row["score"].(float64)
@@ -172,8 +172,7 @@ func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
 		if !ok || !slices.Contains(casegraph.MatchFields(), casegraph.MatchField(field)) {
 			return casegraph.SearchPage{}, fmt.Errorf("page[%d]: tier %v, field %v", i, row["tier"], row["field"])
 		}
-		out.Results[i] = casegraph.SearchResult{SearchHit: casegraph.SearchHit{Entity: e, Score: score, Degree: degree},
-			Tier: int(tier), Field: casegraph.MatchField(field)}
+		res.Score, res.Degree, res.Tier, res.Field = score, degree, int(tier), casegraph.MatchField(field)
 	}
 	return out, nil
 }
@@ -249,14 +248,14 @@ func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]case
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]casegraph.SearchHit, 0, len(res.Records))
-	for _, rec := range res.Records {
+	hits := make([]casegraph.SearchHit, len(res.Records))
+	for i, rec := range res.Records {
 		m, err := getMap(rec, "entity")
 		if err != nil {
 			return nil, internalError(stmtSuggest, err)
 		}
-		e, err := entityFromMap(m)
-		if err != nil {
+		hit := &hits[i]
+		if err := decodeEntity(m, &hit.Entity); err != nil { // in place: decodeEntity says why
 			return nil, internalError(stmtSuggest, err)
 		}
 		score, _, err := getFloat(rec, "score")
@@ -267,7 +266,7 @@ func (s *Store) Suggest(ctx context.Context, q casegraph.SuggestRequest) ([]case
 		if err != nil {
 			return nil, internalError(stmtSuggest, err)
 		}
-		hits = append(hits, casegraph.SearchHit{Entity: e, Score: score, Degree: degree})
+		hit.Score, hit.Degree = score, degree
 	}
 	return hits, nil
 }
