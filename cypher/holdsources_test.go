@@ -105,3 +105,119 @@ func TestBatchHoldsItsSourcesLast(t *testing.T) {
 		}
 	})
 }
+
+// interleave is a cypher.Observer that, once armed, runs on after the
+// statement named on, once each, in whichever goroutine ran it.
+type interleave struct {
+	armed atomic.Bool
+	on    map[string]func()
+	once  map[string]*atomic.Bool
+}
+
+func (o *interleave) ObserveStatement(name string, _ time.Duration, _ error) {
+	if !o.armed.Load() || o.on[name] == nil || !o.once[name].CompareAndSwap(false, true) {
+		return
+	}
+	o.on[name]()
+}
+
+// TestBatchWaitsForADeletionOfItsSource: the batch's last statement finds
+// a source it cites while deleteSource holds its lock, waits for the
+// deletion's commit, and then holds a source that is gone: the batch is
+// judged again (and refuses the citation, BAD_USER_INPUT), as when the
+// deletion committed before it looked, not an internal error.
+func TestBatchWaitsForADeletionOfItsSource(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
+	defer cancel()
+	ds := cyphertest.Dataset(t)
+	locked, deleted := make(chan struct{}), make(chan error, 1)
+	var s *cypher.Store
+	gone := casegraph.Source{ID: ds + ":gone", Title: "Gone", Dataset: ds}
+	hooks := &interleave{once: map[string]*atomic.Bool{"CreateRelations": {}, "LockSources": {}}}
+	hooks.on = map[string]func(){
+		// In the batch, before its last statement: the deletion starts,
+		// and the batch goes on once the deletion holds the lock.
+		"CreateRelations": func() {
+			go func() { _, err := s.DeleteSource(ctx, gone.ID); deleted <- err }()
+			<-locked
+		},
+		// In the deletion, its lock taken: it holds it while the batch's
+		// HoldSources reaches the source and waits for it.
+		"LockSources": func() { close(locked); time.Sleep(time.Second) },
+	}
+	s = cyphertest.Store(t, cypher.Options{Observer: hooks})
+	a := casegraph.Entity{ID: ds + ":a", Kind: casegraph.KindPerson, Name: "A", Dataset: ds}
+	b := casegraph.Entity{ID: ds + ":b", Kind: casegraph.KindOrganization, Name: "B", Dataset: ds}
+	if _, err := s.WriteBatch(ctx, []casegraph.Source{gone}, []casegraph.Entity{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	hooks.armed.Store(true)
+	_, err := s.ApplyWrites(ctx, casegraph.Writes{Dataset: ds, Relations: []casegraph.Relation{{ID: ds + ":r", Type: "MEMBER_OF",
+		FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported, Dataset: ds, SourceIDs: []string{gone.ID}}}})
+	if derr := <-deleted; derr != nil {
+		t.Fatalf("the deletion: %v", derr)
+	}
+	if casegraph.ErrorCode(err) != casegraph.CodeBadUserInput {
+		t.Fatalf("the batch citing the source deleted while it waited answered %v, want BAD_USER_INPUT", err)
+	}
+	if found, err := s.RelationsByID(ctx, []string{ds + ":r"}); err != nil || len(found) != 0 {
+		t.Fatalf("the batch's relation: %v, %v; want none", found, err)
+	}
+}
+
+// TestBatchNotesItsCitingDatasets: a batch that holds its sources last
+// records there the datasets whose claims cite them (HoldSources, in place
+// of NoteCitingDatasets), for an entity's citations and a relation's
+// alike: a source of one dataset cited by a batch of entities of a second
+// and one of relations of a third is regraded in both when its
+// reliability changes, and is not deleted while they cite it, the
+// datasets it records being all that either looks through.
+func TestBatchNotesItsCitingDatasets(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
+	defer cancel()
+	s := cyphertest.Store(t, cypher.Options{})
+	if err := s.MarkCitingDatasetsBackfilled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ds1, ds2, ds3 := cyphertest.Dataset(t), cyphertest.Dataset(t), cyphertest.Dataset(t)
+	x := casegraph.Source{ID: ds1 + ":x", Title: "X", Dataset: ds1, Reliability: casegraph.ReliabilityC}
+	if _, err := s.ApplyWrites(ctx, casegraph.Writes{Dataset: ds1, Sources: []casegraph.Source{x}}); err != nil {
+		t.Fatal(err)
+	}
+	e := casegraph.Entity{ID: ds2 + ":e", Kind: casegraph.KindPerson, Name: "E", Dataset: ds2, SourceIDs: []string{x.ID}}
+	if _, err := s.ApplyWrites(ctx, casegraph.Writes{Dataset: ds2, Entities: []casegraph.Entity{e}}); err != nil {
+		t.Fatal(err)
+	}
+	a := casegraph.Entity{ID: ds3 + ":a", Kind: casegraph.KindPerson, Name: "A", Dataset: ds3}
+	b := casegraph.Entity{ID: ds3 + ":b", Kind: casegraph.KindOrganization, Name: "B", Dataset: ds3}
+	if _, err := s.ApplyWrites(ctx, casegraph.Writes{Dataset: ds3, Entities: []casegraph.Entity{a, b}}); err != nil {
+		t.Fatal(err)
+	}
+	r := casegraph.Relation{ID: ds3 + ":r", Type: "MEMBER_OF", FromID: a.ID, ToID: b.ID, Status: casegraph.StatusReported, Dataset: ds3,
+		SourceIDs: []string{x.ID}}
+	if _, err := s.ApplyWrites(ctx, casegraph.Writes{Dataset: ds3, Relations: []casegraph.Relation{r}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DeleteSource(ctx, x.ID); casegraph.ErrorCode(err) != casegraph.CodeConflict {
+		t.Fatalf("deleting the source the batches cite: %v, want CONFLICT", err)
+	}
+	x.Reliability = casegraph.ReliabilityA
+	if _, err := s.UpsertSource(ctx, x); err != nil {
+		t.Fatal(err)
+	}
+	gotE, err := s.Entity(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels, err := s.RelationsByID(ctx, []string{r.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, cs := range map[string][]casegraph.Citation{"the entity": gotE.Citations, "the relation": rels[r.ID].Citations} {
+		if got := casegraph.Grades(cs); len(got) != 1 || got[0][0] != 'A' {
+			t.Errorf("%s's citation graded %v after the source became A, want A", what, got)
+		}
+	}
+}

@@ -231,8 +231,9 @@ func (s *Store) inTx(ctx context.Context, tx neo4j.ExplicitTransaction) txRunner
 // cancellation) may have been applied before the answer was lost.
 func classifyWriteError(err error, committing bool) (retry, mayHaveCommitted bool) {
 	var coded *casegraph.Error
+	var stale staleJudgement
 	switch {
-	case errors.Is(err, errJudgedStale):
+	case errors.As(err, &stale):
 		return true, false // judged again when tried again
 	case errors.As(err, &coded):
 		return false, false // the write's own refusal, before the commit

@@ -91,14 +91,15 @@ func TestUnknownCommitOutlivesLaterFailures(t *testing.T) {
 func TestJudgedStaleIsTriedAgain(t *testing.T) {
 	t.Parallel()
 	conflict := casegraph.Errorf(casegraph.CodeConflict, "source %q changed while this write was written: send it again", "s")
-	if retry, _ := classifyWriteError(fmt.Errorf("%w: %w", errJudgedStale, conflict), false); !retry {
+	if retry, _ := classifyWriteError(fmt.Errorf("cypher WriteBatch: %w", staleJudgement{conflict}), false); !retry {
 		t.Error("a stale judgement is not tried again")
 	}
 	if retry, _ := classifyWriteError(conflict, false); retry {
 		t.Error("a refusal is tried again")
 	}
-	if got := casegraph.ErrorCode(fmt.Errorf("%w: %w", errJudgedStale, conflict)); got != casegraph.CodeConflict {
-		t.Errorf("a stale judgement out of retries answers %s, want CONFLICT", got)
+	err := writeError(context.Background(), "WriteBatch", staleJudgement{conflict}, nil)
+	if casegraph.ErrorCode(err) != casegraph.CodeConflict || err.Error() != conflict.Error() {
+		t.Errorf("a stale judgement out of retries answers %v, want %v", err, conflict)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -368,21 +367,33 @@ func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
 	return inChunks(run, stmtSourceStates, "ids", sourceIDs, g.readSource)
 }
 
-// errJudgedStale marks the error of a write whose gate judged something
+// staleJudgement is the error of a write whose gate judged something
 // that changed before the write held it: the transaction is rolled back
-// and tried again (classifyWriteError), its gate judging anew.
-var errJudgedStale = errors.New("judged stale")
+// and tried again (classifyWriteError), its gate judging anew; should
+// the retries run out, the caller has err, a coded error.
+type staleJudgement struct{ err error }
+
+func (s staleJudgement) Error() string { return s.err.Error() }
+func (s staleJudgement) Unwrap() error { return s.err }
 
 // holdSources is the last statement of a write that locks the sources it
 // cites last (gate.holdLast; for any other write it does nothing): it
 // locks them in id order (HoldSources), notes the datasets citing them
 // (note), and compares each with what the gate judged the write by. A
-// source deleted since, or changed, makes the write CONFLICT and, marked
-// errJudgedStale, tried again: its gate then refuses a citation of a
-// source gone (NOT_FOUND) or grades by the source as it is. deleteSource
-// locks a source before it looks for what cites it, so once this holds
-// them, nothing the write judged of its sources can change before it
-// commits, and a deletion that came first has been seen here.
+// source deleted since, or changed, makes the write CONFLICT and, a
+// staleJudgement, tried again: its gate then refuses a citation of a
+// source gone (BAD_USER_INPUT) or grades by the source as it is.
+// deleteSource locks a source before it looks for what cites it, so once
+// this holds them, nothing the write judged of its sources can change
+// before it commits, and a deletion that came first has been seen here
+// (one that holds the lock when this looks is waited for: the seek of
+// the source's id waits for its commit, then finds none).
+//
+// Taken last, these locks come after the ends' (CreateRelations), where
+// a single mutation that cites a source (link, upsertEntity) takes the
+// source's first: the two can meet in a deadlock, which Neo4j detects and
+// the write's retry settles (transact), the import's batch alone if need
+// be (dataset.Import).
 func (g *gate) holdSources(run txRunner) error {
 	if !g.holdLast {
 		return nil
@@ -402,8 +413,8 @@ func (g *gate) holdSources(run txRunner) error {
 	for _, id := range g.held {
 		judged, was := g.sources[id]
 		if is, ok := now[id]; ok != was || is != judged {
-			return fmt.Errorf("%w: %w", errJudgedStale, casegraph.Errorf(casegraph.CodeConflict,
-				"source %q changed while this write was written: send it again", id))
+			return staleJudgement{casegraph.Errorf(casegraph.CodeConflict,
+				"source %q changed while this write was written: send it again", id)}
 		}
 	}
 	return nil
