@@ -44,7 +44,7 @@ func (s *Store) WriteBatch(ctx context.Context, sources []casegraph.Source, enti
 // were already stored as they are).
 func (s *Store) ApplyWrites(ctx context.Context, w casegraph.Writes) (changed int, err error) {
 	p := planOf(w)
-	p.holdSourcesLast = true // the last statement below
+	p.holdSourcesLate = true // holdSources: writeRelations, or below
 	if err := precheck(ctx, p); err != nil {
 		return 0, err
 	}
@@ -207,6 +207,10 @@ func writeRelations(run txRunner, g *gate, relations []casegraph.Relation) (chan
 		cited.add(r.Dataset, r.Cited())
 	}
 	if err := g.note(run, cited); err != nil {
+		return 0, err
+	}
+	// The sources before the ends (gate.holdSources says why).
+	if err := g.holdSources(run); err != nil {
 		return 0, err
 	}
 	var creates []map[string]any

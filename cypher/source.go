@@ -29,7 +29,7 @@ func sourceUngated() ungated {
 	return ungated{
 		stmtUpsertSources: "a write of the write gate's plan (ApplyWrites, UpsertSource), after its checks",
 		stmtLockSources:   "the write gate's lock on the sources a write cites or deletes, in its transaction: returns nothing",
-		stmtHoldSources:   "the write gate's last lock on the sources a write cites, in its transaction: what it reads is compared with what the gate judged, in Go, and never goes back to the caller",
+		stmtHoldSources:   "the write gate's late lock on the sources a write cites, in its transaction: what it reads is compared with what the gate judged, in Go, and never goes back to the caller",
 		stmtDeleteSource:  "a write (DeleteSource), through the write gate: returns the source, and only whether something cites it, never what",
 	}
 }

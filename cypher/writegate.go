@@ -25,9 +25,9 @@ import (
 // at the commit: the entities a write changes or removes are locked before
 // they are read, its relation ids taken in the registry of relation ids
 // (RelationStates), the sources it cites, writes or deletes locked
-// (LockSources; an import's batch, which only cites them, locks them with
-// its last statement and compares them then with what was judged:
-// HoldSources), and a relation's ends, read unlocked, are checked again by
+// (LockSources; an import's batch, which only cites them, locks them
+// late, after its gate's reads and its entities, and compares them then
+// with what was judged: HoldSources), and a relation's ends, read unlocked, are checked again by
 // the statement that links them once it has locked them. A thing the caller may not
 // read is judged as missing: an end or a target NOT_FOUND, an id to
 // create taken (CONFLICT), in the same words as for another dataset's, and
@@ -64,11 +64,12 @@ type gatePlan struct {
 	// The entities, relations and sources the write changes or removes by
 	// id: each must exist for the caller (gate.entity and its likes).
 	entityIDs, relationIDs, sourceIDs []string
-	// holdSourcesLast: the write locks the sources it cites last, with
-	// its last statement (gate.holdSources, which it must then call),
-	// not before it looks at them. Only for a write that neither writes
-	// nor deletes sources (ApplyWrites of entities and relations).
-	holdSourcesLast bool
+	// holdSourcesLate: the write locks the sources it cites late
+	// (gate.holdSources, which it must then call before it locks any
+	// relation's ends, and before it commits), not before it looks at
+	// them. Only for a write that neither writes nor deletes sources
+	// (ApplyWrites of entities and relations).
+	holdSourcesLate bool
 }
 
 // planOf is the plan of rows, copied: the gate settles them (a protection
@@ -114,10 +115,11 @@ type gate struct {
 	// citable is every source the write's citations are graded by
 	// (graded): written over sources, made on first use.
 	citable map[string]casegraph.Source
-	// holdLast: the write locks the sources it cites last
-	// (gatePlan.holdSourcesLast): held are those, in id order, and cited
-	// the datasets whose claims cite each, noted with the locks (note).
-	holdLast bool
+	// holdLate: the write locks the sources it cites late, and has not
+	// yet (gatePlan.holdSourcesLate): held are those, in id order, and
+	// cited the datasets whose claims cite each, noted with the locks
+	// (note).
+	holdLate bool
 	held     []string
 	cited    citingDatasets
 }
@@ -352,10 +354,10 @@ func (g *gate) load(run txRunner, p *gatePlan, mode gateMode) error {
 	}
 	sourceIDs = sortedOnce(sourceIDs)
 	switch {
-	case mode == gateWrite && p.holdSourcesLast && len(p.Sources) == 0 && len(p.sourceIDs) == 0:
-		// Locked last (holdSources), and what is read here unlocked is
+	case mode == gateWrite && p.holdSourcesLate && len(p.Sources) == 0 && len(p.sourceIDs) == 0:
+		// Locked late (holdSources), and what is read here unlocked is
 		// compared then with what they are.
-		g.holdLast, g.held, g.cited = true, sourceIDs, citingDatasets{}
+		g.holdLate, g.held, g.cited = true, sourceIDs, citingDatasets{}
 	case mode == gateWrite:
 		// A write that cites a source and deleteSource both lock it (in
 		// id order) before they look: whichever comes second waits, then
@@ -376,10 +378,10 @@ type staleJudgement struct{ err error }
 func (s staleJudgement) Error() string { return s.err.Error() }
 func (s staleJudgement) Unwrap() error { return s.err }
 
-// holdSources is the last statement of a write that locks the sources it
-// cites last (gate.holdLast; for any other write it does nothing): it
-// locks them in id order (HoldSources), notes the datasets citing them
-// (note), and compares each with what the gate judged the write by. A
+// holdSources locks the sources a write cites late (gate.holdLate; for
+// any other write, or once it has, it does nothing): in id order
+// (HoldSources), noting the datasets citing them (note), and compares
+// each with what the gate judged the write by. A
 // source deleted since, or changed, makes the write CONFLICT and, a
 // staleJudgement, tried again: its gate then refuses a citation of a
 // source gone (BAD_USER_INPUT) or grades by the source as it is.
@@ -389,15 +391,17 @@ func (s staleJudgement) Unwrap() error { return s.err }
 // (one that holds the lock when this looks is waited for: the seek of
 // the source's id waits for its commit, then finds none).
 //
-// Taken last, these locks come after the ends' (CreateRelations), where
-// a single mutation that cites a source (link, upsertEntity) takes the
-// source's first: the two can meet in a deadlock, which Neo4j detects and
-// the write's retry settles (transact), the import's batch alone if need
-// be (dataset.Import).
+// Late, but before a relation's ends (CreateRelations, UpdateRelations):
+// every write takes its entities, relation ids, sources and then ends in
+// that order (a link: LockSources, then UpsertRelation's ends), so a
+// batch and a link that share a source and an end queue rather than
+// deadlock. Taken after the ends, they met in a deadlock every few
+// links (TestBatchBesideLinks).
 func (g *gate) holdSources(run txRunner) error {
-	if !g.holdLast {
+	if !g.holdLate {
 		return nil
 	}
+	g.holdLate = false // what is noted from now on is noted at once
 	rows := make([]map[string]any, len(g.held))
 	for i, id := range g.held {
 		rows[i] = map[string]any{"id": id, "datasets": slices.Sorted(maps.Keys(g.cited[id]))}
@@ -422,9 +426,9 @@ func (g *gate) holdSources(run txRunner) error {
 
 // note records the datasets whose claims the write makes cite each
 // source (citingDatasets.note): now, or, for a write that locks its
-// sources last, with those locks (holdSources).
+// sources late and has not yet, with those locks (holdSources).
 func (g *gate) note(run txRunner, cited citingDatasets) error {
-	if !g.holdLast {
+	if !g.holdLate {
 		return cited.note(run)
 	}
 	for id, datasets := range cited {

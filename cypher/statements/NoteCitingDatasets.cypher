@@ -7,7 +7,7 @@
 // others are locked (a write that cites a source holds its lock already:
 // the write gate's LockSources) before their list is read again, so that
 // two writes that add datasets at once lose neither. An import's batch
-// notes them with its last statement instead (HoldSources).
+// notes them with its late lock instead (HoldSources).
 UNWIND $rows AS row
 MATCH (s:Source {id: row.id})
 WHERE any(d IN row.datasets WHERE NOT d IN coalesce(s.citingDatasets, []))
