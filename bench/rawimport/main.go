@@ -5,7 +5,10 @@
 // (relations, their ends found by the entity id index), with the rows'
 // properties. It measures what Neo4j itself takes to write the same rows
 // on a machine, the limit `casegraph import` can come near
-// (bench/README.md, "Raw import").
+// (bench/README.md, "Raw import"). With -model the relations are written
+// as Casegraph's model keeps them (their :RelationId registry nodes, their
+// ends' degrees, in CreateRelations' shape), still without the write gate:
+// the limit for what an import writes, not only for the rows.
 //
 //	go run ./bench/rawimport -file /tmp/bench-1m.ndjson -prefix raw- -batch 5000 -writers 2
 //
@@ -54,6 +57,40 @@ SET e += row.props, e.updatedAt = datetime()`
 MATCH (a:Entity {id: row.from}), (b:Entity {id: row.to})
 CREATE (a)-[r:$(row.type)]->(b)
 SET r = row.props, r.createdAt = datetime(), r.updatedAt = datetime(), r.protectedEnd = false`
+	// writeModelRelations (-model) writes what Casegraph's model keeps of a
+	// relation beside the relationship, as an import's batch does: each
+	// id's :RelationId node, claimed first (RelationStates/write), and,
+	// as CreateRelations, the ends' degrees (once an end for all its rows,
+	// in id order) and the registry node's type, ends, page key and
+	// relationship. Nothing is read to judge the rows (no write gate).
+	writeModelRelations = `CALL () {
+  UNWIND $rows AS row
+  MERGE (c:RelationId {id: row.props.id})
+    ON CREATE SET c.type = row.type
+}
+UNWIND $rows AS row
+MATCH (a:Entity {id: row.from}), (b:Entity {id: row.to})
+WITH collect({row: row, a: a, b: b}) AS found
+CALL (found) {
+  UNWIND found AS f
+  UNWIND CASE WHEN f.a = f.b THEN [f.a] ELSE [f.a, f.b] END AS n
+  WITH n, count(*) AS added
+  ORDER BY n.id
+  SET n.degree = n.degree + added
+}
+CALL (found) {
+  UNWIND found AS f
+  WITH f.row AS row, f.a AS a, f.b AS b
+  CREATE (a)-[r:$(row.type)]->(b)
+  SET r = row.props, r.createdAt = datetime(), r.updatedAt = datetime(),
+      r.redactedId = 'protected-' + left(replace(randomUUID(), '-', ''), 16),
+      r.protectedEnd = coalesce(a.protected, false) OR coalesce(b.protected, false)
+  WITH row, r, a, b
+  MATCH (c:RelationId {id: row.props.id})
+  SET c.fromId = a.id, c.toId = b.id, c.pageKey = CASE WHEN r.protectedEnd THEN r.redactedId ELSE r.id END,
+      c.rel = elementId(r)
+}
+RETURN size(found) AS written`
 )
 
 func main() {
@@ -72,6 +109,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	prefix := fs.String("prefix", "raw-", "written before every id and dataset, so that the rows do not meet the file's own")
 	batch := fs.Int("batch", 5000, "rows a transaction")
 	writers := fs.Int("writers", 2, "transactions written at once")
+	model := fs.Bool("model", false, "write relations as Casegraph's model keeps them: with their :RelationId registry nodes and their ends' degrees")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,7 +136,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	for _, phase := range []struct {
 		name, stmt string
 		rows       []map[string]any
-	}{{"sources", writeSources, rows.sources}, {"entities", writeEntities, rows.entities}, {"relations", writeRelations, rows.relations}} {
+	}{{"sources", writeSources, rows.sources}, {"entities", writeEntities, rows.entities}, {"relations", relationsStatement(*model), rows.relations}} {
 		took, err := write(ctx, driver, *database, phase.stmt, phase.rows, *batch, *writers)
 		if err != nil {
 			return fmt.Errorf("%s: %w", phase.name, err)
@@ -108,6 +146,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	fmt.Fprintf(stdout, "written in %s (%s with reading)\n", time.Since(written).Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// relationsStatement is the relations' statement: with the model's
+// registry and degrees, or the relationships alone.
+func relationsStatement(model bool) string {
+	if model {
+		return writeModelRelations
+	}
+	return writeRelations
 }
 
 // write writes rows in batches of n, w transactions at once, each in
