@@ -315,7 +315,7 @@ func TestEntitiesByDegreeOfSomeDatasets(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
 	seed, _ := cyphertest.LoadSeed(t, s) // a protected person among them
 	generated := func(seedValue uint64) string {
-		ds := cyphertest.Dataset(t) + fmt.Sprint(seedValue)
+		ds := cyphertest.Dataset(t) // its own name, which the test's clean-up deletes
 		b, err := dataset.GenerateBatch(dataset.GenOptions{Entities: 60, Relations: 200, Seed: seedValue, Dataset: ds})
 		if err != nil {
 			t.Fatal(err)
