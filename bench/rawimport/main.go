@@ -157,9 +157,9 @@ func relationsStatement(model bool) string {
 	return writeRelations
 }
 
-// write writes rows in batches of n, w transactions at once, each in
-// ExecuteWrite (so the driver writes a batch again after a transient
-// error, a deadlock among them), and returns how long it took.
+// write writes rows in batches of n, w transactions at once, each
+// written again after a transient error, a deadlock among them
+// (writeBatch), and returns how long it took.
 func write(ctx context.Context, driver neo4j.DriverWithContext, database, stmt string, rows []map[string]any, n, w int) (time.Duration, error) {
 	start := time.Now()
 	batches := make(chan []map[string]any)
@@ -172,14 +172,7 @@ func write(ctx context.Context, driver neo4j.DriverWithContext, database, stmt s
 			session := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: database, AccessMode: neo4j.AccessModeWrite})
 			defer session.Close(ctx)
 			for b := range batches {
-				_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
-					res, err := tx.Run(ctx, stmt, map[string]any{"rows": b})
-					if err != nil {
-						return nil, err
-					}
-					return res.Consume(ctx)
-				})
-				if err != nil {
+				if err := writeBatch(ctx, session, stmt, b); err != nil {
 					errs <- err
 					for range batches { // drain: write nothing more
 					}
@@ -195,6 +188,47 @@ func write(ctx context.Context, driver neo4j.DriverWithContext, database, stmt s
 	wg.Wait()
 	close(errs)
 	return time.Since(start), <-errs
+}
+
+// batchRetryTime bounds how long a batch that failed with a transient
+// error (a deadlock with the other writers' batches, mostly: -model's
+// relations lock their ends) is tried again. The driver's own retries
+// stop after cypher.DriverConfig's second, which a batch of thousands of
+// rows outlasts on its first try.
+const batchRetryTime = time.Minute
+
+// writeBatch writes one batch in a transaction of its own, again while it
+// fails with a transient error, for at most batchRetryTime.
+func writeBatch(ctx context.Context, session neo4j.SessionWithContext, stmt string, rows []map[string]any) error {
+	start := time.Now()
+	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, time.Second) {
+		_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
+			res, err := tx.Run(ctx, stmt, map[string]any{"rows": rows})
+			if err != nil {
+				return nil, err
+			}
+			return res.Consume(ctx)
+		})
+		if err == nil || !transient(err) || time.Since(start)+backoff > batchRetryTime {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// transient says whether a batch that failed with err may succeed if
+// written again: the driver gives up on a transient error with a
+// TransactionExecutionLimit, which holds the errors without wrapping them.
+func transient(err error) bool {
+	var limit *neo4j.TransactionExecutionLimit
+	if errors.As(err, &limit) && len(limit.Errors) > 0 {
+		err = limit.Errors[len(limit.Errors)-1]
+	}
+	return neo4j.IsRetryable(err)
 }
 
 // fileRows are the file's rows as the statements take them.

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +16,9 @@ import (
 )
 
 // generated writes `casegraph gen`'s file of a small graph in dataset ds
-// and returns its path.
+// (1,000 relations), with two entities and two relations more that the
+// generator never makes: a relation of an entity with itself and one with
+// a protected person, and returns its path.
 func generated(t *testing.T, ds string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "graph.ndjson")
@@ -30,43 +32,57 @@ func generated(t *testing.T, ds string) string {
 	if err := dataset.Generate(dataset.GenOptions{Entities: 200, Relations: 1000, Seed: 3, Dataset: ds}, enc.Encode); err != nil {
 		t.Fatal(err)
 	}
+	for _, line := range []string{
+		`{"type":"entity","id":"DS:loop","kind":"Person","name":"Loop","dataset":"DS"}`,
+		`{"type":"entity","id":"DS:protected","kind":"Person","name":"Protected","protected":true,"dataset":"DS"}`,
+		`{"type":"relation","id":"DS:rel-loop","relationType":"ASSOCIATE_OF","from":"DS:loop","to":"DS:loop","dataset":"DS"}`,
+		`{"type":"relation","id":"DS:rel-protected","relationType":"ASSOCIATE_OF","from":"DS:loop","to":"DS:protected","dataset":"DS"}`,
+	} {
+		if _, err := fmt.Fprintln(w, strings.ReplaceAll(line, "DS", ds)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	return path
 }
 
-// registry counts the relations of dataset ds and those whose :RelationId
-// node says what CreateRelations makes it say: the type, the ends, the
-// page key (the id: no end is protected) and the relationship.
-func registry(t *testing.T, driver neo4j.DriverWithContext, ds string) (relations, registered int64) {
+// registry counts the relations of dataset ds, those with a protected
+// end, and those whose :RelationId node says what CreateRelations makes it
+// say: the type, the ends, the page key (the redacted id when an end is
+// protected, else the id) and the relationship, its protectedEnd its
+// ends'.
+func registry(t *testing.T, driver neo4j.DriverWithContext, ds string) (relations, protected, registered int64) {
 	t.Helper()
-	res, err := neo4j.ExecuteQuery(context.Background(), driver, `
+	res, err := neo4j.ExecuteQuery(t.Context(), driver, `
 MATCH (a:Entity {dataset: $ds})-[r]->(b:Entity)
 OPTIONAL MATCH (c:RelationId {id: r.id})
-RETURN count(r) AS relations,
+RETURN count(r) AS relations, count(CASE WHEN r.protectedEnd THEN 1 END) AS protected,
        count(CASE WHEN c.type = type(r) AND c.fromId = a.id AND c.toId = b.id
-                   AND c.pageKey = r.id AND c.rel = elementId(r) THEN 1 END) AS registered`,
+                   AND r.protectedEnd = (coalesce(a.protected, false) OR coalesce(b.protected, false))
+                   AND c.pageKey = CASE WHEN r.protectedEnd THEN r.redactedId ELSE r.id END
+                   AND c.rel = elementId(r) THEN 1 END) AS registered`,
 		map[string]any{"ds": ds}, neo4j.EagerResultTransformer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := res.Records[0]
-	relations, _, err = neo4j.GetRecordValue[int64](rec, "relations")
-	if err != nil {
-		t.Fatal(err)
+	get := func(key string) int64 {
+		n, _, err := neo4j.GetRecordValue[int64](rec, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
 	}
-	registered, _, err = neo4j.GetRecordValue[int64](rec, "registered")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return relations, registered
+	return get("relations"), get("protected"), get("registered")
 }
 
 // TestModelWritesWhatAnImportKeeps: with -model, the relations come with
 // the registry nodes and the degrees a Casegraph import keeps (so the
-// figure it gives is the limit for the same writes); without, with
-// neither.
+// figure it gives is the limit for the same writes), a relation of an
+// entity with itself and one with a protected person among them; without
+// -model, with no registry.
 func TestModelWritesWhatAnImportKeeps(t *testing.T) {
 	store := cyphertest.Store(t, cypher.Options{}) // migrated: the same indexes as an import meets
 	driver := cyphertest.Driver(t)
@@ -76,30 +92,58 @@ func TestModelWritesWhatAnImportKeeps(t *testing.T) {
 		}
 		return os.Getenv(k)
 	}
-	for _, model := range []bool{true, false} {
+	write := func(t *testing.T, model bool) string {
 		ds := cyphertest.Dataset(t)
 		args := []string{"-file", generated(t, ds), "-prefix=", "-batch", "300"}
 		if model {
 			args = append(args, "-model")
 		}
 		var out strings.Builder
-		if err := run(context.Background(), args, getenv, &out); err != nil {
-			t.Fatalf("model %v: %v", model, err)
+		if err := run(t.Context(), args, getenv, &out); err != nil {
+			t.Fatal(err)
 		}
-		if !strings.Contains(out.String(), "relations      1000 rows") {
-			t.Errorf("model %v: the report does not count 1000 relations:\n%s", model, out.String())
+		if !strings.Contains(out.String(), "relations      1002 rows") {
+			t.Errorf("the report does not count 1002 relations:\n%s", out.String())
 		}
-		relations, registered := registry(t, driver, ds)
-		if relations != 1000 {
-			t.Errorf("model %v: %d relations written, want 1000", model, relations)
+		return ds
+	}
+	t.Run("model", func(t *testing.T) {
+		ds := write(t, true)
+		relations, protected, registered := registry(t, driver, ds)
+		if relations != 1002 || protected != 1 {
+			t.Errorf("%d relations, %d with a protected end; want 1002, 1", relations, protected)
 		}
-		if model {
-			if registered != relations {
-				t.Errorf("-model: %d of %d relations registered as CreateRelations registers them", registered, relations)
-			}
-			cyphertest.CheckDegrees(t, store, ds)
-		} else if registered != 0 {
-			t.Errorf("without -model: %d relations registered, want none", registered)
+		if registered != relations {
+			t.Errorf("%d of %d relations registered as CreateRelations registers them", registered, relations)
+		}
+		cyphertest.CheckDegrees(t, store, ds)
+	})
+	t.Run("rows alone", func(t *testing.T) {
+		ds := write(t, false)
+		relations, _, registered := registry(t, driver, ds)
+		if relations != 1002 || registered != 0 {
+			t.Errorf("%d relations, %d registered; want 1002, none", relations, registered)
+		}
+	})
+}
+
+// TestTransient: a batch is written again after a deadlock, also when the
+// driver has given up on it, and not after an error that would recur.
+func TestTransient(t *testing.T) {
+	deadlock := &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected"}
+	syntax := &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError"}
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{deadlock, true},
+		{&neo4j.TransactionExecutionLimit{Errors: []error{syntax, deadlock}}, true},
+		{syntax, false},
+		{&neo4j.TransactionExecutionLimit{Errors: []error{deadlock, syntax}}, false},
+		{&neo4j.TransactionExecutionLimit{}, false},
+	} {
+		if got := transient(c.err); got != c.want {
+			t.Errorf("transient(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
 }
