@@ -203,7 +203,7 @@ const retryTime = time.Second
 // cluster still sees what this process wrote before it.
 func (s *Store) runRead(ctx context.Context, text string, params map[string]any) (*neo4j.EagerResult, error) {
 	var res *neo4j.EagerResult
-	err := retry(ctx, retryTime, func() (err error) {
+	err := Retry(ctx, retryTime, func() (err error) {
 		res, err = s.runReadOnce(ctx, text, params)
 		return err
 	})
@@ -420,7 +420,7 @@ const operatorRetryBudget = 30 * time.Second
 // form, a delete in batches): a batch of CALL ... IN TRANSACTIONS that
 // committed before the failure stays, and the retry does the rest.
 func retryOperator(ctx context.Context, name string, attempt func() error) error {
-	err := retry(ctx, operatorRetryBudget, attempt)
+	err := Retry(ctx, operatorRetryBudget, attempt)
 	var coded *casegraph.Error
 	if err == nil || errors.As(err, &coded) { // refused before the database: no caller
 		return err
@@ -428,12 +428,12 @@ func retryOperator(ctx context.Context, name string, attempt func() error) error
 	return mapError(ctx, name, err)
 }
 
-// retry runs attempt until it succeeds, fails in a way a retry cannot
+// Retry runs attempt until it succeeds, fails in a way a retry cannot
 // mend (a coded refusal, or an error that is not retryable), or the next
 // try would start after budget, backing off from 50 ms (doubled each
 // time, at most 2 s); it returns the last attempt's error, or ctx's when
 // ctx ends while it waits.
-func retry(ctx context.Context, budget time.Duration, attempt func() error) error {
+func Retry(ctx context.Context, budget time.Duration, attempt func() error) error {
 	start := time.Now()
 	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, 2*time.Second) {
 		err := attempt()

@@ -39,6 +39,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/casegraph/casegraph/bench/internal/benchdb"
+	"github.com/casegraph/casegraph/cypher"
 )
 
 // The statements, one a phase. An entity's and a relation's properties are
@@ -198,10 +199,10 @@ func write(ctx context.Context, driver neo4j.DriverWithContext, database, stmt s
 const batchRetryTime = time.Minute
 
 // writeBatch writes one batch in a transaction of its own, again while it
-// fails with a transient error, for at most batchRetryTime.
+// fails with an error a retry may mend, for at most batchRetryTime
+// (cypher.Retry, as Casegraph's own statements are retried).
 func writeBatch(ctx context.Context, session neo4j.SessionWithContext, stmt string, rows []map[string]any) error {
-	start := time.Now()
-	for backoff := 50 * time.Millisecond; ; backoff = min(2*backoff, time.Second) {
+	return cypher.Retry(ctx, batchRetryTime, func() error {
 		_, err := session.ExecuteWrite(ctx, func(tx neo4j.ManagedTransaction) (any, error) {
 			res, err := tx.Run(ctx, stmt, map[string]any{"rows": rows})
 			if err != nil {
@@ -209,26 +210,8 @@ func writeBatch(ctx context.Context, session neo4j.SessionWithContext, stmt stri
 			}
 			return res.Consume(ctx)
 		})
-		if err == nil || !transient(err) || time.Since(start)+backoff > batchRetryTime {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff):
-		}
-	}
-}
-
-// transient says whether a batch that failed with err may succeed if
-// written again: the driver gives up on a transient error with a
-// TransactionExecutionLimit, which holds the errors without wrapping them.
-func transient(err error) bool {
-	var limit *neo4j.TransactionExecutionLimit
-	if errors.As(err, &limit) && len(limit.Errors) > 0 {
-		err = limit.Errors[len(limit.Errors)-1]
-	}
-	return neo4j.IsRetryable(err)
+		return err
+	})
 }
 
 // fileRows are the file's rows as the statements take them.

@@ -126,24 +126,3 @@ func TestModelWritesWhatAnImportKeeps(t *testing.T) {
 		}
 	})
 }
-
-// TestTransient: a batch is written again after a deadlock, also when the
-// driver has given up on it, and not after an error that would recur.
-func TestTransient(t *testing.T) {
-	deadlock := &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected"}
-	syntax := &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError"}
-	for _, c := range []struct {
-		err  error
-		want bool
-	}{
-		{deadlock, true},
-		{&neo4j.TransactionExecutionLimit{Errors: []error{syntax, deadlock}}, true},
-		{syntax, false},
-		{&neo4j.TransactionExecutionLimit{Errors: []error{deadlock, syntax}}, false},
-		{&neo4j.TransactionExecutionLimit{}, false},
-	} {
-		if got := transient(c.err); got != c.want {
-			t.Errorf("transient(%v) = %v, want %v", c.err, got, c.want)
-		}
-	}
-}
