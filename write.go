@@ -17,6 +17,12 @@ type Writes struct {
 	Relations []Relation
 }
 
+// RelationChunks yields a write's relations a part at a time, in order:
+// a write too large to hold whole (an import's file, read again each
+// time it is called). The parts are the caller's to keep or drop; an error
+// yield returns stops the reading, and is returned.
+type RelationChunks func(yield func(rows []Relation) error) error
+
 // RowKind names the list of a Writes that a row is in.
 type RowKind string
 

@@ -1,6 +1,7 @@
 package cypher_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -59,7 +60,7 @@ func TestCheckWritesInChunks(t *testing.T) {
 		t.Helper()
 		defer cypher.SetCheckChunk(chunk)()
 		before := slices.Clone(w.Relations)
-		refused, err := f.s.CheckWrites(ctx, w)
+		refused, err := f.s.CheckWrites(ctx, w, nil)
 		if err != nil {
 			t.Fatalf("chunks of %d: %v", chunk, err)
 		}
@@ -93,5 +94,50 @@ func TestCheckWritesInChunks(t *testing.T) {
 		if got := judged(chunk); !slices.Equal(got, whole) {
 			t.Errorf("chunks of %d refused\n%v\nwant, as in one chunk,\n%v", chunk, got, whole)
 		}
+	}
+
+	// The relations given after the write, in parts (a file read again),
+	// are judged as those of the write, counted on from them; the rows of
+	// an id given twice left out (the caller refuses those itself).
+	var once []casegraph.Relation
+	for i, r := range w.Relations {
+		if i != 2 && i != 7 {
+			once = append(once, r)
+		}
+	}
+	given := w
+	for _, part := range []int{1, 3, 100} {
+		given.Relations = once[:2]
+		more := func(yield func([]casegraph.Relation) error) error {
+			for rest := once[2:]; len(rest) > 0; rest = rest[min(part, len(rest)):] {
+				if err := yield(slices.Clone(rest[:min(part, len(rest))])); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		parted, err := f.s.CheckWrites(ctx, given, more)
+		if err != nil {
+			t.Fatal(err)
+		}
+		given.Relations = once
+		whole, err := f.s.CheckWrites(ctx, given, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		show := func(rs []casegraph.Refusal) (out []string) {
+			for _, r := range rs {
+				out = append(out, fmt.Sprintf("%s %d %s: %s", r.Kind, r.Index, casegraph.ErrorCode(r.Err), casegraph.ErrorMessage(r.Err)))
+			}
+			return out
+		}
+		if got, want := show(parted), show(whole); !slices.Equal(got, want) || len(want) < 6 {
+			t.Errorf("relations in parts of %d refused\n%v\nwant, as given whole,\n%v", part, got, want)
+		}
+	}
+	// An error of the parts' own (a file changed) is returned as it is.
+	boom := errors.New("the file changed")
+	if _, err := f.s.CheckWrites(ctx, given, func(func([]casegraph.Relation) error) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("an error of the parts: %v, want it as it is", err)
 	}
 }

@@ -218,7 +218,14 @@ func (p *gatePlan) refusal(r casegraph.Refusal) error {
 // not held in memory again, with its states, beside the caller's rows;
 // what spans chunks (the kinds of the write's entities, the sources it
 // writes, ids it gives twice) is the whole write's.
-func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error) {
+//
+// more, when not nil, yields more of the write's relations, a part at a
+// time, after w's (a file too large to hold, read again: dataset.ReadFile);
+// their refusals count their rows on from w's relations (Index). Those
+// rows must not give an id that w or another of them gives: the caller
+// has refused such rows already (dataset.Check), and nothing of them is
+// remembered here, so that their millions of ids are not held.
+func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error) {
 	all := &gatePlan{Writes: w} // read only: each chunk is copied (planOf)
 	g, err := newGate(ctx, all)
 	if err != nil {
@@ -227,7 +234,24 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegrap
 	early := g.early(all)
 	seen := newRepeats(w)
 	var refused []casegraph.Refusal
+	var moreErr error // more's own error (reading a file), not the database's
 	err = s.inRead(ctx, "CheckWrites", func(run txRunner) error {
+		var loadErr error
+		// judge judges one chunk, whose first row is row start of its
+		// kind, early's refusals of it (skip, by the chunk's index) aside.
+		judge := func(chunk casegraph.Writes, start int, skip []casegraph.Refusal) error {
+			p := planOf(chunk)
+			g.forget()
+			if err := g.load(run, p, gateCheck); err != nil {
+				loadErr = err
+				return err
+			}
+			for _, r := range g.judge(p, skip, seen) {
+				r.Index += start
+				refused = append(refused, r)
+			}
+			return nil
+		}
 		for _, kind := range []casegraph.RowKind{casegraph.RowSource, casegraph.RowEntity, casegraph.RowRelation} {
 			n := map[casegraph.RowKind]int{casegraph.RowSource: len(w.Sources), casegraph.RowEntity: len(w.Entities), casegraph.RowRelation: len(w.Relations)}[kind]
 			for start := 0; start < n; start += checkChunk {
@@ -241,11 +265,6 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegrap
 				case casegraph.RowRelation:
 					chunk.Relations = w.Relations[start:end]
 				}
-				p := planOf(chunk)
-				g.forget()
-				if err := g.load(run, p, gateCheck); err != nil {
-					return err
-				}
 				var skip []casegraph.Refusal // early's refusals of the chunk, by the chunk's index
 				for _, r := range early {
 					if r.Kind == kind && r.Index >= start && r.Index < end {
@@ -253,14 +272,40 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegrap
 						skip = append(skip, r)
 					}
 				}
-				for _, r := range g.judge(p, skip, seen) {
-					r.Index += start
-					refused = append(refused, r)
+				if err := judge(chunk, start, skip); err != nil {
+					return err
 				}
 			}
 		}
-		return nil
+		if more == nil {
+			return nil
+		}
+		start := len(w.Relations)
+		err := more(func(rows []casegraph.Relation) error {
+			for len(rows) > 0 {
+				chunk := casegraph.Writes{Dataset: w.Dataset, Relations: rows[:min(checkChunk, len(rows))]}
+				rows = rows[len(chunk.Relations):]
+				skip := g.early(&gatePlan{Writes: chunk})
+				for _, r := range skip {
+					r.Index += start
+					refused = append(refused, r)
+				}
+				if err := judge(chunk, start, skip); err != nil {
+					return err
+				}
+				start += len(chunk.Relations)
+			}
+			return nil
+		})
+		if err != nil && loadErr == nil { // not the database's
+			moreErr = err
+			return nil
+		}
+		return err
 	})
+	if err == nil {
+		err = moreErr
+	}
 	if err != nil {
 		return nil, err
 	}

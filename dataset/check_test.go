@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unsafe"
@@ -14,15 +16,25 @@ import (
 	"github.com/casegraph/casegraph/dataset"
 )
 
-// checkSpy is the real store, noting the write each CheckWrites is given.
+// checkSpy is the real store, noting the write each CheckWrites is given,
+// and the parts of relations it is given after it.
 type checkSpy struct {
 	*cypher.Store
 	checked []casegraph.Writes
+	parts   [][]casegraph.Relation
 }
 
-func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error) {
+func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error) {
 	s.checked = append(s.checked, w)
-	return s.Store.CheckWrites(ctx, w)
+	return s.Store.CheckWrites(ctx, w, func(yield func([]casegraph.Relation) error) error {
+		if more == nil {
+			return nil
+		}
+		return more(func(rows []casegraph.Relation) error {
+			s.parts = append(s.parts, rows)
+			return yield(rows)
+		})
+	})
 }
 
 // TestCheckSendsTheFileItself: Check gives the graph check the batch's
@@ -30,8 +42,19 @@ func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes) ([]caseg
 // among them, and reports each of those once, as it refuses them (an id
 // given twice, a relation whose end is on a bad line), beside what the
 // graph check finds of the others, by line.
+//
+// A file read by ReadFile is checked the same, its relations read again
+// from the file.
 func TestCheckSendsTheFileItself(t *testing.T) {
-	store := &checkSpy{Store: cyphertest.Store(t, cypher.Options{})}
+	s := cyphertest.Store(t, cypher.Options{})
+	for _, inFile := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Read", true: "ReadFile"}[inFile], func(t *testing.T) {
+			checkSendsTheFileItself(t, &checkSpy{Store: s}, inFile)
+		})
+	}
+}
+
+func checkSendsTheFileItself(t *testing.T, store *checkSpy, inFile bool) {
 	ds := cyphertest.Dataset(t)
 	rec := func(format string, args ...any) string {
 		return strings.ReplaceAll(fmt.Sprintf(format, args...), "DS", ds)
@@ -51,6 +74,16 @@ func TestCheckSendsTheFileItself(t *testing.T) {
 		rec(`{"type":"relation","id":"DS:r5","relationType":"LOCATED_IN","from":"DS:a","to":"DS:b","dataset":"DS","sourceIds":["DS:nope"]}`),
 	}
 	b, err := dataset.Read(strings.NewReader(strings.Join(lines, "\n")))
+	if inFile {
+		path := filepath.Join(t.TempDir(), "data.ndjson")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, err = dataset.ReadFile(path)
+		if len(b.Relations) != 0 || b.RelationCount() != 6 {
+			t.Fatalf("ReadFile held %d relations, counted %d; want 0 held, 6 counted", len(b.Relations), b.RelationCount())
+		}
+	}
 	var bad *dataset.LinesError
 	if !errors.As(err, &bad) || len(bad.Lines) != 1 || bad.Lines[0].Line != 6 {
 		t.Fatalf("Read: %v, want line 6 refused", err)
@@ -81,13 +114,26 @@ func TestCheckSendsTheFileItself(t *testing.T) {
 	}
 	w := store.checked[0]
 	if len(w.Sources) != len(b.Sources) || unsafe.SliceData(w.Sources) != unsafe.SliceData(b.Sources) ||
-		len(w.Entities) != len(b.Entities) || unsafe.SliceData(w.Entities) != unsafe.SliceData(b.Entities) ||
-		len(w.Relations) != len(b.Relations) || unsafe.SliceData(w.Relations) != unsafe.SliceData(b.Relations) {
-		t.Errorf("the graph check was given a copy of the rows (%d sources, %d entities, %d relations), not the batch's (%d, %d, %d)",
-			len(w.Sources), len(w.Entities), len(w.Relations), len(b.Sources), len(b.Entities), len(b.Relations))
+		len(w.Entities) != len(b.Entities) || unsafe.SliceData(w.Entities) != unsafe.SliceData(b.Entities) || len(w.Relations) != 0 {
+		t.Errorf("the graph check was given a copy of the rows (%d sources, %d entities, %d relations), not the batch's (%d, %d, and its relations in parts)",
+			len(w.Sources), len(w.Entities), len(w.Relations), len(b.Sources), len(b.Entities))
 	}
-	if b.Relations[1].FromID != ds+":b" || b.Entities[0].Protected {
-		t.Errorf("Check changed the batch's rows: %+v, %+v", b.Relations[1], b.Entities[0])
+	// The relations Check refuses itself are not judged again: the second
+	// r1, r2 and r3.
+	var judged []string
+	for _, part := range store.parts {
+		for _, r := range part {
+			judged = append(judged, strings.TrimPrefix(r.ID, ds+":"))
+		}
+	}
+	if strings.Join(judged, " ") != "r1 r4 r5" {
+		t.Errorf("the graph check judged relations %v, want r1 r4 r5", judged)
+	}
+	if b.Entities[0].Protected {
+		t.Errorf("Check changed the batch's rows: %+v", b.Entities[0])
+	}
+	if !inFile && b.Relations[1].FromID != ds+":b" {
+		t.Errorf("Check changed the batch's rows: %+v", b.Relations[1])
 	}
 }
 

@@ -46,6 +46,9 @@ type Batch struct {
 	Bad LinesError
 	// badEntities maps the id of an entity on a bad line to that line.
 	badEntities map[string]int
+	// file holds the relations ReadFile left in their file (Relations is
+	// then empty; RelationLines is not).
+	file *relationFile
 	// strs holds one copy of each string that rows repeat (datasets,
 	// entity ids as ends, source ids, dates), while Read reads.
 	strs map[string]string
@@ -143,6 +146,11 @@ const MaxLineBytes = 4 << 20
 // can be fixed in one pass.
 func Read(r io.Reader) (Batch, error) {
 	var b Batch
+	return b, b.read(r)
+}
+
+// read reads the lines of r into b (Read), and returns its bad lines.
+func (b *Batch) read(r io.Reader) error {
 	bad := &b.Bad
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
@@ -167,7 +175,7 @@ func Read(r io.Reader) (Batch, error) {
 		bad.add(line+1, err)
 	}
 	b.strs = nil
-	return b, b.Bad.orNil()
+	return b.Bad.orNil()
 }
 
 // add decodes one line (raw, as in the file) and adds its record. Text
@@ -245,7 +253,12 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		if err := r.Normalize(); err != nil { // no status: casegraph.DefaultStatus
 			return relationFields(err)
 		}
-		b.Relations, b.RelationLines = append(b.Relations, r), append(b.RelationLines, line)
+		if b.file != nil {
+			b.file.keep(r) // left in the file
+		} else {
+			b.Relations = append(b.Relations, r)
+		}
+		b.RelationLines = append(b.RelationLines, line)
 	default:
 		e := casegraph.Errorf(casegraph.CodeBadUserInput, "unknown record type %q (want source, entity or relation)", rec.Type)
 		e.Field, e.Accepted = "type", recordTypes
@@ -369,6 +382,13 @@ func (b Batch) ByDataset() map[string]Counts {
 		c := out[r.Dataset]
 		c.Relations++
 		out[r.Dataset] = c
+	}
+	if b.file != nil {
+		for ds, n := range b.file.datasets {
+			c := out[ds]
+			c.Relations += n
+			out[ds] = c
+		}
 	}
 	return out
 }

@@ -20,7 +20,7 @@ import (
 type Store interface {
 	// CheckWrites judges a whole file as the gate would, writing nothing,
 	// and returns every row it refuses.
-	CheckWrites(ctx context.Context, w casegraph.Writes) ([]casegraph.Refusal, error)
+	CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error)
 	// ApplyWrites writes rows in one transaction, through the gate, and
 	// says how many changed something.
 	ApplyWrites(ctx context.Context, w casegraph.Writes) (changed int, err error)
@@ -152,39 +152,61 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		reportf(casegraph.RowEntity, b.EntityLines[i], "id", "%s %q is given twice", casegraph.RowEntity, b.Entities[i].ID)
 		drop(casegraph.RowEntity, i)
 	}
-	relations := byID(len(b.Relations), func(i int) string { return b.Relations[i].ID })
-	for _, i := range repeated(relations, func(i int) string { return b.Relations[i].ID }) {
-		reportf(casegraph.RowRelation, b.RelationLines[i], "id", "%s %q is given twice", casegraph.RowRelation, b.Relations[i].ID)
+	for _, i := range repeated(byID(b.RelationCount(), b.relationID), b.relationID) {
+		reportf(casegraph.RowRelation, b.RelationLines[i], "id", "%s %q is given twice", casegraph.RowRelation, b.relationID(i))
 		drop(casegraph.RowRelation, i)
 	}
-	relations = nil
 	// given says whether the file gives an entity of the id (on a good line).
 	given := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(entities, id, func(i int32, id string) int { return strings.Compare(b.Entities[i].ID, id) })
 		return ok
 	}
-	if len(b.badEntities) > 0 {
-		for i, r := range b.Relations {
-			if reported[casegraph.RowRelation][i] {
-				continue
-			}
-			line := b.RelationLines[i]
-			if at, ok := b.badEntities[r.FromID]; ok && !given(r.FromID) {
-				reportf(casegraph.RowRelation, line, "from", "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
-				drop(casegraph.RowRelation, i)
-			} else if at, ok := b.badEntities[r.ToID]; ok && !given(r.ToID) {
-				reportf(casegraph.RowRelation, line, "to", "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
-				drop(casegraph.RowRelation, i)
-			}
+	// onBadLine refuses relation i when an end of it is an entity on a bad
+	// line (and on no good one).
+	onBadLine := func(i int, r casegraph.Relation) bool {
+		line := b.RelationLines[i]
+		if at, ok := b.badEntities[r.FromID]; ok && !given(r.FromID) {
+			reportf(casegraph.RowRelation, line, "from", "relation %q: from: entity %q is on bad line %d", r.ID, r.FromID, at)
+			return true
+		} else if at, ok := b.badEntities[r.ToID]; ok && !given(r.ToID) {
+			reportf(casegraph.RowRelation, line, "to", "relation %q: to: entity %q is on bad line %d", r.ID, r.ToID, at)
+			return true
 		}
+		return false
 	}
-	sources, entities = nil, nil
 
-	refused, err := store.CheckWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources, Entities: b.Entities, Relations: b.Relations})
+	// The relations go to the graph check a chunk at a time, but for those
+	// refused here (judged is each judged one's place in the batch): those
+	// of a batch that ReadFile left in its file are read again for it.
+	var judged []int32
+	relations := func(yield func([]casegraph.Relation) error) error {
+		return b.relationChunks(checkRows, func(start int, rows []casegraph.Relation) error {
+			kept := rows
+			for k, r := range rows {
+				i := start + k
+				if reported[casegraph.RowRelation][i] || onBadLine(i, r) {
+					if len(kept) == len(rows) { // the first dropped: the rest go in a copy
+						kept = slices.Clone(rows[:k])
+					}
+					continue
+				}
+				if len(kept) < len(rows) {
+					kept = append(kept, r)
+				}
+				judged = append(judged, int32(i))
+			}
+			return yield(kept)
+		})
+	}
+	refused, err := store.CheckWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources, Entities: b.Entities}, relations)
+	sources, entities = nil, nil
 	if err != nil {
 		return err
 	}
 	for _, r := range refused {
+		if r.Kind == casegraph.RowRelation {
+			r.Index = int(judged[r.Index])
+		}
 		if reported[r.Kind][r.Index] {
 			continue
 		}
@@ -195,12 +217,16 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		case casegraph.RowEntity:
 			report(r.Kind, b.EntityLines[i], r.Err)
 		case casegraph.RowRelation:
-			report(r.Kind, b.RelationLines[i], relationFields(casegraph.InField(fmt.Sprintf("relation %q", b.Relations[i].ID), r.Err)))
+			report(r.Kind, b.RelationLines[i], relationFields(casegraph.InField(fmt.Sprintf("relation %q", b.relationID(i)), r.Err)))
 		}
 	}
 	sortLines(bad.Lines)
 	return bad.orNil()
 }
+
+// checkRows is how many relations Check reads at a time, for the graph
+// check: the graph check's own chunk.
+const checkRows = 50000
 
 // byID is the places of n rows (id(i) the id of row i) in the order of
 // their ids, rows of one id in file order.
@@ -224,6 +250,17 @@ func repeated(order []int32, id func(i int) string) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// inParts calls fn with rows n at a time (the last part may hold fewer),
+// each with the index of its first.
+func inParts[T any](rows []T, n int, fn func(start int, rows []T) error) error {
+	for start := 0; start < len(rows); start += n {
+		if err := fn(start, rows[start:min(start+n, len(rows))]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // refusedRow counts one refused row of the phase what.
@@ -260,7 +297,7 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		return Stats{}, err
 	}
 	checked := time.Now()
-	total := len(b.Sources) + len(b.Entities) + len(b.Relations)
+	total := len(b.Sources) + len(b.Entities) + b.RelationCount()
 	st := Stats{}
 	progress := func() {
 		if opts.Progress != nil {
@@ -270,17 +307,50 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 	n := opts.BatchSize
 	var mu sync.Mutex      // guards st and progress
 	var alone sync.RWMutex // held to write a batch while no other is written
-	write := func(what string, rows int, lines []int, count, changed *int, batch func(ctx context.Context, i, j int) (int, error)) error {
-		return inParallel(ctx, opts.Writers, (rows+n-1)/n, func(ctx context.Context, k int) error {
-			i, j := k*n, min(k*n+n, rows)
+	// write writes a phase's rows (rows of them, each part that parts
+	// yields) in batches of n, opts.Writers at a time, each part with apply.
+	write := func(what string, rows int, lines []int, count, changed *int, parts func(n int, fn func(start int, rows int, apply func(ctx context.Context) (int, error)) error) error) error {
+		type batch struct {
+			start, rows int
+			apply       func(ctx context.Context) (int, error)
+		}
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		// The parts are read in order, by one goroutine, and taken by the
+		// writers as they come (a part of a file read again is not held
+		// longer than its write).
+		next := make(chan batch)
+		var readErr error // the reading's, once next is closed
+		go func() {
+			defer close(next)
+			readErr = parts(n, func(start, rows int, apply func(ctx context.Context) (int, error)) error {
+				select {
+				case next <- batch{start, rows, apply}:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+		}()
+		err := inParallel(ctx, opts.Writers, (rows+n-1)/n, func(ctx context.Context, _ int) error {
+			var b batch
+			select {
+			case bt, ok := <-next:
+				if !ok {
+					return readErr // the reading failed
+				}
+				b = bt
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 			alone.RLock()
-			c, err := batch(ctx, i, j)
+			c, err := b.apply(ctx)
 			alone.RUnlock()
 			if opts.Writers > 1 && casegraph.ErrorCode(err) == casegraph.CodeTimeout && ctx.Err() == nil {
 				// Rolled back, most likely by a deadlock with another
 				// batch: write it again with nothing beside it.
 				alone.Lock()
-				c, err = batch(ctx, i, j)
+				c, err = b.apply(ctx)
 				alone.Unlock()
 			}
 			var refused casegraph.Refusal
@@ -288,35 +358,54 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 				// The gate of the batch's transaction refused a row that
 				// the check let through: the graph changed meanwhile.
 				bad := &LinesError{rows: refusedRow(what)}
-				bad.add(lines[i+refused.Index], refused.Err)
+				bad.add(lines[b.start+refused.Index], refused.Err)
 				return bad
 			}
 			if err != nil {
-				return fmt.Errorf("%s from line %d: %w", what, lines[i], err)
+				return fmt.Errorf("%s from line %d: %w", what, lines[b.start], err)
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			*count += j - i
+			*count += b.rows
 			*changed += c
 			st.Batches++
 			progress()
 			return nil
 		})
+		stop()
+		for range next { // the reading ends once stopped
+		}
+		if err == nil && readErr != nil {
+			err = readErr
+		}
+		return err
 	}
-	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources[i:j]})
+	if err := write("sources", len(b.Sources), b.SourceLines, &st.Sources, &st.SourcesChanged, func(n int, fn func(int, int, func(context.Context) (int, error)) error) error {
+		return inParts(b.Sources, n, func(start int, rows []casegraph.Source) error {
+			return fn(start, len(rows), func(ctx context.Context) (int, error) {
+				return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: rows})
+			})
+		})
 	}); err != nil {
 		return st, err
 	}
 	entitiesStart := time.Now()
-	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Entities: b.Entities[i:j]})
+	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(n int, fn func(int, int, func(context.Context) (int, error)) error) error {
+		return inParts(b.Entities, n, func(start int, rows []casegraph.Entity) error {
+			return fn(start, len(rows), func(ctx context.Context) (int, error) {
+				return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Entities: rows})
+			})
+		})
 	}); err != nil {
 		return st, err
 	}
 	relationsStart := time.Now()
-	if err := write("relations", len(b.Relations), b.RelationLines, &st.Relations, &st.RelationsChanged, func(ctx context.Context, i, j int) (int, error) {
-		return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Relations: b.Relations[i:j]})
+	if err := write("relations", b.RelationCount(), b.RelationLines, &st.Relations, &st.RelationsChanged, func(n int, fn func(int, int, func(context.Context) (int, error)) error) error {
+		return b.relationChunks(n, func(start int, rows []casegraph.Relation) error {
+			return fn(start, len(rows), func(ctx context.Context) (int, error) {
+				return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Relations: rows})
+			})
+		})
 	}); err != nil {
 		return st, err
 	}

@@ -59,6 +59,11 @@ func runImport(ctx context.Context, args []string, e env) error {
 			for _, n := range notes {
 				fmt.Fprintf(e.stderr, "ftm: %s\n", n)
 			}
+		} else if regularFile(rest[0]) {
+			// Its relations are left in the file, and read again a
+			// chunk at a time to be checked and written: a file of
+			// millions is imported in the memory of its entities.
+			b, err = dataset.ReadFile(rest[0])
 		} else {
 			b, err = dataset.Read(in)
 		}
@@ -225,6 +230,16 @@ func openInput(name string) (io.Reader, func(), error) {
 		return nil, nil, err
 	}
 	return bufio.NewReaderSize(f, 1<<20), func() { f.Close() }, nil
+}
+
+// regularFile says whether name (not - for standard input) is a regular
+// file, one that can be read again.
+func regularFile(name string) bool {
+	if name == "-" {
+		return false
+	}
+	info, err := os.Stat(name)
+	return err == nil && info.Mode().IsRegular()
 }
 
 func quoteList(names []string) string {

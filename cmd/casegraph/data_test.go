@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -19,22 +18,6 @@ func neo4jVars(t *testing.T) map[string]string {
 	t.Helper()
 	cyphertest.Driver(t) // fails, never skips, when Neo4j is not there
 	return map[string]string{"NEO4J_URI": cyphertest.URI(), "CASEGRAPH_LOG_LEVEL": "warn"}
-}
-
-// normalized re-encodes NDJSON lines in one canonical form, sorted.
-func normalized(t *testing.T, ndjson string) []string {
-	t.Helper()
-	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(ndjson), "\n") {
-		var v map[string]any
-		if err := json.Unmarshal([]byte(line), &v); err != nil {
-			t.Fatalf("%v: %s", err, line)
-		}
-		b, _ := json.Marshal(v)
-		out = append(out, string(b))
-	}
-	slices.Sort(out)
-	return out
 }
 
 func TestGenImportExportRoundTrip(t *testing.T) {
@@ -76,7 +59,7 @@ func TestGenImportExportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := normalized(t, exported), normalized(t, string(generated)); !slices.Equal(got, want) {
+	if got, want := cyphertest.NormalizedNDJSON(t, exported), cyphertest.NormalizedNDJSON(t, string(generated)); !slices.Equal(got, want) {
 		t.Errorf("export differs from what was imported: %d lines out, %d in", len(got), len(want))
 		for i := range min(len(got), len(want)) {
 			if got[i] != want[i] {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -219,4 +220,22 @@ func CheckDegrees(t testing.TB, s *cypher.Store, datasets ...string) {
 		}
 		t.Errorf("entity %s: degree %s, but %d relations", w.ID, degree, w.Counted)
 	}
+}
+
+// NormalizedNDJSON is each line of a data file as JSON of its own, sorted:
+// files that hold the same records give the same lines, whatever their
+// order and spacing.
+func NormalizedNDJSON(t testing.TB, ndjson string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(ndjson), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		b, _ := json.Marshal(v)
+		out = append(out, string(b))
+	}
+	slices.Sort(out)
+	return out
 }

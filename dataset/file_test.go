@@ -1,0 +1,132 @@
+package dataset_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	casegraph "github.com/casegraph/casegraph"
+	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
+	"github.com/casegraph/casegraph/dataset"
+)
+
+// generated writes a generated graph of dataset ds to a file and returns
+// its path and its lines.
+func generated(t *testing.T, ds string, entities, relations int) (string, []string) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := dataset.NewEncoder(&buf)
+	if err := dataset.Generate(dataset.GenOptions{Entities: entities, Relations: relations, Seed: 11, Dataset: ds}, enc.Encode); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.ndjson")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, strings.Split(strings.TrimSpace(buf.String()), "\n")
+}
+
+// TestReadFileImports: a file read by ReadFile, its relations left in it,
+// is checked and written whole, in small batches by several writers, as
+// the file says (its export gives the file back), with every degree kept.
+func TestReadFileImports(t *testing.T) {
+	s := cyphertest.Store(t, cypher.Options{})
+	ds := cyphertest.Dataset(t)
+	path, lines := generated(t, ds, 80, 400)
+	b, err := dataset.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Relations) != 0 || b.RelationCount() != 400 {
+		t.Fatalf("ReadFile held %d relations and counted %d, want 0 and 400", len(b.Relations), b.RelationCount())
+	}
+	if c := b.ByDataset()[ds]; c.Relations != 400 || c.Entities != 80 {
+		t.Errorf("counts by dataset: %+v, want 80 entities and 400 relations", c)
+	}
+	ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), 2*time.Minute)
+	defer cancel()
+	var told []int
+	st, err := dataset.Import(ctx, b, s, dataset.Options{BatchSize: 7, Writers: 3, Progress: func(done, total int) {
+		if total != len(lines) {
+			t.Errorf("progress of %d rows, want %d", total, len(lines))
+		}
+		told = append(told, done)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Relations != 400 || st.RelationsChanged != 400 || st.Entities != 80 {
+		t.Errorf("stats %+v, want 80 entities and 400 relations written, all new", st)
+	}
+	if len(told) == 0 || told[len(told)-1] != len(lines) {
+		t.Errorf("progress told %v, want it to end at %d", told, len(lines))
+	}
+	var out bytes.Buffer
+	if err := s.Export(ctx, []string{ds}, dataset.NewEncoder(&out).Sink()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cyphertest.NormalizedNDJSON(t, out.String()), cyphertest.NormalizedNDJSON(t, strings.Join(lines, "\n")); !slices.Equal(got, want) {
+		t.Errorf("the export differs from the file: %d lines out, %d in", len(got), len(want))
+	}
+	cyphertest.CheckDegrees(t, s, ds)
+}
+
+// TestReadFileRefusesAFileChanged: a file changed between its reading and
+// its import (grown, or edited in place with its time of modification put
+// back) stops the import before anything is written, and says so.
+func TestReadFileRefusesAFileChanged(t *testing.T) {
+	s := cyphertest.Store(t, cypher.Options{})
+	ds := cyphertest.Dataset(t)
+	for _, change := range []string{"grown", "edited in place"} {
+		t.Run(change, func(t *testing.T) {
+			path, lines := generated(t, ds, 20, 40)
+			b, err := dataset.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := len(lines) - 1 // a relation: they come last
+			switch change {
+			case "grown":
+				lines = append(lines, lines[last])
+			case "edited in place":
+				var rec map[string]any
+				if err := json.Unmarshal([]byte(lines[last]), &rec); err != nil {
+					t.Fatal(err)
+				}
+				id := rec["id"].(string)
+				lines[last] = strings.Replace(lines[last], `"`+id+`"`, `"`+id[:len(id)-1]+"Z"+`"`, 1)
+			}
+			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if change == "edited in place" {
+				if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+				if now, _ := os.Stat(path); now.Size() != info.Size() {
+					t.Fatalf("the edit changed the size: %d, was %d", now.Size(), info.Size())
+				}
+			}
+			ctx, cancel := context.WithTimeout(casegraph.AsOperator(context.Background()), time.Minute)
+			defer cancel()
+			_, err = dataset.Import(ctx, b, s, dataset.Options{BatchSize: 5})
+			if err == nil || !strings.Contains(err.Error(), "changed since it was read") {
+				t.Fatalf("Import of a changed file: %v, want it refused as changed", err)
+			}
+			if got := cyphertest.Snapshot(t, s, ds); len(got) != 0 {
+				t.Errorf("%d records written", len(got))
+			}
+		})
+	}
+}
