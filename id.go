@@ -3,7 +3,6 @@ package casegraph
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -88,16 +87,30 @@ func CheckNewID(field, id string) error {
 	return nil
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
-
 // ValidateID checks an id: 1 to MaxIDLength characters of letters, digits
 // and . _ : -, starting with a letter or digit.
 func ValidateID(field, id string) error {
 	if id == "" {
 		return Errorf(CodeBadUserInput, "%s is required", field)
 	}
-	if len(id) > MaxIDLength || !idPattern.MatchString(id) {
+	if len(id) > MaxIDLength || !idForm(id) {
 		return Errorf(CodeBadUserInput, "%s %q is not a valid id: use 1 to %d letters, digits, '.', '_', ':' or '-'", field, truncate(id, 40), MaxIDLength)
 	}
 	return nil
+}
+
+// idForm says whether id is of the form ValidateID asks, byte by byte:
+// ^[A-Za-z0-9][A-Za-z0-9._:-]*$ (every byte of a multi-byte character is
+// outside it). An import validates every id of millions of rows, and the
+// regular expression was a fifth of reading a file.
+func idForm(id string) bool {
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == ':' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return len(id) > 0
 }

@@ -1,6 +1,8 @@
 package casegraph_test
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -38,4 +40,21 @@ func TestReservedIDs(t *testing.T) {
 			t.Errorf("NewID(%q) = %q, a reserved id", name, id)
 		}
 	}
+}
+
+// FuzzValidateID: ValidateID takes an id exactly when the regular
+// expression it once used matches it (within MaxIDLength); its seeds run
+// with go test.
+func FuzzValidateID(f *testing.F) {
+	pattern := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+	for _, s := range []string{"", "a", "A9", "0", "a.b_c:d-e", ".a", "_a", ":a", "-a", "a b", "a/b", "é", "aé", "a\x00", "a\xff", "ü-1",
+		"caesar-report:p-1", "a\n", "Z~", strings.Repeat("x", casegraph.MaxIDLength), strings.Repeat("x", casegraph.MaxIDLength+1)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		want := len(id) <= casegraph.MaxIDLength && pattern.MatchString(id)
+		if got := casegraph.ValidateID("id", id) == nil; got != want {
+			t.Errorf("ValidateID(%q) took it: %v, want %v", id, got, want)
+		}
+	})
 }

@@ -212,8 +212,8 @@ func (p *gatePlan) refusal(r casegraph.Refusal) error {
 // every refusal (none: the write would pass, unless the graph changes
 // before it is written; the gate of each batch's transaction has the last
 // word). It lets an import refuse a file whole, every bad row listed,
-// before it writes any of it. It judges the rows checkChunk at a time, in
-// one read transaction, each chunk against what it names of the graph
+// before it writes any of it. It judges the rows checkChunk at a time,
+// each chunk in a read transaction against what it names of the graph
 // (copied for the gate to settle), so that a file of millions of rows is
 // not held in memory again, with its states, beside the caller's rows;
 // what spans chunks (the kinds of the write's entities, the sources it
@@ -234,52 +234,49 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more casegr
 	early := g.early(all)
 	seen := newRepeats(w)
 	var refused []casegraph.Refusal
-	var moreErr error // more's own error (reading a file), not the database's
-	err = s.inRead(ctx, "CheckWrites", func(run txRunner) error {
-		var loadErr error
-		// judge judges one chunk, whose first row is row start of its
-		// kind, early's refusals of it (skip, by the chunk's index) aside.
-		judge := func(chunk casegraph.Writes, start int, skip []casegraph.Refusal) error {
-			p := planOf(chunk)
-			g.forget()
-			if err := g.load(run, p, gateCheck); err != nil {
-				loadErr = err
-				return err
-			}
-			for _, r := range g.judge(p, skip, seen) {
-				r.Index += start
-				refused = append(refused, r)
-			}
-			return nil
+	// judge judges one chunk, whose first row is row start of its kind,
+	// early's refusals of it (skip, by the chunk's index) aside, in a read
+	// transaction of its own: the driver keeps every statement's
+	// parameters until its transaction ends, so that one transaction for
+	// a file of millions of relations held all their ids and types again.
+	judge := func(chunk casegraph.Writes, start int, skip []casegraph.Refusal) error {
+		p := planOf(chunk)
+		g.forget()
+		if err := s.inRead(ctx, "CheckWrites", func(run txRunner) error { return g.load(run, p, gateCheck) }); err != nil {
+			return err
 		}
-		for _, kind := range []casegraph.RowKind{casegraph.RowSource, casegraph.RowEntity, casegraph.RowRelation} {
-			n := map[casegraph.RowKind]int{casegraph.RowSource: len(w.Sources), casegraph.RowEntity: len(w.Entities), casegraph.RowRelation: len(w.Relations)}[kind]
-			for start := 0; start < n; start += checkChunk {
-				end := min(start+checkChunk, n)
-				chunk := casegraph.Writes{Dataset: w.Dataset}
-				switch kind {
-				case casegraph.RowSource:
-					chunk.Sources = w.Sources[start:end]
-				case casegraph.RowEntity:
-					chunk.Entities = w.Entities[start:end]
-				case casegraph.RowRelation:
-					chunk.Relations = w.Relations[start:end]
-				}
-				var skip []casegraph.Refusal // early's refusals of the chunk, by the chunk's index
-				for _, r := range early {
-					if r.Kind == kind && r.Index >= start && r.Index < end {
-						r.Index -= start
-						skip = append(skip, r)
-					}
-				}
-				if err := judge(chunk, start, skip); err != nil {
-					return err
+		for _, r := range g.judge(p, skip, seen) {
+			r.Index += start
+			refused = append(refused, r)
+		}
+		return nil
+	}
+	for _, kind := range []casegraph.RowKind{casegraph.RowSource, casegraph.RowEntity, casegraph.RowRelation} {
+		n := map[casegraph.RowKind]int{casegraph.RowSource: len(w.Sources), casegraph.RowEntity: len(w.Entities), casegraph.RowRelation: len(w.Relations)}[kind]
+		for start := 0; start < n; start += checkChunk {
+			end := min(start+checkChunk, n)
+			chunk := casegraph.Writes{Dataset: w.Dataset}
+			switch kind {
+			case casegraph.RowSource:
+				chunk.Sources = w.Sources[start:end]
+			case casegraph.RowEntity:
+				chunk.Entities = w.Entities[start:end]
+			case casegraph.RowRelation:
+				chunk.Relations = w.Relations[start:end]
+			}
+			var skip []casegraph.Refusal // early's refusals of the chunk, by the chunk's index
+			for _, r := range early {
+				if r.Kind == kind && r.Index >= start && r.Index < end {
+					r.Index -= start
+					skip = append(skip, r)
 				}
 			}
+			if err := judge(chunk, start, skip); err != nil {
+				return nil, err
+			}
 		}
-		if more == nil {
-			return nil
-		}
+	}
+	if more != nil {
 		start := len(w.Relations)
 		err := more(func(rows []casegraph.Relation) error {
 			for len(rows) > 0 {
@@ -297,17 +294,9 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more casegr
 			}
 			return nil
 		})
-		if err != nil && loadErr == nil { // not the database's
-			moreErr = err
-			return nil
+		if err != nil {
+			return nil, err
 		}
-		return err
-	})
-	if err == nil {
-		err = moreErr
-	}
-	if err != nil {
-		return nil, err
 	}
 	g.forget()
 	refused = append(early, refused...)
