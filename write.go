@@ -17,11 +17,18 @@ type Writes struct {
 	Relations []Relation
 }
 
-// RelationChunks yields a write's relations a part at a time, in order:
-// a write too large to hold whole (an import's file, read again each
-// time it is called). The parts are the caller's to keep or drop; an error
-// yield returns stops the reading, and is returned.
-type RelationChunks func(yield func(rows []Relation) error) error
+// MoreWrites is the rest of a write too large to hold whole (an import's
+// file, read again each time it is needed): its entities and relations, a
+// part at a time and in order, after those of the Writes it comes with.
+// The parts are the caller's to keep or drop; an error yield returns stops
+// the reading, and is returned.
+type MoreWrites struct {
+	// Kind is the kind of an entity that Entities yields, by its id (the
+	// first row of the id's): what the write's relations may end at.
+	Kind      func(id string) (Kind, bool)
+	Entities  func(yield func(rows []Entity) error) error
+	Relations func(yield func(rows []Relation) error) error
+}
 
 // RowKind names the list of a Writes that a row is in.
 type RowKind string

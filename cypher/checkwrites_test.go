@@ -105,22 +105,33 @@ func TestCheckWritesInChunks(t *testing.T) {
 			once = append(once, r)
 		}
 	}
+	var entities []casegraph.Entity
+	for i, e := range w.Entities {
+		if i != 2 && i != 5 {
+			entities = append(entities, e)
+		}
+	}
+	kind := func(id string) (casegraph.Kind, bool) {
+		for _, e := range entities {
+			if e.ID == id {
+				return e.Kind, true
+			}
+		}
+		return "", false
+	}
 	given := w
 	for _, part := range []int{1, 3, 100} {
-		given.Relations = once[:2]
-		more := func(yield func([]casegraph.Relation) error) error {
-			for rest := once[2:]; len(rest) > 0; rest = rest[min(part, len(rest)):] {
-				if err := yield(slices.Clone(rest[:min(part, len(rest))])); err != nil {
-					return err
-				}
-			}
-			return nil
+		given.Entities, given.Relations = entities[:1], once[:2]
+		more := &casegraph.MoreWrites{
+			Kind:      kind,
+			Entities:  parts(entities[1:], part),
+			Relations: parts(once[2:], part),
 		}
 		parted, err := f.s.CheckWrites(ctx, given, more)
 		if err != nil {
 			t.Fatal(err)
 		}
-		given.Relations = once
+		given.Entities, given.Relations = entities, once
 		whole, err := f.s.CheckWrites(ctx, given, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -131,13 +142,26 @@ func TestCheckWritesInChunks(t *testing.T) {
 			}
 			return out
 		}
-		if got, want := show(parted), show(whole); !slices.Equal(got, want) || len(want) < 6 {
-			t.Errorf("relations in parts of %d refused\n%v\nwant, as given whole,\n%v", part, got, want)
+		if got, want := show(parted), show(whole); !slices.Equal(got, want) || len(want) < 8 {
+			t.Errorf("entities and relations in parts of %d refused\n%v\nwant, as given whole,\n%v", part, got, want)
 		}
 	}
 	// An error of the parts' own (a file changed) is returned as it is.
 	boom := errors.New("the file changed")
-	if _, err := f.s.CheckWrites(ctx, given, func(func([]casegraph.Relation) error) error { return boom }); !errors.Is(err, boom) {
+	if _, err := f.s.CheckWrites(ctx, given, &casegraph.MoreWrites{Relations: func(func([]casegraph.Relation) error) error { return boom }}); !errors.Is(err, boom) {
 		t.Errorf("an error of the parts: %v, want it as it is", err)
+	}
+}
+
+// parts yields rows n at a time, each part a copy (as a file read again
+// gives them).
+func parts[T any](rows []T, n int) func(yield func([]T) error) error {
+	return func(yield func([]T) error) error {
+		for rest := rows; len(rest) > 0; rest = rest[min(n, len(rest)):] {
+			if err := yield(slices.Clone(rest[:min(n, len(rest))])); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }

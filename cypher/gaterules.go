@@ -284,6 +284,11 @@ func (g *gate) end(field, id string) (string, casegraph.Kind, error) {
 	if kind, ok := g.planned[id]; ok {
 		return id, kind, nil
 	}
+	if g.plannedMore != nil {
+		if kind, ok := g.plannedMore(id); ok {
+			return id, kind, nil
+		}
+	}
 	st := g.entities[id]
 	e := st.entity
 	if e == nil {

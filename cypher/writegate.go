@@ -108,7 +108,10 @@ type gate struct {
 	ends map[string]casegraph.Entity
 	// planned is what the write itself holds: the kinds of its entities,
 	// its sources (an end or a citation that the write creates).
-	planned        map[string]casegraph.Kind
+	planned map[string]casegraph.Kind
+	// plannedMore is the kind of an entity that the rest of a write too
+	// large to hold holds (casegraph.MoreWrites.Kind), or nil.
+	plannedMore    func(id string) (casegraph.Kind, bool)
 	plannedSources map[string]bool
 	// written are the sources the write itself holds, as it writes them
 	// (what its citations are graded by, over what is stored).
@@ -219,17 +222,21 @@ func (p *gatePlan) refusal(r casegraph.Refusal) error {
 // what spans chunks (the kinds of the write's entities, the sources it
 // writes, ids it gives twice) is the whole write's.
 //
-// more, when not nil, yields more of the write's relations, a part at a
-// time, after w's (a file too large to hold, read again: dataset.ReadFile);
-// their refusals count their rows on from w's relations (Index). Those
-// rows must not give an id that w or another of them gives: the caller
-// has refused such rows already (dataset.Check), and nothing of them is
-// remembered here, so that their millions of ids are not held.
-func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error) {
+// more, when not nil, yields more of the write's entities and relations,
+// a part at a time, after w's (a file too large to hold, read again:
+// dataset.ReadFile); their refusals count their rows on from w's entities
+// and relations (Index). Those rows must not give an id that w or another
+// of them gives: the caller has refused such rows already (dataset.Check),
+// and nothing of them is remembered here, so that their millions of ids
+// are not held.
+func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *casegraph.MoreWrites) ([]casegraph.Refusal, error) {
 	all := &gatePlan{Writes: w} // read only: each chunk is copied (planOf)
 	g, err := newGate(ctx, all)
 	if err != nil {
 		return nil, err
+	}
+	if more != nil {
+		g.plannedMore = more.Kind
 	}
 	early := g.early(all)
 	seen := newRepeats(w)
@@ -277,25 +284,47 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more casegr
 		}
 	}
 	if more != nil {
-		start := len(w.Relations)
-		err := more(func(rows []casegraph.Relation) error {
-			for len(rows) > 0 {
-				chunk := casegraph.Writes{Dataset: w.Dataset, Relations: rows[:min(checkChunk, len(rows))]}
-				rows = rows[len(chunk.Relations):]
-				skip := g.early(&gatePlan{Writes: chunk})
-				for _, r := range skip {
-					r.Index += start
-					refused = append(refused, r)
-				}
-				if err := judge(chunk, start, skip); err != nil {
-					return err
-				}
-				start += len(chunk.Relations)
+		// judgeMore judges a chunk of a part that more yields, its first
+		// row row start of its kind.
+		judgeMore := func(start int, chunk casegraph.Writes) error {
+			skip := g.early(&gatePlan{Writes: chunk})
+			for _, r := range skip {
+				r.Index += start
+				refused = append(refused, r)
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
+			return judge(chunk, start, skip)
+		}
+		if more.Entities != nil {
+			start := len(w.Entities)
+			if err := more.Entities(func(rows []casegraph.Entity) error {
+				for len(rows) > 0 {
+					chunk := casegraph.Writes{Dataset: w.Dataset, Entities: rows[:min(checkChunk, len(rows))]}
+					rows = rows[len(chunk.Entities):]
+					if err := judgeMore(start, chunk); err != nil {
+						return err
+					}
+					start += len(chunk.Entities)
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		if more.Relations != nil {
+			start := len(w.Relations)
+			if err := more.Relations(func(rows []casegraph.Relation) error {
+				for len(rows) > 0 {
+					chunk := casegraph.Writes{Dataset: w.Dataset, Relations: rows[:min(checkChunk, len(rows))]}
+					rows = rows[len(chunk.Relations):]
+					if err := judgeMore(start, chunk); err != nil {
+						return err
+					}
+					start += len(chunk.Relations)
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	g.forget()

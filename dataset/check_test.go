@@ -20,21 +20,30 @@ import (
 // and the parts of relations it is given after it.
 type checkSpy struct {
 	*cypher.Store
-	checked []casegraph.Writes
-	parts   [][]casegraph.Relation
+	checked   []casegraph.Writes
+	entities  [][]casegraph.Entity
+	relations [][]casegraph.Relation
 }
 
-func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error) {
+func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes, more *casegraph.MoreWrites) ([]casegraph.Refusal, error) {
 	s.checked = append(s.checked, w)
-	return s.Store.CheckWrites(ctx, w, func(yield func([]casegraph.Relation) error) error {
-		if more == nil {
-			return nil
-		}
-		return more(func(rows []casegraph.Relation) error {
-			s.parts = append(s.parts, rows)
+	if more == nil {
+		return s.Store.CheckWrites(ctx, w, more)
+	}
+	spied := *more
+	spied.Entities = func(yield func([]casegraph.Entity) error) error {
+		return more.Entities(func(rows []casegraph.Entity) error {
+			s.entities = append(s.entities, rows)
 			return yield(rows)
 		})
-	})
+	}
+	spied.Relations = func(yield func([]casegraph.Relation) error) error {
+		return more.Relations(func(rows []casegraph.Relation) error {
+			s.relations = append(s.relations, rows)
+			return yield(rows)
+		})
+	}
+	return s.Store.CheckWrites(ctx, w, &spied)
 }
 
 // TestCheckSendsTheFileItself: Check gives the graph check the batch's
@@ -80,8 +89,9 @@ func checkSendsTheFileItself(t *testing.T, store *checkSpy, inFile bool) {
 			t.Fatal(err)
 		}
 		b, err = dataset.ReadFile(path)
-		if len(b.Relations) != 0 || b.RelationCount() != 6 {
-			t.Fatalf("ReadFile held %d relations, counted %d; want 0 held, 6 counted", len(b.Relations), b.RelationCount())
+		if len(b.Entities) != 0 || b.EntityCount() != 3 || len(b.Relations) != 0 || b.RelationCount() != 6 {
+			t.Fatalf("ReadFile held %d entities and %d relations, counted %d and %d; want none held, 3 and 6 counted",
+				len(b.Entities), len(b.Relations), b.EntityCount(), b.RelationCount())
 		}
 	}
 	var bad *dataset.LinesError
@@ -113,27 +123,28 @@ func checkSendsTheFileItself(t *testing.T, store *checkSpy, inFile bool) {
 		t.Fatalf("%d graph checks, want 1", len(store.checked))
 	}
 	w := store.checked[0]
-	if len(w.Sources) != len(b.Sources) || unsafe.SliceData(w.Sources) != unsafe.SliceData(b.Sources) ||
-		len(w.Entities) != len(b.Entities) || unsafe.SliceData(w.Entities) != unsafe.SliceData(b.Entities) || len(w.Relations) != 0 {
-		t.Errorf("the graph check was given a copy of the rows (%d sources, %d entities, %d relations), not the batch's (%d, %d, and its relations in parts)",
-			len(w.Sources), len(w.Entities), len(w.Relations), len(b.Sources), len(b.Entities))
+	if len(w.Sources) != len(b.Sources) || unsafe.SliceData(w.Sources) != unsafe.SliceData(b.Sources) || len(w.Entities) != 0 || len(w.Relations) != 0 {
+		t.Errorf("the graph check was given a copy of the sources (%d sources, %d entities, %d relations), not the batch's (%d, and its entities and relations in parts)",
+			len(w.Sources), len(w.Entities), len(w.Relations), len(b.Sources))
 	}
-	// The relations Check refuses itself are not judged again: the second
-	// r1, r2 and r3.
+	// The rows Check refuses itself are not judged again: the second a,
+	// the second r1, r2 and r3.
 	var judged []string
-	for _, part := range store.parts {
+	for _, part := range store.entities {
+		for _, e := range part {
+			judged = append(judged, strings.TrimPrefix(e.ID, ds+":"))
+		}
+	}
+	for _, part := range store.relations {
 		for _, r := range part {
 			judged = append(judged, strings.TrimPrefix(r.ID, ds+":"))
 		}
 	}
-	if strings.Join(judged, " ") != "r1 r4 r5" {
-		t.Errorf("the graph check judged relations %v, want r1 r4 r5", judged)
+	if strings.Join(judged, " ") != "a b r1 r4 r5" {
+		t.Errorf("the graph check judged %v, want a b r1 r4 r5", judged)
 	}
-	if b.Entities[0].Protected {
-		t.Errorf("Check changed the batch's rows: %+v", b.Entities[0])
-	}
-	if !inFile && b.Relations[1].FromID != ds+":b" {
-		t.Errorf("Check changed the batch's rows: %+v", b.Relations[1])
+	if !inFile && (b.Relations[1].FromID != ds+":b" || b.Entities[0].Protected) {
+		t.Errorf("Check changed the batch's rows: %+v, %+v", b.Relations[1], b.Entities[0])
 	}
 }
 

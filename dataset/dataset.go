@@ -46,9 +46,9 @@ type Batch struct {
 	Bad LinesError
 	// badEntities maps the id of an entity on a bad line to that line.
 	badEntities map[string]int
-	// file holds the relations ReadFile left in their file (Relations is
-	// then empty; RelationLines is not).
-	file *relationFile
+	// file holds the rows ReadFile left in their file (Entities and
+	// Relations are then empty; EntityLines and RelationLines are not).
+	file *heldFile
 	// strs holds one copy of each string that rows repeat (datasets,
 	// entity ids as ends, source ids, dates), while Read reads.
 	strs map[string]string
@@ -242,7 +242,12 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		if err := e.Normalize(); err != nil {
 			return err
 		}
-		b.Entities, b.EntityLines = append(b.Entities, e), append(b.EntityLines, line)
+		if b.file != nil {
+			b.file.keepEntity(e) // left in the file
+		} else {
+			b.Entities = append(b.Entities, e)
+		}
+		b.EntityLines = append(b.EntityLines, line)
 	case "relation":
 		rec.From, rec.To = b.intern(rec.From), b.intern(rec.To)
 		rec.StartDate, rec.EndDate = b.intern(rec.StartDate), b.intern(rec.EndDate)
@@ -254,7 +259,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 			return relationFields(err)
 		}
 		if b.file != nil {
-			b.file.keep(r) // left in the file
+			b.file.keepRelation(r) // left in the file
 		} else {
 			b.Relations = append(b.Relations, r)
 		}
@@ -386,7 +391,8 @@ func (b Batch) ByDataset() map[string]Counts {
 	if b.file != nil {
 		for ds, n := range b.file.datasets {
 			c := out[ds]
-			c.Relations += n
+			c.Entities += n.Entities
+			c.Relations += n.Relations
 			out[ds] = c
 		}
 	}

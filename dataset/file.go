@@ -10,17 +10,18 @@ import (
 	casegraph "github.com/casegraph/casegraph"
 )
 
-// ReadFile reads a data file as Read does, but leaves its relations in
-// the file: it keeps of each only its id and line (and counts them by
-// dataset), and Check and Import read them again from the file, a chunk
-// at a time, each time they need them. So a file of millions of relations
-// is checked and imported in the memory of its sources and entities, and
-// of its relations' ids (about 50 bytes a relation, against some 650 for
-// a relation read whole). The file must stay as it is until the import
-// ends: a change seen when it is read again (its size, its time of
-// modification, a relation line that is not what it was) stops the
-// import with an error, and what was written before stays written, as
-// after any import that fails midway.
+// ReadFile reads a data file as Read does, but leaves its entities and
+// relations in the file: it keeps of each only its id and line (and an
+// entity's kind, and their counts by dataset), and Check and Import read
+// them again from the file, a chunk at a time, each time they need them.
+// So a file of millions of rows is checked and imported in the memory of
+// its sources and of its entities' and relations' ids (about 50 bytes a
+// relation, against some 650 for a relation read whole, and some 1,200
+// for an entity). The file must stay as it is until the import ends: a
+// change seen when it is read again (its size, its time of modification,
+// a line that is not what it was) stops the import with an error, and
+// what was written before stays written, as after any import that fails
+// midway.
 func ReadFile(path string) (Batch, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -34,64 +35,116 @@ func ReadFile(path string) (Batch, error) {
 	if !info.Mode().IsRegular() {
 		return Batch{}, fmt.Errorf("%s is not a regular file: read it with Read", path)
 	}
-	b := Batch{file: &relationFile{path: path, size: info.Size(), modified: info.ModTime(), datasets: map[string]int{}}}
+	b := Batch{file: &heldFile{path: path, size: info.Size(), modified: info.ModTime(), datasets: map[string]Counts{}}}
 	return b, b.read(bufio.NewReaderSize(f, 1<<20))
 }
 
-// relationFile is the relations ReadFile left in their file: the file as
-// it was read, and the id and dataset of each good relation line (its line
-// is the batch's RelationLines).
-type relationFile struct {
-	path     string
-	size     int64
-	modified time.Time
-	ids      []string
-	datasets map[string]int
+// heldFile is the rows ReadFile left in their file: the file as it was
+// read, and the id of each good entity and relation line, an entity's
+// kind, and their counts by dataset (their lines are the batch's
+// EntityLines and RelationLines).
+type heldFile struct {
+	path      string
+	size      int64
+	modified  time.Time
+	entities  []string
+	kinds     []casegraph.Kind
+	relations []string
+	datasets  map[string]Counts
 }
 
-// keep notes a relation read from a good line.
-func (f *relationFile) keep(r casegraph.Relation) {
-	f.ids = append(f.ids, r.ID)
-	f.datasets[r.Dataset]++
+// keepEntity notes an entity read from a good line.
+func (f *heldFile) keepEntity(e casegraph.Entity) {
+	f.entities, f.kinds = append(f.entities, e.ID), append(f.kinds, e.Kind)
+	c := f.datasets[e.Dataset]
+	c.Entities++
+	f.datasets[e.Dataset] = c
+}
+
+// keepRelation notes a relation read from a good line.
+func (f *heldFile) keepRelation(r casegraph.Relation) {
+	f.relations = append(f.relations, r.ID)
+	c := f.datasets[r.Dataset]
+	c.Relations++
+	f.datasets[r.Dataset] = c
+}
+
+// EntityCount is how many entities the batch holds, read (Entities) or
+// left in their file (ReadFile).
+func (b Batch) EntityCount() int {
+	if b.file != nil {
+		return len(b.file.entities)
+	}
+	return len(b.Entities)
 }
 
 // RelationCount is how many relations the batch holds, read (Relations)
 // or left in their file (ReadFile).
 func (b Batch) RelationCount() int {
 	if b.file != nil {
-		return len(b.file.ids)
+		return len(b.file.relations)
 	}
 	return len(b.Relations)
+}
+
+// entityID is the id of the batch's entity i.
+func (b Batch) entityID(i int) string {
+	if b.file != nil {
+		return b.file.entities[i]
+	}
+	return b.Entities[i].ID
+}
+
+// entityKind is the kind of the batch's entity i.
+func (b Batch) entityKind(i int) casegraph.Kind {
+	if b.file != nil {
+		return b.file.kinds[i]
+	}
+	return b.Entities[i].Kind
 }
 
 // relationID is the id of the batch's relation i.
 func (b Batch) relationID(i int) string {
 	if b.file != nil {
-		return b.file.ids[i]
+		return b.file.relations[i]
 	}
 	return b.Relations[i].ID
 }
 
-// relationChunks calls fn with the batch's relations in order, n at a
-// time (the last part may hold fewer), with the index of each part's
-// first: parts of Relations, or, for a batch that ReadFile left in its
-// file, read from it again (each part then fn's to keep). An error of fn
-// stops the reading and is returned.
+// entityChunks calls fn with the batch's entities in order, n at a time
+// (the last part may hold fewer), with the index of each part's first:
+// parts of Entities, or, for a batch that ReadFile left in its file, read
+// from it again (each part then fn's to keep). An error of fn stops the
+// reading and is returned.
+func (b Batch) entityChunks(n int, fn func(start int, rows []casegraph.Entity) error) error {
+	if b.file == nil {
+		return inParts(b.Entities, n, fn)
+	}
+	return b.file.chunks(casegraph.RowEntity, b.EntityLines, b.file.entities, n, func(start int, part *Batch) error {
+		return fn(start, part.Entities)
+	})
+}
+
+// relationChunks is entityChunks for the batch's relations.
 func (b Batch) relationChunks(n int, fn func(start int, rows []casegraph.Relation) error) error {
 	if b.file == nil {
 		return inParts(b.Relations, n, fn)
 	}
-	return b.file.chunks(b.RelationLines, n, fn)
+	return b.file.chunks(casegraph.RowRelation, b.RelationLines, b.file.relations, n, func(start int, part *Batch) error {
+		return fn(start, part.Relations)
+	})
 }
 
 // errChanged says that a data file changed while it was imported.
-func (f *relationFile) errChanged(what string) error {
+func (f *heldFile) errChanged(what string) error {
 	return fmt.Errorf("%s changed since it was read (%s): keep a file as it is until its import ends, then run it again", f.path, what)
 }
 
-// chunks reads the file again, n good relation lines (lines, in order) at
-// a time, for relationChunks. Only those lines are decoded.
-func (f *relationFile) chunks(lines []int, n int, fn func(start int, rows []casegraph.Relation) error) error {
+// chunks reads the file again, n of the good lines given (lines, in
+// order, holding the rows of ids, all of kind) at a time, for
+// entityChunks and relationChunks: fn is given each part decoded in a
+// batch of its own. Only those lines are decoded.
+func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, ids []string, n int, fn func(start int, part *Batch) error) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -109,22 +162,33 @@ func (f *relationFile) chunks(lines []int, n int, fn func(start int, rows []case
 	}
 	sc := bufio.NewScanner(bufio.NewReaderSize(fh, 1<<20))
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
-	var part Batch // decodes the part's lines, with their strings interned
+	part := &Batch{} // decodes the part's lines, with their strings interned
 	start, k, line := 0, 0, 0
 	for k < len(lines) && sc.Scan() {
 		line++
 		if line != lines[k] {
 			continue
 		}
-		if err := part.add(sc.Bytes(), line); err != nil || len(part.Relations) != k-start+1 || part.Relations[k-start].ID != f.ids[k] {
+		// The line's row is the part's next, of its type and of the id it had.
+		err := part.add(sc.Bytes(), line)
+		rows, id := len(part.Relations), ""
+		if kind == casegraph.RowEntity {
+			rows = len(part.Entities)
+		}
+		if rows > 0 && kind == casegraph.RowEntity {
+			id = part.Entities[rows-1].ID
+		} else if rows > 0 {
+			id = part.Relations[rows-1].ID
+		}
+		if err != nil || len(part.Sources)+len(part.Entities)+len(part.Relations) != k-start+1 || rows != k-start+1 || id != ids[k] {
 			return f.errChanged(fmt.Sprintf("line %d", line))
 		}
 		k++
 		if k-start == n || k == len(lines) {
-			if err := fn(start, part.Relations); err != nil {
+			if err := fn(start, part); err != nil {
 				return err
 			}
-			part, start = Batch{}, k
+			part, start = &Batch{}, k
 		}
 	}
 	if err := sc.Err(); err != nil && !errors.Is(err, bufio.ErrTooLong) {

@@ -44,8 +44,9 @@ func TestReadFileImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Relations) != 0 || b.RelationCount() != 400 {
-		t.Fatalf("ReadFile held %d relations and counted %d, want 0 and 400", len(b.Relations), b.RelationCount())
+	if len(b.Entities) != 0 || len(b.Relations) != 0 || b.EntityCount() != 80 || b.RelationCount() != 400 {
+		t.Fatalf("ReadFile held %d entities and %d relations and counted %d and %d, want none held, 80 and 400 counted",
+			len(b.Entities), len(b.Relations), b.EntityCount(), b.RelationCount())
 	}
 	if c := b.ByDataset()[ds]; c.Relations != 400 || c.Entities != 80 {
 		t.Errorf("counts by dataset: %+v, want 80 entities and 400 relations", c)
@@ -84,7 +85,7 @@ func TestReadFileImports(t *testing.T) {
 func TestReadFileRefusesAFileChanged(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
-	for _, change := range []string{"grown", "edited in place"} {
+	for _, change := range []string{"grown", "edited in place", "an entity edited in place"} {
 		t.Run(change, func(t *testing.T) {
 			path, lines := generated(t, ds, 20, 40)
 			b, err := dataset.ReadFile(path)
@@ -96,10 +97,13 @@ func TestReadFileRefusesAFileChanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			last := len(lines) - 1 // a relation: they come last
+			if change == "an entity edited in place" {
+				last = slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"type":"entity"`) })
+			}
 			switch change {
 			case "grown":
 				lines = append(lines, lines[last])
-			case "edited in place":
+			default:
 				var rec map[string]any
 				if err := json.Unmarshal([]byte(lines[last]), &rec); err != nil {
 					t.Fatal(err)
@@ -110,7 +114,7 @@ func TestReadFileRefusesAFileChanged(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if change == "edited in place" {
+			if change != "grown" {
 				if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
 					t.Fatal(err)
 				}

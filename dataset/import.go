@@ -20,7 +20,7 @@ import (
 type Store interface {
 	// CheckWrites judges a whole file as the gate would, writing nothing,
 	// and returns every row it refuses.
-	CheckWrites(ctx context.Context, w casegraph.Writes, more casegraph.RelationChunks) ([]casegraph.Refusal, error)
+	CheckWrites(ctx context.Context, w casegraph.Writes, more *casegraph.MoreWrites) ([]casegraph.Refusal, error)
 	// ApplyWrites writes rows in one transaction, through the gate, and
 	// says how many changed something.
 	ApplyWrites(ctx context.Context, w casegraph.Writes) (changed int, err error)
@@ -131,9 +131,10 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 	}
 
 	// Every row goes to the graph check, the caller's own (no copy of a
-	// file's rows): a row reported here (an id given twice, a relation
-	// whose end is on a bad line and nowhere else in the file) is reported
-	// so, and what the graph check says of it is dropped. An id given
+	// file's rows), but for a row reported here (an id given twice, a
+	// relation whose end is on a bad line and nowhere else in the file):
+	// sources whole, entities and relations a part at a time, those of a
+	// batch that ReadFile left in its file read again for it. An id given
 	// twice is found by sorting the rows' places, not with a set of every
 	// id.
 	reported := map[casegraph.RowKind]map[int]bool{}
@@ -143,24 +144,29 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		}
 		reported[kind][i] = true
 	}
-	sources, entities := byID(len(b.Sources), func(i int) string { return b.Sources[i].ID }), byID(len(b.Entities), func(i int) string { return b.Entities[i].ID })
+	sources, entities := byID(len(b.Sources), func(i int) string { return b.Sources[i].ID }), byID(b.EntityCount(), b.entityID)
 	for _, i := range repeated(sources, func(i int) string { return b.Sources[i].ID }) {
 		reportf(casegraph.RowSource, b.SourceLines[i], "id", "%s %q is given twice", casegraph.RowSource, b.Sources[i].ID)
 		drop(casegraph.RowSource, i)
 	}
-	for _, i := range repeated(entities, func(i int) string { return b.Entities[i].ID }) {
-		reportf(casegraph.RowEntity, b.EntityLines[i], "id", "%s %q is given twice", casegraph.RowEntity, b.Entities[i].ID)
+	for _, i := range repeated(entities, b.entityID) {
+		reportf(casegraph.RowEntity, b.EntityLines[i], "id", "%s %q is given twice", casegraph.RowEntity, b.entityID(i))
 		drop(casegraph.RowEntity, i)
 	}
 	for _, i := range repeated(byID(b.RelationCount(), b.relationID), b.relationID) {
 		reportf(casegraph.RowRelation, b.RelationLines[i], "id", "%s %q is given twice", casegraph.RowRelation, b.relationID(i))
 		drop(casegraph.RowRelation, i)
 	}
-	// given says whether the file gives an entity of the id (on a good line).
-	given := func(id string) bool {
-		_, ok := slices.BinarySearchFunc(entities, id, func(i int32, id string) int { return strings.Compare(b.Entities[i].ID, id) })
-		return ok
+	// first is the place of the file's first entity of the id (on a good
+	// line), if any.
+	first := func(id string) (int, bool) {
+		k, ok := slices.BinarySearchFunc(entities, id, func(i int32, id string) int { return strings.Compare(b.entityID(int(i)), id) })
+		if !ok {
+			return 0, false
+		}
+		return int(entities[k]), true // byID keeps the rows of an id in file order
 	}
+	given := func(id string) bool { _, ok := first(id); return ok }
 	// onBadLine refuses relation i when an end of it is an entity on a bad
 	// line (and on no good one).
 	onBadLine := func(i int, r casegraph.Relation) bool {
@@ -174,38 +180,31 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 		}
 		return false
 	}
-
-	// The relations go to the graph check a chunk at a time, but for those
-	// refused here (judged is each judged one's place in the batch): those
-	// of a batch that ReadFile left in its file are read again for it.
-	var judged []int32
-	relations := func(yield func([]casegraph.Relation) error) error {
-		return b.relationChunks(checkRows, func(start int, rows []casegraph.Relation) error {
-			kept := rows
-			for k, r := range rows {
-				i := start + k
-				if reported[casegraph.RowRelation][i] || onBadLine(i, r) {
-					if len(kept) == len(rows) { // the first dropped: the rest go in a copy
-						kept = slices.Clone(rows[:k])
-					}
-					continue
-				}
-				if len(kept) < len(rows) {
-					kept = append(kept, r)
-				}
-				judged = append(judged, int32(i))
+	var judgedEntities, judgedRelations []int32 // the place in the batch of each row judged
+	more := &casegraph.MoreWrites{
+		Kind: func(id string) (casegraph.Kind, bool) {
+			i, ok := first(id)
+			if !ok {
+				return "", false
 			}
-			return yield(kept)
-		})
+			return b.entityKind(i), true
+		},
+		Entities: judgedParts(b.entityChunks, func(i int, _ casegraph.Entity) bool { return reported[casegraph.RowEntity][i] }, &judgedEntities),
+		Relations: judgedParts(b.relationChunks, func(i int, r casegraph.Relation) bool {
+			return reported[casegraph.RowRelation][i] || onBadLine(i, r)
+		}, &judgedRelations),
 	}
-	refused, err := store.CheckWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources, Entities: b.Entities}, relations)
+	refused, err := store.CheckWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Sources: b.Sources}, more)
 	sources, entities = nil, nil
 	if err != nil {
 		return err
 	}
 	for _, r := range refused {
-		if r.Kind == casegraph.RowRelation {
-			r.Index = int(judged[r.Index])
+		switch r.Kind {
+		case casegraph.RowEntity:
+			r.Index = int(judgedEntities[r.Index])
+		case casegraph.RowRelation:
+			r.Index = int(judgedRelations[r.Index])
 		}
 		if reported[r.Kind][r.Index] {
 			continue
@@ -224,9 +223,35 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 	return bad.orNil()
 }
 
-// checkRows is how many relations Check reads at a time, for the graph
-// check: the graph check's own chunk.
+// checkRows is how many entities or relations Check reads at a time, for
+// the graph check: the graph check's own chunk.
 const checkRows = 50000
+
+// judgedParts yields the rows that chunks gives, checkRows at a time, but
+// for those drop says Check refused itself (a part is copied only when it
+// drops one of its rows), and notes the place in the batch of each row it
+// yields in judged: the graph check's refusals count those.
+func judgedParts[T any](chunks func(n int, fn func(start int, rows []T) error) error, drop func(i int, row T) bool, judged *[]int32) func(yield func([]T) error) error {
+	return func(yield func([]T) error) error {
+		return chunks(checkRows, func(start int, rows []T) error {
+			kept := rows
+			for k, row := range rows {
+				i := start + k
+				if drop(i, row) {
+					if len(kept) == len(rows) { // the first dropped: the rest go in a copy
+						kept = slices.Clone(rows[:k])
+					}
+					continue
+				}
+				if len(kept) < len(rows) {
+					kept = append(kept, row)
+				}
+				*judged = append(*judged, int32(i))
+			}
+			return yield(kept)
+		})
+	}
+}
 
 // byID is the places of n rows (id(i) the id of row i) in the order of
 // their ids, rows of one id in file order.
@@ -297,7 +322,7 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		return Stats{}, err
 	}
 	checked := time.Now()
-	total := len(b.Sources) + len(b.Entities) + b.RelationCount()
+	total := len(b.Sources) + b.EntityCount() + b.RelationCount()
 	st := Stats{}
 	progress := func() {
 		if opts.Progress != nil {
@@ -390,8 +415,8 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		return st, err
 	}
 	entitiesStart := time.Now()
-	if err := write("entities", len(b.Entities), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(n int, fn func(int, int, func(context.Context) (int, error)) error) error {
-		return inParts(b.Entities, n, func(start int, rows []casegraph.Entity) error {
+	if err := write("entities", b.EntityCount(), b.EntityLines, &st.Entities, &st.EntitiesChanged, func(n int, fn func(int, int, func(context.Context) (int, error)) error) error {
+		return b.entityChunks(n, func(start int, rows []casegraph.Entity) error {
 			return fn(start, len(rows), func(ctx context.Context) (int, error) {
 				return store.ApplyWrites(ctx, casegraph.Writes{Dataset: opts.Dataset, Entities: rows})
 			})

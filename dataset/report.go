@@ -165,7 +165,7 @@ type Summary struct {
 // Summarize counts what a file's batch holds, after err (Read's, Check's
 // or Import's): its refused lines are not taken.
 func Summarize(b Batch, err error) Summary {
-	s := Summary{Lines: b.Lines, Sources: len(b.Sources), Entities: len(b.Entities), Relations: b.RelationCount()}
+	s := Summary{Lines: b.Lines, Sources: len(b.Sources), Entities: b.EntityCount(), Relations: b.RelationCount()}
 	var bad *LinesError
 	if errors.As(err, &bad) {
 		s.Refused, s.Errors = bad.Refused, bad.Errors

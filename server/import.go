@@ -162,5 +162,5 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		logErr(zerolog.Ctx(ctx).Error(), err).Str("dataset", name).Msg("import without its audit record")
 		notes = append(notes, "imported, but the audit record was not written: "+casegraph.ErrorMessage(err))
 	}
-	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: len(b.Entities), Relations: b.RelationCount(), Notes: notes})
+	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: b.EntityCount(), Relations: b.RelationCount(), Notes: notes})
 }

@@ -165,7 +165,7 @@ func (r *Refusing) SaveQuery(context.Context, casegraph.SavedQuery) (casegraph.S
 	return casegraph.SavedQuery{}, r.refuse("SaveQuery")
 }
 
-func (r *Refusing) CheckWrites(context.Context, casegraph.Writes, casegraph.RelationChunks) ([]casegraph.Refusal, error) {
+func (r *Refusing) CheckWrites(context.Context, casegraph.Writes, *casegraph.MoreWrites) ([]casegraph.Refusal, error) {
 	return nil, r.refuse("CheckWrites")
 }
 
