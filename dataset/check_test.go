@@ -52,7 +52,7 @@ func (s *checkSpy) CheckWrites(ctx context.Context, w casegraph.Writes, more *ca
 // given twice, a relation whose end is on a bad line), beside what the
 // graph check finds of the others, by line.
 //
-// A file read by ReadFile is checked the same, its relations read again
+// A file read by ReadFile is checked the same, its entities and relations read again
 // from the file.
 func TestCheckSendsTheFileItself(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})

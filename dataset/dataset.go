@@ -146,7 +146,8 @@ const MaxLineBytes = 4 << 20
 // can be fixed in one pass.
 func Read(r io.Reader) (Batch, error) {
 	var b Batch
-	return b, b.read(r)
+	err := b.read(r)
+	return b, err
 }
 
 // read reads the lines of r into b (Read), and returns its bad lines.
@@ -162,8 +163,11 @@ func (b *Batch) read(r io.Reader) error {
 			continue
 		}
 		b.Lines++
+		entities, relations := len(b.EntityLines), len(b.RelationLines)
 		if err := b.add(raw, line); err != nil {
 			bad.add(line, err)
+		} else if b.file != nil {
+			b.file.note(raw, len(b.EntityLines) > entities, len(b.RelationLines) > relations)
 		}
 	}
 	if err := sc.Err(); err != nil {

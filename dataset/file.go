@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io/fs"
 	"os"
 	"time"
 
@@ -13,9 +15,10 @@ import (
 // ReadFile reads a data file as Read does, but leaves its entities and
 // relations in the file: it keeps of each only its id and line (and an
 // entity's kind, and their counts by dataset), and Check and Import read
-// them again from the file, a chunk at a time, each time they need them.
+// them again from the file, a chunk at a time, each time they need them
+// (a hash of each line, 8 bytes, tells that it is the line read first).
 // So a file of millions of rows is checked and imported in the memory of
-// its sources and of its entities' and relations' ids (about 50 bytes a
+// its sources and of its entities' and relations' ids (about 60 bytes a
 // relation, against some 650 for a relation read whole, and some 1,200
 // for an entity). The file must stay as it is until the import ends: a
 // change seen when it is read again (its size, its time of modification,
@@ -35,8 +38,9 @@ func ReadFile(path string) (Batch, error) {
 	if !info.Mode().IsRegular() {
 		return Batch{}, fmt.Errorf("%s is not a regular file: read it with Read", path)
 	}
-	b := Batch{file: &heldFile{path: path, size: info.Size(), modified: info.ModTime(), datasets: map[string]Counts{}}}
-	return b, b.read(bufio.NewReaderSize(f, 1<<20))
+	b := Batch{file: &heldFile{path: path, size: info.Size(), modified: info.ModTime(), seed: maphash.MakeSeed(), datasets: map[string]Counts{}}}
+	err = b.read(bufio.NewReaderSize(f, 1<<20))
+	return b, err
 }
 
 // heldFile is the rows ReadFile left in their file: the file as it was
@@ -51,6 +55,20 @@ type heldFile struct {
 	kinds     []casegraph.Kind
 	relations []string
 	datasets  map[string]Counts
+	// A hash of each good entity and relation line, as it was read: a
+	// line read again must be the same.
+	seed                       maphash.Seed
+	entityLines, relationLines []uint64
+}
+
+// note notes the hash of a good line, an entity's or a relation's.
+func (f *heldFile) note(raw []byte, entity, relation bool) {
+	switch {
+	case entity:
+		f.entityLines = append(f.entityLines, maphash.Bytes(f.seed, raw))
+	case relation:
+		f.relationLines = append(f.relationLines, maphash.Bytes(f.seed, raw))
+	}
 }
 
 // keepEntity notes an entity read from a good line.
@@ -120,7 +138,7 @@ func (b Batch) entityChunks(n int, fn func(start int, rows []casegraph.Entity) e
 	if b.file == nil {
 		return inParts(b.Entities, n, fn)
 	}
-	return b.file.chunks(casegraph.RowEntity, b.EntityLines, b.file.entities, n, func(start int, part *Batch) error {
+	return b.file.chunks(casegraph.RowEntity, b.EntityLines, b.file.entityLines, b.file.entities, n, func(start int, part *Batch) error {
 		return fn(start, part.Entities)
 	})
 }
@@ -130,7 +148,7 @@ func (b Batch) relationChunks(n int, fn func(start int, rows []casegraph.Relatio
 	if b.file == nil {
 		return inParts(b.Relations, n, fn)
 	}
-	return b.file.chunks(casegraph.RowRelation, b.RelationLines, b.file.relations, n, func(start int, part *Batch) error {
+	return b.file.chunks(casegraph.RowRelation, b.RelationLines, b.file.relationLines, b.file.relations, n, func(start int, part *Batch) error {
 		return fn(start, part.Relations)
 	})
 }
@@ -141,14 +159,17 @@ func (f *heldFile) errChanged(what string) error {
 }
 
 // chunks reads the file again, n of the good lines given (lines, in
-// order, holding the rows of ids, all of kind) at a time, for
+// order, of the hashes noted, holding the rows of ids, all of kind) at a time, for
 // entityChunks and relationChunks: fn is given each part decoded in a
 // batch of its own. Only those lines are decoded.
-func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, ids []string, n int, fn func(start int, part *Batch) error) error {
+func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, ids []string, n int, fn func(start int, part *Batch) error) error {
 	if len(lines) == 0 {
 		return nil
 	}
 	fh, err := os.Open(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f.errChanged("it is gone")
+	}
 	if err != nil {
 		return err
 	}
@@ -169,7 +190,11 @@ func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, ids []string, n i
 		if line != lines[k] {
 			continue
 		}
-		// The line's row is the part's next, of its type and of the id it had.
+		// The line is as it was read, and its row the part's next, of
+		// its type and of the id it had.
+		if maphash.Bytes(f.seed, sc.Bytes()) != hashes[k] {
+			return f.errChanged(fmt.Sprintf("line %d", line))
+		}
 		err := part.add(sc.Bytes(), line)
 		rows, id := len(part.Relations), ""
 		if kind == casegraph.RowEntity {

@@ -33,7 +33,7 @@ func generated(t *testing.T, ds string, entities, relations int) (string, []stri
 	return path, strings.Split(strings.TrimSpace(buf.String()), "\n")
 }
 
-// TestReadFileImports: a file read by ReadFile, its relations left in it,
+// TestReadFileImports: a file read by ReadFile, its entities and relations left in it,
 // is checked and written whole, in small batches by several writers, as
 // the file says (its export gives the file back), with every degree kept.
 func TestReadFileImports(t *testing.T) {
@@ -85,7 +85,7 @@ func TestReadFileImports(t *testing.T) {
 func TestReadFileRefusesAFileChanged(t *testing.T) {
 	s := cyphertest.Store(t, cypher.Options{})
 	ds := cyphertest.Dataset(t)
-	for _, change := range []string{"grown", "edited in place", "an entity edited in place"} {
+	for _, change := range []string{"grown", "edited in place", "an entity edited in place", "its id kept"} {
 		t.Run(change, func(t *testing.T) {
 			path, lines := generated(t, ds, 20, 40)
 			b, err := dataset.ReadFile(path)
@@ -103,6 +103,16 @@ func TestReadFileRefusesAFileChanged(t *testing.T) {
 			switch change {
 			case "grown":
 				lines = append(lines, lines[last])
+			case "its id kept": // another confidence, of the same length
+				at := strings.Index(lines[last], `"confidence":0.`) + len(`"confidence":0.`)
+				if at < len(`"confidence":0.`) {
+					t.Fatalf("no confidence to change in %s", lines[last])
+				}
+				digit := byte('1')
+				if lines[last][at] == '1' {
+					digit = '2'
+				}
+				lines[last] = lines[last][:at] + string(digit) + lines[last][at+1:]
 			default:
 				var rec map[string]any
 				if err := json.Unmarshal([]byte(lines[last]), &rec); err != nil {

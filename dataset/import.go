@@ -349,6 +349,9 @@ func Import(ctx context.Context, b Batch, store Store, opts Options) (Stats, err
 		go func() {
 			defer close(next)
 			readErr = parts(n, func(start, rows int, apply func(ctx context.Context) (int, error)) error {
+				if err := ctx.Err(); err != nil { // stopped: read no further
+					return err
+				}
 				select {
 				case next <- batch{start, rows, apply}:
 					return nil

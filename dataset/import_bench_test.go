@@ -117,7 +117,7 @@ func (t *statementTimes) log(b *testing.B) {
 // there each time the heap in use passes its last high by a tenth: the
 // last one written is the profile at (about) the peak. Run it once:
 // -benchtime 1x. With CASEGRAPH_BENCH_READ=file it reads the file as
-// casegraph import reads a file it is named (ReadFile: the relations left
+// casegraph import reads a file it is named (ReadFile: entities and relations left
 // in the file, read again to be checked), else as it reads standard input
 // or an import over HTTP (Read: every row held).
 func BenchmarkReadCheck(b *testing.B) {

@@ -60,9 +60,9 @@ func runImport(ctx context.Context, args []string, e env) error {
 				fmt.Fprintf(e.stderr, "ftm: %s\n", n)
 			}
 		} else if regularFile(rest[0]) {
-			// Its relations are left in the file, and read again a
-			// chunk at a time to be checked and written: a file of
-			// millions is imported in the memory of its entities.
+			// Its entities and relations are left in the file, and read
+			// again a chunk at a time to be checked and written: a file
+			// of millions is imported in the memory of their ids.
 			b, err = dataset.ReadFile(rest[0])
 		} else {
 			b, err = dataset.Read(in)
