@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	casegraph "github.com/casegraph/casegraph"
@@ -89,11 +90,34 @@ func TestImportRefusesABadFileWhole(t *testing.T) {
 		`{"type":"entity","id":"`+ds+`:d","kind":"Plase","name":"","dataset":"`+ds+`","sourceIds":["`+ds+`:s"]}`,
 		`not json`,
 	)
-	file := filepath.Join(t.TempDir(), "bad.ndjson")
-	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
+	// A named file's entities and relations are left in it and read
+	// again; a pipe's are held (dataset.ReadFile, Read): both report the
+	// same.
+	for _, through := range []string{"a file", "a pipe"} {
+		t.Run(through, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "bad.ndjson")
+			if through == "a pipe" {
+				if err := syscall.Mkfifo(file, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				go func() {
+					if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+						t.Error(err)
+					}
+				}()
+			} else if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, err := runWith(t, []string{"import", file}, vars)
+			checkBadFileRefused(t, ds, stderr, err)
+		})
 	}
-	_, stderr, err := runWith(t, []string{"import", file}, vars)
+}
+
+// checkBadFileRefused checks what TestImportRefusesABadFileWhole's
+// import of its file said, and that it wrote nothing.
+func checkBadFileRefused(t *testing.T, ds, stderr string, err error) {
+	t.Helper()
 	if err == nil {
 		t.Fatal("a bad file was imported")
 	}
