@@ -162,7 +162,46 @@ func (f *heldFile) errChanged(what string) error {
 // order, of the hashes noted, holding the rows of ids, all of kind) at a time, for
 // entityChunks and relationChunks: fn is given each part decoded in a
 // batch of its own. Only those lines are decoded.
+//
+// The lines are read and decoded one part ahead of fn, in a goroutine of
+// their own, so that decoding the next part overlaps fn's work on this
+// one (the graph check's reads, a batch's write).
 func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, ids []string, n int, fn func(start int, part *Batch) error) error {
+	type part struct {
+		start int
+		rows  *Batch
+	}
+	parts := make(chan part, 1)
+	stop := make(chan struct{})
+	var readErr error // the reading's, once parts is closed
+	go func() {
+		defer close(parts)
+		readErr = f.read(kind, lines, hashes, ids, n, func(start int, rows *Batch) bool {
+			select {
+			case parts <- part{start, rows}:
+				return true
+			case <-stop:
+				return false
+			}
+		})
+	}()
+	var err error
+	for p := range parts {
+		if err == nil {
+			if err = fn(p.start, p.rows); err != nil {
+				close(stop) // read no further
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return readErr
+}
+
+// read reads the lines for chunks, and sends each part (until send says
+// to stop).
+func (f *heldFile) read(kind casegraph.RowKind, lines []int, hashes []uint64, ids []string, n int, send func(start int, part *Batch) bool) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -210,8 +249,8 @@ func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, 
 		}
 		k++
 		if k-start == n || k == len(lines) {
-			if err := fn(start, part); err != nil {
-				return err
+			if !send(start, part) {
+				return nil
 			}
 			part, start = &Batch{}, k
 		}

@@ -1,8 +1,12 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -81,4 +85,48 @@ func TestInParallel(t *testing.T) {
 			t.Error(err)
 		}
 	})
+}
+
+// TestFileChunks: a file's rows read again come in order, n at a time,
+// each with its place, and an error of fn stops the reading (the part
+// read ahead is dropped) and is returned.
+func TestFileChunks(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	if err := Generate(GenOptions{Entities: 12, Relations: 10, Seed: 3, Dataset: "chunks"}, enc.Encode); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "g.ndjson")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	err = b.relationChunks(3, func(start int, rows []casegraph.Relation) error {
+		if start != len(ids) || len(rows) != min(3, b.RelationCount()-start) {
+			t.Errorf("a part of %d from %d after %d rows", len(rows), start, len(ids))
+		}
+		for _, r := range rows {
+			ids = append(ids, r.ID)
+		}
+		return nil
+	})
+	if err != nil || !slices.Equal(ids, b.file.relations) {
+		t.Fatalf("read %v (%v), want %v", ids, err, b.file.relations)
+	}
+	boom := errors.New("boom")
+	calls := 0
+	err = b.entityChunks(2, func(int, []casegraph.Entity) error {
+		calls++
+		if calls == 2 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || calls != 2 {
+		t.Errorf("err %v after %d calls, want boom after 2", err, calls)
+	}
 }
