@@ -223,9 +223,14 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "%s has none of a relation's properties (%v)", map[string]string{"source": "a source", "entity": "an entity"}[rec.Type],
 			casegraph.RelationPropertyNames())
 	}
-	rec.Dataset = b.intern(rec.Dataset)
-	b.internAll(rec.SourceIDs)
-	b.internCitations(rec.Citations)
+	// Of a row ReadFile leaves in its file only its id (and an entity's
+	// kind) is kept: its strings are not interned.
+	held := b.file != nil && rec.Type != "source"
+	if !held {
+		rec.Dataset = b.intern(rec.Dataset)
+		b.internAll(rec.SourceIDs)
+		b.internCitations(rec.Citations)
+	}
 	switch rec.Type {
 	case "source":
 		rec.ID = b.intern(rec.ID) // cited by entities and relations
@@ -238,7 +243,9 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		}
 		b.Sources, b.SourceLines = append(b.Sources, s), append(b.SourceLines, line)
 	case "entity":
-		rec.ID = b.intern(rec.ID) // the end of relations
+		if !held {
+			rec.ID = b.intern(rec.ID) // the end of relations
+		}
 		e := casegraph.Entity{ID: rec.ID, Kind: casegraph.Kind(rec.Kind), Name: rec.Name, Aliases: rec.Aliases,
 			Description: rec.Description, Dataset: rec.Dataset, SourceIDs: rec.SourceIDs, Citations: rec.Citations,
 			Attributes: rec.Attributes, KeepProtection: rec.Protected == nil}
@@ -253,8 +260,10 @@ func (b *Batch) addRecord(rec Record, line int) error {
 		}
 		b.EntityLines = append(b.EntityLines, line)
 	case "relation":
-		rec.From, rec.To = b.intern(rec.From), b.intern(rec.To)
-		rec.StartDate, rec.EndDate = b.intern(rec.StartDate), b.intern(rec.EndDate)
+		if !held {
+			rec.From, rec.To = b.intern(rec.From), b.intern(rec.To)
+			rec.StartDate, rec.EndDate = b.intern(rec.StartDate), b.intern(rec.EndDate)
+		}
 		r := casegraph.Relation{ID: rec.ID, Type: casegraph.RelationType(rec.RelationType), FromID: rec.From, ToID: rec.To,
 			Role: rec.Role, StartDate: rec.StartDate, EndDate: rec.EndDate, Status: casegraph.Status(rec.Status),
 			Confidence: rec.Confidence, Quote: rec.Quote, SourceIDs: rec.SourceIDs, Citations: rec.Citations, Dataset: rec.Dataset,
