@@ -6,7 +6,9 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -129,7 +131,9 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 			notes = append(notes, n.String())
 		}
 	} else {
-		b, err = dataset.Read(body)
+		var remove func()
+		b, remove, err = spool(body)
+		defer remove()
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -138,6 +142,10 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var bad *dataset.LinesError
+	if casegraph.ErrorCode(err) == casegraph.CodeInternal && errors.As(err, new(*casegraph.Error)) {
+		fail(err) // the server's (spool)
+		return
+	}
 	if err != nil && !errors.As(err, &bad) {
 		fail(casegraph.Errorf(casegraph.CodeBadUserInput, "%s", strings.TrimSpace(err.Error())))
 		return
@@ -164,3 +172,43 @@ func (s *Server) importDataset(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, importResult{Dataset: name, Sources: len(b.Sources), Entities: b.EntityCount(), Relations: b.RelationCount(), Notes: notes})
 }
+
+// spool copies an NDJSON import's body into a temporary file (in
+// os.TempDir: TMPDIR) and reads it there (dataset.ReadFile): its entities
+// and relations are left in the file and read again a part at a time, so
+// that an import holds the memory of their ids rather than of its rows
+// (some 300 MB for a body of 64 MiB). A failure of the file (a full disk)
+// is the server's (INTERNAL, its cause logged, not answered); one of the
+// body is the client's, as when it is read whole. remove deletes the file;
+// the caller calls it once the import is done, whatever happened.
+func spool(body io.Reader) (b dataset.Batch, remove func(), err error) {
+	remove = func() {}
+	kept := func(err error) error {
+		return &casegraph.Error{Code: casegraph.CodeInternal, Message: "the import could not be kept on the server's disk", Cause: err}
+	}
+	f, err := os.CreateTemp("", "casegraph-import-*.ndjson")
+	if err != nil {
+		return dataset.Batch{}, remove, kept(err)
+	}
+	remove = func() { _ = os.Remove(f.Name()) }
+	_, err = io.Copy(writerFunc(func(p []byte) (int, error) {
+		n, err := f.Write(p)
+		if err != nil {
+			err = kept(err)
+		}
+		return n, err
+	}), body)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = kept(cerr)
+	}
+	if err != nil {
+		return dataset.Batch{}, remove, err
+	}
+	b, err = dataset.ReadFile(f.Name())
+	return b, remove, err
+}
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (w writerFunc) Write(p []byte) (int, error) { return w(p) }

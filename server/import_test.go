@@ -121,6 +121,9 @@ func TestImportOverHTTP(t *testing.T) {
 	if res := post(h.Token, path, big); res.Status != http.StatusRequestEntityTooLarge {
 		t.Errorf("over the limit: %d %s", res.Status, res.Raw)
 	}
+	if res := post(h.Token, "/datasets/"+ds+"/import", big); res.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("NDJSON over the limit (kept in a file as it comes): %d %s", res.Status, res.Raw)
+	}
 	if res := post(h.Token, "/datasets/"+ds+"/import?format=xml", fixture); res.Status != http.StatusBadRequest {
 		t.Errorf("format=xml: %d %s", res.Status, res.Raw)
 	}
@@ -281,5 +284,53 @@ func TestImportThroughTheGate(t *testing.T) {
 	}
 	if got := protected(); got != true {
 		t.Errorf("caesar after a cleared editor's line that leaves protection out: protected = %v, want true", got)
+	}
+}
+
+// TestImportSpooled: an NDJSON import's body is kept in a temporary file
+// while it is imported (its rows read again from there), and the file is
+// gone afterwards, whether the import took the body or refused it; a
+// server that cannot keep the body answers INTERNAL, and says nothing of
+// its disk.
+func TestImportSpooled(t *testing.T) {
+	h := servertest.New(t, servertest.Options{})
+	ds := cyphertest.Dataset(t)
+	post := func(body string) servertest.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, h.URL+"/datasets/"+ds+"/import", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+h.Token)
+		return h.Do(req)
+	}
+	good := strings.Join([]string{
+		`{"type": "source", "id": "` + ds + `:s", "title": "T", "dataset": "` + ds + `"}`,
+		`{"type": "entity", "id": "` + ds + `:a", "kind": "Person", "name": "A", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s"]}`,
+		`{"type": "entity", "id": "` + ds + `:b", "kind": "Place", "name": "B", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s"]}`,
+		`{"type": "relation", "id": "` + ds + `:r", "relationType": "LOCATED_IN", "from": "` + ds + `:a", "to": "` + ds + `:b", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s"]}`,
+	}, "\n")
+	spool := t.TempDir()
+	t.Setenv("TMPDIR", spool)
+	empty := func(when string) {
+		t.Helper()
+		if left, err := os.ReadDir(spool); err != nil || len(left) != 0 {
+			t.Errorf("%s: %d files left in TMPDIR (%v)", when, len(left), err)
+		}
+	}
+	if res := post(good); res.Status != http.StatusOK || !strings.Contains(res.Raw, `"entities":2`) || !strings.Contains(res.Raw, `"relations":1`) {
+		t.Fatalf("an import: %d %s", res.Status, res.Raw)
+	}
+	empty("after an import")
+	bad := strings.Replace(good, `"to": "`+ds+`:b"`, `"to": "`+ds+`:ghost"`, 1)
+	if res := post(bad); res.Status != http.StatusNotFound || !strings.Contains(res.Raw, `"line":4`) {
+		t.Errorf("a refused import: %d %s", res.Status, res.Raw)
+	}
+	empty("after a refused import")
+
+	t.Setenv("TMPDIR", spool+"/missing")
+	res := post(good)
+	if res.Status != http.StatusInternalServerError || !strings.Contains(res.Raw, "could not be kept on the server's disk") || strings.Contains(res.Raw, spool) {
+		t.Errorf("no disk to keep the body on: %d %s", res.Status, res.Raw)
 	}
 }

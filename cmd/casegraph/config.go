@@ -170,7 +170,7 @@ func (c *serveConfig) register(b *binder) {
 	b.str(&j.ClearanceClaim, "jwt-clearance-claim", "CASEGRAPH_JWT_CLEARANCE_CLAIM", "the top-level claim, a JSON boolean, that says whether protected people may be seen")
 
 	b.group("Exports and imports over HTTP", "")
-	b.int64(&s.MaxImportBytes, "max-import-bytes", "CASEGRAPH_MAX_IMPORT_BYTES", "largest file POST /datasets/{name}/import takes (413 beyond; larger files go through casegraph import)")
+	b.int64(&s.MaxImportBytes, "max-import-bytes", "CASEGRAPH_MAX_IMPORT_BYTES", "largest file POST /datasets/{name}/import takes (413 beyond; larger files go through casegraph import); an NDJSON body is kept in a temporary file in TMPDIR while it is imported")
 	b.duration(&s.TransferTimeout, "transfer-timeout", "CASEGRAPH_TRANSFER_TIMEOUT", "deadline of an export or import over HTTP (a dataset's file), instead of request-timeout")
 	b.int(&s.MaxTransfers, "max-transfers", "CASEGRAPH_MAX_TRANSFERS", "exports, and imports, over HTTP at once (each, and one of each a caller); one more is BUSY (TOO_MANY_TRANSFERS)")
 	b.duration(&s.TransferStall, "transfer-stall", "CASEGRAPH_TRANSFER_STALL", "cut off an export whose reader takes no bytes for this long (its slot and read transaction freed)")
