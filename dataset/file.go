@@ -171,7 +171,7 @@ func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, 
 		start int
 		rows  *Batch
 	}
-	parts := make(chan part, 1)
+	parts := make(chan part)
 	stop := make(chan struct{})
 	var readErr error // the reading's, once parts is closed
 	go func() {

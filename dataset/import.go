@@ -224,8 +224,10 @@ func Check(ctx context.Context, b Batch, store Store, opts Options) error {
 }
 
 // checkRows is how many entities or relations Check reads at a time, for
-// the graph check: the graph check's own chunk.
-const checkRows = 50000
+// the graph check (which judges them as one chunk): with the part read
+// ahead of it (heldFile.chunks), 20,000 held reading 100k entities and 1M
+// relations to 270 MB resident, where 50,000 took 420 MB.
+const checkRows = 20000
 
 // judgedParts yields the rows that chunks gives, checkRows at a time, but
 // for those drop says Check refused itself (a part is copied only when it
