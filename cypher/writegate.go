@@ -238,97 +238,61 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *caseg
 	if more != nil {
 		g.plannedMore = more.Kind
 	}
-	early := g.early(all)
 	seen := newRepeats(w)
 	var refused []casegraph.Refusal
-	// judge judges one chunk, whose first row is row start of its kind,
-	// early's refusals of it (skip, by the chunk's index) aside, in a read
-	// transaction of its own: the driver keeps every statement's
-	// parameters until its transaction ends, so that one transaction for
-	// a file of millions of relations held all their ids and types again.
-	judge := func(chunk casegraph.Writes, start int, skip []casegraph.Refusal) error {
+	// judge judges a chunk whose first row is row start of its kind: its
+	// rows that need nothing of the graph to be refused (early), then the
+	// rest against what a read transaction of its own reads (the driver
+	// keeps every statement's parameters until its transaction ends, so
+	// that one transaction for a file of millions of relations held all
+	// their ids and types again).
+	judge := func(chunk casegraph.Writes, start int) error {
 		p := planOf(chunk)
+		skip := g.early(p)
 		g.forget()
 		if err := s.inRead(ctx, "CheckWrites", func(run txRunner) error { return g.load(run, p, gateCheck) }); err != nil {
 			return err
 		}
-		for _, r := range g.judge(p, skip, seen) {
+		for _, r := range append(skip, g.judge(p, skip, seen)...) {
 			r.Index += start
 			refused = append(refused, r)
 		}
 		return nil
 	}
-	for _, kind := range []casegraph.RowKind{casegraph.RowSource, casegraph.RowEntity, casegraph.RowRelation} {
-		n := map[casegraph.RowKind]int{casegraph.RowSource: len(w.Sources), casegraph.RowEntity: len(w.Entities), casegraph.RowRelation: len(w.Relations)}[kind]
-		for start := 0; start < n; start += checkChunk {
-			end := min(start+checkChunk, n)
-			chunk := casegraph.Writes{Dataset: w.Dataset}
-			switch kind {
-			case casegraph.RowSource:
-				chunk.Sources = w.Sources[start:end]
-			case casegraph.RowEntity:
-				chunk.Entities = w.Entities[start:end]
-			case casegraph.RowRelation:
-				chunk.Relations = w.Relations[start:end]
-			}
-			var skip []casegraph.Refusal // early's refusals of the chunk, by the chunk's index
-			for _, r := range early {
-				if r.Kind == kind && r.Index >= start && r.Index < end {
-					r.Index -= start
-					skip = append(skip, r)
-				}
-			}
-			if err := judge(chunk, start, skip); err != nil {
-				return nil, err
-			}
-		}
+	sources := func(rows []casegraph.Source) casegraph.Writes {
+		return casegraph.Writes{Dataset: w.Dataset, Sources: rows}
 	}
-	if more != nil {
-		// judgeMore judges a chunk of a part that more yields, its first
-		// row row start of its kind.
-		judgeMore := func(start int, chunk casegraph.Writes) error {
-			skip := g.early(&gatePlan{Writes: chunk})
-			for _, r := range skip {
-				r.Index += start
-				refused = append(refused, r)
-			}
-			return judge(chunk, start, skip)
-		}
-		if more.Entities != nil {
-			start := len(w.Entities)
-			if err := more.Entities(func(rows []casegraph.Entity) error {
-				for len(rows) > 0 {
-					chunk := casegraph.Writes{Dataset: w.Dataset, Entities: rows[:min(checkChunk, len(rows))]}
-					rows = rows[len(chunk.Entities):]
-					if err := judgeMore(start, chunk); err != nil {
-						return err
-					}
-					start += len(chunk.Entities)
-				}
-				return nil
-			}); err != nil {
-				return nil, err
-			}
-		}
-		if more.Relations != nil {
-			start := len(w.Relations)
-			if err := more.Relations(func(rows []casegraph.Relation) error {
-				for len(rows) > 0 {
-					chunk := casegraph.Writes{Dataset: w.Dataset, Relations: rows[:min(checkChunk, len(rows))]}
-					rows = rows[len(chunk.Relations):]
-					if err := judgeMore(start, chunk); err != nil {
-						return err
-					}
-					start += len(chunk.Relations)
-				}
-				return nil
-			}); err != nil {
-				return nil, err
-			}
-		}
+	entities := func(rows []casegraph.Entity) casegraph.Writes {
+		return casegraph.Writes{Dataset: w.Dataset, Entities: rows}
+	}
+	relations := func(rows []casegraph.Relation) casegraph.Writes {
+		return casegraph.Writes{Dataset: w.Dataset, Relations: rows}
+	}
+	err = inChecks(w.Sources, 0, sources, judge)
+	if err == nil {
+		err = inChecks(w.Entities, 0, entities, judge)
+	}
+	if err == nil && more != nil && more.Entities != nil {
+		start := len(w.Entities)
+		err = more.Entities(func(rows []casegraph.Entity) error {
+			start += len(rows)
+			return inChecks(rows, start-len(rows), entities, judge)
+		})
+	}
+	if err == nil {
+		err = inChecks(w.Relations, 0, relations, judge)
+	}
+	if err == nil && more != nil && more.Relations != nil {
+		start := len(w.Relations)
+		err = more.Relations(func(rows []casegraph.Relation) error {
+			start += len(rows)
+			return inChecks(rows, start-len(rows), relations, judge)
+		})
+	}
+	if err != nil {
+		return nil, err
 	}
 	g.forget()
-	refused = append(early, refused...)
 	order := map[casegraph.RowKind]int{casegraph.RowSource: 0, casegraph.RowEntity: 1, casegraph.RowRelation: 2}
 	slices.SortStableFunc(refused, func(a, b casegraph.Refusal) int {
 		return cmp.Or(cmp.Compare(order[a.Kind], order[b.Kind]), cmp.Compare(a.Index, b.Index))
@@ -338,6 +302,17 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *caseg
 
 // checkChunk bounds the rows CheckWrites judges at once.
 var checkChunk = 50000
+
+// inChecks calls judge with rows checkChunk at a time, each chunk as the
+// Writes of holds it, with the place of its first row (start the first's).
+func inChecks[T any](rows []T, start int, of func([]T) casegraph.Writes, judge func(chunk casegraph.Writes, start int) error) error {
+	for k := 0; k < len(rows); k += checkChunk {
+		if err := judge(of(rows[k:min(k+checkChunk, len(rows))]), start+k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // forget drops what the gate read of the graph (its states, not what the
 // write holds), for CheckWrites's next chunk.
