@@ -163,11 +163,8 @@ func (b *Batch) read(r io.Reader) error {
 			continue
 		}
 		b.Lines++
-		entities, relations := len(b.EntityLines), len(b.RelationLines)
 		if err := b.add(raw, line); err != nil {
 			bad.add(line, err)
-		} else if b.file != nil {
-			b.file.note(raw, len(b.EntityLines) > entities, len(b.RelationLines) > relations)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -203,7 +200,7 @@ func (b *Batch) add(raw []byte, line int) error {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "more than one JSON value on the line")
 	}
 	rec.Type = casegraph.Canonical(rec.Type, recordTypes)
-	if err := b.addRecord(rec, line); err != nil {
+	if err := b.addRecord(rec, line, raw); err != nil {
 		if rec.Type == "entity" && rec.ID != "" {
 			if b.badEntities == nil {
 				b.badEntities = map[string]int{}
@@ -218,7 +215,8 @@ func (b *Batch) add(raw []byte, line int) error {
 // recordTypes are the types of line, which are read in any case.
 var recordTypes = []string{"source", "entity", "relation"}
 
-func (b *Batch) addRecord(rec Record, line int) error {
+// addRecord adds the record of a line (raw, as in the file).
+func (b *Batch) addRecord(rec Record, line int, raw []byte) error {
 	if (rec.Type == "source" || rec.Type == "entity") && rec.RelationAttributes != (casegraph.RelationAttributes{}) {
 		return casegraph.Errorf(casegraph.CodeBadUserInput, "%s has none of a relation's properties (%v)", map[string]string{"source": "a source", "entity": "an entity"}[rec.Type],
 			casegraph.RelationPropertyNames())
@@ -254,7 +252,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 			return err
 		}
 		if b.file != nil {
-			b.file.keepEntity(e) // left in the file
+			b.file.keepEntity(e, raw) // left in the file
 		} else {
 			b.Entities = append(b.Entities, e)
 		}
@@ -272,7 +270,7 @@ func (b *Batch) addRecord(rec Record, line int) error {
 			return relationFields(err)
 		}
 		if b.file != nil {
-			b.file.keepRelation(r) // left in the file
+			b.file.keepRelation(r, raw) // left in the file
 		} else {
 			b.Relations = append(b.Relations, r)
 		}

@@ -7,7 +7,6 @@ import (
 	"hash/maphash"
 	"io/fs"
 	"os"
-	"time"
 
 	casegraph "github.com/casegraph/casegraph"
 )
@@ -21,8 +20,8 @@ import (
 // its sources and of its entities' and relations' ids (about 60 bytes a
 // relation, against some 650 for a relation read whole, and some 1,200
 // for an entity). The file must stay as it is until the import ends: a
-// change seen when it is read again (its size, its time of modification,
-// a line that is not what it was) stops the import with an error, and
+// change seen when it is read again (its size, a line whose bytes are not
+// those read first) stops the import with an error, and
 // what was written before stays written, as after any import that fails
 // midway.
 func ReadFile(path string) (Batch, error) {
@@ -38,7 +37,7 @@ func ReadFile(path string) (Batch, error) {
 	if !info.Mode().IsRegular() {
 		return Batch{}, fmt.Errorf("%s is not a regular file: read it with Read", path)
 	}
-	b := Batch{file: &heldFile{path: path, size: info.Size(), modified: info.ModTime(), seed: maphash.MakeSeed(), datasets: map[string]Counts{}}}
+	b := Batch{file: &heldFile{path: path, size: info.Size(), seed: maphash.MakeSeed(), datasets: map[string]Counts{}}}
 	err = b.read(bufio.NewReaderSize(f, 1<<20))
 	return b, err
 }
@@ -50,7 +49,6 @@ func ReadFile(path string) (Batch, error) {
 type heldFile struct {
 	path      string
 	size      int64
-	modified  time.Time
 	entities  []string
 	kinds     []casegraph.Kind
 	relations []string
@@ -61,27 +59,19 @@ type heldFile struct {
 	entityLines, relationLines []uint64
 }
 
-// note notes the hash of a good line, an entity's or a relation's.
-func (f *heldFile) note(raw []byte, entity, relation bool) {
-	switch {
-	case entity:
-		f.entityLines = append(f.entityLines, maphash.Bytes(f.seed, raw))
-	case relation:
-		f.relationLines = append(f.relationLines, maphash.Bytes(f.seed, raw))
-	}
-}
-
-// keepEntity notes an entity read from a good line.
-func (f *heldFile) keepEntity(e casegraph.Entity) {
+// keepEntity notes an entity read from a good line (raw).
+func (f *heldFile) keepEntity(e casegraph.Entity, raw []byte) {
 	f.entities, f.kinds = append(f.entities, e.ID), append(f.kinds, e.Kind)
+	f.entityLines = append(f.entityLines, maphash.Bytes(f.seed, raw))
 	c := f.datasets[e.Dataset]
 	c.Entities++
 	f.datasets[e.Dataset] = c
 }
 
-// keepRelation notes a relation read from a good line.
-func (f *heldFile) keepRelation(r casegraph.Relation) {
+// keepRelation notes a relation read from a good line (raw).
+func (f *heldFile) keepRelation(r casegraph.Relation, raw []byte) {
 	f.relations = append(f.relations, r.ID)
+	f.relationLines = append(f.relationLines, maphash.Bytes(f.seed, raw))
 	c := f.datasets[r.Dataset]
 	c.Relations++
 	f.datasets[r.Dataset] = c
@@ -138,7 +128,7 @@ func (b Batch) entityChunks(n int, fn func(start int, rows []casegraph.Entity) e
 	if b.file == nil {
 		return inParts(b.Entities, n, fn)
 	}
-	return b.file.chunks(casegraph.RowEntity, b.EntityLines, b.file.entityLines, b.file.entities, n, func(start int, part *Batch) error {
+	return b.file.chunks(b.EntityLines, b.file.entityLines, n, func(start int, part *Batch) error {
 		return fn(start, part.Entities)
 	})
 }
@@ -148,7 +138,7 @@ func (b Batch) relationChunks(n int, fn func(start int, rows []casegraph.Relatio
 	if b.file == nil {
 		return inParts(b.Relations, n, fn)
 	}
-	return b.file.chunks(casegraph.RowRelation, b.RelationLines, b.file.relationLines, b.file.relations, n, func(start int, part *Batch) error {
+	return b.file.chunks(b.RelationLines, b.file.relationLines, n, func(start int, part *Batch) error {
 		return fn(start, part.Relations)
 	})
 }
@@ -159,14 +149,15 @@ func (f *heldFile) errChanged(what string) error {
 }
 
 // chunks reads the file again, n of the good lines given (lines, in
-// order, of the hashes noted, holding the rows of ids, all of kind) at a time, for
+// order, of the hashes noted, all of one type) at a time, for
 // entityChunks and relationChunks: fn is given each part decoded in a
-// batch of its own. Only those lines are decoded.
+// batch of its own. Only those lines are decoded; each must have the
+// bytes it had (a line that decoded then decodes now, to the same row).
 //
 // The lines are read and decoded one part ahead of fn, in a goroutine of
 // their own, so that decoding the next part overlaps fn's work on this
 // one (the graph check's reads, a batch's write).
-func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, ids []string, n int, fn func(start int, part *Batch) error) error {
+func (f *heldFile) chunks(lines []int, hashes []uint64, n int, fn func(start int, part *Batch) error) error {
 	type part struct {
 		start int
 		rows  *Batch
@@ -176,7 +167,7 @@ func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, 
 	var readErr error // the reading's, once parts is closed
 	go func() {
 		defer close(parts)
-		readErr = f.read(kind, lines, hashes, ids, n, func(start int, rows *Batch) bool {
+		readErr = f.read(lines, hashes, n, func(start int, rows *Batch) bool {
 			select {
 			case parts <- part{start, rows}:
 				return true
@@ -201,7 +192,7 @@ func (f *heldFile) chunks(kind casegraph.RowKind, lines []int, hashes []uint64, 
 
 // read reads the lines for chunks, and sends each part (until send says
 // to stop).
-func (f *heldFile) read(kind casegraph.RowKind, lines []int, hashes []uint64, ids []string, n int, send func(start int, part *Batch) bool) error {
+func (f *heldFile) read(lines []int, hashes []uint64, n int, send func(start int, part *Batch) bool) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -217,8 +208,8 @@ func (f *heldFile) read(kind casegraph.RowKind, lines []int, hashes []uint64, id
 	if err != nil {
 		return err
 	}
-	if info.Size() != f.size || !info.ModTime().Equal(f.modified) {
-		return f.errChanged("its size or time of modification")
+	if info.Size() != f.size {
+		return f.errChanged("its size")
 	}
 	sc := bufio.NewScanner(bufio.NewReaderSize(fh, 1<<20))
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
@@ -229,23 +220,11 @@ func (f *heldFile) read(kind casegraph.RowKind, lines []int, hashes []uint64, id
 		if line != lines[k] {
 			continue
 		}
-		// The line is as it was read, and its row the part's next, of
-		// its type and of the id it had.
 		if maphash.Bytes(f.seed, sc.Bytes()) != hashes[k] {
 			return f.errChanged(fmt.Sprintf("line %d", line))
 		}
-		err := part.add(sc.Bytes(), line)
-		rows, id := len(part.Relations), ""
-		if kind == casegraph.RowEntity {
-			rows = len(part.Entities)
-		}
-		if rows > 0 && kind == casegraph.RowEntity {
-			id = part.Entities[rows-1].ID
-		} else if rows > 0 {
-			id = part.Relations[rows-1].ID
-		}
-		if err != nil || len(part.Sources)+len(part.Entities)+len(part.Relations) != k-start+1 || rows != k-start+1 || id != ids[k] {
-			return f.errChanged(fmt.Sprintf("line %d", line))
+		if err := part.add(sc.Bytes(), line); err != nil {
+			return err // it decoded when it was read
 		}
 		k++
 		if k-start == n || k == len(lines) {
