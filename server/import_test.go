@@ -289,21 +289,23 @@ func TestImportThroughTheGate(t *testing.T) {
 
 // TestImportSpooled: an NDJSON import's body is kept in a temporary file
 // while it is imported (its rows read again from there), and the file is
-// gone afterwards, whether the import took the body or refused it; a
-// server that cannot keep the body answers INTERNAL, and says nothing of
-// its disk.
+// gone afterwards, whether the import took the body or refused it;
+// callers who may not write the dataset are refused before anything is
+// kept; a server that cannot keep the body answers INTERNAL, and says
+// nothing of its disk.
 func TestImportSpooled(t *testing.T) {
 	h := servertest.New(t, servertest.Options{})
 	ds := cyphertest.Dataset(t)
-	post := func(body string) servertest.Response {
+	postAs := func(token, body string) servertest.Response {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, h.URL+"/datasets/"+ds+"/import", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Authorization", "Bearer "+h.Token)
+		req.Header.Set("Authorization", "Bearer "+token)
 		return h.Do(req)
 	}
+	post := func(body string) servertest.Response { return postAs(h.Token, body) }
 	good := strings.Join([]string{
 		`{"type": "source", "id": "` + ds + `:s", "title": "T", "dataset": "` + ds + `"}`,
 		`{"type": "entity", "id": "` + ds + `:a", "kind": "Person", "name": "A", "dataset": "` + ds + `", "sourceIds": ["` + ds + `:s"]}`,
@@ -318,6 +320,26 @@ func TestImportSpooled(t *testing.T) {
 			t.Errorf("%s: %d files left in TMPDIR (%v)", when, len(left), err)
 		}
 	}
+	// Who may not write the dataset is refused before anything is kept: an
+	// anonymous caller, an editor of another dataset (uncleared). Where
+	// nothing can be kept, a body kept first would answer INTERNAL.
+	t.Setenv("TMPDIR", spool+"/missing")
+	res, err := http.Post(h.URL+"/datasets/"+ds+"/import", "application/x-ndjson", strings.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized && res.StatusCode != http.StatusForbidden {
+		t.Errorf("an anonymous import: %d", res.StatusCode)
+	}
+	other := h.Key(casegraph.NewAPIKey{Name: "other", Role: casegraph.RoleEditor, Datasets: []string{ds + "-other"}})
+	if res := postAs(other, good); res.Status != http.StatusForbidden {
+		t.Errorf("an editor of another dataset: %d %s", res.Status, res.Raw)
+	}
+	t.Setenv("TMPDIR", spool)
+	if got := cyphertest.Snapshot(t, h.Store, ds); len(got) != 0 {
+		t.Errorf("refused callers wrote %d records", len(got))
+	}
 	if res := post(good); res.Status != http.StatusOK || !strings.Contains(res.Raw, `"entities":2`) || !strings.Contains(res.Raw, `"relations":1`) {
 		t.Fatalf("an import: %d %s", res.Status, res.Raw)
 	}
@@ -329,8 +351,7 @@ func TestImportSpooled(t *testing.T) {
 	empty("after a refused import")
 
 	t.Setenv("TMPDIR", spool+"/missing")
-	res := post(good)
-	if res.Status != http.StatusInternalServerError || !strings.Contains(res.Raw, "could not be kept on the server's disk") || strings.Contains(res.Raw, spool) {
+	if res := post(good); res.Status != http.StatusInternalServerError || !strings.Contains(res.Raw, "could not be kept on the server's disk") || strings.Contains(res.Raw, spool) {
 		t.Errorf("no disk to keep the body on: %d %s", res.Status, res.Raw)
 	}
 }
