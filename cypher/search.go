@@ -37,6 +37,18 @@ const (
 // required, and a text of stop words only matches the names and aliases
 // that hold them as a phrase (Search keeps those that are just those words:
 // exactName).
+//
+// "Every word" is each word whole or as the start of a word in a name or
+// an alias (everyWord): the typo and description clauses are not repeated
+// there. Lucene rewrites every typo clause into the terms it matches, once
+// for each time the clause appears, and that rewriting was a third of
+// what the query cost (bench/README.md, "W4: each typo clause once"). A
+// text that has every word only within a typo still matches, and scores
+// on each word's clause, where a typo weighs as much as a prefix or more
+// (^4 in a name, ^2 in an alias), so that a misspelt full name stays
+// among the candidates Search ranks, even beside 200 names that share
+// one of its words. The hits are the same either way (everyWord matches
+// nothing that the words' clauses do not), so the counts are too.
 func LuceneSearch(words []string) string {
 	content := casegraph.ContentWords(words)
 	if len(content) == 0 {
@@ -44,25 +56,37 @@ func LuceneSearch(words []string) string {
 	}
 	clauses := make([]string, len(content))
 	for i, w := range content {
-		parts := []string{
-			fmt.Sprintf("searchName:%s^8", w), fmt.Sprintf("searchAliases:%s^6", w),
-			fmt.Sprintf("searchName:%s*^3", w), fmt.Sprintf("searchAliases:%s*^2", w),
-			fmt.Sprintf("searchDescription:%s", w),
-		}
+		parts := []string{wordClause(w), fmt.Sprintf("searchDescription:%s", w)}
 		if utf8.RuneCountInString(w) >= 4 {
-			parts = append(parts, fmt.Sprintf("searchName:%s~1^2", w), fmt.Sprintf("searchAliases:%s~1", w))
+			parts = append(parts, fmt.Sprintf("searchName:%s~1^4", w), fmt.Sprintf("searchAliases:%s~1^2", w))
 		}
 		clauses[i] = "(" + strings.Join(parts, " OR ") + ")"
 	}
 	core := clauses[0]
 	if len(clauses) > 1 {
-		core = "(" + strings.Join(clauses, " AND ") + ")^4 OR " + strings.Join(clauses, " OR ")
+		core = everyWord(content) + "^4 OR " + strings.Join(clauses, " OR ")
 	}
 	if len(words) == 1 {
 		return core
 	}
 	// Required: the content words; optional, for the score: the phrase.
 	return "+(" + core + ") (" + phraseClause(words) + ")"
+}
+
+// wordClause matches w as a whole word or the start of one in the name or
+// an alias.
+func wordClause(w string) string {
+	return fmt.Sprintf("searchName:%s^8 OR searchAliases:%s^6 OR searchName:%s*^3 OR searchAliases:%s*^2", w, w, w, w)
+}
+
+// everyWord matches the entities that have every word of content, each
+// as wordClause matches it.
+func everyWord(content []string) string {
+	each := make([]string, len(content))
+	for i, w := range content {
+		each[i] = "(" + wordClause(w) + ")"
+	}
+	return "(" + strings.Join(each, " AND ") + ")"
 }
 
 // phraseClause matches the words as a phrase in the name or an alias.
@@ -180,41 +204,56 @@ func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
 // rankParams are the parameters with which Search's statement ranks its
 // candidates as casegraph.Rank does, on the texts the store keeps of each
 // entity (rankFields): $phrase and $words (casegraph.RankingWords), and
-// $edits, the forms of a word one edit from one of $words
+// $near, for each of $words the forms of a word one edit from it
 // (casegraph.WithinOneEdit) by their length in characters: at each
 // length, the prefixes and suffixes of a word of that length that begins
 // with the one and ends with the other, so that the statement tests a
-// word with STARTS WITH and ENDS WITH the forms of its own size(). A word
-// is never empty, so there is no form of length 0.
+// word with STARTS WITH and ENDS WITH the forms of its own size(), and
+// counts the words a text comes within one edit of. A word is never
+// empty, so there is no form of length 0.
 func rankParams(words []string) map[string]any {
 	phrase, match := casegraph.RankingWords(words)
-	var edits [][][]string
-	seen := map[[2]string]map[int]bool{}
-	add := func(pre, suf []rune, size int) {
-		key := [2]string{string(pre), string(suf)}
-		if size == 0 || seen[key][size] {
-			return
-		}
-		if seen[key] == nil {
-			seen[key] = map[int]bool{}
-		}
-		seen[key][size] = true
-		for len(edits) <= size {
-			edits = append(edits, [][]string{})
-		}
-		edits[size] = append(edits[size], []string{key[0], key[1]})
-	}
-	for _, w := range match {
+	near := make([][][][]string, len(match))
+	for i, w := range match {
+		var forms editForms
 		r := []rune(w)
-		for i := 0; i <= len(r); i++ {
-			add(r[:i], r[i:], len(r)+1) // a character inserted at i
-			if i < len(r) {
-				add(r[:i], r[i+1:], len(r))   // the i-th replaced (or kept)
-				add(r[:i], r[i+1:], len(r)-1) // the i-th deleted
+		for j := 0; j <= len(r); j++ {
+			forms.add(r[:j], r[j:], len(r)+1) // a character inserted at j
+			if j < len(r) {
+				forms.add(r[:j], r[j+1:], len(r))   // the j-th replaced (or kept)
+				forms.add(r[:j], r[j+1:], len(r)-1) // the j-th deleted
 			}
 		}
+		near[i] = forms.bySize
 	}
-	return map[string]any{"phrase": phrase, "words": match, "edits": edits}
+	return map[string]any{"phrase": phrase, "words": match, "near": near}
+}
+
+// editForms are the forms of a word one edit away as rankParams gives
+// them: by length, each prefix and suffix once.
+type editForms struct {
+	bySize [][][]string
+	seen   map[editForm]bool
+}
+
+type editForm struct {
+	pre, suf string
+	size     int
+}
+
+func (f *editForms) add(pre, suf []rune, size int) {
+	form := editForm{string(pre), string(suf), size}
+	if size == 0 || f.seen[form] {
+		return
+	}
+	if f.seen == nil {
+		f.seen = map[editForm]bool{}
+	}
+	f.seen[form] = true
+	for len(f.bySize) <= size {
+		f.bySize = append(f.bySize, [][]string{})
+	}
+	f.bySize[size] = append(f.bySize[size], []string{form.pre, form.suf})
 }
 
 // rankFields are the texts Search ranks an entity by, as

@@ -2,7 +2,10 @@ package cypher
 
 import (
 	"regexp"
+	"strings"
 	"testing"
+
+	casegraph "github.com/casegraph/casegraph"
 )
 
 // TestExactName: a text of stop words only keeps the folded names and
@@ -20,5 +23,28 @@ func TestExactName(t *testing.T) {
 		if got := re.MatchString(name); got != want {
 			t.Errorf("%q: matched %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestLuceneSearchTypoClausesOnce: each typo clause (a fuzzy term, which
+// Lucene rewrites into the terms it matches each time it meets it) is in
+// the query once, in its word's clause, and the clause of every word
+// holds the words whole and as a prefix only.
+func TestLuceneSearchTypoClausesOnce(t *testing.T) {
+	words := []string{"omar", "al", "conteh", "of", "damascus"}
+	q := LuceneSearch(words)
+	for _, w := range []string{"omar", "conteh", "damascus"} {
+		for _, field := range []string{"searchName", "searchAliases"} {
+			if n := strings.Count(q, field+":"+w+"~1"); n != 1 {
+				t.Errorf("%s:%s~1 %d times in %s", field, w, n, q)
+			}
+		}
+	}
+	if strings.Contains(q, "al~1") || strings.Contains(q, ":of") {
+		t.Errorf("a typo clause of a short word, or a stop word: %s", q)
+	}
+	every := everyWord(casegraph.ContentWords(words))
+	if !strings.Contains(q, every+"^4 OR ") || strings.Contains(every, "~") || strings.Contains(every, "searchDescription") {
+		t.Errorf("every word's group %s in %s", every, q)
 	}
 }

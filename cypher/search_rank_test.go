@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,14 +100,19 @@ func TestSearchRanksAsRank(t *testing.T) {
 	for range 40 {
 		name := names[rng.IntN(len(names))]
 		words := casegraph.Words(name)
-		w := []rune(words[rng.IntN(len(words))])
+		k := rng.IntN(len(words))
+		w := []rune(words[k])
 		typo := string(w)
 		if len(w) >= 4 {
 			w2 := append([]rune{}, w...)
 			w2[len(w2)/2] = 'q'
 			typo = string(w2)
 		}
-		texts = append(texts, name, typo, "the "+string(w))
+		// The whole name with that typo: tier 5 ranks by how many of
+		// its words a name or an alias holds, or nearly.
+		whole := slices.Clone(words)
+		whole[k] = typo
+		texts = append(texts, name, typo, "the "+string(w), strings.Join(whole, " "))
 		if len(w) >= 2 {
 			texts = append(texts, string(w), string(w[:min(len(w), 3)]))
 		}
