@@ -103,11 +103,6 @@ type SearchResult struct {
 	// an alias's or an identifier's words, 5 a word one typo from the name
 	// or an alias, 6 the rest (the description).
 	Tier int
-	// near orders tier 5: how many of the words are one typo or less from
-	// a word of the name, or of one alias (the most of them), so that a
-	// full name with a typo in it finds that name before the names that
-	// share one of its words.
-	near int
 }
 
 // Rank orders search hits for the words searched: exact names first, then
@@ -115,9 +110,9 @@ type SearchResult struct {
 // hold every word, then words that begin them, then misspellings (of names
 // and aliases: a number one digit off is another number), then matches in
 // descriptions; past the exact tiers stop words are not counted (see
-// IsStopWord). Within the misspellings, those with more of the words
-// misspelt (or exact) come first; within a tier the better-connected
-// entity comes first, then the full-text score, then the id. Rank is the ranking's definition: the store ranks a
+// IsStopWord). Within a tier the better-connected entity comes first,
+// then the full-text score, then the id; but among the misspellings the
+// full-text score comes first (typosByScore). Rank is the ranking's definition: the store ranks a
 // search's candidates the same way inside its statement (cypher's
 // Search, on each text's RankText), so that only the page is read, and
 // its tests hold the two to each other.
@@ -130,7 +125,7 @@ func Rank(words []string, hits []SearchHit) []SearchResult {
 	slices.SortStableFunc(out, func(a, b SearchResult) int {
 		return cmp.Or(
 			cmp.Compare(a.Tier, b.Tier),
-			cmp.Compare(b.near, a.near),
+			typosByScore(a, b),
 			cmp.Compare(b.Degree, a.Degree),
 			cmp.Compare(b.Score, a.Score),
 			cmp.Compare(a.Entity.ID, b.Entity.ID),
@@ -219,24 +214,19 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 			set(5, MatchAlias)
 		}
 	}
-	if r.Tier == 5 {
-		r.near = countNear(name, words)
-		for _, a := range aliases {
-			r.near = max(r.near, countNear(a, words))
-		}
-	}
 	return r
 }
 
-// countNear counts the words within one edit of a word of have.
-func countNear(have, words []string) int {
-	n := 0
-	for _, w := range words {
-		if containsAny(have, []string{w}) {
-			n++
-		}
+// typosByScore orders two results of tier 5 (a word a typo away) by
+// their full-text score, and says nothing of others: the score counts
+// each word a name or an alias matches, exactly or by a typo, so that a
+// full name with a typo in it comes before the better-connected names
+// that share only one of its words.
+func typosByScore(a, b SearchResult) int {
+	if a.Tier != 5 || b.Tier != 5 {
+		return 0
 	}
-	return n
+	return cmp.Compare(b.Score, a.Score)
 }
 
 func equalWord(have, want string) bool { return have == want }

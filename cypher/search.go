@@ -204,56 +204,41 @@ func searchPageOf(rec *neo4j.Record) (casegraph.SearchPage, error) {
 // rankParams are the parameters with which Search's statement ranks its
 // candidates as casegraph.Rank does, on the texts the store keeps of each
 // entity (rankFields): $phrase and $words (casegraph.RankingWords), and
-// $near, for each of $words the forms of a word one edit from it
+// $edits, the forms of a word one edit from one of $words
 // (casegraph.WithinOneEdit) by their length in characters: at each
 // length, the prefixes and suffixes of a word of that length that begins
 // with the one and ends with the other, so that the statement tests a
-// word with STARTS WITH and ENDS WITH the forms of its own size(), and
-// counts the words a text comes within one edit of. A word is never
-// empty, so there is no form of length 0.
+// word with STARTS WITH and ENDS WITH the forms of its own size(). A word
+// is never empty, so there is no form of length 0.
 func rankParams(words []string) map[string]any {
 	phrase, match := casegraph.RankingWords(words)
-	near := make([][][][]string, len(match))
-	for i, w := range match {
-		var forms editForms
+	var edits [][][]string
+	seen := map[[2]string]map[int]bool{}
+	add := func(pre, suf []rune, size int) {
+		key := [2]string{string(pre), string(suf)}
+		if size == 0 || seen[key][size] {
+			return
+		}
+		if seen[key] == nil {
+			seen[key] = map[int]bool{}
+		}
+		seen[key][size] = true
+		for len(edits) <= size {
+			edits = append(edits, [][]string{})
+		}
+		edits[size] = append(edits[size], []string{key[0], key[1]})
+	}
+	for _, w := range match {
 		r := []rune(w)
-		for j := 0; j <= len(r); j++ {
-			forms.add(r[:j], r[j:], len(r)+1) // a character inserted at j
-			if j < len(r) {
-				forms.add(r[:j], r[j+1:], len(r))   // the j-th replaced (or kept)
-				forms.add(r[:j], r[j+1:], len(r)-1) // the j-th deleted
+		for i := 0; i <= len(r); i++ {
+			add(r[:i], r[i:], len(r)+1) // a character inserted at i
+			if i < len(r) {
+				add(r[:i], r[i+1:], len(r))   // the i-th replaced (or kept)
+				add(r[:i], r[i+1:], len(r)-1) // the i-th deleted
 			}
 		}
-		near[i] = forms.bySize
 	}
-	return map[string]any{"phrase": phrase, "words": match, "near": near}
-}
-
-// editForms are the forms of a word one edit away as rankParams gives
-// them: by length, each prefix and suffix once.
-type editForms struct {
-	bySize [][][]string
-	seen   map[editForm]bool
-}
-
-type editForm struct {
-	pre, suf string
-	size     int
-}
-
-func (f *editForms) add(pre, suf []rune, size int) {
-	form := editForm{string(pre), string(suf), size}
-	if size == 0 || f.seen[form] {
-		return
-	}
-	if f.seen == nil {
-		f.seen = map[editForm]bool{}
-	}
-	f.seen[form] = true
-	for len(f.bySize) <= size {
-		f.bySize = append(f.bySize, [][]string{})
-	}
-	f.bySize[size] = append(f.bySize[size], []string{form.pre, form.suf})
+	return map[string]any{"phrase": phrase, "words": match, "edits": edits}
 }
 
 // rankFields are the texts Search ranks an entity by, as
