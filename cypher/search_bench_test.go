@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	casegraph "github.com/casegraph/casegraph"
 	"github.com/casegraph/casegraph/cypher"
+	"github.com/casegraph/casegraph/cypher/cyphertest"
 	"github.com/casegraph/casegraph/server/servertest"
 )
 
@@ -217,4 +219,76 @@ func namesOf(b *testing.B, s *cypher.Store, query, ds string, n int) []string {
 		b.Fatalf("dataset %s has %d entities: import it first", ds, len(names))
 	}
 	return names
+}
+
+// BenchmarkSearchMisspelt measures how well search finds a name, not how
+// fast, on an imported dataset (CASEGRAPH_BENCH_DATASET, as for
+// BenchmarkSearchQueries): names of its entities drawn with a seed, each
+// typed whole, with its last word misspelt (the middle letter of a word of
+// 5 letters or more made an x) and with its last word cut to its first 3
+// letters; for each way, the mean reciprocal rank of the first result of
+// that name among the first 20 (mrr-*) and the share of names among them
+// (found-*). Run it with -benchtime 1x (bench/README.md, "A full name with
+// a typo").
+func BenchmarkSearchMisspelt(b *testing.B) {
+	ds := os.Getenv("CASEGRAPH_BENCH_DATASET")
+	if ds == "" {
+		b.Skip("set CASEGRAPH_BENCH_DATASET to an imported dataset (see BenchmarkPathQueries)")
+	}
+	s := cyphertest.Store(b, cypher.Options{})
+	ctx := casegraph.WithPrincipal(context.Background(), casegraph.Anonymous([]string{casegraph.AllDatasets}))
+	all := namesOf(b, s, `MATCH (e:Entity) WHERE e.dataset = $ds WITH e.name AS name ORDER BY e.id LIMIT $n RETURN collect(name) AS names`, ds, 1_000_000)
+	ways := []struct {
+		name  string
+		typed func(words []string) ([]string, bool) // false: the name cannot be typed so
+	}{
+		{"whole", func(w []string) ([]string, bool) { return w, true }},
+		{"typo", func(w []string) ([]string, bool) {
+			last := []rune(w[len(w)-1])
+			if len(last) < 5 {
+				return nil, false
+			}
+			last[len(last)/2] = 'x'
+			return append(slices.Clone(w[:len(w)-1]), string(last)), true
+		}},
+		{"prefix", func(w []string) ([]string, bool) {
+			last := []rune(w[len(w)-1])
+			if len(last) <= 3 {
+				return nil, false
+			}
+			return append(slices.Clone(w[:len(w)-1]), string(last[:3])), true
+		}},
+	}
+	for b.Loop() {
+		rng := rand.New(rand.NewPCG(9, 9))
+		for _, way := range ways {
+			var mrr float64
+			found, asked := 0, 0
+			for range 500 {
+				name := all[rng.IntN(len(all))]
+				words, ok := way.typed(casegraph.Words(name))
+				if !ok {
+					continue
+				}
+				q := casegraph.SearchRequest{Text: strings.Join(words, " "), Shows: []string{"name"}, Page: casegraph.Page{First: 20}}
+				if err := q.Normalize(); err != nil {
+					continue // a text of one letter, say
+				}
+				page, err := s.Search(ctx, q)
+				if err != nil {
+					b.Fatalf("%q: %v", q.Text, err)
+				}
+				asked++
+				for i, r := range page.Results {
+					if r.Entity.Name == name {
+						mrr += 1 / float64(i+1)
+						found++
+						break
+					}
+				}
+			}
+			b.ReportMetric(mrr/float64(asked), "mrr-"+way.name)
+			b.ReportMetric(float64(found)/float64(asked), "found-"+way.name)
+		}
+	}
 }

@@ -223,6 +223,7 @@ func generatedRelevance(t *testing.T, h *servertest.Harness, ds string, batch da
 	add("partial name (surname)", names[len(names)-1], "")
 	add("partial name (first name)", names[0], "")
 	add("alias", person.Aliases[0], local(person))
+	add("name with a typo", misspell(typoTarget(batch).Name), local(typoTarget(batch)))
 	add("transliteration (no accents)", casegraph.Fold(accented.Name), local(accented))
 	add("name (event, no number)", withoutNumber(event.Name), "")
 	add("name (document, no number)", withoutNumber(document.Name), "")
@@ -237,10 +238,61 @@ func generatedRelevance(t *testing.T, h *servertest.Harness, ds string, batch da
 		if r.want != "" && r.rank == 0 {
 			t.Errorf("%q: %s not found", r.text, r.want)
 		}
+		// A full name with a typo finds that name among the first, not
+		// after the better-connected people who share its first name
+		// (the degree ranked it 60th before typos were ordered by score).
+		if r.kind == "name with a typo" && r.rank > 3 {
+			t.Errorf("%q: %s ranked %d, want among the first 3", r.text, r.want, r.rank)
+		}
 		if r.stopOnly > 0 {
 			t.Errorf("%q: %d hits in the first 10 by stop words alone", r.text, r.stopOnly)
 		}
 	}
+}
+
+// typoTarget is the person that a misspelt full name is hardest to find:
+// the least connected of those whose first name at least ten others
+// have, all better connected (so that the degree alone would rank them
+// first), and whose last word has 5 letters or more (misspell).
+func typoTarget(batch dataset.Batch) casegraph.Entity {
+	degree := map[string]int{}
+	for _, r := range batch.Relations {
+		degree[r.FromID]++
+		degree[r.ToID]++
+	}
+	byFirst := map[string][]casegraph.Entity{}
+	for _, e := range batch.Entities {
+		if e.Kind == casegraph.KindPerson {
+			first := strings.Fields(e.Name)[0]
+			byFirst[first] = append(byFirst[first], e)
+		}
+	}
+	var target casegraph.Entity
+	best := -1
+	for _, e := range batch.Entities {
+		words := strings.Fields(e.Name)
+		if e.Kind != casegraph.KindPerson || len(byFirst[words[0]]) < 11 || len([]rune(words[len(words)-1])) < 5 {
+			continue
+		}
+		if best < 0 || degree[e.ID] < best || degree[e.ID] == best && e.ID < target.ID {
+			target, best = e, degree[e.ID]
+		}
+	}
+	return target
+}
+
+// misspell is name with the middle letter of its last word of 5 letters
+// or more replaced by an x (a letter no generated name has there twice).
+func misspell(name string) string {
+	words := strings.Fields(name)
+	for i := len(words) - 1; i >= 0; i-- {
+		if r := []rune(words[i]); len(r) >= 5 {
+			r[len(r)/2] = 'x'
+			words[i] = string(r)
+			break
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // asciiOnly drops the runes outside ASCII (to tell names whose folding
