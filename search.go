@@ -112,10 +112,11 @@ type SearchResult struct {
 // descriptions; past the exact tiers stop words are not counted (see
 // IsStopWord). Within a tier the better-connected entity comes first,
 // then the full-text score, then the id; but among the misspellings the
-// full-text score comes first (typosByScore). Rank is the ranking's definition: the store ranks a
-// search's candidates the same way inside its statement (cypher's
-// Search, on each text's RankText), so that only the page is read, and
-// its tests hold the two to each other.
+// full-text score comes first when the text has two words or more
+// (typosByScore). Rank is the ranking's
+// definition: the store ranks a search's candidates the same way inside
+// its statement (cypher's Search, on each text's RankText), so that only
+// the page is read, and its tests hold the two to each other.
 func Rank(words []string, hits []SearchHit) []SearchResult {
 	phrase, match := RankingWords(words)
 	out := make([]SearchResult, len(hits))
@@ -125,7 +126,7 @@ func Rank(words []string, hits []SearchHit) []SearchResult {
 	slices.SortStableFunc(out, func(a, b SearchResult) int {
 		return cmp.Or(
 			cmp.Compare(a.Tier, b.Tier),
-			typosByScore(a, b),
+			typosByScore(len(match), a, b),
 			cmp.Compare(b.Degree, a.Degree),
 			cmp.Compare(b.Score, a.Score),
 			cmp.Compare(a.Entity.ID, b.Entity.ID),
@@ -217,13 +218,18 @@ func classify(words []string, phrase string, h SearchHit) SearchResult {
 	return r
 }
 
-// typosByScore orders two results of tier 5 (a word a typo away) by
-// their full-text score, and says nothing of others: the score counts
-// each word a name or an alias matches, exactly or by a typo, so that a
-// full name with a typo in it comes before the better-connected names
-// that share only one of its words.
-func typosByScore(a, b SearchResult) int {
-	if a.Tier != 5 || b.Tier != 5 {
+// typosByScore orders two results of tier 5 (a word a typo away) of a
+// text of two words or more (words: how many Rank matches) by their
+// full-text score, and says nothing of others. The score is Lucene's (a
+// sum over the words each field matches, weighed by the field and its
+// length), not a count of words, but a name that matches more of the
+// words, exactly or by a typo, mostly scores higher: a full name with a
+// typo in it comes before the better-connected names that share only one
+// of its words (bench/README.md, "A full name with a typo"). Of one word,
+// every typo matches it alike, and the degree orders them as in the
+// other tiers.
+func typosByScore(words int, a, b SearchResult) int {
+	if words < 2 || a.Tier != 5 || b.Tier != 5 {
 		return 0
 	}
 	return cmp.Compare(b.Score, a.Score)

@@ -77,6 +77,14 @@ func TestRankMisspeltName(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("ranked %v, want %v", got, want)
 	}
+	// One misspelt word: every typo matches it alike, the degree first.
+	got = got[:0]
+	for _, r := range casegraph.Rank([]string{"conxeh"}, hits[1:4]) {
+		got = append(got, r.Entity.ID)
+	}
+	if want := []string{"last-only", "meant", "both-misspelt"}; !slices.Equal(got, want) {
+		t.Errorf("one word: ranked %v, want %v", got, want)
+	}
 }
 
 // TestRankIdentifier: an identifier's value ranks with exact aliases,

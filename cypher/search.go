@@ -38,17 +38,18 @@ const (
 // that hold them as a phrase (Search keeps those that are just those words:
 // exactName).
 //
-// "Every word" is each word whole or as the start of a word in a name or
-// an alias (everyWord): the typo and description clauses are not repeated
-// there. Lucene rewrites every typo clause into the terms it matches, once
-// for each time the clause appears, and that rewriting was a third of
-// what the query cost (bench/README.md, "W4: each typo clause once"). A
-// text that has every word only within a typo still matches, and scores
-// on each word's clause, where a typo weighs as much as a prefix or more
-// (^4 in a name, ^2 in an alias), so that a misspelt full name stays
-// among the candidates Search ranks, even beside 200 names that share
-// one of its words. The hits are the same either way (everyWord matches
-// nothing that the words' clauses do not), so the counts are too.
+// "Every word" is each word whole, as the start of a word in a name or an
+// alias, or in the description (everyWord, of wordClause): the typo
+// clauses are not repeated there. Lucene rewrites every typo clause into
+// the terms it matches, once for each time the clause appears, and that
+// rewriting was a third of what the query cost (bench/README.md, "W4:
+// each typo clause once"). A text that has every word only within a typo
+// still matches, and scores on each word's clause, where a typo weighs as
+// much as a prefix or more (^4 in a name, ^2 in an alias), so that a
+// misspelt full name stays among the candidates Search ranks, even beside
+// 200 names that share one of its words. The hits are the same either way
+// (everyWord matches nothing that the words' clauses do not), so the
+// counts are too.
 func LuceneSearch(words []string) string {
 	content := casegraph.ContentWords(words)
 	if len(content) == 0 {
@@ -56,11 +57,10 @@ func LuceneSearch(words []string) string {
 	}
 	clauses := make([]string, len(content))
 	for i, w := range content {
-		parts := []string{wordClause(w), fmt.Sprintf("searchDescription:%s", w)}
+		clauses[i] = wordClause(w)
 		if utf8.RuneCountInString(w) >= 4 {
-			parts = append(parts, fmt.Sprintf("searchName:%s~1^4", w), fmt.Sprintf("searchAliases:%s~1^2", w))
+			clauses[i] = fmt.Sprintf("(%s OR searchName:%s~1^4 OR searchAliases:%s~1^2)", clauses[i], w, w)
 		}
-		clauses[i] = "(" + strings.Join(parts, " OR ") + ")"
 	}
 	core := clauses[0]
 	if len(clauses) > 1 {
@@ -74,9 +74,10 @@ func LuceneSearch(words []string) string {
 }
 
 // wordClause matches w as a whole word or the start of one in the name or
-// an alias.
+// an alias, or as a word of the description.
 func wordClause(w string) string {
-	return fmt.Sprintf("searchName:%s^8 OR searchAliases:%s^6 OR searchName:%s*^3 OR searchAliases:%s*^2", w, w, w, w)
+	return fmt.Sprintf("(searchName:%s^8 OR searchAliases:%s^6 OR searchName:%s*^3 OR searchAliases:%s*^2 OR searchDescription:%s)",
+		w, w, w, w, w)
 }
 
 // everyWord matches the entities that have every word of content, each
@@ -84,7 +85,7 @@ func wordClause(w string) string {
 func everyWord(content []string) string {
 	each := make([]string, len(content))
 	for i, w := range content {
-		each[i] = "(" + wordClause(w) + ")"
+		each[i] = wordClause(w)
 	}
 	return "(" + strings.Join(each, " AND ") + ")"
 }

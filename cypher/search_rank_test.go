@@ -108,11 +108,13 @@ func TestSearchRanksAsRank(t *testing.T) {
 			w2[len(w2)/2] = 'q'
 			typo = string(w2)
 		}
-		// The whole name with that typo: tier 5 ranks by how many of
-		// its words a name or an alias holds, or nearly.
-		whole := slices.Clone(words)
-		whole[k] = typo
-		texts = append(texts, name, typo, "the "+string(w), strings.Join(whole, " "))
+		texts = append(texts, name, typo, "the "+string(w))
+		if len(words) > 1 && typo != string(w) {
+			// The whole name with that typo: tier 5, by the score first.
+			whole := slices.Clone(words)
+			whole[k] = typo
+			texts = append(texts, strings.Join(whole, " "))
+		}
 		if len(w) >= 2 {
 			texts = append(texts, string(w), string(w[:min(len(w), 3)]))
 		}

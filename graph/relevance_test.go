@@ -223,7 +223,8 @@ func generatedRelevance(t *testing.T, h *servertest.Harness, ds string, batch da
 	add("partial name (surname)", names[len(names)-1], "")
 	add("partial name (first name)", names[0], "")
 	add("alias", person.Aliases[0], local(person))
-	add("name with a typo", misspell(typoTarget(batch).Name), local(typoTarget(batch)))
+	target := typoTarget(t, batch)
+	add("name with a typo", misspell(target.Name), local(target))
 	add("transliteration (no accents)", casegraph.Fold(accented.Name), local(accented))
 	add("name (event, no number)", withoutNumber(event.Name), "")
 	add("name (document, no number)", withoutNumber(document.Name), "")
@@ -250,11 +251,11 @@ func generatedRelevance(t *testing.T, h *servertest.Harness, ds string, batch da
 	}
 }
 
-// typoTarget is the person that a misspelt full name is hardest to find:
-// the least connected of those whose first name at least ten others
-// have, all better connected (so that the degree alone would rank them
-// first), and whose last word has 5 letters or more (misspell).
-func typoTarget(batch dataset.Batch) casegraph.Entity {
+// typoTarget is the person whose misspelt full name is hardest to find:
+// of those whose first name at least ten others have and whose last word
+// has 5 letters or more (misspell), the least connected, so that an order
+// by degree alone would put the others sharing the first name before it.
+func typoTarget(t *testing.T, batch dataset.Batch) casegraph.Entity {
 	degree := map[string]int{}
 	for _, r := range batch.Relations {
 		degree[r.FromID]++
@@ -278,11 +279,14 @@ func typoTarget(batch dataset.Batch) casegraph.Entity {
 			target, best = e, degree[e.ID]
 		}
 	}
+	if best < 0 {
+		t.Fatal("no person of the generated set to misspell")
+	}
 	return target
 }
 
 // misspell is name with the middle letter of its last word of 5 letters
-// or more replaced by an x (a letter no generated name has there twice).
+// or more replaced by an x: one substitution, a typo within one edit.
 func misspell(name string) string {
 	words := strings.Fields(name)
 	for i := len(words) - 1; i >= 0; i-- {

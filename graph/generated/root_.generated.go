@@ -5193,9 +5193,9 @@ extend type Query {
   """
   Full-text search over names, aliases and descriptions, forgiving case,
   accents, word order and a typo a word. Every character of text is plain
-  text. Ranked: exact name, then exact alias, then names and aliases with
-  every word, then words that begin them, then typos (the best full-text
-  match first), then the rest; ties go to the better-connected entity. Pages go through the best 200 candidates,
+  text. Ranked: exact name, then exact alias, then names and aliases
+  with every word, then words that begin them, then typos (the best
+  score first), then the rest; ties go to the better-connected entity. Pages go through the best 200 candidates,
   ranked in one statement that reads only the page. text is 2 to 200
   characters; first 1 to 100.
   """
