@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -47,6 +48,15 @@ func mapError(ctx context.Context, name string, err error) error {
 		case "Neo.TransientError.Transaction.DeadlockDetected":
 			// Retried by the driver until its retry budget ran out.
 			return coded(casegraph.CodeTimeout, "the write kept meeting concurrent writes to the same entities; try it again")
+		case "Neo.ClientError.Procedure.ProcedureCallFailed":
+			// The full-text index refuses a query that Lucene rewrites
+			// into more clauses than it allows (1,024): a long text whose
+			// words each match many terms. LuceneSearch keeps a text of
+			// 200 characters below that (maxTypoWords); a search scoped to
+			// many datasets or kinds may still pass it.
+			if strings.Contains(dbErr.Msg, "TooManyNestedClauses") || strings.Contains(dbErr.Msg, "TooManyClauses") {
+				return coded(casegraph.CodeBadUserInput, "the search text has too many words to search at once: use fewer words")
+			}
 		case "Neo.ClientError.Database.DatabaseNotFound",
 			"Neo.TransientError.General.DatabaseUnavailable",
 			"Neo.TransientError.Database.DatabaseUnavailable",

@@ -34,6 +34,11 @@ func TestMapError(t *testing.T) {
 		{"constraint", dbErr("Neo.ClientError.Schema.ConstraintValidationFailed"), casegraph.CodeConflict, "conflicts"},
 		{"timed out", dbErr("Neo.ClientError.Transaction.TransactionTimedOut"), casegraph.CodeTimeout, "out of time"},
 		{"syntax", dbErr("Neo.ClientError.Statement.SyntaxError"), casegraph.CodeInternal, "internal error"},
+		// Lucene's limit on a query's clauses, as Neo4j reports it.
+		{"too many clauses", &neo4j.Neo4jError{Code: "Neo.ClientError.Procedure.ProcedureCallFailed",
+			Msg: "Failed to invoke procedure `db.index.fulltext.queryNodes`: Caused by: org.apache.lucene.search.IndexSearcher$TooManyNestedClauses: Query contains too many nested clauses; maxClauseCount is set to 1024"},
+			casegraph.CodeBadUserInput, "too many words"},
+		{"another procedure's failure", dbErr("Neo.ClientError.Procedure.ProcedureCallFailed"), casegraph.CodeInternal, "internal error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -30,7 +30,8 @@ const (
 // upper case).
 
 // LuceneSearch matches entities that have every word (ranked first) or some
-// of them, as a whole word, the start of a word, or one typo away, in the
+// of them, as a whole word, the start of a word, or one typo away (the
+// first maxTypoWords words of 4 letters or more), in the
 // name, an alias or the description; names weigh most, and the whole text
 // as a phrase in a name or an alias most of all. Stop words
 // (casegraph.IsStopWord) never make a hit: only the other words are
@@ -56,10 +57,12 @@ func LuceneSearch(words []string) string {
 		return phraseClause(words)
 	}
 	clauses := make([]string, len(content))
+	typos := 0
 	for i, w := range content {
 		clauses[i] = wordClause(w)
-		if utf8.RuneCountInString(w) >= 4 {
+		if utf8.RuneCountInString(w) >= 4 && typos < maxTypoWords {
 			clauses[i] = fmt.Sprintf("(%s OR searchName:%s~1^4 OR searchAliases:%s~1^2)", clauses[i], w, w)
+			typos++
 		}
 	}
 	core := clauses[0]
@@ -72,6 +75,15 @@ func LuceneSearch(words []string) string {
 	// Required: the content words; optional, for the score: the phrase.
 	return "+(" + core + ") (" + phraseClause(words) + ")"
 }
+
+// maxTypoWords bounds the words of a text that match one typo away: the
+// first 6 of 4 letters or more. Lucene rewrites each typo term into up to
+// 50 terms of the index, and refuses a query of more than 1,024 clauses
+// (mapError says so as BAD_USER_INPUT): 34 five-digit numbers, all typo
+// terms, were refused on a graph of 100,000 entities. With 6, a text of
+// 200 characters stays below the limit: at most 600 clauses of typos and
+// 10 for each word (its clause and its place in the every-word group).
+const maxTypoWords = 6
 
 // wordClause matches w as a whole word or the start of one in the name or
 // an alias, or as a word of the description.

@@ -26,6 +26,17 @@ func TestExactName(t *testing.T) {
 	}
 }
 
+// TestLuceneSearchBoundsTypos: a long text matches one typo away only by
+// its first maxTypoWords words of 4 letters or more (Lucene refuses a
+// query of more than 1,024 clauses, and each typo term becomes up to 50).
+func TestLuceneSearchBoundsTypos(t *testing.T) {
+	words := casegraph.Words(strings.Repeat("12345 ab ", 22))
+	q := LuceneSearch(words)
+	if n := strings.Count(q, "~1"); n != 2*maxTypoWords {
+		t.Errorf("%d typo terms, want %d: %s", n, 2*maxTypoWords, q)
+	}
+}
+
 // TestLuceneSearchTypoClausesOnce: each typo clause (a fuzzy term, which
 // Lucene rewrites into the terms it matches each time it meets it) is in
 // the query once, in its word's clause, and the group of every word holds
