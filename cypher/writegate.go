@@ -235,8 +235,10 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *caseg
 	if err != nil {
 		return nil, err
 	}
+	var moreEntities func(func([]casegraph.Entity) error) error
+	var moreRelations func(func([]casegraph.Relation) error) error
 	if more != nil {
-		g.plannedMore = more.Kind
+		g.plannedMore, moreEntities, moreRelations = more.Kind, more.Entities, more.Relations
 	}
 	seen := newRepeats(w)
 	var refused []casegraph.Refusal
@@ -259,35 +261,18 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *caseg
 		}
 		return nil
 	}
-	sources := func(rows []casegraph.Source) casegraph.Writes {
+	err = inChecks(w.Sources, nil, func(rows []casegraph.Source) casegraph.Writes {
 		return casegraph.Writes{Dataset: w.Dataset, Sources: rows}
-	}
-	entities := func(rows []casegraph.Entity) casegraph.Writes {
-		return casegraph.Writes{Dataset: w.Dataset, Entities: rows}
-	}
-	relations := func(rows []casegraph.Relation) casegraph.Writes {
-		return casegraph.Writes{Dataset: w.Dataset, Relations: rows}
-	}
-	err = inChecks(w.Sources, 0, sources, judge)
+	}, judge)
 	if err == nil {
-		err = inChecks(w.Entities, 0, entities, judge)
-	}
-	if err == nil && more != nil && more.Entities != nil {
-		start := len(w.Entities)
-		err = more.Entities(func(rows []casegraph.Entity) error {
-			start += len(rows)
-			return inChecks(rows, start-len(rows), entities, judge)
-		})
+		err = inChecks(w.Entities, moreEntities, func(rows []casegraph.Entity) casegraph.Writes {
+			return casegraph.Writes{Dataset: w.Dataset, Entities: rows}
+		}, judge)
 	}
 	if err == nil {
-		err = inChecks(w.Relations, 0, relations, judge)
-	}
-	if err == nil && more != nil && more.Relations != nil {
-		start := len(w.Relations)
-		err = more.Relations(func(rows []casegraph.Relation) error {
-			start += len(rows)
-			return inChecks(rows, start-len(rows), relations, judge)
-		})
+		err = inChecks(w.Relations, moreRelations, func(rows []casegraph.Relation) casegraph.Writes {
+			return casegraph.Writes{Dataset: w.Dataset, Relations: rows}
+		}, judge)
 	}
 	if err != nil {
 		return nil, err
@@ -303,15 +288,25 @@ func (s *Store) CheckWrites(ctx context.Context, w casegraph.Writes, more *caseg
 // checkChunk bounds the rows CheckWrites judges at once.
 var checkChunk = 50000
 
-// inChecks calls judge with rows checkChunk at a time, each chunk as the
-// Writes of holds it, with the place of its first row (start the first's).
-func inChecks[T any](rows []T, start int, of func([]T) casegraph.Writes, judge func(chunk casegraph.Writes, start int) error) error {
-	for k := 0; k < len(rows); k += checkChunk {
-		if err := judge(of(rows[k:min(k+checkChunk, len(rows))]), start+k); err != nil {
-			return err
+// inChecks calls judge with rows, then with every part that more yields
+// (when not nil), checkChunk rows at a time, each chunk as the Writes of
+// holds it, with the place of its first row among them all.
+func inChecks[T any](rows []T, more func(func([]T) error) error, of func([]T) casegraph.Writes,
+	judge func(chunk casegraph.Writes, start int) error) error {
+	start := 0
+	chunks := func(rows []T) error {
+		for k := 0; k < len(rows); k += checkChunk {
+			if err := judge(of(rows[k:min(k+checkChunk, len(rows))]), start+k); err != nil {
+				return err
+			}
 		}
+		start += len(rows)
+		return nil
 	}
-	return nil
+	if err := chunks(rows); err != nil || more == nil {
+		return err
+	}
+	return more(chunks)
 }
 
 // forget drops what the gate read of the graph (its states, not what the
