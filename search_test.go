@@ -21,10 +21,21 @@ func TestValidateSearchText(t *testing.T) {
 	}
 }
 
-func TestRank(t *testing.T) {
-	hit := func(id, name string, degree int64, score float64, aliases ...string) casegraph.SearchHit {
-		return casegraph.SearchHit{Entity: casegraph.Entity{ID: id, Name: name, Aliases: aliases}, Degree: degree, Score: score}
+// hit is a search hit of an entity with id, name and aliases.
+func hit(id, name string, degree int64, score float64, aliases ...string) casegraph.SearchHit {
+	return casegraph.SearchHit{Entity: casegraph.Entity{ID: id, Name: name, Aliases: aliases}, Degree: degree, Score: score}
+}
+
+// rankedIDs are the ids of hits as Rank orders them for words.
+func rankedIDs(words []string, hits []casegraph.SearchHit) []string {
+	var ids []string
+	for _, r := range casegraph.Rank(words, hits) {
+		ids = append(ids, r.Entity.ID)
 	}
+	return ids
+}
+
+func TestRank(t *testing.T) {
 	hits := []casegraph.SearchHit{
 		hit("fuzzy", "Bashir Asad", 50, 9),
 		hit("desc", "Somebody", 99, 8),
@@ -34,17 +45,13 @@ func TestRank(t *testing.T) {
 		hit("alias", "President of Syria", 3, 1, "Bashar Assad"),
 		hit("exact", "Bashar Assad", 0, 0.5),
 	}
-	ranked := casegraph.Rank([]string{"bashar", "assad"}, hits)
-	var got []string
-	for _, r := range ranked {
-		got = append(got, r.Entity.ID)
-	}
+	got := rankedIDs([]string{"bashar", "assad"}, hits)
 	want := []string{"exact", "alias", "partial-hi", "partial-lo", "prefix", "fuzzy", "desc"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ranked %v, want %v", got, want)
 	}
 	fields := map[string]casegraph.MatchField{}
-	for _, r := range ranked {
+	for _, r := range casegraph.Rank([]string{"bashar", "assad"}, hits) {
 		fields[r.Entity.ID] = r.Field
 	}
 	if fields["alias"] != casegraph.MatchAlias || fields["exact"] != casegraph.MatchName || fields["fuzzy"] != casegraph.MatchName || fields["desc"] != casegraph.MatchDescription {
@@ -58,9 +65,6 @@ func TestRank(t *testing.T) {
 // nearly is before better-connected names that share one of its words;
 // the other tiers still put the better-connected first.
 func TestRankMisspeltName(t *testing.T) {
-	hit := func(id, name string, degree int64, score float64) casegraph.SearchHit {
-		return casegraph.SearchHit{Entity: casegraph.Entity{ID: id, Name: name}, Degree: degree, Score: score}
-	}
 	hits := []casegraph.SearchHit{
 		hit("first-only", "Omar Bakri", 90, 20),
 		hit("last-only", "Fatmata Conteh", 80, 12),
@@ -69,20 +73,13 @@ func TestRankMisspeltName(t *testing.T) {
 		hit("prefix-lo", "Omaru Conxehs", 1, 50),
 		hit("prefix-hi", "Omari Conxeha", 5, 5),
 	}
-	var got []string
-	for _, r := range casegraph.Rank([]string{"omar", "conxeh"}, hits) {
-		got = append(got, r.Entity.ID)
-	}
+	got := rankedIDs([]string{"omar", "conxeh"}, hits)
 	want := []string{"prefix-hi", "prefix-lo", "meant", "both-misspelt", "first-only", "last-only"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ranked %v, want %v", got, want)
 	}
 	// One misspelt word: every typo matches it alike, the degree first.
-	got = got[:0]
-	for _, r := range casegraph.Rank([]string{"conxeh"}, hits[1:4]) {
-		got = append(got, r.Entity.ID)
-	}
-	if want := []string{"last-only", "meant", "both-misspelt"}; !slices.Equal(got, want) {
+	if got, want := rankedIDs([]string{"conxeh"}, hits[1:4]), []string{"last-only", "meant", "both-misspelt"}; !slices.Equal(got, want) {
 		t.Errorf("one word: ranked %v, want %v", got, want)
 	}
 }
