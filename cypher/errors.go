@@ -51,9 +51,10 @@ func mapError(ctx context.Context, name string, err error) error {
 		case "Neo.ClientError.Procedure.ProcedureCallFailed":
 			// The full-text index refuses a query that Lucene rewrites
 			// into more clauses than it allows (1,024): a long text whose
-			// words each match many terms. LuceneSearch keeps a text of
-			// 200 characters below that (maxTypoWords); a search scoped to
-			// many datasets or kinds may still pass it.
+			// words each match many terms. LuceneSearch keeps the texts
+			// tried below that (maxTypoWords), scoped to the 50 datasets
+			// and every kind a search may name too; should another still
+			// pass it, this is the answer, not INTERNAL.
 			if strings.Contains(dbErr.Msg, "TooManyNestedClauses") || strings.Contains(dbErr.Msg, "TooManyClauses") {
 				return coded(casegraph.CodeBadUserInput, "the search text has too many words to search at once: use fewer words")
 			}

@@ -80,9 +80,10 @@ func LuceneSearch(words []string) string {
 // first 6 of 4 letters or more. Lucene rewrites each typo term into up to
 // 50 terms of the index, and refuses a query of more than 1,024 clauses
 // (mapError says so as BAD_USER_INPUT): 34 five-digit numbers, all typo
-// terms, were refused on a graph of 100,000 entities. With 6, a text of
-// 200 characters stays below the limit: at most 600 clauses of typos and
-// 10 for each word (its clause and its place in the every-word group).
+// terms, were refused on a graph of 100,000 entities. With 6, the worst
+// texts of 200 characters tried stay below the limit (at most 600 clauses
+// of typos, and 10 for each word: its clause and its place in the
+// every-word group), scoped to 50 datasets and every kind too.
 const maxTypoWords = 6
 
 // wordClause matches w as a whole word or the start of one in the name or
